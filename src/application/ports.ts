@@ -1,0 +1,367 @@
+// Every driven port of Gatehouse, in one place. Adapters implement these; use cases depend on
+// nothing else. Instants are epoch milliseconds.
+import type { ApplicationSettings } from '../domain/application-settings.js';
+import type { AnnouncementStatus } from '../domain/announcements.js';
+import type { AccountCounter, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
+import type { BanKey, BanType } from '../domain/bans.js';
+import type { Adjustment, BulkChange, Membership } from '../domain/membership.js';
+import type { Instant } from '../domain/time.js';
+import type { UserTimeout } from '../domain/timeout.js';
+
+// ---- Records -------------------------------------------------------------------------------
+
+export interface OwnerRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: Instant;
+}
+
+export interface ConsoleTokenRecord {
+  id: string;
+  ownerId: string;
+  digest: string;
+  createdAt: Instant;
+  revokedAt: Instant | null;
+}
+
+export interface ApplicationRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  settings: ApplicationSettings;
+  /** Public identifier, stored as issued. */
+  apiKey: string;
+  apiSecretDigest: string;
+  adminApiKeyDigest: string;
+  /** The files encryption key, sealed under the master key. */
+  filesKeySealed: string;
+  createdAt: Instant;
+}
+
+export type CredentialType = 'username_password' | 'license_code';
+
+export interface UserRecord {
+  id: string;
+  applicationId: string;
+  username: string;
+  /** Case-folded username: unique per application. */
+  usernameKey: string;
+  credentialType: CredentialType;
+  /** null for license-code users. */
+  passwordHash: string | null;
+  /** License-code users: the license they signed up (and log in) with. */
+  licenseId: string | null;
+  allowedDevices: number;
+  allowedSessions: number;
+  membership: Membership;
+  timeout: UserTimeout | null;
+  lastIp: string | null;
+  createdAt: Instant;
+}
+
+export interface DeviceRecord {
+  id: string;
+  userId: string;
+  hardwareId: string;
+  registeredAt: Instant;
+}
+
+export interface SessionRecord {
+  id: string;
+  applicationId: string;
+  userId: string;
+  hardwareId: string | null;
+  tokenDigest: string;
+  createdAt: Instant;
+  expiresAt: Instant;
+  revokedAt: Instant | null;
+}
+
+export interface LicenseRecord {
+  id: string;
+  applicationId: string;
+  /** Keyed digest of the canonical code: unique across the service. */
+  codeDigest: string;
+  /** The code sealed under the master key, so owners can list it. */
+  codeSealed: string;
+  /** null: lifetime. */
+  minutes: number | null;
+  note: string | null;
+  createdAt: Instant;
+  usedAt: Instant | null;
+  usedByUserId: string | null;
+  banned: boolean;
+}
+
+export interface AdjustmentRecord extends Adjustment {
+  applicationId: string;
+  userId: string;
+}
+
+export interface VariableRecord {
+  applicationId: string;
+  name: string;
+  value: string;
+  isPublic: boolean;
+}
+
+export interface AnnouncementRecord {
+  id: string;
+  applicationId: string;
+  title: string;
+  contentHtml: string;
+  status: AnnouncementStatus;
+  publishFrom: Instant;
+  publishUntil: Instant | null;
+  createdAt: Instant;
+}
+
+export interface BanRecord extends BanKey {
+  id: string;
+  applicationId: string;
+  reason: string | null;
+  createdAt: Instant;
+}
+
+export interface UserDetails {
+  user: UserRecord;
+  devices: DeviceRecord[];
+  /** Oldest first. */
+  adjustments: AdjustmentRecord[];
+}
+
+// ---- Store: persistence --------------------------------------------------------------------
+// Methods marked ATOMIC read, decide (with src/domain rules) and write in one transaction that
+// holds across processes (SQLite BEGIN IMMEDIATE; PostgreSQL row locks). A DomainError thrown
+// inside one rolls back everything it wrote.
+
+export interface OwnerStore {
+  /** Throws DomainError EMAIL_TAKEN when the email exists. */
+  createOwner(owner: OwnerRecord): Promise<void>;
+  findOwnerByEmail(email: string): Promise<OwnerRecord | null>;
+  findOwnerById(id: string): Promise<OwnerRecord | null>;
+  createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
+  findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;
+  revokeConsoleToken(id: string, now: Instant): Promise<void>;
+}
+
+export interface ApplicationPatch {
+  name?: string;
+  settings?: ApplicationSettings;
+  apiSecretDigest?: string;
+  adminApiKeyDigest?: string;
+}
+
+export interface ApplicationStore {
+  createApplication(app: ApplicationRecord): Promise<void>;
+  /** Oldest first. */
+  listApplications(ownerId: string): Promise<ApplicationRecord[]>;
+  findApplication(id: string): Promise<ApplicationRecord | null>;
+  findApplicationByApiKey(apiKey: string): Promise<ApplicationRecord | null>;
+  findApplicationByAdminKeyDigest(digest: string): Promise<ApplicationRecord | null>;
+  /** Returns the updated record, or null when there is no such application. */
+  updateApplication(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
+  /** Deletes the application and everything it owns. False when there was none. */
+  deleteApplication(id: string): Promise<boolean>;
+}
+
+export interface LicenseStore {
+  /** ATOMIC: all or none. */
+  insertLicenses(licenses: LicenseRecord[]): Promise<void>;
+  /** Oldest first. */
+  listLicenses(applicationId: string, status?: 'used' | 'unused'): Promise<LicenseRecord[]>;
+  findLicenseByDigest(applicationId: string, codeDigest: string): Promise<LicenseRecord | null>;
+  findLicenseById(applicationId: string, id: string): Promise<LicenseRecord | null>;
+  /** ATOMIC: deletes an unused license; a used one is kept. */
+  deleteUnusedLicense(applicationId: string, id: string): Promise<'deleted' | 'used' | 'missing'>;
+}
+
+export interface SignUpInput {
+  user: UserRecord;
+  /** The device registered at sign-up (device auth on). */
+  device: DeviceRecord | null;
+  now: Instant;
+}
+
+export interface SignUpWithLicenseInput {
+  applicationId: string;
+  licenseDigest: string;
+  /** The user to create; its membership and licenseId are set from the license. */
+  user: UserRecord;
+  device: DeviceRecord | null;
+  adjustmentId: string;
+  now: Instant;
+}
+
+export interface ActivateLicenseInput {
+  applicationId: string;
+  userId: string;
+  licenseDigest: string;
+  adjustmentId: string;
+  now: Instant;
+}
+
+export interface UserStore {
+  /** ATOMIC: creates the user (and device). Throws USERNAME_TAKEN on a clash of usernameKey. */
+  signUp(input: SignUpInput): Promise<UserRecord>;
+  /**
+   * ATOMIC: redeems an unused, unbanned license of the application and creates its user with the
+   * license applied. Throws LICENSE_INVALID (no such license), LICENSE_USED or BANNED (license banned).
+   */
+  signUpWithLicense(input: SignUpWithLicenseInput): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
+  /**
+   * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
+   * LICENSE_REJECTED (missing or used) or BANNED (license banned).
+   */
+  activateLicense(input: ActivateLicenseInput): Promise<AdjustmentRecord>;
+  findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
+  findUserById(applicationId: string, id: string): Promise<UserRecord | null>;
+  /** The license-code user who signed up with this license. */
+  findUserByLicenseId(applicationId: string, licenseId: string): Promise<UserRecord | null>;
+  getUserDetails(applicationId: string, userId: string): Promise<UserDetails | null>;
+  /** Users whose username contains `query` (case-insensitive), oldest first. */
+  searchUsers(applicationId: string, query: string, page: { limit: number; offset: number }): Promise<UserRecord[]>;
+  updateUserLimits(
+    applicationId: string,
+    userId: string,
+    limits: { allowedDevices?: number; allowedSessions?: number },
+  ): Promise<UserRecord | null>;
+  /** ATOMIC: sets (and revokes the user's sessions) or lifts a timeout. False when no such user. */
+  setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant): Promise<boolean>;
+  /** ATOMIC: unregisters a device and revokes the sessions bound to it. False when not found. */
+  deleteDevice(applicationId: string, userId: string, deviceId: string, now: Instant): Promise<boolean>;
+  /** Revokes every live session of the user; returns how many. */
+  revokeUserSessions(applicationId: string, userId: string, now: Instant): Promise<number>;
+  /**
+   * ATOMIC: applies one bulk change to each listed user of the application (others are ignored),
+   * writing an adjustment each. Returns how many users were adjusted.
+   */
+  bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string): Promise<number>;
+  recordIp(userId: string, ip: string, now: Instant): Promise<void>;
+  updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
+}
+
+export interface OpenSessionInput {
+  session: SessionRecord;
+  /** With device auth: the device to admit (registering it while under the cap). */
+  device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+  /** allowed_number_of_simultaneous_sessions. */
+  cap: number;
+  now: Instant;
+}
+
+export interface SessionStore {
+  /**
+   * ATOMIC: admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions,
+   * checks the session cap (SESSION_LIMIT_REACHED) and inserts the session.
+   */
+  openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
+  /** ATOMIC: admits a device for the legacy per-request path (DEVICE_LIMIT_REACHED). */
+  admitDevice(input: { userId: string; hardwareId: string; allowed: number; newDeviceId: string; now: Instant }): Promise<void>;
+  findSession(id: string): Promise<SessionRecord | null>;
+  revokeSession(id: string, now: Instant): Promise<void>;
+}
+
+export interface BanStore {
+  /** The bans of the application matching any of the keys. */
+  findMatchingBans(applicationId: string, keys: BanKey[]): Promise<BanKey[]>;
+  /**
+   * ATOMIC: adds bans, skipping ones that exist (unique per application, type, value). A user ban
+   * revokes the user's sessions; a license ban flags the license. Returns the records now stored
+   * for those keys (existing or new), in input order.
+   */
+  addBans(applicationId: string, bans: BanRecord[], now: Instant): Promise<BanRecord[]>;
+  /** Newest first. */
+  listBans(applicationId: string): Promise<BanRecord[]>;
+  /** ATOMIC: removes a ban (clearing the license flag of a license ban). False when not found. */
+  deleteBan(applicationId: string, banId: string): Promise<boolean>;
+}
+
+export interface AuthAttempt {
+  applicationId: string;
+  /** What the caller claimed to be (e.g. `user:<usernameKey>` or `license:<digest>`), existing or not. */
+  accountKey: string;
+  ip: string;
+  now: Instant;
+}
+
+export interface ThrottleStore {
+  /**
+   * ATOMIC: reserves one credential check, counted as a failure until settled: RATE_LIMITED when
+   * the address is over its limit, ACCOUNT_LOCKED while the account is locked (nothing written
+   * then). Uses reserveIpAttempt and reserveAccountAttempt of the domain.
+   */
+  reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<void>;
+  /** Forgives a reserved attempt that succeeded. */
+  settleAuthSuccess(attempt: AuthAttempt): Promise<void>;
+  /** For tests and the console: the counters as stored. */
+  readThrottle(applicationId: string, accountKey: string, ip: string): Promise<{ account: AccountCounter; ip: IpCounter | null }>;
+}
+
+export interface ContentStore {
+  putVariable(variable: VariableRecord): Promise<VariableRecord>;
+  /** By name. */
+  listVariables(applicationId: string): Promise<VariableRecord[]>;
+  deleteVariable(applicationId: string, name: string): Promise<boolean>;
+  createAnnouncement(a: AnnouncementRecord): Promise<void>;
+  /** Replaces the stored announcement with the same id and application. */
+  updateAnnouncement(a: AnnouncementRecord): Promise<boolean>;
+  findAnnouncement(applicationId: string, id: string): Promise<AnnouncementRecord | null>;
+  /** Newest publish_from first. */
+  listAnnouncements(applicationId: string): Promise<AnnouncementRecord[]>;
+  deleteAnnouncement(applicationId: string, id: string): Promise<boolean>;
+}
+
+export interface Store extends OwnerStore, ApplicationStore, LicenseStore, UserStore, SessionStore, BanStore, ThrottleStore, ContentStore {
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// ---- Crypto and environment ----------------------------------------------------------------
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /** Spends the same work as a verify, for unknown accounts (no timing oracle). */
+  verifyDummy(password: string): Promise<void>;
+  /** True when the hash was made with weaker parameters than the current ones. */
+  needsRehash(hash: string): boolean;
+}
+
+export interface SessionClaims {
+  sessionId: string;
+  applicationId: string;
+  userId: string;
+  hardwareId: string | null;
+  expiresAt: Instant;
+}
+
+export interface TokenService {
+  issue(claims: SessionClaims): Promise<string>;
+  /** The claims of a well-formed, correctly signed token (expired or not); null otherwise. */
+  read(token: string): Promise<SessionClaims | null>;
+}
+
+/** Issuing secrets and keeping them out of the database in plain text. */
+export interface Secrets {
+  /** `prefix` + at least 128 random bits, URL-safe. */
+  issue(prefix: string): string;
+  randomBytes(n: number): Uint8Array;
+  /** Keyed digest (HMAC under a key derived from the master key), hex. */
+  digest(secret: string): string;
+  /** Constant-time equality of two digests. */
+  sameDigest(a: string, b: string): boolean;
+  /** Authenticated encryption under the master key; the result is text. */
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+export interface Clock {
+  now(): Instant;
+}
+
+export interface Ids {
+  uuid(): string;
+}

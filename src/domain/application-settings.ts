@@ -1,0 +1,54 @@
+import { validationError } from './errors.js';
+import { validatePasswordMinLength } from './credentials-policy.js';
+
+/** What an owner sets per application. */
+export interface ApplicationSettings {
+  anonymousAccess: boolean;
+  deviceAuth: boolean;
+  legacyAuth: boolean;
+  tokenAuth: boolean;
+  sessionTtlSeconds: number;
+  defaultAllowedDevices: number;
+  defaultAllowedSessions: number;
+  banPropagation: boolean;
+  passwordMinLength: number;
+}
+
+export const defaultSettings: ApplicationSettings = {
+  anonymousAccess: false,
+  deviceAuth: true,
+  legacyAuth: false,
+  tokenAuth: true,
+  sessionTtlSeconds: 300,
+  defaultAllowedDevices: 1,
+  defaultAllowedSessions: 1,
+  banPropagation: true,
+  passwordMinLength: 8,
+};
+
+export const SESSION_TTL_MIN = 30;
+export const SESSION_TTL_MAX = 30 * 24 * 3600;
+export const LIMIT_MAX = 10_000;
+
+function checkRange(field: string, n: number, min: number, max: number) {
+  if (!Number.isInteger(n) || n < min || n > max) throw validationError(field, `must be an integer from ${min} to ${max}`);
+}
+
+export function validateSettings(s: ApplicationSettings): ApplicationSettings {
+  checkRange('session_ttl_seconds', s.sessionTtlSeconds, SESSION_TTL_MIN, SESSION_TTL_MAX);
+  checkRange('default_allowed_devices', s.defaultAllowedDevices, 0, LIMIT_MAX);
+  checkRange('default_allowed_sessions', s.defaultAllowedSessions, 1, LIMIT_MAX);
+  validatePasswordMinLength(s.passwordMinLength);
+  return s;
+}
+
+export function validateUserLimits(limits: { allowedDevices?: number; allowedSessions?: number }): void {
+  if (limits.allowedDevices !== undefined) checkRange('allowed_number_of_devices', limits.allowedDevices, 0, LIMIT_MAX);
+  if (limits.allowedSessions !== undefined) checkRange('allowed_number_of_simultaneous_sessions', limits.allowedSessions, 1, LIMIT_MAX);
+}
+
+export function validateName(field: string, raw: string, max: number): string {
+  const name = raw.trim();
+  if (name.length === 0 || name.length > max) throw validationError(field, `must be 1 to ${max} characters`);
+  return name;
+}

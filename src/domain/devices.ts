@@ -1,0 +1,30 @@
+import { DomainError } from './errors.js';
+
+export interface RegisteredDevice {
+  id: string;
+  hardwareId: string;
+}
+
+export type DeviceAdmission = { kind: 'known'; deviceId: string } | { kind: 'register' };
+
+/**
+ * Whether a device may be used: a known hardware id passes, a new one registers while the user has
+ * fewer devices than allowed.
+ */
+export function admitDevice(registered: readonly RegisteredDevice[], hardwareId: string, allowed: number): DeviceAdmission {
+  const known = registered.find((d) => d.hardwareId === hardwareId);
+  if (known) return { kind: 'known', deviceId: known.id };
+  if (registered.length >= allowed) {
+    throw new DomainError('DEVICE_LIMIT_REACHED', 'this account has reached its number of allowed devices');
+  }
+  return { kind: 'register' };
+}
+
+/** Device auth applies when the application enables it; a missing hardware id is then refused. */
+export function requireHardwareId(deviceAuth: boolean, hardwareId: string | undefined | null): string | null {
+  if (!deviceAuth) return hardwareId ?? null;
+  if (hardwareId === undefined || hardwareId === null || hardwareId === '') {
+    throw new DomainError('DEVICE_REQUIRED', 'a hardware id is required by this application');
+  }
+  return hardwareId;
+}

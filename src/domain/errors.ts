@@ -1,0 +1,79 @@
+// Every failure the service can report, by stable code. The HTTP adapter maps each code to a
+// status in one table; the domain never speaks HTTP.
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'MALFORMED_REQUEST',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'INVALID_API_CREDENTIALS',
+  'INVALID_ADMIN_API_KEY',
+  'INVALID_CONSOLE_TOKEN',
+  'INVALID_CREDENTIALS',
+  'LOGIN_REQUIRED',
+  'SESSION_EXPIRED',
+  'LEGACY_AUTH_DISABLED',
+  'TOKEN_AUTH_DISABLED',
+  'DEVICE_REQUIRED',
+  'DEVICE_LIMIT_REACHED',
+  'SESSION_LIMIT_REACHED',
+  'LICENSE_REJECTED',
+  'MEMBERSHIP_INACTIVE',
+  'BANNED',
+  'TIMED_OUT',
+  'USERNAME_TAKEN',
+  'LICENSE_INVALID',
+  'LICENSE_USED',
+  'LICENSE_CONSUMED',
+  'EMAIL_TAKEN',
+  'APPLICATION_NOT_FOUND',
+  'USER_NOT_FOUND',
+  'LICENSE_NOT_FOUND',
+  'VARIABLE_NOT_FOUND',
+  'ANNOUNCEMENT_NOT_FOUND',
+  'BAN_NOT_FOUND',
+  'DEVICE_NOT_FOUND',
+  'FILE_NOT_FOUND',
+  'FILE_NAME_TAKEN',
+  'RATE_LIMITED',
+  'ACCOUNT_LOCKED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ErrorDetails {
+  /** TIMED_OUT: when the timeout ends (epoch ms). */
+  timedOutUntil?: number;
+  /** TIMED_OUT: the owner's reason, when one was given. */
+  reason?: string | null;
+  /** VALIDATION_FAILED: the offending fields. */
+  errors?: FieldError[];
+  /** RATE_LIMITED / ACCOUNT_LOCKED: how long the caller should wait. */
+  retryAfterSeconds?: number;
+}
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+
+export function validationError(field: string, message: string): DomainError {
+  return new DomainError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });
+}
