@@ -22,7 +22,8 @@ export function admitDevice(registered: readonly RegisteredDevice[], hardwareId:
 
 /** Device auth applies when the application enables it; a missing hardware id is then refused. */
 export function requireHardwareId(deviceAuth: boolean, hardwareId: string | undefined | null): string | null {
-  if (!deviceAuth) return hardwareId ?? null;
+  // An empty id is no id, with or without device auth: it must not name a device for session replacement.
+  if (!deviceAuth) return hardwareId || null;
   if (hardwareId === undefined || hardwareId === null || hardwareId === '') {
     throw new DomainError('DEVICE_REQUIRED', 'a hardware id is required by this application');
   }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { isSessionLive, planSession, sessionRejection, type SessionState } from '../../src/domain/sessions.js';
+import { expectDomainError } from './expect-domain-error.js';
+
+const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
+const TTL = 300_000;
+
+const session = (id: string, hardwareId: string | null, over: Partial<SessionState> = {}): SessionState => ({
+  id,
+  hardwareId,
+  expiresAt: NOW + TTL,
+  revokedAt: null,
+  ...over,
+});
+
+describe('isSessionLive', () => {
+  it('is live before expiry and expired at the boundary', () => {
+    const s = session('s', 'hw', { expiresAt: NOW });
+    expect(isSessionLive(s, NOW - 1)).toBe(true);
+    expect(isSessionLive(s, NOW)).toBe(false);
+    expect(isSessionLive(s, NOW + 1)).toBe(false);
+  });
+
+  it('a revoked session is not live even before expiry', () => {
+    expect(isSessionLive(session('s', 'hw', { revokedAt: NOW - 1 }), NOW)).toBe(false);
+    expect(isSessionLive(session('s', 'hw', { revokedAt: NOW + 1 }), NOW)).toBe(false);
+  });
+});
+
+describe('planSession', () => {
+  it('no sessions: allowed, nothing to replace', () => {
+    expect(planSession([], 'hw-1', 1, NOW)).toEqual({ replace: [] });
+    expect(planSession([], null, 1, NOW)).toEqual({ replace: [] });
+  });
+
+  it('logging in again on the same hardware replaces that device\'s live sessions', () => {
+    const existing = [session('a1', 'hw-a'), session('a2', 'hw-a'), session('b1', 'hw-b')];
+    expect(planSession(existing, 'hw-a', 2, NOW)).toEqual({ replace: ['a1', 'a2'] });
+  });
+
+  it('with cap 1, re-login from the same device replaces instead of being refused', () => {
+    expect(planSession([session('a1', 'hw-a')], 'hw-a', 1, NOW)).toEqual({ replace: ['a1'] });
+  });
+
+  it('cap reached from other devices: SESSION_LIMIT_REACHED', () => {
+    expectDomainError(() => planSession([session('a1', 'hw-a')], 'hw-b', 1, NOW), 'SESSION_LIMIT_REACHED');
+    const two = [session('a1', 'hw-a'), session('b1', 'hw-b')];
+    expectDomainError(() => planSession(two, 'hw-c', 2, NOW), 'SESSION_LIMIT_REACHED');
+    expect(planSession(two, 'hw-c', 3, NOW)).toEqual({ replace: [] });
+  });
+
+  it('expired and revoked sessions do not count and are not replaced', () => {
+    const existing = [
+      session('old', 'hw-a', { expiresAt: NOW }),
+      session('gone', 'hw-b', { revokedAt: NOW - 1000 }),
+      session('older', 'hw-c', { expiresAt: NOW - 1 }),
+    ];
+    expect(planSession(existing, 'hw-d', 1, NOW)).toEqual({ replace: [] });
+    expect(planSession(existing, 'hw-a', 1, NOW)).toEqual({ replace: [] });
+  });
+
+  it('a session expiring later becomes free at its expiry', () => {
+    const existing = [session('a1', 'hw-a', { expiresAt: NOW + TTL })];
+    expectDomainError(() => planSession(existing, 'hw-b', 1, NOW + TTL - 1), 'SESSION_LIMIT_REACHED');
+    expect(planSession(existing, 'hw-b', 1, NOW + TTL)).toEqual({ replace: [] });
+  });
+
+  it('a null hardware id never replaces, not even sessions without hardware', () => {
+    const existing = [session('n1', null), session('a1', 'hw-a')];
+    expect(planSession(existing, null, 3, NOW)).toEqual({ replace: [] });
+    expectDomainError(() => planSession([session('n1', null)], null, 1, NOW), 'SESSION_LIMIT_REACHED');
+  });
+
+  it('sessions without hardware are not replaced by a login with hardware', () => {
+    expectDomainError(() => planSession([session('n1', null)], 'hw-a', 1, NOW), 'SESSION_LIMIT_REACHED');
+  });
+
+  it('replacing frees room: two devices, cap 2, re-login on one', () => {
+    const existing = [session('a1', 'hw-a'), session('b1', 'hw-b')];
+    expect(planSession(existing, 'hw-b', 2, NOW)).toEqual({ replace: ['b1'] });
+  });
+});
+
+describe('sessionRejection', () => {
+  it('a live session is accepted', () => {
+    expect(sessionRejection(session('s', 'hw'), NOW)).toBeNull();
+  });
+
+  it('an unknown session is SESSION_EXPIRED', () => {
+    expect(sessionRejection(null, NOW)?.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('an expired session is SESSION_EXPIRED, from its expiry instant on', () => {
+    const s = session('s', 'hw', { expiresAt: NOW });
+    expect(sessionRejection(s, NOW - 1)).toBeNull();
+    expect(sessionRejection(s, NOW)?.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('a revoked session is SESSION_EXPIRED', () => {
+    expect(sessionRejection(session('s', 'hw', { revokedAt: NOW }), NOW)?.code).toBe('SESSION_EXPIRED');
+  });
+});
