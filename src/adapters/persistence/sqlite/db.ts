@@ -1,0 +1,98 @@
+// Opening the SQLite database and the few helpers every store area shares.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import type { RunResult } from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+
+/** Both the database and a transaction handle: every query helper accepts either. */
+export type Db = BaseSQLiteDatabase<'sync', RunResult>;
+
+export interface Connection {
+  client: Database.Database;
+  db: Db;
+  /**
+   * Runs `work` in one BEGIN IMMEDIATE transaction: the write lock is taken before the first read,
+   * so a read-decide-write holds against other connections and processes. `work` must be
+   * synchronous; anything it throws rolls the transaction back.
+   */
+  immediate<T>(work: (tx: Db) => T): T;
+}
+
+/**
+ * The repository root is the nearest ancestor holding drizzle/sqlite, found by walking up from
+ * this module: it sits at a different depth under src (vitest) and dist/src (compiled).
+ */
+function migrationsFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'drizzle', 'sqlite');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('drizzle/sqlite migrations folder not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+function runMigrations(db: Parameters<typeof migrate>[0]): void {
+  const folder = migrationsFolder();
+  try {
+    migrate(db, { migrationsFolder: folder });
+  } catch {
+    // drizzle reads the applied migrations before its BEGIN, so two processes opening a fresh
+    // file together may both try to apply them and the slower one fails. A second pass sees
+    // the other's committed work and applies nothing; a real failure fails again and is thrown.
+    migrate(db, { migrationsFolder: folder });
+  }
+}
+
+export function openConnection(path: string): Connection {
+  const client = new Database(path);
+  // WAL lets readers proceed beside the single writer; busy_timeout makes a second connection
+  // wait for the write lock instead of failing at once with SQLITE_BUSY.
+  client.pragma('journal_mode = WAL');
+  client.pragma('busy_timeout = 5000');
+  client.pragma('foreign_keys = ON');
+  client.pragma('synchronous = NORMAL');
+  const db = drizzle({ client });
+  try {
+    runMigrations(db);
+  } catch (e) {
+    client.close();
+    throw e;
+  }
+  return {
+    client,
+    db,
+    immediate: (work) => db.transaction((tx) => work(tx), { behavior: 'immediate' }),
+  };
+}
+
+/** The driver's error behind `e`: drizzle may wrap it (DrizzleQueryError.cause). */
+function sqliteError(e: unknown): { code: string; message: string } | null {
+  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) return { code, message: cur.message };
+  }
+  return null;
+}
+
+/**
+ * Whether `e` is a unique (or primary key) violation; with `column`, only one naming that column
+ * (SQLite reports "UNIQUE constraint failed: table.col, ...").
+ */
+export function isUniqueViolation(e: unknown, column?: string): boolean {
+  const err = sqliteError(e);
+  if (err === null || (err.code !== 'SQLITE_CONSTRAINT_UNIQUE' && err.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY')) return false;
+  return column === undefined || err.message.includes(column);
+}
+
+/** Splits long id lists so an IN (...) never exceeds SQLite's bound-variable limit. */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

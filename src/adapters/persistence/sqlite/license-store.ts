@@ -1,0 +1,132 @@
+// Licenses, and redeeming them (for a new license-code user or an existing user). Redemption
+// checks and marks the license in one BEGIN IMMEDIATE transaction, so a code is used once even
+// when several processes share the database file.
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { AdjustmentRecord, LicenseRecord, LicenseStore, UserStore } from '../../../application/ports.js';
+import { DomainError } from '../../../domain/errors.js';
+import { licenseUse } from '../../../domain/license.js';
+import { applyLicense, emptyMembership } from '../../../domain/membership.js';
+import type { Instant } from '../../../domain/time.js';
+import type { Connection, Db } from './db.js';
+import { membershipColumns, toLicense } from './mappers.js';
+import { licenses, users } from './schema.js';
+import { findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
+
+function findByDigest(tx: Db, applicationId: string, codeDigest: string): LicenseRecord | null {
+  const row = tx
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)))
+    .get();
+  return row ? toLicense(row) : null;
+}
+
+/**
+ * Marks a license used. The immediate transaction already excludes other writers; the conditions
+ * on the UPDATE keep the single use even if this ever runs under a weaker isolation.
+ */
+function markUsed(tx: Db, licenseId: string, userId: string, now: Instant): boolean {
+  return (
+    tx
+      .update(licenses)
+      .set({ usedAt: now, usedByUserId: userId })
+      .where(and(eq(licenses.id, licenseId), isNull(licenses.usedAt), eq(licenses.banned, false)))
+      .run().changes === 1
+  );
+}
+
+type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense'>;
+
+export function licenseStore({ db, immediate }: Connection): LicenseStore & Redemption {
+  return {
+    async insertLicenses(batch) {
+      if (batch.length === 0) return;
+      immediate((tx) => {
+        for (const l of batch) tx.insert(licenses).values(l).run();
+      });
+    },
+    async listLicenses(applicationId, status) {
+      const byStatus = status === 'used' ? isNotNull(licenses.usedAt) : status === 'unused' ? isNull(licenses.usedAt) : undefined;
+      return db
+        .select()
+        .from(licenses)
+        .where(and(eq(licenses.applicationId, applicationId), byStatus))
+        .orderBy(asc(licenses.createdAt), asc(licenses.id))
+        .all()
+        .map(toLicense);
+    },
+    async findLicenseByDigest(applicationId, codeDigest) {
+      return findByDigest(db, applicationId, codeDigest);
+    },
+    async findLicenseById(applicationId, id) {
+      const row = db
+        .select()
+        .from(licenses)
+        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)))
+        .get();
+      return row ? toLicense(row) : null;
+    },
+    async deleteUnusedLicense(applicationId, id) {
+      return immediate((tx) => {
+        const row = tx
+          .select({ usedAt: licenses.usedAt })
+          .from(licenses)
+          .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)))
+          .get();
+        if (!row) return 'missing' as const;
+        if (row.usedAt !== null) return 'used' as const;
+        tx.delete(licenses).where(eq(licenses.id, id)).run();
+        return 'deleted' as const;
+      });
+    },
+
+    async signUpWithLicense(input) {
+      return immediate((tx) => {
+        const license = findByDigest(tx, input.applicationId, input.licenseDigest);
+        if (license === null) throw new DomainError('LICENSE_INVALID', 'this license code is not valid');
+        const use = licenseUse(license);
+        if (use === 'banned') throw new DomainError('BANNED', 'this license is banned');
+        if (use === 'used') throw new DomainError('LICENSE_USED', 'this license has already been used');
+        const { membership, adjustment } = applyLicense(
+          emptyMembership,
+          { licenseId: license.id, minutes: license.minutes },
+          input.now,
+          input.adjustmentId,
+        );
+        const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
+        insertUser(tx, user);
+        if (!markUsed(tx, license.id, user.id, input.now)) {
+          throw new DomainError('LICENSE_USED', 'this license has already been used');
+        }
+        const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
+        insertAdjustment(tx, record);
+        insertDevice(tx, input.device);
+        return { user, adjustment: record };
+      });
+    },
+
+    async activateLicense(input) {
+      return immediate((tx) => {
+        const user = findUser(tx, input.applicationId, input.userId);
+        if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+        const license = findByDigest(tx, input.applicationId, input.licenseDigest);
+        if (license === null) throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
+        const use = licenseUse(license);
+        if (use === 'banned') throw new DomainError('BANNED', 'this license is banned');
+        if (use === 'used' || !markUsed(tx, license.id, user.id, input.now)) {
+          throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
+        }
+        const { membership, adjustment } = applyLicense(
+          user.membership,
+          { licenseId: license.id, minutes: license.minutes },
+          input.now,
+          input.adjustmentId,
+        );
+        tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id)).run();
+        const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
+        insertAdjustment(tx, record);
+        return record;
+      });
+    },
+  };
+}

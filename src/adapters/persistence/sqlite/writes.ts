@@ -1,0 +1,47 @@
+// Writes shared by several store areas, always run inside the caller's transaction.
+import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/ports.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { Instant } from '../../../domain/time.js';
+import { type Db, isUniqueViolation } from './db.js';
+import { adjustmentRow, toUser, userRow } from './mappers.js';
+import { adjustments, devices, sessions, users } from './schema.js';
+
+/** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
+export function insertUser(tx: Db, user: UserRecord): void {
+  try {
+    tx.insert(users).values(userRow(user)).run();
+  } catch (e) {
+    if (isUniqueViolation(e, 'users.username_key')) throw new DomainError('USERNAME_TAKEN', 'this username is taken');
+    throw e;
+  }
+}
+
+export function insertDevice(tx: Db, device: DeviceRecord | null): void {
+  if (device !== null) tx.insert(devices).values(device).run();
+}
+
+export function insertAdjustment(tx: Db, adjustment: AdjustmentRecord): void {
+  tx.insert(adjustments).values(adjustmentRow(adjustment)).run();
+}
+
+export function findUser(tx: Db, applicationId: string, userId: string): UserRecord | null {
+  const row = tx
+    .select()
+    .from(users)
+    .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)))
+    .get();
+  return row ? toUser(row) : null;
+}
+
+/**
+ * Revokes the live (unrevoked, unexpired) sessions matching `where`; returns how many. Expired
+ * ones are left alone: they are already unusable and keep their history.
+ */
+export function revokeLiveSessions(tx: Db, where: SQL | undefined, now: Instant): number {
+  return tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .run().changes;
+}
