@@ -1,0 +1,162 @@
+// Bans, credential-check throttling, variables and announcements.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { AnnouncementRecord, AuthAttempt, BanRecord } from '../../src/application/ports.js';
+import { IP_WINDOW_MS } from '../../src/domain/auth-throttle.js';
+import type { BanType } from '../../src/domain/bans.js';
+import type { ContractContext } from './store-contract.js';
+import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+
+const ban = (applicationId: string, type: BanType, value: string, createdAt = T0): BanRecord => ({
+  id: randomUUID(), applicationId, type, value, reason: `because ${type}`, createdAt,
+});
+
+const fresh = { failures: 0, lockedUntil: null, lockouts: 0 };
+
+export function banThrottleContentContract({ store, test, section }: ContractContext): void {
+  section('bans', () => {
+    test('addBans stores new bans, keeps existing ones and returns them in input order', async () => {
+      const { app } = await seedApp(store());
+      const ip = ban(app.id, 'ip', '203.0.113.7');
+      const [stored] = await store().addBans(app.id, [ip], T0);
+      expect(stored).toEqual(ip);
+      const hw = ban(app.id, 'hardware_id', 'hw-9', T0 + 1);
+      const again = await store().addBans(app.id, [hw, { ...ip, id: randomUUID(), reason: 'dup' }], T0 + 1);
+      expect(again).toEqual([hw, ip]);
+      expect(await store().listBans(app.id)).toEqual([hw, ip]);
+      const { app: other } = await seedApp(store());
+      expect(await store().listBans(other.id)).toEqual([]);
+    });
+
+    test('findMatchingBans returns the application\'s bans among the keys', async () => {
+      const { app } = await seedApp(store());
+      const { app: other } = await seedApp(store());
+      await store().addBans(app.id, [ban(app.id, 'ip', '203.0.113.7'), ban(app.id, 'hardware_id', 'hw-9')], T0);
+      await store().addBans(other.id, [ban(other.id, 'user', 'u-1')], T0);
+      const found = await store().findMatchingBans(app.id, [
+        { type: 'ip', value: '203.0.113.7' },
+        { type: 'ip', value: 'hw-9' },
+        { type: 'user', value: 'u-1' },
+        { type: 'hardware_id', value: 'hw-9' },
+      ]);
+      const byKey = (a: { type: string; value: string }, b: { type: string; value: string }) => `${a.type}${a.value}`.localeCompare(`${b.type}${b.value}`);
+      expect([...found].sort(byKey)).toEqual([{ type: 'hardware_id', value: 'hw-9' }, { type: 'ip', value: '203.0.113.7' }]);
+      expect(await store().findMatchingBans(app.id, [])).toEqual([]);
+    });
+
+    test('a user ban revokes the user\'s live sessions', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id);
+      const session = makeSession(app.id, user.id);
+      await store().openSession({ session, device: null, cap: 1, now: T0 });
+      await store().addBans(app.id, [ban(app.id, 'user', user.id)], T0 + 3);
+      expect((await store().findSession(session.id))?.revokedAt).toBe(T0 + 3);
+    });
+
+    test('a license ban flags the license; deleting the ban clears the flag', async () => {
+      const { app } = await seedApp(store());
+      const license = makeLicense(app.id);
+      await store().insertLicenses([license]);
+      const [stored] = await store().addBans(app.id, [ban(app.id, 'license', license.id)], T0);
+      expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
+      const user = await seedUser(store(), app.id);
+      const activate = () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 });
+      await domainError(activate(), 'BANNED');
+      const { app: other } = await seedApp(store());
+      expect(await store().deleteBan(other.id, stored?.id ?? '')).toBe(false);
+      expect(await store().deleteBan(app.id, stored?.id ?? '')).toBe(true);
+      expect(await store().deleteBan(app.id, stored?.id ?? '')).toBe(false);
+      expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(false);
+      await activate();
+    });
+  });
+
+  section('throttle', () => {
+    const limits = { lockoutThreshold: 3, ipFailureLimit: 5 };
+    const attemptOf = (applicationId: string, over: Partial<AuthAttempt> = {}): AuthAttempt => ({
+      applicationId, accountKey: 'user:alice', ip: '198.51.100.4', now: T0, ...over,
+    });
+
+    test('readThrottle of untouched counters is fresh', async () => {
+      const { app } = await seedApp(store());
+      expect(await store().readThrottle(app.id, 'user:nobody', '198.51.100.4')).toEqual({ account: fresh, ip: null });
+    });
+
+    test('reserving counts a failure on both counters until the account locks', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { failures: 2, lockedUntil: null, lockouts: 0 },
+        ip: { windowStart: T0, failures: 2 },
+      });
+      await store().reserveAuthAttempt(attempt, limits);
+      const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      expect(locked.account).toEqual({ failures: 0, lockedUntil: T0 + 60_000, lockouts: 1 });
+      const error = await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1000 }, limits), 'ACCOUNT_LOCKED');
+      expect(error.details.retryAfterSeconds).toBe(59);
+      // A refused attempt writes nothing, to either counter.
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
+      // Another account from the same address is still allowed.
+      await store().reserveAuthAttempt({ ...attempt, accountKey: 'user:bob' }, limits);
+    });
+
+    test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {
+      const { app } = await seedApp(store());
+      for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);
+      const before = await store().readThrottle(app.id, 'user:fresh', '198.51.100.4');
+      const error = await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + 60_000 }), limits), 'RATE_LIMITED');
+      expect(error.details.retryAfterSeconds).toBe((IP_WINDOW_MS - 60_000) / 1000);
+      expect(await store().readThrottle(app.id, 'user:fresh', '198.51.100.4')).toEqual(before);
+      expect(before.account).toEqual(fresh);
+      // Another address, or the same one after the window, is allowed.
+      await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', ip: '198.51.100.5' }), limits);
+      await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + IP_WINDOW_MS }), limits);
+    });
+
+    test('a settled success resets the account and gives back the address\'s attempt', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().settleAuthSuccess(attempt);
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, ip: { windowStart: T0, failures: 1 } });
+    });
+  });
+
+  section('content', () => {
+    test('putVariable inserts or replaces; listVariables is by name; deleteVariable reports', async () => {
+      const { app } = await seedApp(store());
+      const v = { applicationId: app.id, name: 'zeta', value: '1', isPublic: false };
+      expect(await store().putVariable(v)).toEqual(v);
+      expect(await store().putVariable({ ...v, value: '2', isPublic: true })).toEqual({ ...v, value: '2', isPublic: true });
+      await store().putVariable({ applicationId: app.id, name: 'alpha', value: 'a', isPublic: true });
+      expect((await store().listVariables(app.id)).map((x) => [x.name, x.value])).toEqual([['alpha', 'a'], ['zeta', '2']]);
+      expect(await store().deleteVariable(app.id, 'zeta')).toBe(true);
+      expect(await store().deleteVariable(app.id, 'zeta')).toBe(false);
+      expect((await store().listVariables(app.id)).map((x) => x.name)).toEqual(['alpha']);
+    });
+
+    test('announcements are created, updated, listed newest publish_from first and deleted', async () => {
+      const { app } = await seedApp(store());
+      const make = (publishFrom: number, title: string): AnnouncementRecord => ({
+        id: randomUUID(), applicationId: app.id, title, contentHtml: `<p>${title}</p>`, status: 'DRAFT', publishFrom, publishUntil: null, createdAt: T0,
+      });
+      const older = make(T0, 'older');
+      const newer = make(T0 + 1000, 'newer');
+      await store().createAnnouncement(older);
+      await store().createAnnouncement(newer);
+      expect(await store().findAnnouncement(app.id, older.id)).toEqual(older);
+      const edited = { ...older, title: 'edited', status: 'PUBLISHED' as const, publishUntil: T0 + 5000 };
+      expect(await store().updateAnnouncement(edited)).toBe(true);
+      expect(await store().listAnnouncements(app.id)).toEqual([newer, edited]);
+      const { app: other } = await seedApp(store());
+      expect(await store().updateAnnouncement({ ...edited, applicationId: other.id })).toBe(false);
+      expect(await store().findAnnouncement(other.id, older.id)).toBeNull();
+      expect(await store().deleteAnnouncement(other.id, older.id)).toBe(false);
+      expect(await store().deleteAnnouncement(app.id, older.id)).toBe(true);
+      expect(await store().listAnnouncements(app.id)).toEqual([newer]);
+    });
+  });
+}

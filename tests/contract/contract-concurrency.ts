@@ -1,0 +1,114 @@
+// Parallel calls racing for one limited resource: a license, session slots, device slots, an
+// account's failure budget, a username. Each must be granted exactly as often as the rule allows.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { ContractContext } from './store-contract.js';
+import { makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally } from './fixtures.js';
+
+const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+export function concurrencyContract({ store, test, section }: ContractContext): void {
+  section('concurrency', () => {
+    test('50 parallel activations of one license: exactly one succeeds', async () => {
+      const { app } = await seedApp(store());
+      const license = makeLicense(app.id);
+      await store().insertLicenses([license]);
+      const users = await Promise.all(times(50, () => seedUser(store(), app.id)));
+      const result = await tally(
+        users.map((u) =>
+          store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 }),
+        ),
+      );
+      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });
+      const winner = (await store().findLicenseById(app.id, license.id))?.usedByUserId;
+      const adjusted = await Promise.all(users.map(async (u) => (await store().getUserDetails(app.id, u.id))?.adjustments.length ?? 0));
+      expect(adjusted.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(adjusted[users.findIndex((u) => u.id === winner)]).toBe(1);
+    });
+
+    test('50 parallel sign-ups with one license: exactly one user is created', async () => {
+      const { app } = await seedApp(store());
+      const license = makeLicense(app.id);
+      await store().insertLicenses([license]);
+      const users = times(50, () => makeUser(app.id, { credentialType: 'license_code', passwordHash: null }));
+      const result = await tally(
+        users.map((user) =>
+          store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }),
+        ),
+      );
+      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
+      const created = await Promise.all(users.map((u) => store().findUserById(app.id, u.id)));
+      expect(created.filter((u) => u !== null)).toHaveLength(1);
+    });
+
+    test('40 parallel logins on distinct devices fill the session cap exactly', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id, { allowedDevices: 100, allowedSessions: 3 });
+      const sessions = times(40, (i) => makeSession(app.id, user.id, { hardwareId: `hw-${i}` }));
+      const result = await tally(
+        sessions.map((session) =>
+          store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 100, newDeviceId: randomUUID() }, cap: 3, now: T0 }),
+        ),
+      );
+      expect(result).toEqual({ fulfilled: 3, codes: { SESSION_LIMIT_REACHED: 37 } });
+      const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
+      expect(stored.filter((s) => s !== null && s.revokedAt === null)).toHaveLength(3);
+      // Refused logins registered no device.
+      expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(3);
+    });
+
+    test('40 parallel logins on distinct devices fill the device cap exactly', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id, { allowedDevices: 2, allowedSessions: 100 });
+      const sessions = times(40, (i) => makeSession(app.id, user.id, { hardwareId: `hw-${i}` }));
+      const result = await tally(
+        sessions.map((session) =>
+          store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 2, newDeviceId: randomUUID() }, cap: 100, now: T0 }),
+        ),
+      );
+      expect(result).toEqual({ fulfilled: 2, codes: { DEVICE_LIMIT_REACHED: 38 } });
+      expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(2);
+      const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
+      expect(stored.filter((s) => s !== null)).toHaveLength(2);
+    });
+
+    test('40 parallel logins on one device leave exactly one live session', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id);
+      const sessions = times(40, () => makeSession(app.id, user.id, { hardwareId: 'hw-same' }));
+      const result = await tally(
+        sessions.map((session) => store().openSession({ session, device: { hardwareId: 'hw-same', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 })),
+      );
+      expect(result).toEqual({ fulfilled: 40, codes: {} });
+      const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
+      expect(stored.filter((s) => s !== null && s.revokedAt === null)).toHaveLength(1);
+      expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(1);
+    });
+
+    test('50 parallel guesses at one account with threshold 10: exactly 10 are checked', async () => {
+      const { app } = await seedApp(store());
+      const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.77', now: T0 };
+      const result = await tally(times(50, () => store().reserveAuthAttempt(attempt, { lockoutThreshold: 10, ipFailureLimit: 1000 })));
+      expect(result).toEqual({ fulfilled: 10, codes: { ACCOUNT_LOCKED: 40 } });
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).ip?.failures).toBe(10);
+    });
+
+    test('50 parallel guesses from one address with limit 20: exactly 20 are checked', async () => {
+      const { app } = await seedApp(store());
+      const result = await tally(
+        times(50, (i) =>
+          store().reserveAuthAttempt({ applicationId: app.id, accountKey: `user:u${i}`, ip: '198.51.100.78', now: T0 }, { lockoutThreshold: 10, ipFailureLimit: 20 }),
+        ),
+      );
+      expect(result).toEqual({ fulfilled: 20, codes: { RATE_LIMITED: 30 } });
+    });
+
+    test('50 parallel sign-ups with one username: exactly one succeeds', async () => {
+      const { app } = await seedApp(store());
+      const result = await tally(
+        times(50, (i) => store().signUp({ user: makeUser(app.id, { username: i % 2 ? 'Carol' : 'CAROL', usernameKey: 'carol' }), device: null, now: T0 })),
+      );
+      expect(result).toEqual({ fulfilled: 1, codes: { USERNAME_TAKEN: 49 } });
+    });
+  });
+}

@@ -1,0 +1,135 @@
+// Owners, console tokens, applications, and the cascade of deleting an application.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { ContractContext } from './store-contract.js';
+import { domainError, makeApp, makeLicense, makeOwner, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+
+export function ownerApplicationContract({ store, test, section }: ContractContext): void {
+  section('owners', () => {
+    test('createOwner stores an owner found by email and by id', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      expect(await store().findOwnerByEmail(owner.email)).toEqual(owner);
+      expect(await store().findOwnerById(owner.id)).toEqual(owner);
+      expect(await store().findOwnerByEmail('nobody@example.test')).toBeNull();
+      expect(await store().findOwnerById(randomUUID())).toBeNull();
+    });
+
+    test('createOwner refuses a taken email with EMAIL_TAKEN', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      await domainError(store().createOwner(makeOwner({ email: owner.email })), 'EMAIL_TAKEN');
+    });
+
+    test('console tokens are found by digest and revoked once', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null };
+      await store().createConsoleToken(token);
+      expect(await store().findConsoleToken(token.digest)).toEqual(token);
+      expect(await store().findConsoleToken('ct:unknown')).toBeNull();
+      await store().revokeConsoleToken(token.id, T0 + 1000);
+      await store().revokeConsoleToken(token.id, T0 + 2000);
+      expect((await store().findConsoleToken(token.digest))?.revokedAt).toBe(T0 + 1000);
+    });
+  });
+
+  section('applications', () => {
+    test('createApplication stores an application found by id, api key and admin key digest', async () => {
+      const { app } = await seedApp(store(), { settings: { ...makeApp('x').settings, deviceAuth: false, sessionTtlSeconds: 900 } });
+      expect(await store().findApplication(app.id)).toEqual(app);
+      expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(app);
+      expect(await store().findApplicationByAdminKeyDigest(app.adminApiKeyDigest)).toEqual(app);
+      expect(await store().findApplication(randomUUID())).toBeNull();
+      expect(await store().findApplicationByApiKey('gh_app_unknown')).toBeNull();
+      expect(await store().findApplicationByAdminKeyDigest('admin:unknown')).toBeNull();
+    });
+
+    test('listApplications lists only the owner\'s applications, oldest first', async () => {
+      const owner = makeOwner();
+      const other = makeOwner();
+      await store().createOwner(owner);
+      await store().createOwner(other);
+      const newer = makeApp(owner.id, { createdAt: T0 + 5000, name: 'newer' });
+      const older = makeApp(owner.id, { createdAt: T0, name: 'older' });
+      await store().createApplication(newer);
+      await store().createApplication(older);
+      await store().createApplication(makeApp(other.id));
+      expect((await store().listApplications(owner.id)).map((a) => a.name)).toEqual(['older', 'newer']);
+      expect(await store().listApplications(randomUUID())).toEqual([]);
+    });
+
+    test('updateApplication applies a patch and returns the updated record', async () => {
+      const { app } = await seedApp(store());
+      const settings = { ...app.settings, legacyAuth: true, defaultAllowedSessions: 3 };
+      const updated = await store().updateApplication(app.id, {
+        name: 'Renamed',
+        settings,
+        apiSecretDigest: 'secret:rotated',
+        adminApiKeyDigest: 'admin:rotated',
+      });
+      const expected = { ...app, name: 'Renamed', settings, apiSecretDigest: 'secret:rotated', adminApiKeyDigest: 'admin:rotated' };
+      expect(updated).toEqual(expected);
+      expect(await store().findApplication(app.id)).toEqual(expected);
+      expect(await store().updateApplication(app.id, { name: 'Only name' })).toEqual({ ...expected, name: 'Only name' });
+      expect(await store().updateApplication(app.id, {})).toEqual({ ...expected, name: 'Only name' });
+      expect(await store().updateApplication(randomUUID(), { name: 'x' })).toBeNull();
+    });
+
+    test('deleteApplication cascades to everything the application owns', async () => {
+      const s = store();
+      const { app } = await seedApp(s);
+      const { app: kept } = await seedApp(s);
+      const seed = async (applicationId: string) => {
+        const user = await seedUser(s, applicationId);
+        const license = makeLicense(applicationId);
+        await s.insertLicenses([license]);
+        const session = makeSession(applicationId, user.id);
+        await s.openSession({ session, device: null, cap: 5, now: T0 });
+        await s.addBans(applicationId, [{ id: randomUUID(), applicationId, type: 'ip', value: '203.0.113.9', reason: null, createdAt: T0 }], T0);
+        await s.putVariable({ applicationId, name: 'motd', value: 'hi', isPublic: true });
+        const announcement = { id: randomUUID(), applicationId, title: 't', contentHtml: '<p>x</p>', status: 'PUBLISHED' as const, publishFrom: T0, publishUntil: null, createdAt: T0 };
+        await s.createAnnouncement(announcement);
+        const attempt = { applicationId, accountKey: `user:${user.usernameKey}`, ip: '203.0.113.9', now: T0 };
+        await s.reserveAuthAttempt(attempt, { lockoutThreshold: 10, ipFailureLimit: 100 });
+        return { user, license, session, announcement, attempt };
+      };
+      const gone = await seed(app.id);
+      const stays = await seed(kept.id);
+
+      expect(await s.deleteApplication(app.id)).toBe(true);
+      expect(await s.deleteApplication(app.id)).toBe(false);
+
+      expect(await s.findApplication(app.id)).toBeNull();
+      expect(await s.findUserById(app.id, gone.user.id)).toBeNull();
+      expect(await s.findLicenseById(app.id, gone.license.id)).toBeNull();
+      expect(await s.findSession(gone.session.id)).toBeNull();
+      expect(await s.listBans(app.id)).toEqual([]);
+      expect(await s.listVariables(app.id)).toEqual([]);
+      expect(await s.findAnnouncement(app.id, gone.announcement.id)).toBeNull();
+      const counters = await s.readThrottle(app.id, gone.attempt.accountKey, gone.attempt.ip);
+      expect(counters).toEqual({ account: { failures: 0, lockedUntil: null, lockouts: 0 }, ip: null });
+      expect(await s.findUserByUsernameKey(app.id, gone.user.usernameKey)).toBeNull();
+
+      expect(await s.findUserById(kept.id, stays.user.id)).not.toBeNull();
+      expect(await s.findLicenseById(kept.id, stays.license.id)).not.toBeNull();
+      expect(await s.findSession(stays.session.id)).not.toBeNull();
+      expect(await s.listBans(kept.id)).toHaveLength(1);
+      expect(await s.listVariables(kept.id)).toHaveLength(1);
+      expect((await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip)).account.failures).toBe(1);
+    });
+
+    test('ping answers while the store is open', async () => {
+      await store().ping();
+    });
+  });
+
+  // Users need an application; a user of a missing application is refused by the database.
+  section('referential integrity', () => {
+    test('signUp into a missing application fails and stores nothing', async () => {
+      const user = makeUser(randomUUID());
+      await expect(store().signUp({ user, device: null, now: T0 })).rejects.toThrow();
+      expect(await store().findUserById(user.applicationId, user.id)).toBeNull();
+    });
+  });
+}

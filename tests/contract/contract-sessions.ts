@@ -1,0 +1,100 @@
+// Sessions and devices: admission, replacement of the same device's sessions, the caps, and the
+// rollback of a refused login.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Store } from '../../src/application/ports.js';
+import type { ContractContext } from './store-contract.js';
+import { domainError, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+
+async function userOf(store: Store) {
+  const { app } = await seedApp(store);
+  const user = await seedUser(store, app.id);
+  return { app, user };
+}
+
+/** The user's registered hardware ids, sorted. */
+const devicesOf = async (store: Store, applicationId: string, userId: string) =>
+  ((await store.getUserDetails(applicationId, userId))?.devices ?? []).map((d) => d.hardwareId).sort();
+
+export function sessionContract({ store, test, section }: ContractContext): void {
+  section('sessions', () => {
+    test('openSession registers a new device and stores the session', async () => {
+      const { app, user } = await userOf(store());
+      const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
+      const newDeviceId = randomUUID();
+      expect(await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId }, cap: 1, now: T0 })).toEqual({ deviceRegistered: true });
+      expect(await store().findSession(session.id)).toEqual(session);
+      expect((await store().getUserDetails(app.id, user.id))?.devices).toEqual([{ id: newDeviceId, userId: user.id, hardwareId: 'hw-1', registeredAt: T0 }]);
+    });
+
+    test('a new login on the same device replaces its older sessions, even at the cap', async () => {
+      const { app, user } = await userOf(store());
+      const device = () => ({ hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() });
+      const first = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
+      await store().openSession({ session: first, device: device(), cap: 1, now: T0 });
+      const second = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
+      expect(await store().openSession({ session: second, device: device(), cap: 1, now: T0 + 10 })).toEqual({ deviceRegistered: false });
+      expect((await store().findSession(first.id))?.revokedAt).toBe(T0 + 10);
+      expect((await store().findSession(second.id))?.revokedAt).toBeNull();
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
+    });
+
+    test('SESSION_LIMIT_REACHED rolls back the device it would have registered', async () => {
+      const { app, user } = await userOf(store());
+      await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 2, newDeviceId: randomUUID() }, cap: 1, now: T0 });
+      const refused = makeSession(app.id, user.id, { hardwareId: 'hw-2' });
+      await domainError(store().openSession({ session: refused, device: { hardwareId: 'hw-2', allowed: 2, newDeviceId: randomUUID() }, cap: 1, now: T0 }), 'SESSION_LIMIT_REACHED');
+      expect(await store().findSession(refused.id)).toBeNull();
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
+    });
+
+    test('DEVICE_LIMIT_REACHED registers no device and inserts no session', async () => {
+      const { app, user } = await userOf(store());
+      await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 });
+      const refused = makeSession(app.id, user.id, { hardwareId: 'hw-2' });
+      await domainError(store().openSession({ session: refused, device: { hardwareId: 'hw-2', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 }), 'DEVICE_LIMIT_REACHED');
+      expect(await store().findSession(refused.id)).toBeNull();
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
+    });
+
+    test('expired and revoked sessions do not count toward the cap', async () => {
+      const { app, user } = await userOf(store());
+      const expiring = makeSession(app.id, user.id, { expiresAt: T0 + 1000 });
+      await store().openSession({ session: expiring, device: null, cap: 1, now: T0 });
+      const next = makeSession(app.id, user.id);
+      await domainError(store().openSession({ session: next, device: null, cap: 1, now: T0 + 999 }), 'SESSION_LIMIT_REACHED');
+      await store().openSession({ session: next, device: null, cap: 1, now: T0 + 1000 });
+      await store().revokeSession(next.id, T0 + 2000);
+      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 2000 });
+    });
+
+    test('sessions without a hardware id are never replaced', async () => {
+      const { app, user } = await userOf(store());
+      const first = makeSession(app.id, user.id);
+      await store().openSession({ session: first, device: null, cap: 2, now: T0 });
+      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 2, now: T0 });
+      expect((await store().findSession(first.id))?.revokedAt).toBeNull();
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 2, now: T0 }), 'SESSION_LIMIT_REACHED');
+    });
+
+    test('revokeSession keeps the first revocation; findSession of an unknown id is null', async () => {
+      const { app, user } = await userOf(store());
+      const session = makeSession(app.id, user.id);
+      await store().openSession({ session, device: null, cap: 1, now: T0 });
+      await store().revokeSession(session.id, T0 + 5);
+      await store().revokeSession(session.id, T0 + 9);
+      expect((await store().findSession(session.id))?.revokedAt).toBe(T0 + 5);
+      expect(await store().findSession(randomUUID())).toBeNull();
+    });
+
+    test('admitDevice registers under the cap, passes a known device and refuses over the cap', async () => {
+      const { app, user } = await userOf(store());
+      const admit = (hardwareId: string) => store().admitDevice({ userId: user.id, hardwareId, allowed: 2, newDeviceId: randomUUID(), now: T0 });
+      await admit('hw-1');
+      await admit('hw-1');
+      await admit('hw-2');
+      await domainError(admit('hw-3'), 'DEVICE_LIMIT_REACHED');
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
+    });
+  });
+}

@@ -1,0 +1,127 @@
+// Record builders for the Store contract suite. Every id is a fresh UUID and every digest a fresh
+// unique string, so tests never collide with each other's rows.
+import { randomUUID } from 'node:crypto';
+import type {
+  ApplicationRecord,
+  LicenseRecord,
+  OwnerRecord,
+  SessionRecord,
+  Store,
+  UserRecord,
+} from '../../src/application/ports.js';
+import { defaultSettings } from '../../src/domain/application-settings.js';
+import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
+import { MINUTE_MS } from '../../src/domain/time.js';
+
+export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+export const HOUR_MS = 60 * MINUTE_MS;
+
+const digest = (kind: string) => `${kind}:${randomUUID().replaceAll('-', '')}`;
+
+export const makeOwner = (over: Partial<OwnerRecord> = {}): OwnerRecord => ({
+  id: randomUUID(),
+  email: `owner-${randomUUID()}@example.test`,
+  passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$fake',
+  createdAt: T0,
+  ...over,
+});
+
+export const makeApp = (ownerId: string, over: Partial<ApplicationRecord> = {}): ApplicationRecord => ({
+  id: randomUUID(),
+  ownerId,
+  name: 'Example app',
+  settings: { ...defaultSettings },
+  apiKey: `gh_app_${randomUUID()}`,
+  apiSecretDigest: digest('secret'),
+  adminApiKeyDigest: digest('admin'),
+  filesKeySealed: `sealed:${randomUUID()}`,
+  createdAt: T0,
+  ...over,
+});
+
+export function makeUser(applicationId: string, over: Partial<UserRecord> = {}): UserRecord {
+  const username = over.username ?? `user_${randomUUID().slice(0, 8)}`;
+  return {
+    id: randomUUID(),
+    applicationId,
+    username,
+    usernameKey: username.toLowerCase(),
+    credentialType: 'username_password',
+    passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$fakeuser',
+    licenseId: null,
+    allowedDevices: 1,
+    allowedSessions: 1,
+    membership: { activeUntil: null, isLifetime: false },
+    timeout: null,
+    lastIp: null,
+    createdAt: T0,
+    ...over,
+  };
+}
+
+export const makeLicense = (applicationId: string, over: Partial<LicenseRecord> = {}): LicenseRecord => ({
+  id: randomUUID(),
+  applicationId,
+  codeDigest: digest('lic'),
+  codeSealed: `sealed:${randomUUID()}`,
+  minutes: 60,
+  note: null,
+  createdAt: T0,
+  usedAt: null,
+  usedByUserId: null,
+  banned: false,
+  ...over,
+});
+
+export const makeSession = (applicationId: string, userId: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
+  id: randomUUID(),
+  applicationId,
+  userId,
+  hardwareId: null,
+  tokenDigest: digest('tok'),
+  createdAt: T0,
+  expiresAt: T0 + HOUR_MS,
+  revokedAt: null,
+  ...over,
+});
+
+/** An owner with one application, stored. */
+export async function seedApp(store: Store, over: Partial<ApplicationRecord> = {}) {
+  const owner = makeOwner();
+  await store.createOwner(owner);
+  const app = makeApp(owner.id, over);
+  await store.createApplication(app);
+  return { owner, app };
+}
+
+export async function seedUser(store: Store, applicationId: string, over: Partial<UserRecord> = {}) {
+  return store.signUp({ user: makeUser(applicationId, over), device: null, now: T0 });
+}
+
+/** Awaits `p` and returns the DomainError it rejected with; fails when it resolves or fails otherwise. */
+export async function domainError(p: Promise<unknown>, code?: ErrorCode): Promise<DomainError> {
+  let outcome: unknown;
+  try {
+    await p;
+  } catch (e) {
+    outcome = e;
+  }
+  if (!(outcome instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(outcome)}`);
+  if (code !== undefined && outcome.code !== code) throw new Error(`expected ${code}, got ${outcome.code}: ${outcome.message}`);
+  return outcome;
+}
+
+/** Settles every promise and counts fulfilments and DomainError codes. */
+export async function tally(promises: Promise<unknown>[]) {
+  const results = await Promise.allSettled(promises);
+  const codes: Record<string, number> = {};
+  let fulfilled = 0;
+  for (const r of results) {
+    if (r.status === 'fulfilled') fulfilled++;
+    else {
+      const key = r.reason instanceof DomainError ? r.reason.code : `other:${String(r.reason)}`;
+      codes[key] = (codes[key] ?? 0) + 1;
+    }
+  }
+  return { fulfilled, codes };
+}

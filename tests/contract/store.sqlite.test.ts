@@ -1,0 +1,91 @@
+// The Store contract against SQLite, each test on a fresh database file, plus what only a file
+// database can show: reopening, and two connections sharing one file.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
+import type { Store } from '../../src/application/ports.js';
+import { makeLicense, seedApp, seedUser, T0, tally } from './fixtures.js';
+import { describeStoreContract } from './store-contract.js';
+
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-sqlite-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+describeStoreContract('sqlite', async () => {
+  const { dir, remove } = await tempDir();
+  const store = openSqliteStore({ path: join(dir, 'gatehouse.db') });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await remove();
+    },
+  };
+});
+
+describe('SQLite store on a file', () => {
+  let dir = '';
+  let remove: () => Promise<void> = async () => {};
+  const open: Store[] = [];
+  const openStore = () => {
+    const store = openSqliteStore({ path: join(dir, 'gatehouse.db') });
+    open.push(store);
+    return store;
+  };
+
+  beforeEach(async () => {
+    ({ dir, remove } = await tempDir());
+  });
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+    await remove();
+  });
+
+  it('keeps its data across a reopen, and migrating again changes nothing', async () => {
+    const first = openStore();
+    const { app } = await seedApp(first);
+    const user = await seedUser(first, app.id);
+    await first.close();
+    const second = openStore();
+    expect(await second.findUserById(app.id, user.id)).toEqual(user);
+  });
+
+  it('single-uses a license across two connections racing for it', async () => {
+    const a = openStore();
+    const b = openStore();
+    const { app } = await seedApp(a);
+    const license = makeLicense(app.id);
+    await a.insertLicenses([license]);
+    const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
+    const result = await tally(
+      users.map((u, i) =>
+        (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 }),
+      ),
+    );
+    expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });
+    expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
+  });
+
+  it('ping fails once the store is closed', async () => {
+    const store = openStore();
+    await store.ping();
+    await store.close();
+    await expect(store.ping()).rejects.toThrow();
+  });
+});
+
+describe('SQLite store in memory', () => {
+  it('opens, migrates and works on :memory:', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const { app } = await seedApp(store);
+      expect(await store.findApplication(app.id)).toEqual(app);
+    } finally {
+      await store.close();
+    }
+  });
+});
