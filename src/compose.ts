@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import type { Deps } from './application/deps.js';
+import type { Clock, Store } from './application/ports.js';
+import { createArgon2Hasher, type Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
+import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
+import { createSessionTokens } from './adapters/crypto/session-tokens.js';
+import type { ThrottleLimits } from './domain/auth-throttle.js';
+
+export interface ComposeOptions {
+  store: Store;
+  masterKey: Uint8Array;
+  limits: ThrottleLimits;
+  clock?: Clock;
+  /** Tests may lower the cost; the service always runs at the decisions.md floor or above. */
+  argon2?: Argon2Parameters;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Wires the driven adapters into the dependencies every use case takes. */
+export function composeDeps(options: ComposeOptions): Deps {
+  // libuv runs argon2 on its thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise);
+  // more concurrent hashes than threads would only queue there while holding memory.
+  const threads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4;
+  return {
+    store: options.store,
+    hasher: createArgon2Hasher({ maxConcurrent: Math.max(1, Math.min(threads, availableParallelism() * 2)), parameters: options.argon2 }),
+    tokens: createSessionTokens(deriveKey(options.masterKey, 'session-tokens')),
+    secrets: createSecrets(options.masterKey),
+    clock: options.clock ?? systemClock,
+    ids: { uuid: randomUUID },
+    limits: options.limits,
+  };
+}

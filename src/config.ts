@@ -1,0 +1,90 @@
+import { resolve } from 'node:path';
+import { decodeMasterKey } from './adapters/crypto/master-key.js';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  blobStore: 'local' | 's3';
+  s3: {
+    bucket: string | null;
+    region: string | null;
+    endpoint: string | null;
+    forcePathStyle: boolean;
+    accessKeyId: string | null;
+    secretAccessKey: string | null;
+  };
+  masterKey: Buffer | null;
+  maxUploadBytes: number;
+  trustProxy: string[];
+  lockoutThreshold: number;
+  ipFailureLimit: number;
+  workers: number;
+  logLevel: string;
+}
+
+/** Bad configuration: the message is one line naming the variable, shown without a stack. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(`${name} must be from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+const text = (env: Env, name: string): string | null => {
+  const v = env[name]?.trim();
+  return v ? v : null;
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function readConfig(env: Env = process.env): Config {
+  const databaseUrl = text(env, 'DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)');
+  }
+  const blobStore = text(env, 'GATEHOUSE_BLOB_STORE') ?? 'local';
+  if (blobStore !== 'local' && blobStore !== 's3') throw new ConfigError(`GATEHOUSE_BLOB_STORE must be local or s3, got "${blobStore}"`);
+  const rawKey = text(env, 'GATEHOUSE_MASTER_KEY');
+  const masterKey = rawKey === null ? null : decodeMasterKey(rawKey);
+  if (rawKey !== null && masterKey === null) throw new ConfigError('GATEHOUSE_MASTER_KEY must be base64 of exactly 32 bytes');
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const forcePathStyle = text(env, 'S3_FORCE_PATH_STYLE');
+  if (forcePathStyle !== null && !['true', 'false', '1', '0'].includes(forcePathStyle)) {
+    throw new ConfigError('S3_FORCE_PATH_STYLE must be true or false');
+  }
+  const config: Config = {
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: resolve(text(env, 'GATEHOUSE_DATA_DIR') ?? './data'),
+    databaseUrl,
+    blobStore,
+    s3: {
+      bucket: text(env, 'S3_BUCKET'),
+      region: text(env, 'S3_REGION'),
+      endpoint: text(env, 'S3_ENDPOINT'),
+      forcePathStyle: forcePathStyle === 'true' || forcePathStyle === '1',
+      accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+      secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+    },
+    masterKey,
+    maxUploadBytes: integer(env, 'GATEHOUSE_MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    trustProxy: (text(env, 'GATEHOUSE_TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    lockoutThreshold: integer(env, 'GATEHOUSE_LOCKOUT_THRESHOLD', 10, 1, 1_000_000),
+    ipFailureLimit: integer(env, 'GATEHOUSE_IP_FAILURE_LIMIT', 100, 1, 100_000_000),
+    workers: integer(env, 'GATEHOUSE_WORKERS', 2, 1, 64),
+    logLevel,
+  };
+  if (config.blobStore === 's3' && config.s3.bucket === null) throw new ConfigError('S3_BUCKET is required when GATEHOUSE_BLOB_STORE=s3');
+  return config;
+}

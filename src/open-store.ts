@@ -1,0 +1,14 @@
+import { join } from 'node:path';
+import type { Store } from './application/ports.js';
+import { openSqliteStore } from './adapters/persistence/sqlite/sqlite-store.js';
+import { ConfigError, type Config } from './config.js';
+
+export const SQLITE_FILE = 'gatehouse.db';
+
+/** The database the configuration names: PostgreSQL by DATABASE_URL, else SQLite in the data folder. */
+export async function openConfiguredStore(config: Config): Promise<Store> {
+  if (config.databaseUrl !== null) {
+    throw new ConfigError('DATABASE_URL: PostgreSQL is not available in this build yet; unset it to use the embedded SQLite database');
+  }
+  return openSqliteStore({ path: join(config.dataDir, SQLITE_FILE) });
+}
