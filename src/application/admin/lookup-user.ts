@@ -1,0 +1,21 @@
+import { usernameKey } from '../../domain/credentials-policy.js';
+import { DomainError } from '../../domain/errors.js';
+import { licenseDigest } from '../credential-checks.js';
+import type { Deps } from '../deps.js';
+import type { ApplicationRecord, UserDetails } from '../ports.js';
+
+/**
+ * A user by username, or by a license code: the user who redeemed that license. Usernames win:
+ * a generated username can never look like a license code, so the two never compete.
+ */
+export async function lookupUser(deps: Deps, app: ApplicationRecord, usernameOrCode: string): Promise<UserDetails> {
+  let user = await deps.store.findUserByUsernameKey(app.id, usernameKey(usernameOrCode));
+  if (user === null) {
+    const digest = licenseDigest(deps, usernameOrCode);
+    const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+    if (license?.usedByUserId) user = await deps.store.findUserById(app.id, license.usedByUserId);
+  }
+  const details = user === null ? null : await deps.store.getUserDetails(app.id, user.id);
+  if (details === null) throw new DomainError('USER_NOT_FOUND', 'no user with that username or license code');
+  return details;
+}

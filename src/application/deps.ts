@@ -1,0 +1,26 @@
+import type { ThrottleLimits } from '../domain/auth-throttle.js';
+import type { Clock, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
+
+/** What every use case runs against: the driven ports and the limits from configuration. */
+export interface Deps {
+  store: Store;
+  hasher: PasswordHasher;
+  tokens: TokenService;
+  secrets: Secrets;
+  clock: Clock;
+  ids: Ids;
+  limits: ThrottleLimits;
+}
+
+/** Where a request came from, as the HTTP adapter resolved it. */
+export interface Caller {
+  ip: string;
+}
+
+/** Issued-key prefixes, so a leaked key can be recognised for what it is. */
+export const keyPrefixes = {
+  apiKey: 'gh_pk_',
+  apiSecret: 'gh_sk_',
+  adminApiKey: 'gh_adm_',
+  consoleToken: 'gh_con_',
+} as const;

@@ -1,0 +1,42 @@
+import { requireHardwareId } from '../../domain/devices.js';
+import { DomainError } from '../../domain/errors.js';
+import { guardBans } from '../ban-guard.js';
+import { accountKeys, checkPassword, licenseDigest } from '../credential-checks.js';
+import type { Caller, Deps } from '../deps.js';
+import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
+
+const rejected = () => new DomainError('LICENSE_REJECTED', 'invalid or already used license code');
+
+/**
+ * Adds a license to an existing username-and-password account. The account is proven first; the
+ * code is then a second throttled credential, redeemed once and atomically.
+ */
+export async function activateLicense(
+  deps: Deps,
+  app: ApplicationRecord,
+  body: { code: string; username: string; password: string; hardware_id?: string },
+  caller: Caller,
+): Promise<AdjustmentRecord> {
+  const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
+  await guardBans(deps, app, { ip: caller.ip, hardwareId });
+  const user = await checkPassword(deps, app, body.username, body.password, caller);
+  const digest = licenseDigest(deps, body.code);
+  const now = deps.clock.now();
+  const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now };
+  await deps.store.reserveAuthAttempt(attempt, deps.limits);
+  const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: license?.id ?? null });
+  if (license === null || digest === null) throw rejected();
+  if (app.settings.deviceAuth && hardwareId !== null) {
+    await deps.store.admitDevice({ userId: user.id, hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid(), now });
+  }
+  const adjustment = await deps.store.activateLicense({
+    applicationId: app.id,
+    userId: user.id,
+    licenseDigest: digest,
+    adjustmentId: deps.ids.uuid(),
+    now,
+  });
+  await deps.store.settleAuthSuccess(attempt);
+  return adjustment;
+}

@@ -1,0 +1,30 @@
+import { liveAnnouncements } from '../../domain/announcements.js';
+import { visibleTo } from '../../domain/visibility.js';
+import type { Caller, Deps } from '../deps.js';
+import type { AnnouncementRecord, ApplicationRecord, UserRecord, VariableRecord } from '../ports.js';
+import { authenticateReader, type PresentedUser } from './authenticate-user.js';
+
+export interface AppContext {
+  app: ApplicationRecord;
+  variables: VariableRecord[];
+  announcements: AnnouncementRecord[];
+  /** The authenticated user, shown only where the application does not allow anonymous access. */
+  user: UserRecord | null;
+  serverTime: number;
+}
+
+export async function appContext(deps: Deps, app: ApplicationRecord, presented: PresentedUser, caller: Caller): Promise<AppContext> {
+  const user = await authenticateReader(deps, app, presented, caller);
+  const [variables, announcements] = await Promise.all([deps.store.listVariables(app.id), deps.store.listAnnouncements(app.id)]);
+  const now = deps.clock.now();
+  // An authenticated user reaching here has an active membership (checked above): a member.
+  const audience = user === null ? 'anonymous' : 'member';
+  return {
+    app,
+    variables: visibleTo(variables, audience),
+    announcements: liveAnnouncements(announcements, now),
+    // interface.md: user is null when not authenticated or when anonymous access is allowed.
+    user: app.settings.anonymousAccess ? null : user,
+    serverTime: now,
+  };
+}

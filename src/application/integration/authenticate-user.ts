@@ -1,0 +1,94 @@
+import { requireHardwareId } from '../../domain/devices.js';
+import { DomainError } from '../../domain/errors.js';
+import { sessionRejection } from '../../domain/sessions.js';
+import { guardBans } from '../ban-guard.js';
+import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
+import type { Caller, Deps } from '../deps.js';
+import type { ApplicationRecord, UserRecord } from '../ports.js';
+import { assertUserAccess } from '../user-access.js';
+
+/** The user credentials an integration request may carry (one method at a time). */
+export interface PresentedUser {
+  bearer?: string | undefined;
+  licenseCode?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+  hardwareId?: string | undefined;
+}
+
+const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid session token');
+
+/** Token authentication: the signed token names a session, whose row decides if it still lives. */
+async function userFromToken(deps: Deps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
+  if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
+  const claims = await deps.tokens.read(token);
+  // A token of another application is simply not a token of this one.
+  if (claims === null || claims.applicationId !== app.id) throw invalidToken();
+  const session = await deps.store.findSession(claims.sessionId);
+  if (session !== null && (session.applicationId !== app.id || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token)))) {
+    throw invalidToken();
+  }
+  const rejection = sessionRejection(session, deps.clock.now());
+  if (rejection !== null || session === null) throw rejection ?? invalidToken();
+  const user = await deps.store.findUserById(app.id, session.userId);
+  if (user === null) throw sessionRejection(null, deps.clock.now()) ?? invalidToken();
+  await assertUserAccess(deps, app, user, caller, session.hardwareId);
+  return user;
+}
+
+/** Legacy per-request credentials: validated (and throttled) on every request. */
+async function userFromLegacyHeaders(deps: Deps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord> {
+  if (!app.settings.legacyAuth) {
+    throw new DomainError('LEGACY_AUTH_DISABLED', 'legacy header authentication is disabled for this application');
+  }
+  const hardwareId = requireHardwareId(app.settings.deviceAuth, p.hardwareId);
+  await guardBans(deps, app, { ip: caller.ip, hardwareId });
+  let user: UserRecord;
+  if (p.licenseCode !== undefined) {
+    user = (await checkLicenseLogin(deps, app, p.licenseCode, caller)).user;
+  } else if (p.username !== undefined && p.password !== undefined) {
+    user = await checkPassword(deps, app, p.username, p.password, caller);
+  } else {
+    throw new DomainError('INVALID_CREDENTIALS', 'x-api-username and x-api-password go together');
+  }
+  await assertUserAccess(deps, app, user, caller, hardwareId);
+  if (app.settings.deviceAuth && hardwareId !== null) {
+    await deps.store.admitDevice({
+      userId: user.id,
+      hardwareId,
+      allowed: user.allowedDevices,
+      newDeviceId: deps.ids.uuid(),
+      now: deps.clock.now(),
+    });
+  }
+  return user;
+}
+
+/**
+ * The authenticated user of an integration request, or null when it carries no user credentials.
+ * Credentials that are presented are always checked in full, even where anonymous access is allowed.
+ */
+export async function authenticateUser(deps: Deps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord | null> {
+  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller);
+  if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
+    return userFromLegacyHeaders(deps, app, p, caller);
+  }
+  return null;
+}
+
+/**
+ * The caller of a read endpoint (app_context, download): a user, or anonymous where the
+ * application allows it. Anonymous callers still answer for their address's ban.
+ */
+export async function authenticateReader(
+  deps: Deps,
+  app: ApplicationRecord,
+  p: PresentedUser,
+  caller: Caller,
+): Promise<UserRecord | null> {
+  const user = await authenticateUser(deps, app, p, caller);
+  if (user !== null) return user;
+  if (!app.settings.anonymousAccess) throw new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');
+  await guardBans(deps, app, { ip: caller.ip });
+  return null;
+}

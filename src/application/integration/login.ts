@@ -1,0 +1,74 @@
+import { requireHardwareId } from '../../domain/devices.js';
+import { DomainError } from '../../domain/errors.js';
+import { guardBans } from '../ban-guard.js';
+import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
+import type { Caller, Deps } from '../deps.js';
+import type { ApplicationRecord, UserRecord } from '../ports.js';
+import { assertUserAccess } from '../user-access.js';
+
+export type LoginCredentials = { username: string; password: string } | { code: string };
+
+export interface LoginBody {
+  credentials: LoginCredentials;
+  hardware_id?: string;
+}
+
+/**
+ * Token login. Cheap refusals come first (disabled method, missing device, banned address or
+ * device), then the throttled credential check, then the user's bans, timeout and membership,
+ * and last the atomic device and session admission.
+ */
+export async function login(
+  deps: Deps,
+  app: ApplicationRecord,
+  body: LoginBody,
+  caller: Caller,
+): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+  if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
+  const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
+  await guardBans(deps, app, { ip: caller.ip, hardwareId });
+  const c = body.credentials;
+  const user = 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller)).user : await checkPassword(deps, app, c.username, c.password, caller);
+  await assertUserAccess(deps, app, user, caller, hardwareId);
+
+  const now = deps.clock.now();
+  const session = {
+    id: deps.ids.uuid(),
+    applicationId: app.id,
+    userId: user.id,
+    hardwareId,
+    createdAt: now,
+    expiresAt: now + app.settings.sessionTtlSeconds * 1000,
+    revokedAt: null,
+  };
+  const token = await deps.tokens.issue({
+    sessionId: session.id,
+    applicationId: app.id,
+    userId: user.id,
+    hardwareId,
+    expiresAt: session.expiresAt,
+  });
+  await deps.store.openSession({
+    session: { ...session, tokenDigest: deps.secrets.digest(token) },
+    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+    cap: user.allowedSessions,
+    now,
+  });
+  await deps.store.recordIp(user.id, caller.ip, now);
+  return { token, expiresAt: session.expiresAt, user };
+}
+
+/** Ends the session behind a token; a token that is not live is refused like any bad token. */
+export async function logout(deps: Deps, app: ApplicationRecord, token: string): Promise<void> {
+  const claims = await deps.tokens.read(token);
+  if (claims === null || claims.applicationId !== app.id) throw new DomainError('INVALID_CREDENTIALS', 'invalid session token');
+  const session = await deps.store.findSession(claims.sessionId);
+  if (session === null || session.applicationId !== app.id || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token))) {
+    throw new DomainError('INVALID_CREDENTIALS', 'invalid session token');
+  }
+  if (session.revokedAt !== null || session.expiresAt <= deps.clock.now()) {
+    throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
+  }
+  await deps.store.revokeSession(session.id, deps.clock.now());
+}
+

@@ -1,0 +1,44 @@
+import { DomainError } from '../../domain/errors.js';
+import { guardBans } from '../ban-guard.js';
+import { accountKeys, licenseDigest } from '../credential-checks.js';
+import type { Caller, Deps } from '../deps.js';
+import type { ApplicationRecord, UserRecord } from '../ports.js';
+import { firstDevice, newUser, signUpHardwareId } from './sign-up.js';
+
+const invalidLicense = () =>
+  new DomainError('LICENSE_INVALID', 'invalid license code', { errors: [{ field: 'code', message: 'is not a valid license code' }] });
+
+/** A generated username: readable, unique in practice, and never derived from the code. */
+function generatedUsername(deps: Deps): { username: string; usernameKey: string } {
+  const username = `user-${Buffer.from(deps.secrets.randomBytes(8)).toString('hex')}`;
+  return { username, usernameKey: username };
+}
+
+export async function signUpWithLicense(
+  deps: Deps,
+  app: ApplicationRecord,
+  body: { code: string; hardware_id?: string },
+  caller: Caller,
+): Promise<UserRecord> {
+  const hardwareId = signUpHardwareId(app, body.hardware_id);
+  const digest = licenseDigest(deps, body.code);
+  const now = deps.clock.now();
+  // A license code is a credential: guesses are throttled like passwords.
+  const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now };
+  await deps.store.reserveAuthAttempt(attempt, deps.limits);
+  const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+  await guardBans(deps, app, { ip: caller.ip, hardwareId, licenseId: license?.id ?? null });
+  if (license === null || digest === null) throw invalidLicense();
+  const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+  const { user: created } = await deps.store.signUpWithLicense({
+    applicationId: app.id,
+    licenseDigest: digest,
+    user,
+    device: firstDevice(deps, user, hardwareId),
+    adjustmentId: deps.ids.uuid(),
+    now,
+  });
+  await deps.store.settleAuthSuccess(attempt);
+  await deps.store.recordIp(created.id, caller.ip, now);
+  return created;
+}
