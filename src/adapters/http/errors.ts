@@ -1,0 +1,130 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { type ErrorCode, type ErrorDetails, type FieldError, isDomainError } from '../../domain/errors.js';
+import { toIso } from '../../domain/time.js';
+
+/** The one table from error code to HTTP status. A new code fails to compile until it is mapped. */
+export const statusByCode = {
+  VALIDATION_FAILED: 422,
+  MALFORMED_REQUEST: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  INVALID_API_CREDENTIALS: 401,
+  INVALID_ADMIN_API_KEY: 401,
+  INVALID_CONSOLE_TOKEN: 401,
+  INVALID_CREDENTIALS: 401,
+  LOGIN_REQUIRED: 401,
+  SESSION_EXPIRED: 401,
+  LEGACY_AUTH_DISABLED: 401,
+  TOKEN_AUTH_DISABLED: 401,
+  DEVICE_REQUIRED: 401,
+  DEVICE_LIMIT_REACHED: 401,
+  SESSION_LIMIT_REACHED: 401,
+  LICENSE_REJECTED: 401,
+  MEMBERSHIP_INACTIVE: 403,
+  BANNED: 403,
+  TIMED_OUT: 403,
+  USERNAME_TAKEN: 422,
+  LICENSE_INVALID: 422,
+  LICENSE_USED: 422,
+  LICENSE_CONSUMED: 409,
+  EMAIL_TAKEN: 409,
+  APPLICATION_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  LICENSE_NOT_FOUND: 404,
+  VARIABLE_NOT_FOUND: 404,
+  ANNOUNCEMENT_NOT_FOUND: 404,
+  BAN_NOT_FOUND: 404,
+  DEVICE_NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
+  FILE_NAME_TAKEN: 409,
+  RATE_LIMITED: 429,
+  ACCOUNT_LOCKED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+/** `{error_code, message, detail}`; detail repeats message for `{"detail": ...}` clients. */
+export function errorBody(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+  return {
+    error_code: code,
+    message,
+    detail: message,
+    ...(details.timedOutUntil !== undefined ? { timed_out_until: toIso(details.timedOutUntil), reason: details.reason ?? null } : {}),
+    ...(details.errors ? { errors: details.errors } : {}),
+  };
+}
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetails = {}) {
+  if (details.retryAfterSeconds !== undefined) reply.header('retry-after', String(details.retryAfterSeconds));
+  return reply.code(statusByCode[code]).type('application/json; charset=utf-8').send(errorBody(code, message, details));
+}
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Names the field an AJV issue is about: the instance path, or the missing/extra property. */
+function fieldOf(context: string | undefined, issue: AjvIssue): string {
+  const extra = issue.params?.['additionalProperty'] ?? issue.params?.['missingProperty'];
+  const path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const name = [path, typeof extra === 'string' ? extra : ''].filter(Boolean).join('.');
+  return name || context || 'body';
+}
+
+function validationIssues(error: FastifyError): FieldError[] {
+  const context = (error as FastifyError & { validationContext?: string }).validationContext;
+  return (error.validation as AjvIssue[]).slice(0, 20).map((issue) => ({
+    field: fieldOf(context, issue),
+    message:
+      issue.keyword === 'additionalProperties'
+        ? 'is not an accepted field'
+        : issue.keyword === 'required'
+          ? 'is required'
+          : (issue.message ?? 'is invalid'),
+  }));
+}
+
+/** Fastify's own client errors (bad JSON, media type, size) keep their status, in our body. */
+function frameworkError(error: FastifyError): [ErrorCode, string] {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ['PAYLOAD_TOO_LARGE', 'request body is too large'];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ['UNSUPPORTED_MEDIA_TYPE', 'unsupported content type'];
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return ['MALFORMED_REQUEST', 'request body is empty'];
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return ['MALFORMED_REQUEST', 'request body is not valid JSON'];
+    default:
+      break;
+  }
+  if (error.statusCode === 413) return ['PAYLOAD_TOO_LARGE', 'request body is too large'];
+  if (error.statusCode === 415) return ['UNSUPPORTED_MEDIA_TYPE', 'unsupported content type'];
+  if (error.statusCode === 404) return ['NOT_FOUND', 'not found'];
+  return ['MALFORMED_REQUEST', 'malformed request'];
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDomainError(error)) return sendError(reply, error.code, error.message, error.details);
+    if (error.validation) {
+      const errors = validationIssues(error);
+      const first = errors[0];
+      return sendError(reply, 'VALIDATION_FAILED', first ? `${first.field}: ${first.message}` : 'invalid request', { errors });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const [code, message] = frameworkError(error);
+      return sendError(reply, code, message);
+    }
+    // Anything else is ours to fix: logged in full, answered with nothing a client could misuse.
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 'INTERNAL_ERROR', 'internal server error');
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 'NOT_FOUND', 'no such endpoint'));
+}

@@ -1,0 +1,74 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticateApplication } from '../../application/authenticate-application.js';
+import type { Deps } from '../../application/deps.js';
+import { activateLicense } from '../../application/integration/activate-license.js';
+import { appContext } from '../../application/integration/app-context.js';
+import { login, logout } from '../../application/integration/login.js';
+import { signUpWithLicense } from '../../application/integration/sign-up-with-license.js';
+import { signUp } from '../../application/integration/sign-up.js';
+import { DomainError } from '../../domain/errors.js';
+import { toIso } from '../../domain/time.js';
+import { bearer, callerOf, header, presentedUser } from './request-parts.js';
+import { HardwareId, LicenseCode, Password, Username, closed } from './schemas.js';
+import { adjustmentJson, appContextJson, userSummaryJson } from './views.js';
+
+/** The integration API of interface.md, under /api/integration. */
+export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const application = (request: Parameters<typeof header>[0]) =>
+    authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
+
+  app.post(
+    '/sign_up',
+    { schema: { body: Type.Object({ username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed) } },
+    async (request, reply) => {
+      const user = await signUp(deps, await application(request), request.body, callerOf(request));
+      return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
+    },
+  );
+
+  app.post(
+    '/sign_up_with_license_code',
+    { schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId) }, closed) } },
+    async (request, reply) => {
+      const user = await signUpWithLicense(deps, await application(request), request.body, callerOf(request));
+      return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
+    },
+  );
+
+  const Credentials = Type.Union([
+    Type.Object({ username: Username, password: Password }, closed),
+    Type.Object({ code: LicenseCode }, closed),
+  ]);
+
+  app.post(
+    '/auth/login',
+    { schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed) } },
+    async (request) => {
+      const { token, expiresAt } = await login(deps, await application(request), request.body, callerOf(request));
+      return { session_token: token, expires_at: toIso(expiresAt) };
+    },
+  );
+
+  app.post('/auth/logout', async (request, reply) => {
+    const app = await application(request);
+    const token = bearer(request);
+    if (token === undefined) throw new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');
+    await logout(deps, app, token);
+    return reply.code(204).send();
+  });
+
+  app.get('/app_context', async (request) => {
+    const context = await appContext(deps, await application(request), presentedUser(request), callerOf(request));
+    return appContextJson(context);
+  });
+
+  app.post(
+    '/activate_license',
+    {
+      schema: {
+        body: Type.Object({ code: LicenseCode, username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed),
+      },
+    },
+    async (request) => adjustmentJson(await activateLicense(deps, await application(request), request.body, callerOf(request))),
+  );
+};

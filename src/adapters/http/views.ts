@@ -1,0 +1,125 @@
+// Records as the wire shows them: snake_case fields and ISO 8601 UTC timestamps.
+import type {
+  AdjustmentRecord,
+  AnnouncementRecord,
+  ApplicationRecord,
+  BanRecord,
+  LicenseRecord,
+  UserDetails,
+  UserRecord,
+  VariableRecord,
+} from '../../application/ports.js';
+import type { AppContext } from '../../application/integration/app-context.js';
+import { publicationDate } from '../../domain/announcements.js';
+import { membershipView, type Membership } from '../../domain/membership.js';
+import { toIso } from '../../domain/time.js';
+
+const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
+
+export function membershipJson(m: Membership, now: number) {
+  const v = membershipView(m, now);
+  return { is_active: v.is_active, is_lifetime: v.is_lifetime, active_until: isoOrNull(v.active_until) };
+}
+
+export const userSummaryJson = (u: UserRecord, now: number) => ({
+  id: u.id,
+  username: u.username,
+  membership: membershipJson(u.membership, now),
+});
+
+export const adjustmentJson = (a: AdjustmentRecord) => ({
+  id: a.id,
+  type: a.type,
+  occurred_at: toIso(a.occurredAt),
+  minutes: a.minutes,
+  grants_lifetime_access: a.grantsLifetime,
+  revokes_lifetime_access: a.revokesLifetime,
+  license_id: a.licenseId,
+  reason: a.reason,
+});
+
+/** The User object of interface.md (admin view), with a few extra fields an owner needs. */
+export function userAdminJson(d: UserDetails, now: number) {
+  const u = d.user;
+  return {
+    application_id: u.applicationId,
+    id: u.id,
+    credential_type: u.credentialType,
+    username: u.username,
+    allowed_number_of_devices: u.allowedDevices,
+    allowed_number_of_simultaneous_sessions: u.allowedSessions,
+    registered_devices: d.devices.map((dev) => ({ id: dev.id, hardware_id: dev.hardwareId, registered_at: toIso(dev.registeredAt) })),
+    membership: {
+      application_id: u.applicationId,
+      user_id: u.id,
+      ...membershipJson(u.membership, now),
+      adjustments: d.adjustments.map(adjustmentJson),
+    },
+    timed_out_until: u.timeout && u.timeout.until > now ? toIso(u.timeout.until) : null,
+    timeout_reason: u.timeout && u.timeout.until > now ? u.timeout.reason : null,
+    last_ip: u.lastIp,
+    created_at: toIso(u.createdAt),
+  };
+}
+
+export const applicationJson = (a: ApplicationRecord) => ({
+  id: a.id,
+  name: a.name,
+  anonymous_access: a.settings.anonymousAccess,
+  device_auth: a.settings.deviceAuth,
+  legacy_auth: a.settings.legacyAuth,
+  token_auth: a.settings.tokenAuth,
+  session_ttl_seconds: a.settings.sessionTtlSeconds,
+  default_allowed_devices: a.settings.defaultAllowedDevices,
+  default_allowed_sessions: a.settings.defaultAllowedSessions,
+  ban_propagation: a.settings.banPropagation,
+  password_min_length: a.settings.passwordMinLength,
+  api_key: a.apiKey,
+  created_at: toIso(a.createdAt),
+});
+
+export const licenseJson = (l: LicenseRecord, code: string) => ({
+  id: l.id,
+  code,
+  minutes: l.minutes,
+  note: l.note,
+  created_at: toIso(l.createdAt),
+  used_at: isoOrNull(l.usedAt),
+  used_by_user_id: l.usedByUserId,
+  banned: l.banned,
+});
+
+export const variableJson = (v: VariableRecord) => ({ name: v.name, value: v.value, is_public: v.isPublic });
+
+export const announcementJson = (a: AnnouncementRecord) => ({
+  id: a.id,
+  title: a.title,
+  content_html: a.contentHtml,
+  publish_from: toIso(a.publishFrom),
+  publish_until: isoOrNull(a.publishUntil),
+  status: a.status,
+  publication_date: publicationDate(a),
+});
+
+/** A ban as shown: license bans name the code, not the internal license id. */
+export const banJson = (b: BanRecord, shownValue: string = b.value) => ({
+  id: b.id,
+  type: b.type,
+  value: shownValue,
+  reason: b.reason,
+  created_at: toIso(b.createdAt),
+});
+
+export function appContextJson(c: AppContext) {
+  return {
+    application: {
+      id: c.app.id,
+      name: c.app.name,
+      variables: c.variables.map((v) => ({ name: v.name, value: v.value })),
+      files: [] as Array<{ id: string; name: string; mime_type: string; is_encrypted: boolean }>,
+    },
+    announcements: c.announcements.map(announcementJson),
+    user: c.user === null ? null : userSummaryJson(c.user, c.serverTime),
+    server_time: toIso(c.serverTime),
+  };
+}
