@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
+import { ban, bearer, call, expectError, login, member, signUp, token, type TestApplication } from '../support/integration.js';
+
+let t: TestApp;
+let app: TestApplication;
+beforeEach(async () => {
+  t = await startTestApp();
+  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, default_allowed_sessions: 1 });
+});
+afterEach(() => t.close());
+
+const HW = { hardware_id: 'HW-1' };
+
+describe('POST /auth/login', () => {
+  it('returns a session token for an active member', async () => {
+    const u = await member(t, app, 'alice', undefined, 60, HW);
+    const res = await login(t, app, { username: 'alice', password: u.password }, HW);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ session_token: expect.any(String), expires_at: '2026-06-08T12:05:00.000Z' });
+  });
+
+  it('logs a license-code user in with {code}', async () => {
+    const [code] = await createLicenses(t, app.id, 1, 60);
+    await call(t, app, 'POST', '/sign_up_with_license_code', { code, ...HW });
+    expect((await login(t, app, { code: code as string }, HW)).statusCode).toBe(200);
+  });
+
+  it('401 INVALID_CREDENTIALS: unknown user and wrong password give the same body', async () => {
+    await member(t, app, 'alice', undefined, 60, HW);
+    const wrong = await login(t, app, { username: 'alice', password: 'wrong password' }, HW);
+    const unknown = await login(t, app, { username: 'nobody', password: 'wrong password' }, HW);
+    expectError(wrong, 401, 'INVALID_CREDENTIALS');
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.body).toBe(wrong.body);
+  });
+
+  it('401 INVALID_CREDENTIALS for an unknown license code', async () => {
+    expectError(await login(t, app, { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA' }, HW), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('401 DEVICE_REQUIRED without a hardware id when device auth is on', async () => {
+    const u = await member(t, app, 'alice', undefined, 60, HW);
+    expectError(await login(t, app, { username: 'alice', password: u.password }), 401, 'DEVICE_REQUIRED');
+  });
+
+  it('401 DEVICE_LIMIT_REACHED for a new device past the cap; the known device still logs in', async () => {
+    const u = await member(t, app, 'alice', undefined, 60, HW);
+    expectError(await login(t, app, { username: 'alice', password: u.password }, { hardware_id: 'HW-2' }), 401, 'DEVICE_LIMIT_REACHED');
+    expect((await login(t, app, { username: 'alice', password: u.password }, HW)).statusCode).toBe(200);
+  });
+
+  it('401 SESSION_LIMIT_REACHED past the simultaneous-session cap; the same device replaces its session', async () => {
+    const open = await createApplication(t, { device_auth: false, default_allowed_sessions: 1 });
+    const u = await member(t, open, 'bob');
+    const first = await token(t, open, { username: 'bob', password: u.password });
+    expectError(await login(t, open, { username: 'bob', password: u.password }), 401, 'SESSION_LIMIT_REACHED');
+    // Expired sessions no longer count.
+    t.clock.advance(5 * 60_000 + 1);
+    expect((await login(t, open, { username: 'bob', password: u.password })).statusCode).toBe(200);
+    expect(first).toBeTruthy();
+
+    const again = await token(t, app, { username: (await member(t, app, 'carol', undefined, 60, HW)).username, password: 'correct horse battery' }, HW);
+    const replaced = await login(t, app, { username: 'carol', password: 'correct horse battery' }, HW);
+    expect(replaced.statusCode).toBe(200);
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(again) }), 401, 'SESSION_EXPIRED');
+  });
+
+  it('403 MEMBERSHIP_INACTIVE for a user without an active membership', async () => {
+    await signUp(t, app, 'dave', 'password123', HW);
+    expectError(await login(t, app, { username: 'dave', password: 'password123' }, HW), 403, 'MEMBERSHIP_INACTIVE');
+  });
+
+  it('403 MEMBERSHIP_INACTIVE once the membership has expired', async () => {
+    const u = await member(t, app, 'erin', undefined, 60, HW);
+    t.clock.advance(60 * 60_000);
+    expectError(await login(t, app, { username: 'erin', password: u.password }, HW), 403, 'MEMBERSHIP_INACTIVE');
+  });
+
+  it('403 BANNED for a banned user, IP or hardware id', async () => {
+    const u = await member(t, app, 'frank', undefined, 60, HW);
+    await ban(t, app, 'user', u.id);
+    expectError(await login(t, app, { username: 'frank', password: u.password }, HW), 403, 'BANNED');
+    const g = await member(t, app, 'grace', undefined, 60, { hardware_id: 'HW-G' });
+    await ban(t, app, 'ip', '10.9.9.9');
+    expectError(await login(t, app, { username: 'grace', password: g.password }, { hardware_id: 'HW-G' }, { ip: '10.9.9.9' }), 403, 'BANNED');
+    await ban(t, app, 'hardware_id', 'HW-G');
+    expectError(await login(t, app, { username: 'grace', password: g.password }, { hardware_id: 'HW-G' }), 403, 'BANNED');
+  });
+
+  it('403 TIMED_OUT with timed_out_until and reason while a timeout runs, then logs in after it', async () => {
+    const u = await member(t, app, 'heidi', undefined, 600, HW);
+    const res = await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${u.id}/timeout`, { until: '2026-06-08T12:30:00.000Z', reason: 'spam' });
+    expect(res.statusCode).toBe(200);
+    const body = expectError(await login(t, app, { username: 'heidi', password: u.password }, HW), 403, 'TIMED_OUT');
+    expect(body).toMatchObject({ timed_out_until: '2026-06-08T12:30:00.000Z', reason: 'spam' });
+    t.clock.set(Date.parse('2026-06-08T12:30:00.000Z'));
+    expect((await login(t, app, { username: 'heidi', password: u.password }, HW)).statusCode).toBe(200);
+  });
+
+  it('401 TOKEN_AUTH_DISABLED when the application turned token auth off', async () => {
+    const legacyOnly = await createApplication(t, { device_auth: false, token_auth: false, legacy_auth: true });
+    const u = await member(t, legacyOnly, 'ivan');
+    expectError(await login(t, legacyOnly, { username: 'ivan', password: u.password }), 401, 'TOKEN_AUTH_DISABLED');
+  });
+
+  it('422 VALIDATION_FAILED for malformed credentials', async () => {
+    expectError(await call(t, app, 'POST', '/auth/login', { credentials: { username: 'x' }, ...HW }), 422, 'VALIDATION_FAILED');
+    expectError(await call(t, app, 'POST', '/auth/login', { credentials: { username: 'x', password: 12345678 }, ...HW }), 422, 'VALIDATION_FAILED');
+  });
+});
+
+describe('sessions', () => {
+  it('a token expires after session_ttl_seconds with 401 SESSION_EXPIRED', async () => {
+    const u = await member(t, app, 'judy', undefined, 600, HW);
+    const tok = await token(t, app, { username: 'judy', password: u.password }, HW);
+    expect((await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) })).statusCode).toBe(200);
+    t.clock.advance(300_000);
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+  });
+
+  it('logout ends the session', async () => {
+    const u = await member(t, app, 'ken', undefined, 600, HW);
+    const tok = await token(t, app, { username: 'ken', password: u.password }, HW);
+    expect((await call(t, app, 'POST', '/auth/logout', undefined, { headers: bearer(tok) })).statusCode).toBe(204);
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+  });
+
+  it('a token cannot be used with another application', async () => {
+    const u = await member(t, app, 'leo', undefined, 600, HW);
+    const tok = await token(t, app, { username: 'leo', password: u.password }, HW);
+    const other = await createApplication(t, { device_auth: false });
+    expectError(await call(t, other, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('a forged or garbled token is refused', async () => {
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer('not-a-token') }), 401, 'INVALID_CREDENTIALS');
+    const u = await member(t, app, 'mia', undefined, 600, HW);
+    const tok = await token(t, app, { username: 'mia', password: u.password }, HW);
+    const [h, p] = tok.split('.');
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(`${h}.${p}.AAAA`) }), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('a ban or timeout bites on the next request, not at token expiry; owners revoke sessions', async () => {
+    const u = await member(t, app, 'nina', undefined, 600, HW);
+    let tok = await token(t, app, { username: 'nina', password: u.password }, HW);
+    await ban(t, app, 'ip', '10.4.4.4');
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.4.4.4' }), 403, 'BANNED');
+    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/users/${u.id}/sessions`)).statusCode).toBe(204);
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+    tok = await token(t, app, { username: 'nina', password: u.password }, HW);
+    await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${u.id}/timeout`, { until: '2026-06-08T13:00:00.000Z' });
+    // Setting a timeout revokes the user's sessions.
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+  });
+});

@@ -1,0 +1,52 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, call, member, token } from '../support/integration.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(() => t.close());
+
+/** Every byte SQLite holds for this database: the file plus its write-ahead log. */
+function databaseBytes(path: string): Buffer {
+  const parts = [path, `${path}-wal`].filter(existsSync).map((p) => readFileSync(p));
+  return Buffer.concat(parts);
+}
+
+it('no issued secret or password is stored in plain text', async () => {
+  const secrets: string[] = [t.ownerToken, 'owner-password-1'];
+  const app = await createApplication(t, { device_auth: false, legacy_auth: true });
+  secrets.push(app.credentials.api_secret, app.credentials.admin_api_key, app.credentials.files_encryption_key);
+  const rotated = await consoleRequest(t, 'POST', `/applications/${app.id}/credentials/api_secret/rotate`);
+  secrets.push(rotated.json().api_secret);
+  const headers = { 'x-api-key': app.credentials.api_key, 'x-api-secret': rotated.json().api_secret };
+  const live = { ...app, headers };
+
+  const u = await member(t, live, 'alice', 'alice-secret-password');
+  secrets.push('alice-secret-password', u.code);
+  const codes = await createLicenses(t, app.id, 5, 60);
+  secrets.push(...codes);
+  const lc = await call(t, live, 'POST', '/sign_up_with_license_code', { code: codes[0] });
+  expect(lc.statusCode).toBe(201);
+  const tok = await token(t, live, { username: 'alice', password: 'alice-secret-password' });
+  secrets.push(tok);
+  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: bearer(tok) })).statusCode).toBe(200);
+  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': codes[0] as string } })).statusCode).toBe(200);
+  const login = await t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password: 'owner-password-1' } });
+  secrets.push(login.json().token);
+  await consoleRequest(t, 'POST', `/applications/${app.id}/bans`, { type: 'license', value: codes[1] });
+
+  const dump = databaseBytes(t.dbPath);
+  expect(dump.length).toBeGreaterThan(0);
+  for (const secret of secrets) {
+    expect(secret.length).toBeGreaterThan(7);
+    // Codes are searched in every form a person might type them.
+    for (const form of [secret, secret.replace(/-/g, ''), secret.toLowerCase()]) {
+      expect(dump.includes(Buffer.from(form, 'utf8')), `found ${form.slice(0, 12)}… in the database`).toBe(false);
+    }
+  }
+  // Sanity: the scan does find what is stored in plain text.
+  expect(dump.includes(Buffer.from(app.credentials.api_key, 'utf8'))).toBe(true);
+});

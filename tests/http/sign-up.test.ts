@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
+import { ban, bans, call, expectError, type TestApplication } from '../support/integration.js';
+
+let t: TestApp;
+let app: TestApplication;
+beforeEach(async () => {
+  t = await startTestApp();
+  app = await createApplication(t, { device_auth: false });
+});
+afterEach(() => t.close());
+
+describe('POST /sign_up', () => {
+  it('creates a user with no access until a license is activated (201)', async () => {
+    const res = await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({ id: expect.any(String), username: 'alice', membership: { is_active: false, is_lifetime: false, active_until: null } });
+  });
+
+  it('422 USERNAME_TAKEN for a taken username, case-insensitively', async () => {
+    await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123' });
+    const res = await call(t, app, 'POST', '/sign_up', { username: 'ALICE', password: 'password456' });
+    const body = expectError(res, 422, 'USERNAME_TAKEN');
+    expect(body).toMatchObject({ errors: [{ field: 'username' }] });
+  });
+
+  it('422 VALIDATION_FAILED for missing fields, naming them', async () => {
+    const res = await call(t, app, 'POST', '/sign_up', { username: 'alice' });
+    expect(expectError(res, 422, 'VALIDATION_FAILED')).toMatchObject({ errors: [{ field: 'password', message: 'is required' }] });
+  });
+
+  it('422 for a too-short password and for an over-long one, before any hashing', async () => {
+    expectError(await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'short' }), 422, 'VALIDATION_FAILED');
+    expectError(await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'x'.repeat(257) }), 422, 'VALIDATION_FAILED');
+  });
+
+  it('403 BANNED from a banned IP address', async () => {
+    await ban(t, app, 'ip', '10.1.1.1');
+    const res = await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123' }, { ip: '10.1.1.1' });
+    expectError(res, 403, 'BANNED');
+  });
+
+  it('403 BANNED with a banned hardware id, and the address is banned by propagation', async () => {
+    const devApp = await createApplication(t, { device_auth: true });
+    await ban(t, devApp, 'hardware_id', 'HW-BAD');
+    const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-BAD' }, { ip: '10.2.2.2' });
+    expectError(res, 403, 'BANNED');
+    expect(await bans(t, devApp)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ip', value: '10.2.2.2' })]));
+  });
+
+  it('422 when the application requires a hardware id and none is sent', async () => {
+    const devApp = await createApplication(t, { device_auth: true });
+    const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123' });
+    expect(expectError(res, 422, 'VALIDATION_FAILED')).toMatchObject({ errors: [{ field: 'hardware_id' }] });
+  });
+
+  it('401 INVALID_API_CREDENTIALS with a wrong application secret', async () => {
+    const res = await call(t, { ...app, headers: { ...app.headers, 'x-api-secret': 'gh_sk_wrong' } }, 'POST', '/sign_up', {
+      username: 'alice',
+      password: 'password123',
+    });
+    expectError(res, 401, 'INVALID_API_CREDENTIALS');
+  });
+});
+
+describe('POST /sign_up_with_license_code', () => {
+  it('creates an active user with a generated username and consumes the license (201)', async () => {
+    const [code] = await createLicenses(t, app.id, 1, 60);
+    const res = await call(t, app, 'POST', '/sign_up_with_license_code', { code });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.username).toMatch(/^user-[0-9a-f]{16}$/);
+    expect(body.membership).toEqual({ is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' });
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code }), 422, 'LICENSE_USED');
+  });
+
+  it('accepts the code in lower case and without dashes', async () => {
+    const [code] = await createLicenses(t, app.id, 1, null);
+    const res = await call(t, app, 'POST', '/sign_up_with_license_code', { code: (code as string).toLowerCase().replace(/-/g, '') });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().membership).toEqual({ is_active: true, is_lifetime: true, active_until: null });
+  });
+
+  it('422 LICENSE_INVALID for an unknown or malformed code', async () => {
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA' }), 422, 'LICENSE_INVALID');
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: 'nonsense' }), 422, 'LICENSE_INVALID');
+  });
+
+  it("422 LICENSE_INVALID for another application's license", async () => {
+    const other = await createApplication(t, { device_auth: false });
+    const [code] = await createLicenses(t, other.id, 1, 60);
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code }), 422, 'LICENSE_INVALID');
+  });
+
+  it('422 VALIDATION_FAILED without a code', async () => {
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', {}), 422, 'VALIDATION_FAILED');
+  });
+
+  it('403 BANNED for a banned license, a banned IP and a banned hardware id', async () => {
+    const [a, b, c] = await createLicenses(t, app.id, 3, 60);
+    await ban(t, app, 'license', a as string);
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: a }), 403, 'BANNED');
+    await ban(t, app, 'ip', '10.3.3.3');
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: b }, { ip: '10.3.3.3' }), 403, 'BANNED');
+    const devApp = await createApplication(t, { device_auth: true });
+    const [d] = await createLicenses(t, devApp.id, 1, 60);
+    await ban(t, devApp, 'hardware_id', 'HW-X');
+    expectError(await call(t, devApp, 'POST', '/sign_up_with_license_code', { code: d, hardware_id: 'HW-X' }), 403, 'BANNED');
+    // The license refused with the banned address was not consumed, and is now banned by propagation.
+    expect(await bans(t, app)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'license', value: b })]));
+    expect(c).toBeDefined();
+  });
+});

@@ -1,0 +1,130 @@
+// An in-process Gatehouse on a fresh SQLite file, with a clock the test moves by hand.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Deps } from '../../src/application/deps.js';
+import type { Store } from '../../src/application/ports.js';
+import { createOwner } from '../../src/application/console/owners.js';
+import { buildHttpApp } from '../../src/adapters/http/server.js';
+import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
+import { composeDeps } from '../../src/compose.js';
+import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
+
+export const T0 = Date.parse('2026-06-08T12:00:00.000Z');
+
+/** argon2id at a test cost: same code path, a fraction of the time. */
+export const testArgon2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+export interface TestClock {
+  now(): number;
+  set(t: number): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start = T0): TestClock {
+  let t = start;
+  return { now: () => t, set: (v) => (t = v), advance: (ms) => (t += ms) };
+}
+
+export interface TestApp {
+  http: FastifyInstance;
+  deps: Deps;
+  store: Store;
+  clock: TestClock;
+  dbPath: string;
+  masterKey: Buffer;
+  /** A console token of a ready-made owner. */
+  ownerToken: string;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  limits?: Partial<ThrottleLimits>;
+  argon2?: typeof testArgon2;
+  trustProxy?: string[];
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const dbPath = join(dir, 'gatehouse.db');
+  const store = openSqliteStore({ path: dbPath });
+  const clock = testClock();
+  const masterKey = randomBytes(32);
+  const deps = composeDeps({
+    store,
+    masterKey,
+    clock,
+    limits: { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits },
+    argon2: options.argon2 ?? testArgon2,
+  });
+  const http = await buildHttpApp({ deps, logLevel: false, trustProxy: options.trustProxy ?? [] });
+  const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
+  return {
+    http,
+    deps,
+    store,
+    clock,
+    dbPath,
+    masterKey,
+    ownerToken: token,
+    inject: (o) => http.inject(o),
+    async close() {
+      await http.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface AppCredentials {
+  api_key: string;
+  api_secret: string;
+  admin_api_key: string;
+  files_encryption_key: string;
+}
+
+/** Creates an application through the console API and returns it with its credentials. */
+export async function createApplication(
+  t: TestApp,
+  settings: Record<string, unknown> = {},
+  ownerToken = t.ownerToken,
+): Promise<{ id: string; credentials: AppCredentials; headers: Record<string, string> }> {
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/console/applications',
+    headers: { authorization: `Bearer ${ownerToken}` },
+    payload: { name: 'Test App', ...settings },
+  });
+  if (res.statusCode !== 201) throw new Error(`create application: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { application: { id: string }; credentials: AppCredentials };
+  return {
+    id: body.application.id,
+    credentials: body.credentials,
+    headers: { 'x-api-key': body.credentials.api_key, 'x-api-secret': body.credentials.api_secret },
+  };
+}
+
+/** Issues licenses through the console API; returns their codes. */
+export async function createLicenses(t: TestApp, appId: string, count: number, minutes: number | null): Promise<string[]> {
+  const res = await t.inject({
+    method: 'POST',
+    url: `/api/console/applications/${appId}/licenses`,
+    headers: { authorization: `Bearer ${t.ownerToken}` },
+    payload: { count, minutes },
+  });
+  if (res.statusCode !== 201) throw new Error(`create licenses: ${res.statusCode} ${res.body}`);
+  return (res.json() as { licenses: Array<{ code: string }> }).licenses.map((l) => l.code);
+}
+
+/** Console request shorthand. */
+export function consoleRequest(t: TestApp, method: InjectOptions['method'], url: string, payload?: unknown) {
+  return t.inject({
+    method,
+    url: `/api/console${url}`,
+    headers: { authorization: `Bearer ${t.ownerToken}` },
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+  });
+}
