@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
+import { member, token, type TestApplication } from '../support/integration.js';
+
+// Any malformed body, header or path parameter answers 4xx with the error body, never 5xx.
+let t: TestApp;
+let app: TestApplication & { credentials: { admin_api_key: string } };
+let session: string;
+let userId: string;
+let code: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ limits: { ipFailureLimit: 1_000_000, lockoutThreshold: 1_000_000 } });
+  app = await createApplication(t, { device_auth: false, legacy_auth: true });
+  const u = await member(t, app, 'alice');
+  userId = u.id;
+  session = await token(t, app, { username: 'alice', password: u.password });
+  [code] = (await createLicenses(t, app.id, 1, 60)) as [string];
+});
+afterAll(() => t.close());
+
+function expectClientError(res: LightMyRequestResponse, label: string) {
+  expect(res.statusCode, `${label} -> ${res.statusCode} ${res.body}`).toBeLessThan(500);
+  if (res.statusCode >= 400) {
+    const body = res.json() as Record<string, unknown>;
+    expect(typeof body['error_code'], label).toBe('string');
+    expect(typeof body['message'], label).toBe('string');
+    expect(body['detail'], label).toBe(body['message']);
+    expect(res.body).not.toMatch(/sqlite|SQLITE|postgres|drizzle|at .*\.ts:\d+|stack/i);
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const ID = '{id}';
+const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
+  ['POST', '/api/integration/sign_up', 'integration'],
+  ['POST', '/api/integration/sign_up_with_license_code', 'integration'],
+  ['POST', '/api/integration/auth/login', 'integration'],
+  ['POST', '/api/integration/auth/logout', 'integration'],
+  ['GET', '/api/integration/app_context', 'integration'],
+  ['POST', '/api/integration/activate_license', 'integration'],
+  ['GET', `/api/admin/user/${ID}`, 'admin'],
+  ['POST', '/api/console/login', 'console'],
+  ['POST', '/api/console/applications', 'console'],
+  ['GET', `/api/console/applications/${ID}`, 'console'],
+  ['PATCH', '/api/console/applications/{app}', 'console'],
+  ['POST', `/api/console/applications/{app}/credentials/${ID}/rotate`, 'console'],
+  ['POST', '/api/console/applications/{app}/licenses', 'console'],
+  ['GET', '/api/console/applications/{app}/licenses', 'console'],
+  ['GET', `/api/console/applications/{app}/licenses/${ID}`, 'console'],
+  ['DELETE', `/api/console/applications/{app}/licenses/${ID}`, 'console'],
+  ['PUT', `/api/console/applications/{app}/variables/${ID}`, 'console'],
+  ['DELETE', `/api/console/applications/{app}/variables/${ID}`, 'console'],
+  ['POST', '/api/console/applications/{app}/announcements', 'console'],
+  ['PATCH', `/api/console/applications/{app}/announcements/${ID}`, 'console'],
+  ['GET', '/api/console/applications/{app}/users', 'console'],
+  ['GET', `/api/console/applications/{app}/users/${ID}`, 'console'],
+  ['PATCH', `/api/console/applications/{app}/users/${ID}`, 'console'],
+  ['PUT', `/api/console/applications/{app}/users/${ID}/timeout`, 'console'],
+  ['DELETE', `/api/console/applications/{app}/users/{user}/devices/${ID}`, 'console'],
+  ['POST', '/api/console/applications/{app}/adjustments', 'console'],
+  ['POST', '/api/console/applications/{app}/bans', 'console'],
+  ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],
+];
+
+const pathParam = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom('..', '../../etc/passwd', '%00', '\u0000', 'a\r\nb', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000', '\u202Eevil'),
+  fc.uuid(),
+);
+
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.dictionary(
+    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title'),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), fc.integer(), fc.double(), fc.constant(null)),
+  ),
+);
+
+/** Raw payloads: bad JSON, wrong media types, huge or empty bodies. */
+const rawPayload = fc.oneof(
+  fc.string({ maxLength: 200 }).map((s) => ({ payload: s, type: 'application/json' })),
+  fc.constantFrom('{', '[]', 'null', '""', '{"a":', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}').map((s) => ({ payload: s, type: 'application/json' })),
+  fc.string({ maxLength: 200 }).map((s) => ({ payload: s, type: 'text/plain' })),
+  fc.constant({ payload: 'a=1&b=2', type: 'application/x-www-form-urlencoded' }),
+  fc.constant({ payload: '', type: 'application/json' }),
+);
+
+const asciiHeader = fc.string({ maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
+
+function headersFor(kind: string, chosen: 'valid' | 'random', random: Record<string, string>) {
+  if (chosen === 'random') return random;
+  if (kind === 'integration') return { ...app.headers, authorization: `Bearer ${session}` };
+  if (kind === 'admin') return { authorization: `Bearer ${app.credentials.admin_api_key}` };
+  return { authorization: `Bearer ${t.ownerToken}` };
+}
+
+const fill = (template: string, param: string) =>
+  template
+    .replace('{app}', app.id)
+    .replace('{user}', userId)
+    .replace(ID, encodeURIComponent(param));
+
+describe('malformed input never yields 5xx', () => {
+  it('JSON bodies of any shape on every route', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), pathParam, body, fc.constantFrom<'valid' | 'random'>('valid', 'random'), async ([method, template, kind], param, payload, auth) => {
+        const url = fill(template, param);
+        const res = await t.inject({ method, url, headers: headersFor(kind, auth, { 'x-api-key': 'k', authorization: 'Bearer x' }), ...(method === 'GET' || method === 'DELETE' ? {} : { payload: payload as object }) });
+        expectClientError(res, `${method} ${url}`);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('raw payloads, odd media types and broken JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes.filter(([m]) => m !== 'GET')), rawPayload, async ([method, template, kind], raw) => {
+        const url = fill(template, 'x');
+        const res = await t.inject({ method, url, headers: { ...headersFor(kind, 'valid', {}), 'content-type': raw.type }, payload: raw.payload });
+        expectClientError(res, `${method} ${url} ${raw.type}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('random credential headers on the integration and admin routes', async () => {
+    const headerNames = ['x-api-key', 'x-api-secret', 'authorization', 'x-api-license-code', 'x-api-username', 'x-api-password', 'x-hardware-id'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes.filter(([, , k]) => k !== 'console')),
+        fc.dictionary(fc.constantFrom(...headerNames), asciiHeader),
+        fc.boolean(),
+        async ([method, template], random, keepAppCredentials) => {
+          const url = fill(template, 'alice');
+          const headers = keepAppCredentials ? { ...app.headers, ...random } : random;
+          const res = await t.inject({ method, url, headers, ...(method === 'POST' ? { payload: {} } : {}) });
+          expectClientError(res, `${method} ${url} ${JSON.stringify(Object.keys(random))}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('malformed URLs and query strings', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/api/console/applications/%', '/api/admin/user/%zz', '/api/console/applications/{app}/users?limit=%', '/api/console/applications/{app}/licenses?status=%E0%A4%A'), fc.string({ maxLength: 20 }), async (template, suffix) => {
+        const url = template.replace('{app}', app.id) + encodeURIComponent(suffix);
+        const res = await t.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
+        expectClientError(res, url);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a license code in any form as path parameter of the admin lookup', async () => {
+    const res = await t.inject({ method: 'GET', url: `/api/admin/user/${code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
+    expectClientError(res, 'admin lookup by unused code');
+    expect(res.statusCode).toBe(404);
+  });
+});
