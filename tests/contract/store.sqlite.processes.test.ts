@@ -1,0 +1,143 @@
+// Races between separate processes on one SQLite file. Inside one process better-sqlite3 runs
+// every call to completion, so only other processes really contend for the write lock: these
+// tests are what exercise BEGIN IMMEDIATE and busy_timeout. The children load the adapter
+// transpiled into a temp folder (node 20 cannot import TypeScript), linked to the repo's
+// node_modules and drizzle migrations.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
+import { makeLicense, seedApp, seedUser, T0 } from './fixtures.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PROCESSES = 5;
+
+// Each child waits for a shared start instant, then opens the store (racing the others to migrate
+// a fresh file), fires its calls at once and prints a tally.
+const worker = `
+import { openSqliteStore } from './src/adapters/persistence/sqlite/sqlite-store.js';
+const [mode, path, startAt, json] = process.argv.slice(2);
+const input = JSON.parse(json);
+while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 1));
+const store = openSqliteStore({ path });
+const calls = {
+  open: () => [store.ping()],
+  activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), now: input.now })),
+  reserve: () => Array.from({ length: input.count }, () => store.reserveAuthAttempt(input.attempt, input.limits)),
+}[mode]();
+const tally = { fulfilled: 0, codes: {} };
+for (const r of await Promise.allSettled(calls)) {
+  if (r.status === 'fulfilled') tally.fulfilled++;
+  else { const k = r.reason?.code ?? String(r.reason); tally.codes[k] = (tally.codes[k] ?? 0) + 1; }
+}
+await store.close();
+process.stdout.write(JSON.stringify(tally));
+`;
+
+async function listTs(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
+}
+
+/** Transpiles the adapter and the domain it calls into `out`, ready for plain node. */
+async function buildChildRuntime(out: string): Promise<void> {
+  const sources = [...(await listTs(join(repo, 'src/adapters/persistence/sqlite'))), ...(await listTs(join(repo, 'src/domain')))];
+  for (const file of sources) {
+    const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    const target = join(out, relative(repo, file)).replace(/\.ts$/, '.js');
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, outputText);
+  }
+  await writeFile(join(out, 'package.json'), '{"type":"module"}');
+  await writeFile(join(out, 'worker.js'), worker);
+  await symlink(join(repo, 'node_modules'), join(out, 'node_modules'), 'dir');
+  await symlink(join(repo, 'drizzle'), join(out, 'drizzle'), 'dir');
+}
+
+type Tally = { fulfilled: number; codes: Record<string, number> };
+
+function runChild(runtime: string, mode: string, path: string, startAt: number, input: unknown): Promise<Tally> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(runtime, 'worker.js'), mode, path, String(startAt), JSON.stringify(input)], { cwd: runtime });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done(JSON.parse(stdout) as Tally) : fail(new Error(`child exited ${code}: ${stderr}`))));
+  });
+}
+
+/** Runs one child per input, all starting together, and sums their tallies. */
+async function race(runtime: string, mode: string, path: string, inputs: unknown[]): Promise<Tally> {
+  const startAt = Date.now() + 1500;
+  const tallies = await Promise.all(inputs.map((input) => runChild(runtime, mode, path, startAt, input)));
+  const sum: Tally = { fulfilled: 0, codes: {} };
+  for (const t of tallies) {
+    sum.fulfilled += t.fulfilled;
+    for (const [k, n] of Object.entries(t.codes)) sum.codes[k] = (sum.codes[k] ?? 0) + n;
+  }
+  return sum;
+}
+
+describe('SQLite store shared by several processes', () => {
+  let root = '';
+  let runtime = '';
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'gatehouse-sqlite-procs-'));
+    runtime = join(root, 'runtime');
+    await buildChildRuntime(runtime);
+  });
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('processes opening a fresh file together all migrate it successfully', async () => {
+    const path = join(root, `${randomUUID()}.db`);
+    const result = await race(runtime, 'open', path, Array.from({ length: PROCESSES }, () => ({})));
+    expect(result).toEqual({ fulfilled: PROCESSES, codes: {} });
+  });
+
+  it('a license raced for by several processes is used exactly once', async () => {
+    const path = join(root, `${randomUUID()}.db`);
+    const store = openSqliteStore({ path });
+    const { app } = await seedApp(store);
+    const license = makeLicense(app.id);
+    await store.insertLicenses([license]);
+    const users = await Promise.all(Array.from({ length: PROCESSES * 10 }, () => seedUser(store, app.id)));
+    const inputs = Array.from({ length: PROCESSES }, (_, p) => ({
+      appId: app.id, digest: license.codeDigest, now: T0, userIds: users.slice(p * 10, p * 10 + 10).map((u) => u.id),
+    }));
+    try {
+      const result = await race(runtime, 'activate', path, inputs);
+      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: PROCESSES * 10 - 1 } });
+      const details = await Promise.all(users.map((u) => store.getUserDetails(app.id, u.id)));
+      expect(details.reduce((n, d) => n + (d?.adjustments.length ?? 0), 0)).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('guesses at one account from several processes stop at the lockout threshold', async () => {
+    const path = join(root, `${randomUUID()}.db`);
+    const store = openSqliteStore({ path });
+    const { app } = await seedApp(store);
+    const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
+    const input = { attempt, limits: { lockoutThreshold: 10, ipFailureLimit: 1000 }, count: 10 };
+    try {
+      const result = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => input));
+      expect(result).toEqual({ fulfilled: 10, codes: { ACCOUNT_LOCKED: PROCESSES * 10 - 10 } });
+      expect((await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).ip?.failures).toBe(10);
+    } finally {
+      await store.close();
+    }
+  });
+});
