@@ -6,16 +6,33 @@ import type { ApplicationRecord, AuthAttempt, LicenseRecord, UserRecord } from '
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
 
+/** How long a check waits for a turn on a busy account before it is refused. */
+const BUSY_WAIT_MS = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Runs one credential check under the throttle: the attempt is reserved (counted as a failure)
- * before any password is verified, and forgiven only when the check succeeds. Parallel guesses
- * therefore cannot verify more passwords than the limits allow.
+ * Runs one credential check under the throttle: a turn is reserved before any password is
+ * verified (waiting while the account's turns are all taken by checks in flight) and settled
+ * afterwards as a success or a failure. Parallel guesses therefore cannot verify more passwords
+ * than the threshold allows, while parallel correct logins only queue.
  */
 export async function throttledCheck<T>(deps: Deps, attempt: AuthAttempt, check: () => Promise<T | null>): Promise<T | null> {
-  await deps.store.reserveAuthAttempt(attempt, deps.limits);
-  const result = await check();
-  if (result !== null) await deps.store.settleAuthSuccess(attempt);
-  return result;
+  // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
+  const giveUpAt = Date.now() + BUSY_WAIT_MS;
+  while ((await deps.store.reserveAuthAttempt({ ...attempt, now: deps.clock.now() }, deps.limits)) === 'busy') {
+    if (Date.now() > giveUpAt) {
+      throw new DomainError('ACCOUNT_LOCKED', 'too many attempts in progress for this account; try again shortly', { retryAfterSeconds: 1 });
+    }
+    await sleep(5 + Math.random() * 20);
+  }
+  let result: T | null = null;
+  try {
+    result = await check();
+    return result;
+  } finally {
+    // An error mid-check settles as a failure: the turn is never leaked, and never free.
+    await deps.store.settleAuthAttempt({ ...attempt, now: deps.clock.now() }, result === null ? 'failure' : 'success', deps.limits);
+  }
 }
 
 export const accountKeys = {

@@ -2,7 +2,7 @@
 // nothing else. Instants are epoch milliseconds.
 import type { ApplicationSettings } from '../domain/application-settings.js';
 import type { AnnouncementStatus } from '../domain/announcements.js';
-import type { AccountCounter, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
+import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
 import type { BanKey, BanType } from '../domain/bans.js';
 import type { Adjustment, BulkChange, Membership } from '../domain/membership.js';
 import type { Instant } from '../domain/time.js';
@@ -280,21 +280,26 @@ export interface BanStore {
 
 export interface AuthAttempt {
   applicationId: string;
-  /** What the caller claimed to be (e.g. `user:<usernameKey>` or `license:<digest>`), existing or not. */
-  accountKey: string;
+  /**
+   * What the caller claimed to be (e.g. `user:<usernameKey>` or `license:<digest>`), existing or
+   * not; null where a check has no account (only the address is throttled).
+   */
+  accountKey: string | null;
   ip: string;
   now: Instant;
 }
 
 export interface ThrottleStore {
   /**
-   * ATOMIC: reserves one credential check, counted as a failure until settled: RATE_LIMITED when
-   * the address is over its limit, ACCOUNT_LOCKED while the account is locked (nothing written
-   * then). Uses reserveIpAttempt and reserveAccountAttempt of the domain.
+   * ATOMIC: reserves one credential check. RATE_LIMITED when the address is over its limit,
+   * ACCOUNT_LOCKED while the account is locked, 'busy' while the account's failures plus checks in
+   * flight reach the threshold (the caller waits and tries again); nothing is written then.
+   * Otherwise the address counts a failure (forgiven on success) and the account a check in flight.
+   * Decides with reserveIpAttempt and reserveAccountAttempt of the domain.
    */
-  reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<void>;
-  /** Forgives a reserved attempt that succeeded. */
-  settleAuthSuccess(attempt: AuthAttempt): Promise<void>;
+  reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<'reserved' | 'busy'>;
+  /** ATOMIC: settles a reserved check with settleAccountAttempt (and ipAfterSuccess on success). */
+  settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
   /** For tests and the console: the counters as stored. */
   readThrottle(applicationId: string, accountKey: string, ip: string): Promise<{ account: AccountCounter; ip: IpCounter | null }>;
 }

@@ -2,9 +2,10 @@ import { DomainError } from './errors.js';
 import { type Instant, MINUTE_MS } from './time.js';
 
 /**
- * Failed credential checks are throttled per account and per (application, client IP). An attempt
- * is counted as a failure before its password is verified and forgiven on success, so parallel
- * guesses cannot verify more passwords than the threshold allows.
+ * Failed credential checks are throttled per account and per (application, client IP). Per
+ * address, an attempt is counted as a failure before its password is verified and forgiven on
+ * success, so parallel guesses cannot pass the limit. Per account, checks in flight are counted
+ * beside settled failures (see reserveAccountAttempt).
  */
 export interface ThrottleLimits {
   /** Consecutive failures that lock an account. */
@@ -18,10 +19,15 @@ const FIRST_LOCK_MS = MINUTE_MS;
 const LONGEST_LOCK_MS = 24 * 60 * MINUTE_MS;
 
 export interface AccountCounter {
+  /** Settled consecutive failures. */
   failures: number;
   lockedUntil: Instant | null;
   /** How many locks came before; each doubles the next lock's length. */
   lockouts: number;
+  /** Checks reserved but not yet settled. */
+  inFlight: number;
+  /** When the in-flight reservations lapse: a process that died mid-check cannot hold them forever. */
+  inFlightUntil: Instant | null;
 }
 
 export interface IpCounter {
@@ -29,7 +35,9 @@ export interface IpCounter {
   failures: number;
 }
 
-export const freshAccountCounter: AccountCounter = { failures: 0, lockedUntil: null, lockouts: 0 };
+export const IN_FLIGHT_LEASE_MS = 30_000;
+
+export const freshAccountCounter: AccountCounter = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
 
 export function lockDuration(lockouts: number): number {
   return Math.min(LONGEST_LOCK_MS, FIRST_LOCK_MS * 2 ** Math.min(lockouts, 20));
@@ -37,22 +45,48 @@ export function lockDuration(lockouts: number): number {
 
 const retryAfter = (until: Instant, now: Instant) => Math.max(1, Math.ceil((until - now) / 1000));
 
-/** Reserves one attempt on an account: refused while locked; the threshold-th attempt starts a lock. */
-export function reserveAccountAttempt(c: AccountCounter, threshold: number, now: Instant): AccountCounter {
+/** The counter with lapsed in-flight reservations dropped. */
+function withLiveInFlight(c: AccountCounter, now: Instant): AccountCounter {
+  if (c.inFlight > 0 && c.inFlightUntil !== null && c.inFlightUntil > now) return c;
+  return { ...c, inFlight: 0, inFlightUntil: null };
+}
+
+export type AccountReservation = { kind: 'reserved'; next: AccountCounter } | { kind: 'busy' };
+
+/**
+ * Reserves one credential check on an account. Refused while locked. A check may start only while
+ * settled failures plus checks in flight stay under the threshold: parallel guesses can therefore
+ * never verify more passwords than the threshold, while parallel correct logins merely wait their
+ * turn ('busy') instead of being refused.
+ */
+export function reserveAccountAttempt(c: AccountCounter, threshold: number, now: Instant): AccountReservation {
   if (c.lockedUntil !== null && c.lockedUntil > now) {
     throw new DomainError('ACCOUNT_LOCKED', 'too many failed attempts; try again later', {
       retryAfterSeconds: retryAfter(c.lockedUntil, now),
     });
   }
-  const failures = c.failures + 1;
-  if (failures >= threshold) {
-    return { failures: 0, lockedUntil: now + lockDuration(c.lockouts), lockouts: c.lockouts + 1 };
-  }
-  return { ...c, failures };
+  const current = withLiveInFlight(c, now);
+  if (current.failures + current.inFlight >= threshold) return { kind: 'busy' };
+  return { kind: 'reserved', next: { ...current, inFlight: current.inFlight + 1, inFlightUntil: now + IN_FLIGHT_LEASE_MS } };
 }
 
-/** A success forgives everything: the count, any lock it started and the growth of later locks. */
-export const accountAfterSuccess = (): AccountCounter => freshAccountCounter;
+export type AttemptOutcome = 'success' | 'failure';
+
+/**
+ * Settles a reserved check. A success forgives everything (the count, any lock and the growth of
+ * later locks); the threshold-th consecutive failure starts a lock.
+ */
+export function settleAccountAttempt(c: AccountCounter, outcome: AttemptOutcome, threshold: number, now: Instant): AccountCounter {
+  const current = withLiveInFlight(c, now);
+  const inFlight = Math.max(0, current.inFlight - 1);
+  const lease = { inFlight, inFlightUntil: inFlight > 0 ? current.inFlightUntil : null };
+  if (outcome === 'success') return { failures: 0, lockedUntil: null, lockouts: 0, ...lease };
+  const failures = current.failures + 1;
+  if (failures >= threshold) {
+    return { failures: 0, lockedUntil: now + lockDuration(current.lockouts), lockouts: current.lockouts + 1, ...lease };
+  }
+  return { ...current, failures, ...lease };
+}
 
 export function currentIpCounter(c: IpCounter | null, now: Instant): IpCounter {
   if (c === null || now - c.windowStart >= IP_WINDOW_MS) return { windowStart: now, failures: 0 };

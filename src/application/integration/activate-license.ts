@@ -1,7 +1,7 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { guardBans } from '../ban-guard.js';
-import { accountKeys, checkPassword, licenseDigest } from '../credential-checks.js';
+import { accountKeys, checkPassword, licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
 
@@ -22,21 +22,18 @@ export async function activateLicense(
   const user = await checkPassword(deps, app, body.username, body.password, caller);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
-  const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now };
-  await deps.store.reserveAuthAttempt(attempt, deps.limits);
-  const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
-  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: license?.id ?? null });
-  if (license === null || digest === null) throw rejected();
-  if (app.settings.deviceAuth && hardwareId !== null) {
-    await deps.store.admitDevice({ userId: user.id, hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid(), now });
-  }
-  const adjustment = await deps.store.activateLicense({
-    applicationId: app.id,
-    userId: user.id,
-    licenseDigest: digest,
-    adjustmentId: deps.ids.uuid(),
-    now,
+  // The code is a second credential, counted against the account presenting it: a user guessing
+  // codes locks only themselves, and a leaked code tried by many users locks none of them.
+  const attempt = { applicationId: app.id, accountKey: accountKeys.user(user.usernameKey), ip: caller.ip, now };
+  const adjustment = await throttledCheck(deps, attempt, async () => {
+    const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+    await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: license?.id ?? null });
+    if (license === null || digest === null) throw rejected();
+    if (app.settings.deviceAuth && hardwareId !== null) {
+      await deps.store.admitDevice({ userId: user.id, hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid(), now });
+    }
+    return deps.store.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: digest, adjustmentId: deps.ids.uuid(), now });
   });
-  await deps.store.settleAuthSuccess(attempt);
+  if (adjustment === null) throw rejected();
   return adjustment;
 }

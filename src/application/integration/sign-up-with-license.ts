@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
 import { guardBans } from '../ban-guard.js';
-import { accountKeys, licenseDigest } from '../credential-checks.js';
+import { licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationRecord, UserRecord } from '../ports.js';
 import { firstDevice, newUser, signUpHardwareId } from './sign-up.js';
@@ -23,22 +23,25 @@ export async function signUpWithLicense(
   const hardwareId = signUpHardwareId(app, body.hardware_id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
-  // A license code is a credential: guesses are throttled like passwords.
-  const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now };
-  await deps.store.reserveAuthAttempt(attempt, deps.limits);
-  const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
-  await guardBans(deps, app, { ip: caller.ip, hardwareId, licenseId: license?.id ?? null });
-  if (license === null || digest === null) throw invalidLicense();
-  const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
-  const { user: created } = await deps.store.signUpWithLicense({
-    applicationId: app.id,
-    licenseDigest: digest,
-    user,
-    device: firstDevice(deps, user, hardwareId),
-    adjustmentId: deps.ids.uuid(),
-    now,
+  // A license code is a credential: guesses count against the address. There is no account to
+  // lock yet, and locking the code itself would let a leak of it lock out its rightful owner.
+  const attempt = { applicationId: app.id, accountKey: null, ip: caller.ip, now };
+  const created = await throttledCheck(deps, attempt, async () => {
+    const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+    await guardBans(deps, app, { ip: caller.ip, hardwareId, licenseId: license?.id ?? null });
+    if (license === null || digest === null) throw invalidLicense();
+    const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+    const result = await deps.store.signUpWithLicense({
+      applicationId: app.id,
+      licenseDigest: digest,
+      user,
+      device: firstDevice(deps, user, hardwareId),
+      adjustmentId: deps.ids.uuid(),
+      now,
+    });
+    return result.user;
   });
-  await deps.store.settleAuthSuccess(attempt);
+  if (created === null) throw invalidLicense();
   await deps.store.recordIp(created.id, caller.ip, now);
   return created;
 }

@@ -209,6 +209,8 @@ export const authAccountCounters = sqliteTable(
     failures: integer('failures', { mode: 'number' }).notNull(),
     lockedUntil: instant('locked_until'),
     lockouts: integer('lockouts', { mode: 'number' }).notNull(),
+    inFlight: integer('in_flight', { mode: 'number' }).notNull().default(0),
+    inFlightUntil: instant('in_flight_until'),
   },
   (t) => [primaryKey({ columns: [t.applicationId, t.accountKey] })],
 );
