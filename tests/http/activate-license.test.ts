@@ -63,14 +63,16 @@ describe('POST /activate_license', () => {
   });
 
   it('403 BANNED for a banned user, IP or license', async () => {
+    // One actor per address: with propagation on, each refusal also bans the address it came from.
     const [a, b, c] = await createLicenses(t, app.id, 3, 60);
     await ban(t, app, 'license', a as string);
-    expectError(await activate({ code: a, username: 'alice', password: 'password123' }), 403, 'BANNED');
+    expectError(await activate({ code: a, username: 'alice', password: 'password123' }, '10.30.0.1'), 403, 'BANNED');
+    await signUp(t, app, 'bob', 'password123', {}, { ip: '10.30.0.2' });
     await ban(t, app, 'ip', '10.6.6.6');
-    expectError(await activate({ code: b, username: 'alice', password: 'password123' }, '10.6.6.6'), 403, 'BANNED');
-    const bob = await signUp(t, app, 'bob', 'password123');
-    await ban(t, app, 'user', bob.id);
-    expectError(await activate({ code: c, username: 'bob', password: 'password123' }), 403, 'BANNED');
+    expectError(await activate({ code: b, username: 'bob', password: 'password123' }, '10.6.6.6'), 403, 'BANNED');
+    const carol = await signUp(t, app, 'carol', 'password123', {}, { ip: '10.30.0.3' });
+    await ban(t, app, 'user', carol.id);
+    expectError(await activate({ code: c, username: 'carol', password: 'password123' }, '10.30.0.4'), 403, 'BANNED');
   });
 
   it('422 VALIDATION_FAILED for missing fields', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
-import { ban, bearer, call, expectError, login, member, signUp, token, type TestApplication } from '../support/integration.js';
+import { ban, bans, bearer, call, expectError, login, member, signUp, token, type TestApplication } from '../support/integration.js';
 
 let t: TestApp;
 let app: TestApplication;
@@ -78,14 +78,43 @@ describe('POST /auth/login', () => {
   });
 
   it('403 BANNED for a banned user, IP or hardware id', async () => {
+    // Each actor comes from its own address: with propagation on, a refused request bans the
+    // address it came from too.
     const u = await member(t, app, 'frank', undefined, 60, HW);
     await ban(t, app, 'user', u.id);
-    expectError(await login(t, app, { username: 'frank', password: u.password }, HW), 403, 'BANNED');
+    expectError(await login(t, app, { username: 'frank', password: u.password }, HW, { ip: '10.20.0.1' }), 403, 'BANNED');
     const g = await member(t, app, 'grace', undefined, 60, { hardware_id: 'HW-G' });
     await ban(t, app, 'ip', '10.9.9.9');
     expectError(await login(t, app, { username: 'grace', password: g.password }, { hardware_id: 'HW-G' }, { ip: '10.9.9.9' }), 403, 'BANNED');
     await ban(t, app, 'hardware_id', 'HW-G');
-    expectError(await login(t, app, { username: 'grace', password: g.password }, { hardware_id: 'HW-G' }), 403, 'BANNED');
+    expectError(await login(t, app, { username: 'grace', password: g.password }, { hardware_id: 'HW-G' }, { ip: '10.20.0.2' }), 403, 'BANNED');
+  });
+
+  it('with ban propagation, a refused login bans the other identifiers it carried', async () => {
+    const u = await member(t, app, 'oscar', undefined, 60, { hardware_id: 'HW-O' });
+    await ban(t, app, 'user', u.id);
+    expectError(await login(t, app, { username: 'oscar', password: u.password }, { hardware_id: 'HW-O' }, { ip: '10.21.0.1' }), 403, 'BANNED');
+    const all = await bans(t, app);
+    expect(all).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'ip', value: '10.21.0.1' }),
+        expect.objectContaining({ type: 'hardware_id', value: 'HW-O' }),
+      ]),
+    );
+    // Without propagation only the banned identifier is refused.
+    const quiet = await createApplication(t, { device_auth: false, ban_propagation: false });
+    const q = await member(t, quiet, 'pia');
+    await ban(t, quiet, 'user', q.id);
+    expectError(await login(t, quiet, { username: 'pia', password: q.password }, {}, { ip: '10.21.0.2' }), 403, 'BANNED');
+    expect(await bans(t, quiet)).toHaveLength(1);
+  });
+
+  it('a wrong password from a banned address bans no user: propagation only reaches proven identifiers', async () => {
+    const u = await member(t, app, 'quinn', undefined, 60, { hardware_id: 'HW-Q' });
+    await ban(t, app, 'ip', '10.22.0.1');
+    expectError(await login(t, app, { username: 'quinn', password: 'wrong password' }, { hardware_id: 'HW-Q2' }, { ip: '10.22.0.1' }), 403, 'BANNED');
+    expect((await bans(t, app)).some((b) => b.type === 'user')).toBe(false);
+    expect((await login(t, app, { username: 'quinn', password: u.password }, { hardware_id: 'HW-Q' }, { ip: '10.22.0.2' })).statusCode).toBe(200);
   });
 
   it('403 TIMED_OUT with timed_out_until and reason while a timeout runs, then logs in after it', async () => {
@@ -142,15 +171,26 @@ describe('sessions', () => {
   });
 
   it('a ban or timeout bites on the next request, not at token expiry; owners revoke sessions', async () => {
-    const u = await member(t, app, 'nina', undefined, 600, HW);
-    let tok = await token(t, app, { username: 'nina', password: u.password }, HW);
-    await ban(t, app, 'ip', '10.4.4.4');
-    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.4.4.4' }), 403, 'BANNED');
-    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/users/${u.id}/sessions`)).statusCode).toBe(204);
-    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
-    tok = await token(t, app, { username: 'nina', password: u.password }, HW);
-    await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${u.id}/timeout`, { until: '2026-06-08T13:00:00.000Z' });
+    const quiet = await createApplication(t, { device_auth: false, ban_propagation: false, session_ttl_seconds: 3600 });
+    const u = await member(t, quiet, 'nina', undefined, 600);
+    let tok = await token(t, quiet, { username: 'nina', password: u.password });
+    expect((await call(t, quiet, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.4.4.4' })).statusCode).toBe(200);
+    await ban(t, quiet, 'ip', '10.4.4.4');
+    expectError(await call(t, quiet, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.4.4.4' }), 403, 'BANNED');
+    expect((await call(t, quiet, 'GET', '/app_context', undefined, { headers: bearer(tok) })).statusCode).toBe(200);
+    expect((await consoleRequest(t, 'DELETE', `/applications/${quiet.id}/users/${u.id}/sessions`)).statusCode).toBe(204);
+    expectError(await call(t, quiet, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+    tok = await token(t, quiet, { username: 'nina', password: u.password });
+    await consoleRequest(t, 'PUT', `/applications/${quiet.id}/users/${u.id}/timeout`, { until: '2026-06-08T13:00:00.000Z' });
     // Setting a timeout revokes the user's sessions.
-    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+    expectError(await call(t, quiet, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+  });
+
+  it('with propagation, a live session used from a banned address gets its user banned', async () => {
+    const u = await member(t, app, 'olga', undefined, 600, HW);
+    const tok = await token(t, app, { username: 'olga', password: u.password }, HW);
+    await ban(t, app, 'ip', '10.23.0.1');
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.23.0.1' }), 403, 'BANNED');
+    expect(await bans(t, app)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id })]));
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, type ErrorDetails, type FieldError, isDomainError } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
 
@@ -8,6 +8,7 @@ export const statusByCode = {
   MALFORMED_REQUEST: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   INVALID_API_CREDENTIALS: 401,
@@ -100,6 +101,10 @@ function frameworkError(error: FastifyError): [ErrorCode, string] {
       return ['MALFORMED_REQUEST', 'request body is empty'];
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return ['MALFORMED_REQUEST', 'request body is not valid JSON'];
+    case 'FST_ERR_BAD_URL':
+      return ['MALFORMED_REQUEST', 'the URL is not validly encoded'];
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return ['URI_TOO_LONG', 'a path parameter is too long'];
     default:
       break;
   }
@@ -107,6 +112,15 @@ function frameworkError(error: FastifyError): [ErrorCode, string] {
   if (error.statusCode === 415) return ['UNSUPPORTED_MEDIA_TYPE', 'unsupported content type'];
   if (error.statusCode === 404) return ['NOT_FOUND', 'not found'];
   return ['MALFORMED_REQUEST', 'malformed request'];
+}
+
+/**
+ * Fastify answers some malformed URLs before routing (frameworkErrors); they get our body too.
+ * Passed as the `frameworkErrors` server option.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const [code, message] = frameworkError(error);
+  return sendError(reply, code, message);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
 import { adminRoutes } from './admin-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
-import { registerErrorHandling, sendError } from './errors.js';
+import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 
 export interface HttpOptions {
@@ -35,6 +35,9 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     requestTimeout: 60_000,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
+    // Usernames and license codes travel in paths; longer parameters answer 414 in our body.
+    maxParamLength: 512,
+    frameworkErrors: frameworkErrorHandler,
     ajv: {
       // Bodies are taken exactly as sent: no coercion (a number is not a password), nothing stripped.
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false },
