@@ -45,6 +45,8 @@ export interface TestAppOptions {
   limits?: Partial<ThrottleLimits>;
   argon2?: typeof testArgon2;
   trustProxy?: string[];
+  /** Capture log lines (at debug level) instead of running silent. */
+  logLines?: string[];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -60,7 +62,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     limits: { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits },
     argon2: options.argon2 ?? testArgon2,
   });
-  const http = await buildHttpApp({ deps, logLevel: false, trustProxy: options.trustProxy ?? [] });
+  const lines = options.logLines;
+  const http = await buildHttpApp({
+    deps,
+    logLevel: lines ? 'debug' : false,
+    trustProxy: options.trustProxy ?? [],
+    ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
+  });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
   return {
     http,

@@ -12,6 +12,8 @@ export interface HttpOptions {
   logLevel: string | false;
   /** Proxies whose X-Forwarded-For is honoured. */
   trustProxy: string[];
+  /** Where log lines go (stdout when absent). */
+  logStream?: { write(line: string): void };
 }
 
 // Header names whose values are secrets: never logged.
@@ -27,7 +29,19 @@ const REDACTED = [
 
 export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logLevel === false ? false : { level: options.logLevel, redact: { paths: REDACTED, censor: '[redacted]' } },
+    logger:
+      options.logLevel === false
+        ? false
+        : {
+            level: options.logLevel,
+            redact: { paths: REDACTED, censor: '[redacted]' },
+            // At debug and trace, request lines carry the headers (secret ones redacted); at info
+            // and above they stay lean.
+            ...(options.logLevel === 'debug' || options.logLevel === 'trace'
+              ? { serializers: { req: (req: { method: string; url: string; headers: unknown; ip?: string }) => ({ method: req.method, url: req.url, headers: req.headers, ip: req.ip }) } }
+              : {}),
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     trustProxy: options.trustProxy.length > 0 ? options.trustProxy : false,
     bodyLimit: 1024 * 1024,
     // Explicit timeouts: a slow client cannot hold a connection or a request open indefinitely.
