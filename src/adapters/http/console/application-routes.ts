@@ -1,0 +1,96 @@
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import {
+  createApplication,
+  deleteApplication,
+  listApplications,
+  ownedApplication,
+  rotateCredential,
+  updateApplication,
+} from '../../../application/console/applications.js';
+import type { Deps } from '../../../application/deps.js';
+import type { ApplicationSettings } from '../../../domain/application-settings.js';
+import { Uuid, closed } from '../schemas.js';
+import { applicationJson } from '../views.js';
+import { AppParams, ownerOf } from './console-schemas.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+// Every setting is optional on the wire; ranges are checked by the domain (validateSettings), which
+// names the offending field.
+const settingsFields = {
+  anonymous_access: Type.Optional(Type.Boolean()),
+  device_auth: Type.Optional(Type.Boolean()),
+  legacy_auth: Type.Optional(Type.Boolean()),
+  token_auth: Type.Optional(Type.Boolean()),
+  session_ttl_seconds: Type.Optional(Type.Integer()),
+  default_allowed_devices: Type.Optional(Type.Integer()),
+  default_allowed_sessions: Type.Optional(Type.Integer()),
+  ban_propagation: Type.Optional(Type.Boolean()),
+  password_min_length: Type.Optional(Type.Integer()),
+};
+
+const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
+const PatchBody = Type.Object({ name: Type.Optional(Name), ...settingsFields }, closed);
+
+/** The settings given in a body, in domain terms; absent fields stay absent. */
+function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings> {
+  const pairs: Array<[keyof ApplicationSettings, unknown]> = [
+    ['anonymousAccess', body.anonymous_access],
+    ['deviceAuth', body.device_auth],
+    ['legacyAuth', body.legacy_auth],
+    ['tokenAuth', body.token_auth],
+    ['sessionTtlSeconds', body.session_ttl_seconds],
+    ['defaultAllowedDevices', body.default_allowed_devices],
+    ['defaultAllowedSessions', body.default_allowed_sessions],
+    ['banPropagation', body.ban_propagation],
+    ['passwordMinLength', body.password_min_length],
+  ];
+  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
+}
+
+export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post('/applications', { schema: { body: CreateBody } }, async (request, reply) => {
+    const { application, credentials } = await createApplication(deps, ownerOf(request), {
+      name: request.body.name,
+      settings: settingsOf(request.body),
+    });
+    return reply.code(201).send({
+      application: applicationJson(application),
+      credentials: {
+        api_key: credentials.apiKey,
+        api_secret: credentials.apiSecret,
+        admin_api_key: credentials.adminApiKey,
+        files_encryption_key: credentials.filesEncryptionKey,
+      },
+    });
+  });
+
+  app.get('/applications', async (request) => (await listApplications(deps, ownerOf(request))).map(applicationJson));
+
+  app.get('/applications/:app_id', { schema: { params: AppParams } }, async (request) =>
+    applicationJson(await ownedApplication(deps, ownerOf(request), request.params.app_id)),
+  );
+
+  app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody } }, async (request) => {
+    const updated = await updateApplication(deps, ownerOf(request), request.params.app_id, {
+      ...(request.body.name === undefined ? {} : { name: request.body.name }),
+      settings: settingsOf(request.body),
+    });
+    return applicationJson(updated);
+  });
+
+  app.delete('/applications/:app_id', { schema: { params: AppParams } }, async (request, reply) => {
+    await deleteApplication(deps, ownerOf(request), request.params.app_id);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/applications/:app_id/credentials/:kind/rotate',
+    { schema: { params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key']) }, closed) } },
+    async (request) => {
+      const { kind } = request.params;
+      const value = await rotateCredential(deps, ownerOf(request), request.params.app_id, kind);
+      return { [kind]: value };
+    },
+  );
+};

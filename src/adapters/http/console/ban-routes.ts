@@ -1,0 +1,36 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { addBan, deleteBan, listBans } from '../../../application/console/bans.js';
+import type { Deps } from '../../../application/deps.js';
+import { Uuid, closed } from '../schemas.js';
+import { banJson } from '../views.js';
+import { AppParams, Reason, ownerOf } from './console-schemas.js';
+
+// value: the IP address, the hardware id, the license code or the user id.
+const BanBody = Type.Object(
+  {
+    type: Type.Enum(['ip', 'hardware_id', 'license', 'user']),
+    value: Type.String({ minLength: 1, maxLength: 256 }),
+    reason: Type.Optional(Type.Union([Reason, Type.Null()])),
+  },
+  closed,
+);
+
+export const banRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post('/applications/:app_id/bans', { schema: { params: AppParams, body: BanBody } }, async (request, reply) => {
+    const { ban, shownValue } = await addBan(deps, ownerOf(request), request.params.app_id, request.body);
+    return reply.code(201).send(banJson(ban, shownValue));
+  });
+
+  app.get('/applications/:app_id/bans', { schema: { params: AppParams } }, async (request) =>
+    (await listBans(deps, ownerOf(request), request.params.app_id)).map(({ ban, shownValue }) => banJson(ban, shownValue)),
+  );
+
+  app.delete(
+    '/applications/:app_id/bans/:ban_id',
+    { schema: { params: Type.Object({ app_id: Uuid, ban_id: Uuid }, closed) } },
+    async (request, reply) => {
+      await deleteBan(deps, ownerOf(request), request.params.app_id, request.params.ban_id);
+      return reply.code(204).send();
+    },
+  );
+};

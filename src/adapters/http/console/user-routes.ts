@@ -1,0 +1,105 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ADJUSTMENT_USERS_MAX,
+  adjustMemberships,
+  deleteDevice,
+  getUser,
+  liftTimeout,
+  revokeSessions,
+  searchUsers,
+  timeOutUser,
+  updateUserLimits,
+} from '../../../application/console/users.js';
+import type { Deps } from '../../../application/deps.js';
+import { toIso } from '../../../domain/time.js';
+import { Timestamp, Uuid, closed } from '../schemas.js';
+import { userAdminJson } from '../views.js';
+import { AppParams, MINUTES_MAX, Reason, instantOf, ownerOf } from './console-schemas.js';
+
+// Query strings arrive as strings (no coercion anywhere): numbers are checked by pattern, then parsed.
+const SearchQuery = Type.Object(
+  {
+    query: Type.Optional(Type.String({ maxLength: 256 })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$', maxLength: 5 })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', maxLength: 9 })),
+  },
+  closed,
+);
+const UserParams = Type.Object({ app_id: Uuid, user_id: Uuid }, closed);
+const DeviceParams = Type.Object({ app_id: Uuid, user_id: Uuid, device_id: Uuid }, closed);
+const LimitsBody = Type.Object(
+  { allowed_number_of_devices: Type.Optional(Type.Integer()), allowed_number_of_simultaneous_sessions: Type.Optional(Type.Integer()) },
+  closed,
+);
+const TimeoutBody = Type.Object({ until: Timestamp, reason: Type.Optional(Type.Union([Reason, Type.Null()])) }, closed);
+const AdjustmentBody = Type.Object(
+  {
+    user_ids: Type.Array(Uuid, { minItems: 1, maxItems: ADJUSTMENT_USERS_MAX }),
+    minutes: Type.Optional(Type.Union([Type.Integer({ minimum: -MINUTES_MAX, maximum: MINUTES_MAX }), Type.Null()])),
+    grant_lifetime: Type.Optional(Type.Boolean()),
+    revoke_lifetime: Type.Optional(Type.Boolean()),
+    reason: Type.Optional(Type.Union([Reason, Type.Null()])),
+  },
+  closed,
+);
+
+const intOrUndefined = (s: string | undefined) => (s === undefined ? undefined : Number.parseInt(s, 10));
+
+export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get('/applications/:app_id/users', { schema: { params: AppParams, querystring: SearchQuery } }, async (request) => {
+    const found = await searchUsers(deps, ownerOf(request), request.params.app_id, {
+      query: request.query.query,
+      limit: intOrUndefined(request.query.limit),
+      offset: intOrUndefined(request.query.offset),
+    });
+    const now = deps.clock.now();
+    return found.map((d) => userAdminJson(d, now));
+  });
+
+  app.get('/applications/:app_id/users/:user_id', { schema: { params: UserParams } }, async (request) =>
+    userAdminJson(await getUser(deps, ownerOf(request), request.params.app_id, request.params.user_id), deps.clock.now()),
+  );
+
+  app.patch('/applications/:app_id/users/:user_id', { schema: { params: UserParams, body: LimitsBody } }, async (request) => {
+    const details = await updateUserLimits(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
+      allowedDevices: request.body.allowed_number_of_devices,
+      allowedSessions: request.body.allowed_number_of_simultaneous_sessions,
+    });
+    return userAdminJson(details, deps.clock.now());
+  });
+
+  app.put('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, body: TimeoutBody } }, async (request) => {
+    const timeout = await timeOutUser(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
+      until: instantOf('until', request.body.until),
+      reason: request.body.reason,
+    });
+    return { timed_out_until: toIso(timeout.until), reason: timeout.reason };
+  });
+
+  app.delete('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams } }, async (request, reply) => {
+    await liftTimeout(deps, ownerOf(request), request.params.app_id, request.params.user_id);
+    return reply.code(204).send();
+  });
+
+  app.delete('/applications/:app_id/users/:user_id/devices/:device_id', { schema: { params: DeviceParams } }, async (request, reply) => {
+    const { app_id, user_id, device_id } = request.params;
+    await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id);
+    return reply.code(204).send();
+  });
+
+  app.delete('/applications/:app_id/users/:user_id/sessions', { schema: { params: UserParams } }, async (request, reply) => {
+    await revokeSessions(deps, ownerOf(request), request.params.app_id, request.params.user_id);
+    return reply.code(204).send();
+  });
+
+  app.post('/applications/:app_id/adjustments', { schema: { params: AppParams, body: AdjustmentBody } }, async (request) => {
+    const b = request.body;
+    const adjusted = await adjustMemberships(deps, ownerOf(request), request.params.app_id, b.user_ids, {
+      minutes: b.minutes ?? null,
+      grantLifetime: b.grant_lifetime ?? false,
+      revokeLifetime: b.revoke_lifetime ?? false,
+      reason: b.reason ?? null,
+    });
+    return { adjusted };
+  });
+};

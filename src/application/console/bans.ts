@@ -1,0 +1,88 @@
+import { isIP } from 'node:net';
+import type { BanType } from '../../domain/bans.js';
+import { DomainError, validationError } from '../../domain/errors.js';
+import type { Deps } from '../deps.js';
+import type { ApplicationRecord, BanRecord, OwnerRecord } from '../ports.js';
+import { ownedApplication } from './applications.js';
+import { findLicenseByCode } from './licenses.js';
+
+export const BAN_VALUE_MAX = 256;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A ban with the value an owner recognises: a license ban shows the code, not the license id. */
+export interface ShownBan {
+  ban: BanRecord;
+  shownValue: string;
+}
+
+/**
+ * An IP address in the form the server sees on the socket: IPv6 compressed and lower-case
+ * (IPv4-mapped ones keep their dotted tail), so a ban typed in any notation matches.
+ */
+export function canonicalIp(raw: string): string | null {
+  const ip = raw.trim();
+  const version = isIP(ip);
+  if (version === 4) return ip;
+  if (version !== 6) return null;
+  if (ip.includes('.') || ip.includes('%')) return ip.toLowerCase();
+  return new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+}
+
+async function resolveValue(deps: Deps, app: ApplicationRecord, type: BanType, raw: string): Promise<{ stored: string; shown: string }> {
+  const value = raw.trim();
+  if (value === '' || value.length > BAN_VALUE_MAX) throw validationError('value', `must be 1 to ${BAN_VALUE_MAX} characters`);
+  switch (type) {
+    case 'ip': {
+      const ip = canonicalIp(value);
+      if (ip === null) throw validationError('value', 'must be an IPv4 or IPv6 address');
+      return { stored: ip, shown: ip };
+    }
+    case 'hardware_id':
+      return { stored: value, shown: value };
+    case 'license': {
+      const found = await findLicenseByCode(deps, app.id, value);
+      if (found === null) throw new DomainError('LICENSE_NOT_FOUND', 'no such license');
+      return { stored: found.license.id, shown: found.code };
+    }
+    case 'user': {
+      // Only a well-formed id is looked up: anything else names no user.
+      const user = UUID.test(value) ? await deps.store.findUserById(app.id, value.toLowerCase()) : null;
+      if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+      return { stored: user.id, shown: user.id };
+    }
+  }
+}
+
+/** Bans an identifier; banning one that is already banned answers the existing ban. */
+export async function addBan(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  input: { type: BanType; value: string; reason?: string | null },
+): Promise<ShownBan> {
+  const app = await ownedApplication(deps, owner, appId);
+  const { stored, shown } = await resolveValue(deps, app, input.type, input.value);
+  const reason = input.reason === undefined || input.reason === null || input.reason.trim() === '' ? null : input.reason;
+  const now = deps.clock.now();
+  const [ban] = await deps.store.addBans(app.id, [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now }], now);
+  if (ban === undefined) throw new Error('the store returned no ban for the one it was given');
+  return { ban, shownValue: shown };
+}
+
+/** Newest first. A license ban whose license no longer exists shows the license id. */
+export async function listBans(deps: Deps, owner: OwnerRecord, appId: string): Promise<ShownBan[]> {
+  const app = await ownedApplication(deps, owner, appId);
+  const bans = await deps.store.listBans(app.id);
+  return Promise.all(
+    bans.map(async (ban) => {
+      if (ban.type !== 'license') return { ban, shownValue: ban.value };
+      const license = await deps.store.findLicenseById(app.id, ban.value);
+      return { ban, shownValue: license === null ? ban.value : deps.secrets.open(license.codeSealed) };
+    }),
+  );
+}
+
+export async function deleteBan(deps: Deps, owner: OwnerRecord, appId: string, banId: string): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  if (!(await deps.store.deleteBan(app.id, banId))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
+}

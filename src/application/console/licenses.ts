@@ -1,0 +1,87 @@
+import { DomainError } from '../../domain/errors.js';
+import { canonicalLicenseCode, formatLicenseCode, LICENSE_CODE_BYTES, validateLicenseMinutes } from '../../domain/license.js';
+import type { Deps } from '../deps.js';
+import type { LicenseRecord, OwnerRecord } from '../ports.js';
+import { ownedApplication } from './applications.js';
+
+export const LICENSE_BATCH_MAX = 10_000;
+
+/** A license with its code in the clear, for the owner's eyes. */
+export interface IssuedLicense {
+  license: LicenseRecord;
+  code: string;
+}
+
+const notFound = () => new DomainError('LICENSE_NOT_FOUND', 'no such license');
+
+export async function createLicenses(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  input: { count: number; minutes: number | null; note?: string | null },
+): Promise<IssuedLicense[]> {
+  const app = await ownedApplication(deps, owner, appId);
+  if (!Number.isInteger(input.count) || input.count < 1 || input.count > LICENSE_BATCH_MAX) {
+    throw new DomainError('VALIDATION_FAILED', `count must be an integer from 1 to ${LICENSE_BATCH_MAX}`, {
+      errors: [{ field: 'count', message: `must be an integer from 1 to ${LICENSE_BATCH_MAX}` }],
+    });
+  }
+  validateLicenseMinutes(input.minutes);
+  const now = deps.clock.now();
+  const note = input.note === undefined || input.note === null || input.note.trim() === '' ? null : input.note;
+  const issued: IssuedLicense[] = [];
+  for (let i = 0; i < input.count; i++) {
+    const code = formatLicenseCode(deps.secrets.randomBytes(LICENSE_CODE_BYTES));
+    issued.push({
+      code,
+      license: {
+        id: deps.ids.uuid(),
+        applicationId: app.id,
+        codeDigest: deps.secrets.digest(code),
+        codeSealed: deps.secrets.seal(code),
+        minutes: input.minutes,
+        note,
+        createdAt: now,
+        usedAt: null,
+        usedByUserId: null,
+        banned: false,
+      },
+    });
+  }
+  await deps.store.insertLicenses(issued.map((l) => l.license));
+  return issued;
+}
+
+export async function listLicenses(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  status?: 'used' | 'unused',
+): Promise<IssuedLicense[]> {
+  const app = await ownedApplication(deps, owner, appId);
+  const licenses = await deps.store.listLicenses(app.id, status);
+  return licenses.map((license) => ({ license, code: deps.secrets.open(license.codeSealed) }));
+}
+
+/** A license of the application by its code, as a person may type it. */
+export async function findLicenseByCode(deps: Deps, appId: string, code: string): Promise<IssuedLicense | null> {
+  const canonical = canonicalLicenseCode(code);
+  if (canonical === null) return null;
+  const license = await deps.store.findLicenseByDigest(appId, deps.secrets.digest(canonical));
+  return license === null ? null : { license, code: canonical };
+}
+
+export async function getLicense(deps: Deps, owner: OwnerRecord, appId: string, code: string): Promise<IssuedLicense> {
+  const app = await ownedApplication(deps, owner, appId);
+  const found = await findLicenseByCode(deps, app.id, code);
+  if (found === null) throw notFound();
+  return found;
+}
+
+/** Only an unused license can be deleted: a used one is part of a membership's history. */
+export async function deleteLicense(deps: Deps, owner: OwnerRecord, appId: string, code: string): Promise<void> {
+  const { license } = await getLicense(deps, owner, appId, code);
+  const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id);
+  if (outcome === 'missing') throw notFound();
+  if (outcome === 'used') throw new DomainError('LICENSE_CONSUMED', 'a used license cannot be deleted');
+}

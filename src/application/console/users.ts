@@ -1,0 +1,121 @@
+import { validateUserLimits } from '../../domain/application-settings.js';
+import { DomainError, validationError } from '../../domain/errors.js';
+import { canonicalLicenseCode } from '../../domain/license.js';
+import { type BulkChange, validateBulkChange } from '../../domain/membership.js';
+import type { Instant } from '../../domain/time.js';
+import { type UserTimeout, validateTimeout } from '../../domain/timeout.js';
+import type { Deps } from '../deps.js';
+import type { OwnerRecord, UserDetails } from '../ports.js';
+import { ownedApplication } from './applications.js';
+
+export const USER_PAGE_DEFAULT = 50;
+export const USER_PAGE_MAX = 500;
+export const ADJUSTMENT_USERS_MAX = 10_000;
+
+const notFound = () => new DomainError('USER_NOT_FOUND', 'no such user');
+
+async function details(deps: Deps, appId: string, userId: string): Promise<UserDetails> {
+  const found = await deps.store.getUserDetails(appId, userId);
+  if (found === null) throw notFound();
+  return found;
+}
+
+/**
+ * Users whose username contains `query`; when `query` is a license code, the user who redeemed
+ * it (or nobody). Generated and chosen usernames can never be a license code, so nothing is lost.
+ */
+export async function searchUsers(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  input: { query?: string; limit?: number; offset?: number },
+): Promise<UserDetails[]> {
+  const app = await ownedApplication(deps, owner, appId);
+  const limit = input.limit ?? USER_PAGE_DEFAULT;
+  const offset = input.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > USER_PAGE_MAX) throw validationError('limit', `must be an integer from 1 to ${USER_PAGE_MAX}`);
+  if (!Number.isInteger(offset) || offset < 0) throw validationError('offset', 'must be a non-negative integer');
+  const query = input.query ?? '';
+  const code = canonicalLicenseCode(query);
+  if (code !== null) {
+    const license = await deps.store.findLicenseByDigest(app.id, deps.secrets.digest(code));
+    const user = license?.usedByUserId ? await deps.store.getUserDetails(app.id, license.usedByUserId) : null;
+    return user === null || offset > 0 ? [] : [user];
+  }
+  const users = await deps.store.searchUsers(app.id, query, { limit, offset });
+  const all = await Promise.all(users.map((u) => deps.store.getUserDetails(app.id, u.id)));
+  return all.filter((d): d is UserDetails => d !== null);
+}
+
+export async function getUser(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<UserDetails> {
+  const app = await ownedApplication(deps, owner, appId);
+  return details(deps, app.id, userId);
+}
+
+export async function updateUserLimits(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+  limits: { allowedDevices?: number; allowedSessions?: number },
+): Promise<UserDetails> {
+  const app = await ownedApplication(deps, owner, appId);
+  validateUserLimits(limits);
+  if ((await deps.store.updateUserLimits(app.id, userId, limits)) === null) throw notFound();
+  return details(deps, app.id, userId);
+}
+
+/** Times the user out (ending their sessions) until `until`. */
+export async function timeOutUser(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+  input: { until: Instant; reason?: string | null },
+): Promise<UserTimeout> {
+  const app = await ownedApplication(deps, owner, appId);
+  const now = deps.clock.now();
+  validateTimeout(input.until, now);
+  const reason = input.reason === undefined || input.reason === null || input.reason.trim() === '' ? null : input.reason;
+  const timeout: UserTimeout = { until: input.until, reason };
+  if (!(await deps.store.setUserTimeout(app.id, userId, timeout, now))) throw notFound();
+  return timeout;
+}
+
+export async function liftTimeout(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  if (!(await deps.store.setUserTimeout(app.id, userId, null, deps.clock.now()))) throw notFound();
+}
+
+export async function deleteDevice(deps: Deps, owner: OwnerRecord, appId: string, userId: string, deviceId: string): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  // A missing user answers USER_NOT_FOUND; a device that is not the user's, DEVICE_NOT_FOUND.
+  if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
+  if (!(await deps.store.deleteDevice(app.id, userId, deviceId, deps.clock.now()))) {
+    throw new DomainError('DEVICE_NOT_FOUND', 'no such device');
+  }
+}
+
+export async function revokeSessions(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<number> {
+  const app = await ownedApplication(deps, owner, appId);
+  if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
+  return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
+}
+
+/** One bulk change to many users; ids that are not users of the application are skipped. */
+export async function adjustMemberships(
+  deps: Deps,
+  owner: OwnerRecord,
+  appId: string,
+  userIds: string[],
+  change: BulkChange,
+): Promise<number> {
+  const app = await ownedApplication(deps, owner, appId);
+  if (userIds.length < 1 || userIds.length > ADJUSTMENT_USERS_MAX) {
+    throw validationError('user_ids', `must list 1 to ${ADJUSTMENT_USERS_MAX} users`);
+  }
+  const reason = change.reason === undefined || change.reason === null || change.reason.trim() === '' ? null : change.reason;
+  const normalized: BulkChange = { ...change, reason };
+  validateBulkChange(normalized);
+  return deps.store.bulkAdjust(app.id, userIds, normalized, deps.clock.now(), () => deps.ids.uuid());
+}
