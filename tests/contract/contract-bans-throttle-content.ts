@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { AnnouncementRecord, AuthAttempt, BanRecord } from '../../src/application/ports.js';
-import { IP_WINDOW_MS } from '../../src/domain/auth-throttle.js';
+import { IN_FLIGHT_LEASE_MS, IP_WINDOW_MS } from '../../src/domain/auth-throttle.js';
 import type { BanType } from '../../src/domain/bans.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
@@ -11,7 +11,8 @@ const ban = (applicationId: string, type: BanType, value: string, createdAt = T0
   id: randomUUID(), applicationId, type, value, reason: `because ${type}`, createdAt,
 });
 
-const fresh = { failures: 0, lockedUntil: null, lockouts: 0 };
+const fresh = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
+const LEASE = IN_FLIGHT_LEASE_MS;
 
 export function banThrottleContentContract({ store, test, section }: ContractContext): void {
   section('bans', () => {
@@ -73,7 +74,8 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
 
   section('throttle', () => {
     const limits = { lockoutThreshold: 3, ipFailureLimit: 5 };
-    const attemptOf = (applicationId: string, over: Partial<AuthAttempt> = {}): AuthAttempt => ({
+    type KeyedAttempt = AuthAttempt & { accountKey: string };
+    const attemptOf = (applicationId: string, over: Partial<KeyedAttempt> = {}): KeyedAttempt => ({
       applicationId, accountKey: 'user:alice', ip: '198.51.100.4', now: T0, ...over,
     });
 
@@ -82,24 +84,119 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       expect(await store().readThrottle(app.id, 'user:nobody', '198.51.100.4')).toEqual({ account: fresh, ip: null });
     });
 
-    test('reserving counts a failure on both counters until the account locks', async () => {
+    test('a reservation counts a check in flight on the account and a failure on the address', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
+        ip: { windowStart: T0, failures: 1 },
+      });
+      expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 5 }, limits)).toBe('reserved');
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { ...fresh, inFlight: 2, inFlightUntil: T0 + 5 + LEASE },
+        ip: { windowStart: T0, failures: 2 },
+      });
+    });
+
+    test('a settled success resets the account and gives back the address\'s failure', async () => {
       const { app } = await seedApp(store());
       const attempt = attemptOf(app.id);
       await store().reserveAuthAttempt(attempt, limits);
+      await store().settleAuthAttempt(attempt, 'failure', limits);
       await store().reserveAuthAttempt(attempt, limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE });
+      await store().settleAuthAttempt(attempt, 'success', limits);
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
-        account: { failures: 2, lockedUntil: null, lockouts: 0 },
+        account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
         ip: { windowStart: T0, failures: 2 },
       });
+      await store().settleAuthAttempt(attempt, 'success', limits);
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, ip: { windowStart: T0, failures: 1 } });
+    });
+
+    test('a settled failure keeps the address\'s failure and counts one on the account', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
       await store().reserveAuthAttempt(attempt, limits);
+      await store().settleAuthAttempt({ ...attempt, now: T0 + 10 }, 'failure', limits);
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { ...fresh, failures: 1 },
+        ip: { windowStart: T0, failures: 1 },
+      });
+    });
+
+    test('the threshold-th settled failure locks the account; refusals write nothing', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      for (let i = 0; i < 3; i++) expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
+      for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
       const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
-      expect(locked.account).toEqual({ failures: 0, lockedUntil: T0 + 60_000, lockouts: 1 });
+      expect(locked).toEqual({ account: { ...fresh, lockedUntil: T0 + 60_000, lockouts: 1 }, ip: { windowStart: T0, failures: 3 } });
       const error = await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1000 }, limits), 'ACCOUNT_LOCKED');
       expect(error.details.retryAfterSeconds).toBe(59);
       // A refused attempt writes nothing, to either counter.
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
       // Another account from the same address is still allowed.
-      await store().reserveAuthAttempt({ ...attempt, accountKey: 'user:bob' }, limits);
+      expect(await store().reserveAuthAttempt({ ...attempt, accountKey: 'user:bob' }, limits)).toBe('reserved');
+      // Once the lock expires the account gets turns again, and a success forgives the lockouts.
+      const later = { ...attempt, now: T0 + 60_000 };
+      expect(await store().reserveAuthAttempt(later, limits)).toBe('reserved');
+      await store().settleAuthAttempt(later, 'success', limits);
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(fresh);
+    });
+
+    test('\'busy\' once failures plus checks in flight reach the threshold, and nothing is written', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().settleAuthAttempt(attempt, 'failure', limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      const full = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      expect(full).toEqual({ account: { ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE }, ip: { windowStart: T0, failures: 3 } });
+      expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits)).toBe('busy');
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(full);
+      // A settled failure keeps the sum, so the account stays busy; a success frees turns.
+      await store().settleAuthAttempt(attempt, 'failure', limits);
+      expect(await store().reserveAuthAttempt(attempt, limits)).toBe('busy');
+      await store().settleAuthAttempt(attempt, 'success', limits);
+      expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE });
+    });
+
+    test('checks in flight lapse with their lease', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().settleAuthAttempt(attempt, 'failure', limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + LEASE - 1 }, limits)).toBe('busy');
+      const lapsed = { ...attempt, now: T0 + LEASE };
+      expect(await store().reserveAuthAttempt(lapsed, limits)).toBe('reserved');
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 1, inFlightUntil: T0 + 2 * LEASE });
+    });
+
+    test('without an account key only the address is throttled', async () => {
+      const { app } = await seedApp(store());
+      const attempt: AuthAttempt = { ...attemptOf(app.id), accountKey: null };
+      // Past the lockout threshold (3): no account counts, so never busy nor locked.
+      for (let i = 0; i < 4; i++) expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
+      await store().settleAuthAttempt(attempt, 'success', limits);
+      await store().settleAuthAttempt(attempt, 'failure', limits);
+      expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual({ account: fresh, ip: { windowStart: T0, failures: 3 } });
+      for (const key of ['', 'null', 'user:null', 'license:malformed']) {
+        expect((await store().readThrottle(app.id, key, attempt.ip)).account).toEqual(fresh);
+      }
+      // The address limit (5) still holds.
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().reserveAuthAttempt(attempt, limits);
+      const before = await store().readThrottle(app.id, 'user:alice', attempt.ip);
+      expect(before.ip).toEqual({ windowStart: T0, failures: 5 });
+      await domainError(store().reserveAuthAttempt(attempt, limits), 'RATE_LIMITED');
+      expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual(before);
     });
 
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {
@@ -109,19 +206,14 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const error = await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + 60_000 }), limits), 'RATE_LIMITED');
       expect(error.details.retryAfterSeconds).toBe((IP_WINDOW_MS - 60_000) / 1000);
       expect(await store().readThrottle(app.id, 'user:fresh', '198.51.100.4')).toEqual(before);
-      expect(before.account).toEqual(fresh);
+      expect(before).toEqual({ account: fresh, ip: { windowStart: T0, failures: 5 } });
+      // A checked account is not charged either.
+      const u0 = await store().readThrottle(app.id, 'user:u0', '198.51.100.4');
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:u0', now: T0 + 1 }), limits), 'RATE_LIMITED');
+      expect(await store().readThrottle(app.id, 'user:u0', '198.51.100.4')).toEqual(u0);
       // Another address, or the same one after the window, is allowed.
-      await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', ip: '198.51.100.5' }), limits);
-      await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + IP_WINDOW_MS }), limits);
-    });
-
-    test('a settled success resets the account and gives back the address\'s attempt', async () => {
-      const { app } = await seedApp(store());
-      const attempt = attemptOf(app.id);
-      await store().reserveAuthAttempt(attempt, limits);
-      await store().reserveAuthAttempt(attempt, limits);
-      await store().settleAuthSuccess(attempt);
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, ip: { windowStart: T0, failures: 1 } });
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', ip: '198.51.100.5' }), limits)).toBe('reserved');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + IP_WINDOW_MS }), limits)).toBe('reserved');
     });
   });
 

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
-import { makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally } from './fixtures.js';
+import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
+import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally, tallyValues } from './fixtures.js';
 
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
@@ -85,22 +86,57 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(1);
     });
 
-    test('50 parallel guesses at one account with threshold 10: exactly 10 are checked', async () => {
+    test('50 parallel reservations on one account with threshold 10: exactly 10 are reserved, the rest busy', async () => {
       const { app } = await seedApp(store());
+      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
       const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.77', now: T0 };
-      const result = await tally(times(50, () => store().reserveAuthAttempt(attempt, { lockoutThreshold: 10, ipFailureLimit: 1000 })));
-      expect(result).toEqual({ fulfilled: 10, codes: { ACCOUNT_LOCKED: 40 } });
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).ip?.failures).toBe(10);
+      const result = await tallyValues(times(50, () => store().reserveAuthAttempt(attempt, limits)));
+      expect(result).toEqual({ values: { reserved: 10, busy: 40 }, codes: {} });
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
+        ip: { windowStart: T0, failures: 10 },
+      });
+      // The 10 guesses fail, in parallel too: the account locks and no settlement is lost.
+      await Promise.all(times(10, () => store().settleAuthAttempt(attempt, 'failure', limits)));
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
+        failures: 0, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null,
+      });
+      await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
+    });
+
+    test('50 parallel correct logins on one account with threshold 10 all get their turn, none locked', async () => {
+      const { app } = await seedApp(store());
+      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
+      const attempt = { applicationId: app.id, accountKey: 'user:busy', ip: '198.51.100.79', now: T0 };
+      let mostInFlight = 0;
+      const login = async () => {
+        for (let tries = 0; tries < 10_000; tries++) {
+          if ((await store().reserveAuthAttempt(attempt, limits)) === 'reserved') {
+            mostInFlight = Math.max(mostInFlight, (await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account.inFlight);
+            await new Promise((resolve) => setImmediate(resolve));
+            await store().settleAuthAttempt(attempt, 'success', limits);
+            return 'in';
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return 'gave up';
+      };
+      expect(await tallyValues(times(50, login))).toEqual({ values: { in: 50 }, codes: {} });
+      expect(mostInFlight).toBeLessThanOrEqual(10);
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null },
+        ip: { windowStart: T0, failures: 0 },
+      });
     });
 
     test('50 parallel guesses from one address with limit 20: exactly 20 are checked', async () => {
       const { app } = await seedApp(store());
-      const result = await tally(
+      const result = await tallyValues(
         times(50, (i) =>
           store().reserveAuthAttempt({ applicationId: app.id, accountKey: `user:u${i}`, ip: '198.51.100.78', now: T0 }, { lockoutThreshold: 10, ipFailureLimit: 20 }),
         ),
       );
-      expect(result).toEqual({ fulfilled: 20, codes: { RATE_LIMITED: 30 } });
+      expect(result).toEqual({ values: { reserved: 20 }, codes: { RATE_LIMITED: 30 } });
     });
 
     test('50 parallel sign-ups with one username: exactly one succeeds', async () => {

@@ -108,7 +108,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.listVariables(app.id)).toEqual([]);
       expect(await s.findAnnouncement(app.id, gone.announcement.id)).toBeNull();
       const counters = await s.readThrottle(app.id, gone.attempt.accountKey, gone.attempt.ip);
-      expect(counters).toEqual({ account: { failures: 0, lockedUntil: null, lockouts: 0 }, ip: null });
+      expect(counters).toEqual({ account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null }, ip: null });
       expect(await s.findUserByUsernameKey(app.id, gone.user.usernameKey)).toBeNull();
 
       expect(await s.findUserById(kept.id, stays.user.id)).not.toBeNull();
@@ -116,7 +116,8 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.findSession(stays.session.id)).not.toBeNull();
       expect(await s.listBans(kept.id)).toHaveLength(1);
       expect(await s.listVariables(kept.id)).toHaveLength(1);
-      expect((await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip)).account.failures).toBe(1);
+      const keptCounters = await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip);
+      expect(keptCounters).toMatchObject({ account: { inFlight: 1 }, ip: { failures: 1 } });
     });
 
     test('ping answers while the store is open', async () => {

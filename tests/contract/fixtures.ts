@@ -125,3 +125,13 @@ export async function tally(promises: Promise<unknown>[]) {
   }
   return { fulfilled, codes };
 }
+
+/** Like tally, but counts the values the fulfilled promises resolved to (as strings). */
+export async function tallyValues(promises: Promise<unknown>[]) {
+  const values: Record<string, number> = {};
+  const settled = await tally(promises.map(async (p) => {
+    const value = String(await p);
+    values[value] = (values[value] ?? 0) + 1;
+  }));
+  return { values, codes: settled.codes };
+}

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
-import { makeLicense, seedApp, seedUser, T0 } from './fixtures.js';
+import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
+import { domainError, makeLicense, seedApp, seedUser, T0 } from './fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PROCESSES = 5;
@@ -29,11 +30,14 @@ const calls = {
   open: () => [store.ping()],
   activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), now: input.now })),
   reserve: () => Array.from({ length: input.count }, () => store.reserveAuthAttempt(input.attempt, input.limits)),
+  settle: () => Array.from({ length: input.count }, () => store.settleAuthAttempt(input.attempt, input.outcome, input.limits)),
 }[mode]();
-const tally = { fulfilled: 0, codes: {} };
+const tally = { fulfilled: 0, values: {}, codes: {} };
 for (const r of await Promise.allSettled(calls)) {
-  if (r.status === 'fulfilled') tally.fulfilled++;
-  else { const k = r.reason?.code ?? String(r.reason); tally.codes[k] = (tally.codes[k] ?? 0) + 1; }
+  if (r.status === 'fulfilled') {
+    tally.fulfilled++;
+    if (typeof r.value === 'string') tally.values[r.value] = (tally.values[r.value] ?? 0) + 1;
+  } else { const k = r.reason?.code ?? String(r.reason); tally.codes[k] = (tally.codes[k] ?? 0) + 1; }
 }
 await store.close();
 process.stdout.write(JSON.stringify(tally));
@@ -61,7 +65,8 @@ async function buildChildRuntime(out: string): Promise<void> {
   await symlink(join(repo, 'drizzle'), join(out, 'drizzle'), 'dir');
 }
 
-type Tally = { fulfilled: number; codes: Record<string, number> };
+/** Fulfilled calls, the string values they resolved to, and the codes of the rejected ones. */
+type Tally = { fulfilled: number; values: Record<string, number>; codes: Record<string, number> };
 
 function runChild(runtime: string, mode: string, path: string, startAt: number, input: unknown): Promise<Tally> {
   return new Promise((done, fail) => {
@@ -79,9 +84,10 @@ function runChild(runtime: string, mode: string, path: string, startAt: number, 
 async function race(runtime: string, mode: string, path: string, inputs: unknown[]): Promise<Tally> {
   const startAt = Date.now() + 1500;
   const tallies = await Promise.all(inputs.map((input) => runChild(runtime, mode, path, startAt, input)));
-  const sum: Tally = { fulfilled: 0, codes: {} };
+  const sum: Tally = { fulfilled: 0, values: {}, codes: {} };
   for (const t of tallies) {
     sum.fulfilled += t.fulfilled;
+    for (const [k, n] of Object.entries(t.values)) sum.values[k] = (sum.values[k] ?? 0) + n;
     for (const [k, n] of Object.entries(t.codes)) sum.codes[k] = (sum.codes[k] ?? 0) + n;
   }
   return sum;
@@ -103,7 +109,7 @@ describe('SQLite store shared by several processes', () => {
   it('processes opening a fresh file together all migrate it successfully', async () => {
     const path = join(root, `${randomUUID()}.db`);
     const result = await race(runtime, 'open', path, Array.from({ length: PROCESSES }, () => ({})));
-    expect(result).toEqual({ fulfilled: PROCESSES, codes: {} });
+    expect(result).toEqual({ fulfilled: PROCESSES, values: {}, codes: {} });
   });
 
   it('a license raced for by several processes is used exactly once', async () => {
@@ -118,7 +124,7 @@ describe('SQLite store shared by several processes', () => {
     }));
     try {
       const result = await race(runtime, 'activate', path, inputs);
-      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: PROCESSES * 10 - 1 } });
+      expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_REJECTED: PROCESSES * 10 - 1 } });
       const details = await Promise.all(users.map((u) => store.getUserDetails(app.id, u.id)));
       expect(details.reduce((n, d) => n + (d?.adjustments.length ?? 0), 0)).toBe(1);
     } finally {
@@ -126,16 +132,31 @@ describe('SQLite store shared by several processes', () => {
     }
   });
 
-  it('guesses at one account from several processes stop at the lockout threshold', async () => {
+  it('guesses at one account from several processes get exactly the threshold of turns, then lock it', async () => {
     const path = join(root, `${randomUUID()}.db`);
     const store = openSqliteStore({ path });
     const { app } = await seedApp(store);
     const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
-    const input = { attempt, limits: { lockoutThreshold: 10, ipFailureLimit: 1000 }, count: 10 };
+    const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
     try {
-      const result = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => input));
-      expect(result).toEqual({ fulfilled: 10, codes: { ACCOUNT_LOCKED: PROCESSES * 10 - 10 } });
-      expect((await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).ip?.failures).toBe(10);
+      const reserve = { attempt, limits, count: 10 };
+      const reserved = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => reserve));
+      expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
+      expect(await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
+        ip: { windowStart: T0, failures: 10 },
+      });
+      // The 10 checks settle as failures, two per process at once: none is lost, so the account locks.
+      const settle = { attempt, limits, outcome: 'failure', count: 10 / PROCESSES };
+      const settled = await race(runtime, 'settle', path, Array.from({ length: PROCESSES }, () => settle));
+      expect(settled).toEqual({ fulfilled: 10, values: {}, codes: {} });
+      expect((await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
+        failures: 0, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null,
+      });
+      // The lockout holds for every process.
+      const again = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })));
+      expect(again).toEqual({ fulfilled: 0, values: {}, codes: { ACCOUNT_LOCKED: PROCESSES * 2 } });
+      await domainError(store.reserveAuthAttempt({ ...attempt, now: T0 + 59_999 }, limits), 'ACCOUNT_LOCKED');
     } finally {
       await store.close();
     }

@@ -1,15 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  IN_FLIGHT_LEASE_MS,
   IP_WINDOW_MS,
-  accountAfterSuccess,
   currentIpCounter,
   freshAccountCounter,
   ipAfterSuccess,
   lockDuration,
   reserveAccountAttempt,
   reserveIpAttempt,
+  settleAccountAttempt,
   type AccountCounter,
+  type AccountReservation,
   type IpCounter,
 } from '../../src/domain/auth-throttle.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -18,29 +20,42 @@ import { expectDomainError } from './expect-domain-error.js';
 
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
 const DAY_MS = 24 * 60 * MINUTE_MS;
+const LEASE = IN_FLIGHT_LEASE_MS;
 
-/** Folds `n` account reservations at one instant; counts those let through. */
-function foldAccount(start: AccountCounter, n: number, threshold: number, now: number) {
-  let c = start;
-  let allowed = 0;
-  let refused = 0;
-  for (let i = 0; i < n; i++) {
-    try {
-      c = reserveAccountAttempt(c, threshold, now);
-      allowed++;
-    } catch (e) {
-      if (!(e instanceof DomainError) || e.code !== 'ACCOUNT_LOCKED') throw e;
-      refused++;
-    }
-  }
-  return { counter: c, allowed, refused };
+const counter = (over: Partial<AccountCounter> = {}): AccountCounter => ({ ...freshAccountCounter, ...over });
+
+/** The counter a reservation leads to; fails the test when the account was busy. */
+function reservedNext(r: AccountReservation): AccountCounter {
+  if (r.kind !== 'reserved') throw new Error('expected a reservation, the account was busy');
+  return r.next;
 }
 
-/** Reserves and fails attempts until the account locks; returns the locked counter. */
+const reserve = (c: AccountCounter, threshold: number, now: number) => reservedNext(reserveAccountAttempt(c, threshold, now));
+
+/** Folds `n` parallel reservations at one instant, then settles every reserved one as a failure. */
+function foldParallelGuesses(start: AccountCounter, n: number, threshold: number, now: number) {
+  let c = start;
+  let reserved = 0;
+  let busy = 0;
+  for (let i = 0; i < n; i++) {
+    const r = reserveAccountAttempt(c, threshold, now);
+    if (r.kind === 'busy') busy++;
+    else {
+      reserved++;
+      c = r.next;
+    }
+  }
+  const inFlight = c;
+  for (let i = 0; i < reserved; i++) c = settleAccountAttempt(c, 'failure', threshold, now);
+  return { inFlight, settled: c, reserved, busy };
+}
+
+/** Reserves `threshold` checks and settles them all as failures; returns the locked counter. */
 function lockAccount(start: AccountCounter, threshold: number, now: number): AccountCounter {
   let c = start;
-  for (let i = 0; i < threshold; i++) c = reserveAccountAttempt(c, threshold, now);
-  expect(c.lockedUntil).not.toBeNull();
+  for (let i = 0; i < threshold; i++) c = reserve(c, threshold, now);
+  for (let i = 0; i < threshold; i++) c = settleAccountAttempt(c, 'failure', threshold, now);
+  expect(c.lockedUntil).toBe(now + lockDuration(start.lockouts));
   return c;
 }
 
@@ -70,17 +85,44 @@ describe('lockDuration', () => {
 });
 
 describe('reserveAccountAttempt', () => {
-  it('counts attempts up below the threshold', () => {
-    let c = freshAccountCounter;
-    for (let i = 1; i < 10; i++) {
-      c = reserveAccountAttempt(c, 10, NOW);
-      expect(c).toEqual({ failures: i, lockedUntil: null, lockouts: 0 });
-    }
+  it('counts a check in flight and sets its lease, leaving the failures alone', () => {
+    expect(freshAccountCounter).toEqual({ failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null });
+    const one = reserve(freshAccountCounter, 10, NOW);
+    expect(one).toEqual({ failures: 0, lockedUntil: null, lockouts: 0, inFlight: 1, inFlightUntil: NOW + LEASE });
+    // A later reservation renews the lease.
+    expect(reserve(one, 10, NOW + 5)).toEqual({ failures: 0, lockedUntil: null, lockouts: 0, inFlight: 2, inFlightUntil: NOW + 5 + LEASE });
+    const failing = counter({ failures: 4, lockouts: 2, lockedUntil: NOW - 1, inFlight: 3, inFlightUntil: NOW + 100 });
+    expect(reserve(failing, 10, NOW)).toEqual({ ...failing, inFlight: 4, inFlightUntil: NOW + LEASE });
   });
 
-  it('the threshold-th attempt is let through and starts a lock of lockDuration', () => {
-    const nine: AccountCounter = { failures: 9, lockedUntil: null, lockouts: 0 };
-    expect(reserveAccountAttempt(nine, 10, NOW)).toEqual({ failures: 0, lockedUntil: NOW + lockDuration(0), lockouts: 1 });
+  it('busy once settled failures plus checks in flight reach the threshold, and nothing changes', () => {
+    const live = { inFlightUntil: NOW + LEASE };
+    for (const c of [
+      counter({ inFlight: 10, ...live }),
+      counter({ failures: 9, inFlight: 1, ...live }),
+      counter({ failures: 7, inFlight: 3, ...live }),
+      counter({ failures: 5, inFlight: 7, ...live }),
+    ]) {
+      const frozen = Object.freeze({ ...c });
+      expect(reserveAccountAttempt(frozen, 10, NOW)).toEqual({ kind: 'busy' });
+      expect(frozen).toEqual(c);
+    }
+    // One below the threshold still gets a turn.
+    expect(reserveAccountAttempt(counter({ failures: 9 }), 10, NOW).kind).toBe('reserved');
+    expect(reserveAccountAttempt(counter({ failures: 6, inFlight: 3, ...live }), 10, NOW).kind).toBe('reserved');
+  });
+
+  it('a lapsed lease (now >= inFlightUntil) drops the checks in flight', () => {
+    const full = counter({ failures: 2, inFlight: 8, inFlightUntil: NOW + LEASE });
+    expect(reserveAccountAttempt(full, 10, NOW + LEASE - 1)).toEqual({ kind: 'busy' });
+    expect(reserveAccountAttempt(full, 10, NOW + LEASE)).toEqual({
+      kind: 'reserved',
+      next: { failures: 2, lockedUntil: null, lockouts: 0, inFlight: 1, inFlightUntil: NOW + 2 * LEASE },
+    });
+    // Settled failures do not lapse.
+    const failed = counter({ failures: 9, inFlight: 1, inFlightUntil: NOW + LEASE });
+    expect(reserve(failed, 10, NOW + DAY_MS)).toEqual({ ...failed, inFlight: 1, inFlightUntil: NOW + DAY_MS + LEASE });
+    expect(reserveAccountAttempt(reserve(failed, 10, NOW + DAY_MS), 10, NOW + DAY_MS)).toEqual({ kind: 'busy' });
   });
 
   it('refused while locked with ACCOUNT_LOCKED and retryAfterSeconds', () => {
@@ -94,18 +136,47 @@ describe('reserveAccountAttempt', () => {
     expect(expectDomainError(() => reserveAccountAttempt(locked, 10, NOW + 1_001), 'ACCOUNT_LOCKED').details.retryAfterSeconds).toBe(59);
   });
 
-  it('a refused attempt leaves the counter as it was', () => {
-    const locked = lockAccount(freshAccountCounter, 3, NOW);
+  it('a lock wins over a free turn, and a refused reservation leaves the counter as it was', () => {
+    const locked = Object.freeze(counter({ lockedUntil: NOW + MINUTE_MS, lockouts: 1 }));
     const snapshot = { ...locked };
     expectDomainError(() => reserveAccountAttempt(locked, 3, NOW + 1), 'ACCOUNT_LOCKED');
     expect(locked).toEqual(snapshot);
   });
 
-  it('attempts are allowed again once the lock expires (at lockedUntil)', () => {
+  it('reserving works again once the lock expires (at lockedUntil)', () => {
     const locked = lockAccount(freshAccountCounter, 10, NOW);
     const until = locked.lockedUntil as number;
     expectDomainError(() => reserveAccountAttempt(locked, 10, until - 1), 'ACCOUNT_LOCKED');
-    expect(reserveAccountAttempt(locked, 10, until)).toEqual({ failures: 1, lockedUntil: until, lockouts: 1 });
+    expect(reserve(locked, 10, until)).toEqual({ failures: 0, lockedUntil: until, lockouts: 1, inFlight: 1, inFlightUntil: until + LEASE });
+  });
+
+  it('threshold 1: one check at a time, and its failure locks', () => {
+    const one = reserve(freshAccountCounter, 1, NOW);
+    expect(reserveAccountAttempt(one, 1, NOW)).toEqual({ kind: 'busy' });
+    expect(settleAccountAttempt(one, 'failure', 1, NOW)).toEqual({ failures: 0, lockedUntil: NOW + MINUTE_MS, lockouts: 1, inFlight: 0, inFlightUntil: null });
+  });
+});
+
+describe('settleAccountAttempt', () => {
+  it('a failure counts up and gives back the turn', () => {
+    const one = reserve(freshAccountCounter, 10, NOW);
+    expect(settleAccountAttempt(one, 'failure', 10, NOW + 1)).toEqual({ failures: 1, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null });
+    // Other checks keep their lease.
+    const three = counter({ failures: 2, inFlight: 3, inFlightUntil: NOW + LEASE });
+    expect(settleAccountAttempt(three, 'failure', 10, NOW + 1)).toEqual({ ...three, failures: 3, inFlight: 2 });
+  });
+
+  it('the threshold-th settled failure starts a lock of lockDuration(lockouts)', () => {
+    const nine = counter({ failures: 9, lockouts: 2, lockedUntil: NOW - DAY_MS, inFlight: 1, inFlightUntil: NOW + LEASE });
+    expect(settleAccountAttempt(nine, 'failure', 10, NOW)).toEqual({
+      failures: 0,
+      lockedUntil: NOW + lockDuration(2),
+      lockouts: 3,
+      inFlight: 0,
+      inFlightUntil: null,
+    });
+    const eight = counter({ failures: 8, inFlight: 1, inFlightUntil: NOW + LEASE });
+    expect(settleAccountAttempt(eight, 'failure', 10, NOW)).toEqual({ ...eight, failures: 9, inFlight: 0, inFlightUntil: null });
   });
 
   it('each later lock is longer (growing), up to the cap', () => {
@@ -124,45 +195,135 @@ describe('reserveAccountAttempt', () => {
     expect(c.lockouts).toBe(14);
   });
 
-  it('50 reservations at threshold 10 at one instant: exactly 10 allowed', () => {
-    const { counter, allowed, refused } = foldAccount(freshAccountCounter, 50, 10, NOW);
-    expect(allowed).toBe(10);
-    expect(refused).toBe(40);
-    expect(counter.lockedUntil).toBe(NOW + MINUTE_MS);
+  it('a success resets the failures, any lock and the lockouts, and gives back its turn', () => {
+    const c = counter({ failures: 5, lockedUntil: NOW - 1, lockouts: 3, inFlight: 2, inFlightUntil: NOW + LEASE });
+    const once = settleAccountAttempt(c, 'success', 10, NOW);
+    expect(once).toEqual({ failures: 0, lockedUntil: null, lockouts: 0, inFlight: 1, inFlightUntil: NOW + LEASE });
+    expect(settleAccountAttempt(once, 'success', 10, NOW)).toEqual(freshAccountCounter);
+    // A check reserved before a lock started forgives that lock too.
+    const locked = counter({ lockedUntil: NOW + MINUTE_MS, lockouts: 1, inFlight: 1, inFlightUntil: NOW + LEASE });
+    expect(settleAccountAttempt(locked, 'success', 10, NOW + 1)).toEqual(freshAccountCounter);
   });
 
-  it('at one instant, never more than threshold attempts pass', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.nat(200), (threshold, n) => {
-        expect(foldAccount(freshAccountCounter, n, threshold, NOW).allowed).toBe(Math.min(n, threshold));
-      }),
-    );
+  it('never counts below 0 checks in flight (nothing reserved, or the lease lapsed)', () => {
+    expect(settleAccountAttempt(freshAccountCounter, 'success', 10, NOW)).toEqual(freshAccountCounter);
+    expect(settleAccountAttempt(freshAccountCounter, 'failure', 10, NOW)).toEqual({ ...freshAccountCounter, failures: 1 });
+    const lapsed = counter({ failures: 1, inFlight: 3, inFlightUntil: NOW });
+    expect(settleAccountAttempt(lapsed, 'failure', 10, NOW)).toEqual({ ...freshAccountCounter, failures: 2 });
+    expect(settleAccountAttempt(lapsed, 'success', 10, NOW + 1)).toEqual(freshAccountCounter);
   });
 
-  it('threshold 1 locks on the first attempt', () => {
-    expect(reserveAccountAttempt(freshAccountCounter, 1, NOW)).toEqual({ failures: 0, lockedUntil: NOW + MINUTE_MS, lockouts: 1 });
-  });
-});
-
-describe('accountAfterSuccess', () => {
-  it('resets the count, any lock and the growth of later locks', () => {
-    expect(accountAfterSuccess()).toEqual({ failures: 0, lockedUntil: null, lockouts: 0 });
+  it('after a success the next lock is the first-length one again', () => {
     let c = lockAccount(freshAccountCounter, 10, NOW);
     c = lockAccount(c, 10, c.lockedUntil as number);
     expect(c.lockouts).toBe(2);
-    c = accountAfterSuccess();
     const t = NOW + DAY_MS;
-    expect(reserveAccountAttempt(c, 10, t)).toEqual({ failures: 1, lockedUntil: null, lockouts: 0 });
+    c = settleAccountAttempt(reserve(c, 10, t), 'success', 10, t);
+    expect(c).toEqual(freshAccountCounter);
     expect(lockAccount(c, 10, t).lockedUntil).toBe(t + MINUTE_MS);
   });
 
   it('a success between failures means they are no longer consecutive', () => {
     let c = freshAccountCounter;
-    for (let i = 0; i < 9; i++) c = reserveAccountAttempt(c, 10, NOW);
-    c = accountAfterSuccess();
-    for (let i = 0; i < 9; i++) c = reserveAccountAttempt(c, 10, NOW);
-    expect(c.lockedUntil).toBeNull();
+    for (let i = 0; i < 9; i++) c = settleAccountAttempt(reserve(c, 10, NOW), 'failure', 10, NOW);
     expect(c.failures).toBe(9);
+    c = settleAccountAttempt(reserve(c, 10, NOW), 'success', 10, NOW);
+    for (let i = 0; i < 9; i++) c = settleAccountAttempt(reserve(c, 10, NOW), 'failure', 10, NOW);
+    expect(c).toEqual({ ...freshAccountCounter, failures: 9 });
+  });
+});
+
+describe('parallel checks on one account', () => {
+  it('50 parallel guesses at threshold 10: exactly 10 are reserved, and their failures lock the account', () => {
+    const { inFlight, settled, reserved, busy } = foldParallelGuesses(freshAccountCounter, 50, 10, NOW);
+    expect({ reserved, busy }).toEqual({ reserved: 10, busy: 40 });
+    expect(inFlight).toEqual({ failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: NOW + LEASE });
+    expect(settled).toEqual({ failures: 0, lockedUntil: NOW + MINUTE_MS, lockouts: 1, inFlight: 0, inFlightUntil: null });
+    expectDomainError(() => reserveAccountAttempt(settled, 10, NOW), 'ACCOUNT_LOCKED');
+  });
+
+  it('at one instant exactly min(n, threshold) are reserved; settling them all as failures locks at the threshold', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.nat(200), (threshold, n) => {
+        const { inFlight, settled, reserved, busy } = foldParallelGuesses(freshAccountCounter, n, threshold, NOW);
+        expect(reserved).toBe(Math.min(n, threshold));
+        expect(busy).toBe(n - reserved);
+        expect(inFlight.inFlight).toBe(reserved);
+        expect(settled.inFlight).toBe(0);
+        if (n >= threshold) {
+          expect(settled).toMatchObject({ failures: 0, lockedUntil: NOW + MINUTE_MS, lockouts: 1 });
+          expectDomainError(() => reserveAccountAttempt(settled, threshold, NOW), 'ACCOUNT_LOCKED');
+        } else {
+          expect(settled).toEqual({ ...freshAccountCounter, failures: n });
+        }
+      }),
+    );
+  });
+
+  // Any interleaving of reservations and failed settlements, within one lease: the model tracks the
+  // checks really in flight and settles only those.
+  const step = fc.record({ op: fc.constantFrom('reserve', 'settle'), dt: fc.nat(Math.floor(LEASE / 100) - 1) });
+
+  it('whatever the interleaving, no more than the threshold checks are reserved before the lock', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.array(step, { maxLength: 100 }), (threshold, steps) => {
+        let c = freshAccountCounter;
+        let t = NOW;
+        let reserved = 0;
+        let outstanding = 0;
+        for (const { op, dt } of steps) {
+          t += dt;
+          if (op === 'reserve') {
+            const r = reserveAccountAttempt(c, threshold, t);
+            expect(r.kind === 'busy').toBe(c.failures + outstanding >= threshold);
+            if (r.kind === 'reserved') {
+              c = r.next;
+              reserved++;
+              outstanding++;
+            }
+          } else if (outstanding > 0) {
+            c = settleAccountAttempt(c, 'failure', threshold, t);
+            outstanding--;
+          }
+          expect(reserved).toBeLessThanOrEqual(threshold);
+          if (c.lockedUntil !== null) {
+            // The lock starts exactly when the threshold-th reserved check fails.
+            expect({ reserved, outstanding }).toEqual({ reserved: threshold, outstanding: 0 });
+            expectDomainError(() => reserveAccountAttempt(c, threshold, t), 'ACCOUNT_LOCKED');
+            return;
+          }
+          expect(c.inFlight).toBe(outstanding);
+          expect(c.failures + c.inFlight).toBeLessThanOrEqual(threshold);
+        }
+      }),
+    );
+  });
+
+  it('correct logins, however interleaved, only queue: never locked, every turn given back', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.array(step, { maxLength: 100 }), (threshold, steps) => {
+        let c = freshAccountCounter;
+        let t = NOW;
+        let outstanding = 0;
+        for (const { op, dt } of steps) {
+          t += dt;
+          if (op === 'reserve') {
+            const r = reserveAccountAttempt(c, threshold, t);
+            expect(r.kind === 'busy').toBe(outstanding >= threshold);
+            if (r.kind === 'reserved') {
+              c = r.next;
+              outstanding++;
+            }
+          } else if (outstanding > 0) {
+            c = settleAccountAttempt(c, 'success', threshold, t);
+            outstanding--;
+          }
+          expect(c).toMatchObject({ failures: 0, lockedUntil: null, lockouts: 0, inFlight: outstanding });
+        }
+        while (outstanding-- > 0) c = settleAccountAttempt(c, 'success', threshold, t);
+        expect(c).toEqual(freshAccountCounter);
+      }),
+    );
   });
 });
 
