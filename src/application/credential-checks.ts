@@ -37,6 +37,8 @@ export async function throttledCheck<T>(deps: Deps, attempt: AuthAttempt, check:
 
 export const accountKeys = {
   user: (key: string) => `user:${key}`,
+  /** License codes presented by an account at activation: apart from its password's counter. */
+  activation: (key: string) => `activation:${key}`,
   license: (digest: string | null) => `license:${digest ?? 'malformed'}`,
 };
 

@@ -80,3 +80,23 @@ describe('under parallel requests', () => {
     expect((await login(t, app, { username: 'guess0', password: 'wrong password' }, {}, { ip: '10.8.8.8' })).statusCode).toBe(401);
   });
 });
+
+describe('license guesses at activation', () => {
+  it('lock the guessing account after the threshold, and only that account', async () => {
+    await t.close();
+    t = await startTestApp({ limits: { lockoutThreshold: 3, ipFailureLimit: 1000 } });
+    const app = await createApplication(t, { device_auth: false });
+    await signUp(t, app, 'guesser', 'password123');
+    await signUp(t, app, 'bystander', 'password123');
+    const guess = (username: string, code: string) => call(t, app, 'POST', '/activate_license', { code, username, password: 'password123' });
+    const wrong = 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA';
+    for (let i = 0; i < 3; i++) expect((await guess('guesser', wrong)).json().error_code).toBe('LICENSE_REJECTED');
+    const locked = await guess('guesser', wrong);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error_code).toBe('ACCOUNT_LOCKED');
+    // The correct password alone does not unlock code guessing, and the bystander is unaffected.
+    const [code] = await createLicenses(t, app.id, 1, 60);
+    expect((await guess('guesser', code as string)).statusCode).toBe(429);
+    expect((await guess('bystander', code as string)).statusCode).toBe(200);
+  });
+});

@@ -22,18 +22,25 @@ export async function activateLicense(
   const user = await checkPassword(deps, app, body.username, body.password, caller);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
-  // The code is a second credential, counted against the account presenting it: a user guessing
-  // codes locks only themselves, and a leaked code tried by many users locks none of them.
-  const attempt = { applicationId: app.id, accountKey: accountKeys.user(user.usernameKey), ip: caller.ip, now };
-  const adjustment = await throttledCheck(deps, attempt, async () => {
-    const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
-    await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: license?.id ?? null });
-    if (license === null || digest === null) throw rejected();
-    if (app.settings.deviceAuth && hardwareId !== null) {
-      await deps.store.admitDevice({ userId: user.id, hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid(), now });
-    }
-    return deps.store.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: digest, adjustmentId: deps.ids.uuid(), now });
+  // The code is a second credential with its own counter for the account presenting it: a user
+  // guessing codes locks only themselves, and a leaked code tried by many users locks none.
+  // Only the question "is this a license of the application" is throttled; bans, the device cap
+  // and single use are decided after it and are not guesses.
+  const attempt = { applicationId: app.id, accountKey: accountKeys.activation(user.usernameKey), ip: caller.ip, now };
+  const license = await throttledCheck(deps, attempt, async () =>
+    digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
+  );
+  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: license?.id ?? null });
+  if (license === null || digest === null) throw rejected();
+  if (app.settings.deviceAuth && hardwareId !== null) {
+    await deps.store.admitDevice({ userId: user.id, hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid(), now });
+  }
+  const adjustment = await deps.store.activateLicense({
+    applicationId: app.id,
+    userId: user.id,
+    licenseDigest: digest,
+    adjustmentId: deps.ids.uuid(),
+    now,
   });
-  if (adjustment === null) throw rejected();
   return adjustment;
 }

@@ -26,22 +26,21 @@ export async function signUpWithLicense(
   // A license code is a credential: guesses count against the address. There is no account to
   // lock yet, and locking the code itself would let a leak of it lock out its rightful owner.
   const attempt = { applicationId: app.id, accountKey: null, ip: caller.ip, now };
-  const created = await throttledCheck(deps, attempt, async () => {
-    const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
-    await guardBans(deps, app, { ip: caller.ip, hardwareId, licenseId: license?.id ?? null });
-    if (license === null || digest === null) throw invalidLicense();
-    const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
-    const result = await deps.store.signUpWithLicense({
-      applicationId: app.id,
-      licenseDigest: digest,
-      user,
-      device: firstDevice(deps, user, hardwareId),
-      adjustmentId: deps.ids.uuid(),
-      now,
-    });
-    return result.user;
+  // Only "is this a license of the application" is throttled; bans and single use come after.
+  const license = await throttledCheck(deps, attempt, async () =>
+    digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
+  );
+  await guardBans(deps, app, { ip: caller.ip, hardwareId, licenseId: license?.id ?? null });
+  if (license === null || digest === null) throw invalidLicense();
+  const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+  const { user: created } = await deps.store.signUpWithLicense({
+    applicationId: app.id,
+    licenseDigest: digest,
+    user,
+    device: firstDevice(deps, user, hardwareId),
+    adjustmentId: deps.ids.uuid(),
+    now,
   });
-  if (created === null) throw invalidLicense();
   await deps.store.recordIp(created.id, caller.ip, now);
   return created;
 }
