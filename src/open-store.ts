@@ -7,6 +7,9 @@ export const SQLITE_FILE = 'gatehouse.db';
 
 /** The database the configuration names: PostgreSQL by DATABASE_URL, else SQLite in the data folder. */
 export async function openConfiguredStore(config: Config): Promise<Store> {
+  if (config.blobStore === 's3') {
+    throw new ConfigError('GATEHOUSE_BLOB_STORE=s3: S3 storage is not available in this build yet; unset it to use the local folder');
+  }
   if (config.databaseUrl !== null) {
     throw new ConfigError('DATABASE_URL: PostgreSQL is not available in this build yet; unset it to use the embedded SQLite database');
   }

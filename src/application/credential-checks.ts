@@ -35,7 +35,11 @@ export async function throttledCheck<T>(deps: Deps, attempt: AuthAttempt, check:
   }
 }
 
+/** The throttle scope of owner sign-in, beside the application ids that scope client checks. */
+export const CONSOLE_THROTTLE_SCOPE = 'console';
+
 export const accountKeys = {
+  owner: (email: string) => `owner:${email}`,
   user: (key: string) => `user:${key}`,
   /** License codes presented by an account at activation: apart from its password's counter. */
   activation: (key: string) => `activation:${key}`,

@@ -1,4 +1,5 @@
 import { validationError } from './errors.js';
+import { canonicalLicenseCode } from './license.js';
 
 export const PASSWORD_MAX_CODE_POINTS = 256;
 export const PASSWORD_MIN_FLOOR = 8;
@@ -54,6 +55,8 @@ export function acceptUsername(raw: string): { username: string; key: string } {
   if (!USERNAME_PATTERN.test(username)) {
     throw validationError('username', 'may contain letters, digits and . _ @ + - only');
   }
+  // A username that reads as a license code would make "username or license code" lookups ambiguous.
+  if (canonicalLicenseCode(username) !== null) throw validationError('username', 'must not look like a license code');
   return { username, key: usernameKey(username) };
 }
 

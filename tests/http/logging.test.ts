@@ -14,11 +14,15 @@ it('secrets in headers and bodies never reach the log', async () => {
   await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) });
   await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'alice', 'x-api-password': u.password } });
   await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': u.code } });
+  // License codes also travel in paths: the admin lookup and the console's license routes.
+  await t.inject({ method: 'GET', url: `/api/admin/user/${u.code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
+  await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/licenses/${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
 
   const log = lines.join('\n');
   expect(log).toContain('"url":"/api/integration/app_context"');
   expect(log).toContain('[redacted]');
-  for (const secret of [tok, u.password, u.code, app.credentials.api_secret, t.ownerToken]) {
+  expect(log).toContain('[license-code]');
+  for (const secret of [tok, u.password, u.code, u.code.toLowerCase(), app.credentials.api_secret, app.credentials.admin_api_key, t.ownerToken]) {
     expect(log.includes(secret), `log holds ${secret.slice(0, 10)}…`).toBe(false);
   }
 });

@@ -112,3 +112,10 @@ describe('POST /sign_up_with_license_code', () => {
     expect(c).toBeDefined();
   });
 });
+
+describe('usernames', () => {
+  it('422 for a username that reads as a license code, so lookups by either stay unambiguous', async () => {
+    const res = await call(t, app, 'POST', '/sign_up', { username: '00000-00000-00000-00000-00000-00000', password: 'password123' });
+    expect(expectError(res, 422, 'VALIDATION_FAILED')).toMatchObject({ errors: [{ field: 'username', message: 'must not look like a license code' }] });
+  });
+});

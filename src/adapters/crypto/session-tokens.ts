@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { SessionClaims, TokenService } from '../../application/ports.js';
 
@@ -11,7 +12,8 @@ const ISSUER = 'gatehouse';
 export function createSessionTokens(key: Uint8Array): TokenService {
   return {
     issue: (c) =>
-      new SignJWT({ app: c.applicationId, hw: c.hardwareId })
+      // `n`: 128 random bits, so every token holds CSPRNG entropy beyond its (UUID) session id.
+      new SignJWT({ app: c.applicationId, hw: c.hardwareId, n: randomBytes(16).toString('base64url') })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
         .setJti(c.sessionId)

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
+import { canonicalLicenseCode } from '../../domain/license.js';
 import { adminRoutes } from './admin-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
@@ -27,6 +28,37 @@ const REDACTED = [
   'req.body.credentials',
 ];
 
+/**
+ * Request log lines: license codes travel in paths (admin lookup, console licenses) and are
+ * secrets, so any path segment that reads as one is masked. Headers (secret ones redacted) only
+ * at debug and trace, so info lines stay lean.
+ */
+function requestSerializer(withHeaders: boolean) {
+  return (req: { method: string; url: string; headers: unknown; ip?: string }) => ({
+    method: req.method,
+    url: maskLicenseCodes(req.url),
+    ip: req.ip,
+    ...(withHeaders ? { headers: req.headers } : {}),
+  });
+}
+
+function maskLicenseCodes(url: string): string {
+  const [path = '', query] = url.split('?', 2);
+  const masked = path
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        // A badly encoded segment is logged as sent.
+      }
+      return canonicalLicenseCode(decoded) === null ? segment : '[license-code]';
+    })
+    .join('/');
+  return query === undefined ? masked : `${masked}?${query}`;
+}
+
 export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -35,11 +67,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
         : {
             level: options.logLevel,
             redact: { paths: REDACTED, censor: '[redacted]' },
-            // At debug and trace, request lines carry the headers (secret ones redacted); at info
-            // and above they stay lean.
-            ...(options.logLevel === 'debug' || options.logLevel === 'trace'
-              ? { serializers: { req: (req: { method: string; url: string; headers: unknown; ip?: string }) => ({ method: req.method, url: req.url, headers: req.headers, ip: req.ip }) } }
-              : {}),
+            serializers: { req: requestSerializer(options.logLevel === 'debug' || options.logLevel === 'trace') },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     trustProxy: options.trustProxy.length > 0 ? options.trustProxy : false,
@@ -50,7 +78,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     // Usernames and license codes travel in paths; longer parameters answer 414 in our body.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     frameworkErrors: frameworkErrorHandler,
     ajv: {
       // Bodies are taken exactly as sent: no coercion (a number is not a password), nothing stripped.

@@ -1,6 +1,7 @@
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
-import { keyPrefixes, type Deps } from '../deps.js';
+import { accountKeys, CONSOLE_THROTTLE_SCOPE, throttledCheck } from '../credential-checks.js';
+import { keyPrefixes, type Caller, type Deps } from '../deps.js';
 import type { OwnerRecord } from '../ports.js';
 
 export interface OwnerSession {
@@ -32,15 +33,23 @@ export async function createOwner(deps: Deps, email: string, password: string): 
   return issueConsoleToken(deps, owner);
 }
 
-/** Console sign-in; an unknown email costs the same and answers the same as a wrong password. */
-export async function loginOwner(deps: Deps, email: string, password: string): Promise<OwnerSession> {
+/**
+ * Console sign-in, throttled like client logins (per email and per address), and an unknown email
+ * costs the same and answers the same as a wrong password.
+ */
+export async function loginOwner(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
   const pw = presentedPassword(password);
-  const owner = await deps.store.findOwnerByEmail(email.trim().toLowerCase());
-  if (owner === null) {
-    await deps.hasher.verifyDummy(pw);
-    throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
-  }
-  if (!(await deps.hasher.verify(owner.passwordHash, pw))) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
+  const key = email.trim().toLowerCase();
+  const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
+  const owner = await throttledCheck(deps, attempt, async () => {
+    const found = await deps.store.findOwnerByEmail(key);
+    if (found === null) {
+      await deps.hasher.verifyDummy(pw);
+      return null;
+    }
+    return (await deps.hasher.verify(found.passwordHash, pw)) ? found : null;
+  });
+  if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
   return issueConsoleToken(deps, owner);
 }
 

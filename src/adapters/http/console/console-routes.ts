@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticateConsole, loginOwner, logoutOwner } from '../../../application/console/owners.js';
 import type { Deps } from '../../../application/deps.js';
-import { bearer } from '../request-parts.js';
+import { bearer, callerOf } from '../request-parts.js';
 import { Password, closed } from '../schemas.js';
 import { applicationRoutes } from './application-routes.js';
 import { banRoutes } from './ban-routes.js';
@@ -15,7 +15,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.post(
     '/login',
     { schema: { body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }), password: Password }, closed) } },
-    async (request) => loginOwner(deps, request.body.email, request.body.password),
+    async (request) => loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
   );
 
   // Everything else needs a console token. The hook lives in its own scope so /login stays open,

@@ -49,12 +49,29 @@ function runMigrations(db: Parameters<typeof migrate>[0]): void {
   }
 }
 
+const BUSY_RETRY_MS = 10_000;
+
+function withBusyRetry<T>(work: () => T): T {
+  const giveUpAt = Date.now() + BUSY_RETRY_MS;
+  for (;;) {
+    try {
+      return work();
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > giveUpAt) throw e;
+      // Start-up only, so a synchronous pause is fine.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 export function openConnection(path: string): Connection {
   const client = new Database(path);
-  // WAL lets readers proceed beside the single writer; busy_timeout makes a second connection
-  // wait for the write lock instead of failing at once with SQLITE_BUSY.
-  client.pragma('journal_mode = WAL');
+  // busy_timeout first: it makes every later statement, the switch to WAL included, wait for a
+  // lock another process holds instead of failing at once with SQLITE_BUSY.
   client.pragma('busy_timeout = 5000');
+  // WAL lets readers proceed beside the single writer. Switching a fresh file to it needs a lock
+  // that processes opening the file together contend for, so it is retried for a bounded time.
+  withBusyRetry(() => client.pragma('journal_mode = WAL'));
   client.pragma('foreign_keys = ON');
   client.pragma('synchronous = NORMAL');
   const db = drizzle({ client });

@@ -4,7 +4,7 @@ import type { ApplicationStore, OwnerStore } from '../../../application/ports.js
 import { DomainError } from '../../../domain/errors.js';
 import { type Connection, isUniqueViolation } from './db.js';
 import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from './mappers.js';
-import { applications, consoleTokens, owners } from './schema.js';
+import { applications, authAccountCounters, authIpCounters, consoleTokens, owners } from './schema.js';
 
 export function ownerStore({ db }: Connection): OwnerStore {
   return {
@@ -41,7 +41,7 @@ export function ownerStore({ db }: Connection): OwnerStore {
   };
 }
 
-export function applicationStore({ db }: Connection): ApplicationStore {
+export function applicationStore({ db, immediate }: Connection): ApplicationStore {
   const find = (id: string) => {
     const row = db.select().from(applications).where(eq(applications.id, id)).get();
     return row ? toApplication(row) : null;
@@ -82,8 +82,13 @@ export function applicationStore({ db }: Connection): ApplicationStore {
       return find(id);
     },
     async deleteApplication(id) {
-      // Everything the application owns goes with it through ON DELETE CASCADE.
-      return db.delete(applications).where(eq(applications.id, id)).run().changes > 0;
+      // Everything the application owns goes with it through ON DELETE CASCADE, but for the
+      // throttle counters, which have no foreign key (owner sign-in shares their tables).
+      return immediate((tx) => {
+        tx.delete(authAccountCounters).where(eq(authAccountCounters.applicationId, id)).run();
+        tx.delete(authIpCounters).where(eq(authIpCounters.applicationId, id)).run();
+        return tx.delete(applications).where(eq(applications.id, id)).run().changes > 0;
+      });
     },
   };
 }

@@ -201,10 +201,12 @@ export const bans = sqliteTable(
   (t) => [unique('bans_app_type_value_uq').on(t.applicationId, t.type, t.value)],
 );
 
+// Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
+// so they carry no foreign key; deleteApplication removes an application's counters itself.
 export const authAccountCounters = sqliteTable(
   'auth_account_counters',
   {
-    applicationId: appRef(),
+    applicationId: text('application_id').notNull(),
     accountKey: text('account_key').notNull(),
     failures: integer('failures', { mode: 'number' }).notNull(),
     lockedUntil: instant('locked_until'),
@@ -218,7 +220,7 @@ export const authAccountCounters = sqliteTable(
 export const authIpCounters = sqliteTable(
   'auth_ip_counters',
   {
-    applicationId: appRef(),
+    applicationId: text('application_id').notNull(),
     ip: text('ip').notNull(),
     windowStart: instant('window_start').notNull(),
     failures: integer('failures', { mode: 'number' }).notNull(),

@@ -49,7 +49,8 @@ export function userStore({ db, immediate }: Connection): UserArea {
           .select()
           .from(adjustments)
           .where(eq(adjustments.userId, userId))
-          .orderBy(asc(adjustments.occurredAt), asc(adjustments.id))
+          // Same-instant adjustments keep the order they were written in (rowid), not their random ids.
+          .orderBy(asc(adjustments.occurredAt), asc(sql`rowid`))
           .all()
           .map(toAdjustment);
         return { user, devices: userDevices, adjustments: history };

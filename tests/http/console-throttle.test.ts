@@ -1,0 +1,22 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp({ limits: { lockoutThreshold: 5, ipFailureLimit: 1000 } });
+});
+afterEach(() => t.close());
+
+const signIn = (password: string, ip = '10.40.0.1') =>
+  t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password }, remoteAddress: ip });
+
+it('owner sign-in is throttled: parallel guesses lock the owner account after the threshold', async () => {
+  const results = await Promise.all(Array.from({ length: 20 }, () => signIn('not the password')));
+  const counts = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
+  expect(counts).toEqual({ 401: 5, 429: 15 });
+  expect(results.find((r) => r.statusCode === 429)?.json().error_code).toBe('ACCOUNT_LOCKED');
+  // Locked for the right password too, until the lock ends.
+  expect((await signIn('owner-password-1')).statusCode).toBe(429);
+  t.clock.advance(61_000);
+  expect((await signIn('owner-password-1')).statusCode).toBe(200);
+});
