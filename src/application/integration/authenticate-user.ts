@@ -4,7 +4,7 @@ import { sessionRejection } from '../../domain/sessions.js';
 import { guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, UserRecord } from '../ports.js';
+import type { ApplicationRecord, SessionRecord, UserRecord } from '../ports.js';
 import { assertUserAccess } from '../user-access.js';
 
 /** The user credentials an integration request may carry (one method at a time). */
@@ -18,20 +18,29 @@ export interface PresentedUser {
 
 const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid session token');
 
-/** Token authentication: the signed token names a session, whose row decides if it still lives. */
-async function userFromToken(deps: Deps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
-  if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
+/**
+ * The live session behind a token of this application. The signature turns away forged tokens
+ * and tokens of other applications; the session row decides whether it still lives.
+ */
+export async function liveSession(deps: Deps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
   const claims = await deps.tokens.read(token);
-  // A token of another application is simply not a token of this one.
   if (claims === null || claims.applicationId !== app.id) throw invalidToken();
   const session = await deps.store.findSession(claims.sessionId);
   if (session !== null && (session.applicationId !== app.id || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token)))) {
     throw invalidToken();
   }
   const rejection = sessionRejection(session, deps.clock.now());
-  if (rejection !== null || session === null) throw rejection ?? invalidToken();
+  if (session === null || rejection !== null) throw rejection ?? invalidToken();
+  return session;
+}
+
+/** Token authentication: a live session, and a user still allowed in. */
+async function userFromToken(deps: Deps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
+  if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
+  const session = await liveSession(deps, app, token);
   const user = await deps.store.findUserById(app.id, session.userId);
-  if (user === null) throw sessionRejection(null, deps.clock.now()) ?? invalidToken();
+  // A session whose user is gone is over.
+  if (user === null) throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
   await assertUserAccess(deps, app, user, caller, session.hardwareId);
   return user;
 }

@@ -1,6 +1,7 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { guardBans } from '../ban-guard.js';
+import { liveSession } from './authenticate-user.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationRecord, UserRecord } from '../ports.js';
@@ -60,15 +61,6 @@ export async function login(
 
 /** Ends the session behind a token; a token that is not live is refused like any bad token. */
 export async function logout(deps: Deps, app: ApplicationRecord, token: string): Promise<void> {
-  const claims = await deps.tokens.read(token);
-  if (claims === null || claims.applicationId !== app.id) throw new DomainError('INVALID_CREDENTIALS', 'invalid session token');
-  const session = await deps.store.findSession(claims.sessionId);
-  if (session === null || session.applicationId !== app.id || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token))) {
-    throw new DomainError('INVALID_CREDENTIALS', 'invalid session token');
-  }
-  if (session.revokedAt !== null || session.expiresAt <= deps.clock.now()) {
-    throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
-  }
+  const session = await liveSession(deps, app, token);
   await deps.store.revokeSession(session.id, deps.clock.now());
 }
-
