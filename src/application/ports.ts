@@ -4,6 +4,7 @@ import type { ApplicationSettings } from '../domain/application-settings.js';
 import type { AnnouncementStatus } from '../domain/announcements.js';
 import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
 import type { BanKey, BanType } from '../domain/bans.js';
+import type { FileSource, FileState, StoredContents } from '../domain/files.js';
 import type { Adjustment, BulkChange, Membership } from '../domain/membership.js';
 import type { Instant } from '../domain/time.js';
 import type { UserTimeout } from '../domain/timeout.js';
@@ -318,10 +319,140 @@ export interface ContentStore {
   deleteAnnouncement(applicationId: string, id: string): Promise<boolean>;
 }
 
-export interface Store extends OwnerStore, ApplicationStore, LicenseStore, UserStore, SessionStore, BanStore, ThrottleStore, ContentStore {
+export interface FileRecord {
+  id: string;
+  applicationId: string;
+  /** Logical name, unique within the application. Metadata only: never a path. */
+  name: string;
+  isPublic: boolean;
+  mimeType: string;
+  originalFilename: string;
+  /** Whether new contents are to be stored encrypted (the stored form says how they were). */
+  storeEncrypted: boolean;
+  /** The origin of the most recent write. */
+  source: FileSource;
+  state: FileState;
+  createdAt: Instant;
+  updatedAt: Instant;
+}
+
+/** One accepted upload awaiting processing: staging blob in, stored blob out. */
+export interface JobRecord {
+  id: string;
+  applicationId: string;
+  fileId: string;
+  /** Where the upload was streamed to. */
+  stagingKey: string;
+  /** Where the processed contents are published (fixed per job, so a retry overwrites it). */
+  outputKey: string;
+  encrypt: boolean;
+  attempts: number;
+  runAfter: Instant;
+  leaseUntil: Instant | null;
+  leaseOwner: string | null;
+  createdAt: Instant;
+}
+
+/** What a write of contents changes beside them. */
+export interface FileMetadataPatch {
+  name?: string;
+  isPublic: boolean;
+  storeEncrypted: boolean;
+  source: FileSource;
+  updatedAt: Instant;
+  /** With new contents only. */
+  mimeType?: string;
+  originalFilename?: string;
+}
+
+export interface FileStore {
+  /** ATOMIC: the file row and its job. FILE_NAME_TAKEN when the name is used in the application. */
+  createFile(file: FileRecord, job: JobRecord): Promise<void>;
+  /**
+   * ATOMIC: new contents for an existing file (acceptUpload of the domain) with its job and
+   * metadata; FILE_NAME_TAKEN on a clash of a new name. A previous job still awaited is dropped;
+   * its staging key is returned for deletion. Null when there is no such file.
+   */
+  replaceFileContents(applicationId: string, fileId: string, patch: FileMetadataPatch, job: JobRecord): Promise<{ file: FileRecord; discard: string[] } | null>;
+  /**
+   * ATOMIC: creates the file under `file.name` or, when the name exists, replaces its contents
+   * (keeping its id). Returns which it did.
+   */
+  upsertFileByName(file: FileRecord, job: JobRecord): Promise<{ file: FileRecord; created: boolean; discard: string[] }>;
+  /** Metadata only; FILE_NAME_TAKEN on a clash. Null when there is no such file. */
+  updateFileMetadata(applicationId: string, fileId: string, patch: FileMetadataPatch): Promise<FileRecord | null>;
+  findFile(applicationId: string, fileId: string): Promise<FileRecord | null>;
+  /** Oldest first. */
+  listFiles(applicationId: string): Promise<FileRecord[]>;
+  /** ATOMIC: removes the file and its jobs; returns every blob key they held, or null when none. */
+  deleteFile(applicationId: string, fileId: string): Promise<string[] | null>;
+  /** Every blob key a file or job refers to: what an orphan sweep must keep. */
+  referencedBlobKeys(): Promise<Set<string>>;
+}
+
+export interface JobQueue {
+  /** ATOMIC: claims the oldest claimable job (isClaimable) under a lease; null when none. */
+  claimJob(workerId: string, now: Instant, leaseMs: number): Promise<JobRecord | null>;
+  /** Extends the lease; false when the worker no longer holds it. */
+  heartbeat(jobId: string, workerId: string, now: Instant, leaseMs: number): Promise<boolean>;
+  /**
+   * ATOMIC: the job's contents are stored: completeUpload of the domain, and the job is removed.
+   * Returns the blob keys no longer needed (staging, replaced or superseded contents), or 'lost'
+   * when the worker no longer holds the job (nothing changed).
+   */
+  completeJob(jobId: string, workerId: string, contents: StoredContents, now: Instant): Promise<string[] | 'lost'>;
+  /**
+   * ATOMIC: an attempt failed. While attempts remain, the job waits `retryInMs` and is released;
+   * on the last, failUpload of the domain and the job is removed. Returns blob keys no longer
+   * needed, or 'lost'.
+   */
+  failJob(jobId: string, workerId: string, message: string, now: Instant, retryInMs: number | null): Promise<string[] | 'lost'>;
+  /** Jobs not yet done (for tests and health). */
+  countJobs(): Promise<number>;
+}
+
+export interface Store
+  extends OwnerStore,
+    ApplicationStore,
+    LicenseStore,
+    UserStore,
+    SessionStore,
+    BanStore,
+    ThrottleStore,
+    ContentStore,
+    FileStore,
+    JobQueue {
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+// ---- Blob storage -------------------------------------------------------------------------
+
+export interface BlobInfo {
+  size: number;
+  modifiedAt: Instant;
+}
+
+/**
+ * Bytes by key. Keys are made by the server only (lower-case letters, digits, '-', '_' and '/'
+ * between segments); no name a client sends ever becomes part of one.
+ */
+export interface BlobStore {
+  /**
+   * Streams `body` to a new object. The object appears whole or not at all; past `maxBytes` the
+   * write fails with PAYLOAD_TOO_LARGE and nothing is left behind. An existing object is replaced.
+   */
+  write(key: string, body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>, options?: { maxBytes?: number }): Promise<BlobInfo>;
+  /** The object's bytes, or the inclusive range [start, end] of them; null when missing. */
+  read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream | null>;
+  stat(key: string): Promise<BlobInfo | null>;
+  /** Idempotent. */
+  delete(key: string): Promise<void>;
+  /** Every object under a prefix ('' for all). */
+  list(prefix: string): AsyncIterable<{ key: string } & BlobInfo>;
+  /** Throws when the storage cannot be reached. */
+  ping(): Promise<void>;
 }
 
 // ---- Crypto and environment ----------------------------------------------------------------

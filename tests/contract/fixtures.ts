@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type {
   ApplicationRecord,
+  FileRecord,
+  JobRecord,
   LicenseRecord,
   OwnerRecord,
   SessionRecord,
@@ -11,6 +13,7 @@ import type {
 } from '../../src/application/ports.js';
 import { defaultSettings } from '../../src/domain/application-settings.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
+import { acceptUpload, type StoredContents } from '../../src/domain/files.js';
 import { MINUTE_MS } from '../../src/domain/time.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -82,6 +85,57 @@ export const makeSession = (applicationId: string, userId: string, over: Partial
   createdAt: T0,
   expiresAt: T0 + HOUR_MS,
   revokedAt: null,
+  ...over,
+});
+
+/** An upload's job for `file`, due at T0, with blob keys of its own. */
+export function makeJob(file: Pick<FileRecord, 'id' | 'applicationId'>, over: Partial<JobRecord> = {}): JobRecord {
+  const id = over.id ?? randomUUID();
+  return {
+    id,
+    applicationId: file.applicationId,
+    fileId: file.id,
+    stagingKey: `staging/${id}`,
+    outputKey: `files/${file.applicationId}/${id}`,
+    encrypt: false,
+    attempts: 0,
+    runAfter: T0,
+    leaseUntil: null,
+    leaseOwner: null,
+    createdAt: T0,
+    ...over,
+  };
+}
+
+/** A new file (PENDING on its job) and that job. */
+export function makeUpload(applicationId: string, over: Partial<FileRecord> = {}, jobOver: Partial<JobRecord> = {}) {
+  const id = over.id ?? randomUUID();
+  const job = makeJob({ id, applicationId }, jobOver);
+  const file: FileRecord = {
+    id,
+    applicationId,
+    name: `file-${randomUUID().slice(0, 8)}.bin`,
+    isPublic: false,
+    mimeType: 'application/octet-stream',
+    originalFilename: 'upload.bin',
+    storeEncrypted: false,
+    source: 'ADMIN_API',
+    state: acceptUpload(null, job.id),
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
+  };
+  return { file, job };
+}
+
+/** What a worker stores for `job`: published under its output key. */
+export const makeContents = (job: JobRecord, over: Partial<StoredContents> = {}): StoredContents => ({
+  blobKey: job.outputKey,
+  sizeBytes: 1234,
+  sha256: randomUUID().replaceAll('-', '').repeat(2),
+  storedSizeBytes: job.encrypt ? 1300 : 1234,
+  storedSha256: randomUUID().replaceAll('-', '').repeat(2),
+  encrypted: job.encrypt,
   ...over,
 });
 

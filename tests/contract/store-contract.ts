@@ -1,20 +1,34 @@
 // One behavioural contract for every Store adapter. Each adapter's test file calls
 // describeStoreContract with a factory for a fresh, empty store; anything an adapter cannot (yet)
 // honour is listed in `skip` by test or section name, so gaps are explicit rather than silent.
+// An adapter may also offer `connect`, a second store on the same database (another connection),
+// for the tests that race two connections.
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import type { Store } from '../../src/application/ports.js';
 import { concurrencyContract } from './contract-concurrency.js';
+import { fileContract } from './contract-files.js';
+import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
 import { ownerApplicationContract } from './contract-owners-applications.js';
 import { banThrottleContentContract } from './contract-bans-throttle-content.js';
 import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
 
-export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+export interface OpenedStore {
+  store: Store;
+  /** Closes the store (and removes its database); every `connect`ed store is closed before. */
+  cleanup: () => Promise<void>;
+  /** Another store on the same database, over its own connection. */
+  connect?: () => Promise<Store>;
+}
+
+export type OpenStore = () => Promise<OpenedStore>;
 
 export interface ContractContext {
   /** The store of the running test. */
   store(): Store;
+  /** A second store on the running test's database, closed after the test. */
+  connect(): Promise<Store>;
   /** `it`, or `it.skip` when the test or its section is on the adapter's skip list. */
   test(name: string, fn: () => Promise<void>): void;
   /** Opens the section `name` (a describe block) whose tests `body` registers. */
@@ -24,7 +38,8 @@ export interface ContractContext {
 export function describeStoreContract(adapterName: string, open: OpenStore, options: { skip?: string[] } = {}): void {
   const skip = new Set(options.skip ?? []);
   describe(`Store contract: ${adapterName}`, () => {
-    let current: { store: Store; cleanup: () => Promise<void> } | null = null;
+    let current: OpenedStore | null = null;
+    const peers: Store[] = [];
     let sectionName = '';
 
     beforeEach(async () => {
@@ -33,6 +48,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     afterEach(async () => {
       const done = current;
       current = null;
+      for (const peer of peers.splice(0)) await peer.close();
       if (done) await done.cleanup();
     });
 
@@ -40,6 +56,13 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
       store() {
         if (current === null) throw new Error('no store open outside a test');
         return current.store;
+      },
+      async connect() {
+        if (current === null) throw new Error('no store open outside a test');
+        if (current.connect === undefined) throw new Error(`${adapterName} offers no second connection: skip this test`);
+        const peer = await current.connect();
+        peers.push(peer);
+        return peer;
       },
       test(name, fn) {
         const skipped = skip.has(name) || skip.has(sectionName) || skip.has(`${sectionName}: ${name}`);
@@ -60,6 +83,8 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     userContract(ctx);
     sessionContract(ctx);
     banThrottleContentContract(ctx);
+    fileContract(ctx);
+    jobContract(ctx);
     concurrencyContract(ctx);
   });
 }

@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
-import { domainError, makeLicense, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, makeLicense, makeUpload, seedApp, seedUser, T0 } from './fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PROCESSES = 5;
@@ -31,6 +31,7 @@ const calls = {
   activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), now: input.now })),
   reserve: () => Array.from({ length: input.count }, () => store.reserveAuthAttempt(input.attempt, input.limits)),
   settle: () => Array.from({ length: input.count }, () => store.settleAuthAttempt(input.attempt, input.outcome, input.limits)),
+  claim: () => Array.from({ length: input.count }, (_, i) => store.claimJob('w' + process.pid + '-' + i, input.now, 30000).then((j) => j?.id ?? 'none')),
 }[mode]();
 const tally = { fulfilled: 0, values: {}, codes: {} };
 for (const r of await Promise.allSettled(calls)) {
@@ -157,6 +158,22 @@ describe('SQLite store shared by several processes', () => {
       const again = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })));
       expect(again).toEqual({ fulfilled: 0, values: {}, codes: { ACCOUNT_LOCKED: PROCESSES * 2 } });
       await domainError(store.reserveAuthAttempt({ ...attempt, now: T0 + 59_999 }, limits), 'ACCOUNT_LOCKED');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('jobs claimed by several processes at once are each claimed exactly once', async () => {
+    const path = join(root, `${randomUUID()}.db`);
+    const store = openSqliteStore({ path });
+    const { app } = await seedApp(store);
+    const uploads = Array.from({ length: 8 }, (_, i) => makeUpload(app.id, {}, { createdAt: T0 + i }));
+    for (const u of uploads) await store.createFile(u.file, u.job);
+    try {
+      const result = await race(runtime, 'claim', path, Array.from({ length: PROCESSES }, () => ({ now: T0, count: 4 })));
+      const once = Object.fromEntries(uploads.map((u) => [u.job.id, 1]));
+      expect(result).toEqual({ fulfilled: PROCESSES * 4, values: { ...once, none: PROCESSES * 4 - 8 }, codes: {} });
+      expect(await store.claimJob('late', T0, 30_000)).toBeNull();
     } finally {
       await store.close();
     }

@@ -17,9 +17,11 @@ async function tempDir() {
 
 describeStoreContract('sqlite', async () => {
   const { dir, remove } = await tempDir();
-  const store = openSqliteStore({ path: join(dir, 'gatehouse.db') });
+  const path = join(dir, 'gatehouse.db');
+  const store = openSqliteStore({ path });
   return {
     store,
+    connect: async () => openSqliteStore({ path }),
     cleanup: async () => {
       await store.close();
       await remove();

@@ -2,7 +2,8 @@
 // so the inferred row types stay plain (string, number, boolean) and a PostgreSQL schema can mirror
 // them exactly. Everything an application owns cascades from `applications`, so deleting one row
 // removes it all.
-import { index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
 
 const instant = (name: string) => integer(name, { mode: 'number' });
 const flag = (name: string) => integer(name, { mode: 'boolean' });
@@ -226,4 +227,59 @@ export const authIpCounters = sqliteTable(
     failures: integer('failures', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.applicationId, t.ip] })],
+);
+
+// A file's stored contents are all of stored_blob_key, size_bytes, sha256, stored_size_bytes,
+// stored_sha256 and stored_encrypted, or none of them (nothing stored yet).
+export const files = sqliteTable(
+  'files',
+  {
+    id: text('id').primaryKey(),
+    applicationId: appRef(),
+    name: text('name').notNull(),
+    isPublic: flag('is_public').notNull(),
+    mimeType: text('mime_type').notNull(),
+    originalFilename: text('original_filename').notNull(),
+    storeEncrypted: flag('store_encrypted').notNull(),
+    source: text('source').notNull(),
+    processingStatus: text('processing_status').notNull(),
+    processingError: text('processing_error'),
+    // No foreign key: jobs point at files, and a settled file awaits none.
+    pendingJobId: text('pending_job_id'),
+    storedBlobKey: text('stored_blob_key'),
+    sizeBytes: integer('size_bytes', { mode: 'number' }),
+    sha256: text('sha256'),
+    storedSizeBytes: integer('stored_size_bytes', { mode: 'number' }),
+    storedSha256: text('stored_sha256'),
+    storedEncrypted: flag('stored_encrypted'),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+  },
+  (t) => [
+    unique('files_app_name_uq').on(t.applicationId, t.name),
+    check(
+      'files_stored_together',
+      sql.join([t.sizeBytes, t.sha256, t.storedSizeBytes, t.storedSha256, t.storedEncrypted].map((c) => sql`(${t.storedBlobKey} is null) = (${c} is null)`), sql` and `),
+    ),
+  ],
+);
+
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    applicationId: appRef(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    stagingKey: text('staging_key').notNull(),
+    outputKey: text('output_key').notNull(),
+    encrypt: flag('encrypt').notNull(),
+    attempts: integer('attempts', { mode: 'number' }).notNull(),
+    runAfter: instant('run_after').notNull(),
+    leaseUntil: instant('lease_until'),
+    leaseOwner: text('lease_owner'),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('jobs_run_after_idx').on(t.runAfter), index('jobs_file_idx').on(t.fileId)],
 );

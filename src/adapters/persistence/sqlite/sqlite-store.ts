@@ -5,6 +5,8 @@ import type { Store } from '../../../application/ports.js';
 import { banStore } from './ban-store.js';
 import { contentStore } from './content-store.js';
 import { openConnection } from './db.js';
+import { fileStore } from './file-store.js';
+import { jobQueue } from './job-queue.js';
 import { licenseStore } from './license-store.js';
 import { applicationStore, ownerStore } from './owner-application-store.js';
 import { sessionStore } from './session-store.js';
@@ -23,6 +25,8 @@ export function openSqliteStore({ path }: { path: string }): Store {
     ...banStore(connection),
     ...throttleStore(connection),
     ...contentStore(connection),
+    ...fileStore(connection),
+    ...jobQueue(connection),
     async ping() {
       connection.db.get(sql`select 1`);
     },
