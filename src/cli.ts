@@ -7,7 +7,7 @@ import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { composeDeps } from './compose.js';
 import { ConfigError, readConfig } from './config.js';
 import { isDomainError } from './domain/errors.js';
-import { openConfiguredStore } from './open-store.js';
+import { openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
 
 const USAGE = `usage:
   gatehouse owner create --email EMAIL --password PASSWORD
@@ -25,7 +25,13 @@ async function ownerCreate(args: string[]): Promise<number> {
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const store = await openConfiguredStore(config);
   try {
-    const deps = composeDeps({ store, masterKey, limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit } });
+    const deps = composeDeps({
+      store,
+      blobs: openConfiguredBlobStore(config),
+      masterKey,
+      limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
+      maxUploadBytes: config.maxUploadBytes,
+    });
     const session = await createOwner(deps, values.email, values.password);
     process.stdout.write(`${JSON.stringify(session)}\n`);
     return 0;

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Deps } from './application/deps.js';
-import type { Clock, Store } from './application/ports.js';
+import type { BlobStore, Clock, Store } from './application/ports.js';
 import { createArgon2Hasher, type Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
 import type { ThrottleLimits } from './domain/auth-throttle.js';
+import { JOB_LEASE_MS } from './domain/files.js';
 
 export interface ComposeOptions {
   store: Store;
+  blobs: BlobStore;
+  maxUploadBytes: number;
+  /** Lease of a claimed file-processing job (heartbeats renew it). */
+  jobLeaseMs?: number;
   masterKey: Uint8Array;
   limits: ThrottleLimits;
   clock?: Clock;
@@ -31,5 +36,12 @@ export function composeDeps(options: ComposeOptions): Deps {
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },
     limits: options.limits,
+    blobs: options.blobs,
+    files: {
+      maxUploadBytes: options.maxUploadBytes,
+      jobLeaseMs: options.jobLeaseMs ?? JOB_LEASE_MS,
+      // Replaced by the composition root once the processor exists.
+      onJobQueued: () => undefined,
+    },
   };
 }

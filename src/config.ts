@@ -21,6 +21,8 @@ export interface Config {
   lockoutThreshold: number;
   ipFailureLimit: number;
   workers: number;
+  /** Lease of a claimed file-processing job; a job whose worker died is retaken after it. */
+  jobLeaseMs: number;
   logLevel: string;
 }
 
@@ -83,6 +85,7 @@ export function readConfig(env: Env = process.env): Config {
     lockoutThreshold: integer(env, 'GATEHOUSE_LOCKOUT_THRESHOLD', 10, 1, 1_000_000),
     ipFailureLimit: integer(env, 'GATEHOUSE_IP_FAILURE_LIMIT', 100, 1, 100_000_000),
     workers: integer(env, 'GATEHOUSE_WORKERS', 2, 1, 64),
+    jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     logLevel,
   };
   if (config.blobStore === 's3' && config.s3.bucket === null) throw new ConfigError('S3_BUCKET is required when GATEHOUSE_BLOB_STORE=s3');

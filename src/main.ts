@@ -1,29 +1,58 @@
 // The composition root: read config, open adapters, build the app, listen, close on signals.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { createFileProcessor } from './application/files/file-processor.js';
+import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
+import { createEncryptStream } from './adapters/crypto/file-encryption.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { buildHttpApp } from './adapters/http/server.js';
 import { composeDeps } from './compose.js';
 import { ConfigError, readConfig } from './config.js';
-import { openConfiguredStore } from './open-store.js';
+import { openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+
+const SWEEP_EVERY_MS = 60 * 60_000;
 
 async function main(): Promise<void> {
   const config = readConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const store = await openConfiguredStore(config);
+  const blobs = openConfiguredBlobStore(config);
   const deps = composeDeps({
     store,
+    blobs,
     masterKey,
     limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
+    maxUploadBytes: config.maxUploadBytes,
+    jobLeaseMs: config.jobLeaseMs,
   });
   const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy });
+  const processor = createFileProcessor(deps, {
+    workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
+    concurrency: config.workers,
+    pollMs: 1000,
+    encryptStream: createEncryptStream,
+    onError: (error, job) => app.log.warn({ err: error, jobId: job?.id, fileId: job?.fileId }, 'file processing attempt failed'),
+  });
+  deps.files.onJobQueued = () => processor.wake();
+  const sweep = () =>
+    sweepOrphanBlobs(deps).then(
+      (removed) => removed > 0 && app.log.info({ removed }, 'orphaned blobs removed'),
+      (error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'),
+    );
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  sweeper.unref();
 
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    clearInterval(sweeper);
     await app.close();
+    // Jobs in hand finish (or, if the process is killed first, are retaken after their lease).
+    await processor.stop();
     await store.close();
     process.exit(0);
   };
@@ -31,6 +60,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void close('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  processor.start();
+  void sweep();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   console.log(`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`);

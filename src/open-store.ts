@@ -1,9 +1,16 @@
 import { join } from 'node:path';
-import type { Store } from './application/ports.js';
+import type { BlobStore, Store } from './application/ports.js';
+import { createLocalBlobStore } from './adapters/blob/local-blob-store.js';
 import { openSqliteStore } from './adapters/persistence/sqlite/sqlite-store.js';
 import { ConfigError, type Config } from './config.js';
 
 export const SQLITE_FILE = 'gatehouse.db';
+export const BLOBS_FOLDER = 'blobs';
+
+/** The blob store the configuration names: the local folder under the data dir (S3 comes later). */
+export function openConfiguredBlobStore(config: Config): BlobStore {
+  return createLocalBlobStore({ root: join(config.dataDir, BLOBS_FOLDER) });
+}
 
 /** The database the configuration names: PostgreSQL by DATABASE_URL, else SQLite in the data folder. */
 export async function openConfiguredStore(config: Config): Promise<Store> {

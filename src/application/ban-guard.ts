@@ -1,17 +1,23 @@
-import { bannedError, decideBans, identifierKeys, type RequestIdentifiers } from '../domain/bans.js';
+import { type BanProof, bannedError, decideBans, identifierKeys, type RequestIdentifiers, unproven } from '../domain/bans.js';
 import type { Deps } from './deps.js';
 import type { ApplicationRecord } from './ports.js';
 
 /**
- * Refuses a request that carries a banned identifier. With the application's ban propagation on,
- * the other identifiers the request carried are banned too before it is refused.
+ * Refuses a request that carries a banned identifier. With the application's ban propagation on
+ * and a proven credential, the other identifiers the request proved are banned too first. The
+ * proof is asked for only when a ban matched: the common path costs one lookup.
  */
-export async function guardBans(deps: Deps, app: ApplicationRecord, ids: RequestIdentifiers): Promise<void> {
+export async function guardBans(
+  deps: Deps,
+  app: ApplicationRecord,
+  ids: RequestIdentifiers,
+  proof: () => Promise<BanProof> = async () => unproven,
+): Promise<void> {
   const keys = identifierKeys(ids);
   if (keys.length === 0) return;
   const matching = await deps.store.findMatchingBans(app.id, keys);
   if (matching.length === 0) return;
-  const decision = decideBans(ids, matching, app.settings.banPropagation);
+  const decision = decideBans(ids, matching, app.settings.banPropagation, app.settings.banPropagation ? await proof() : unproven);
   if (!decision.banned) return;
   if (decision.propagate.length > 0) {
     const now = deps.clock.now();

@@ -1,5 +1,5 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
-import type { Clock, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
+import type { BlobStore, Clock, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
 
 /** What every use case runs against: the driven ports and the limits from configuration. */
 export interface Deps {
@@ -10,6 +10,15 @@ export interface Deps {
   clock: Clock;
   ids: Ids;
   limits: ThrottleLimits;
+  blobs: BlobStore;
+  files: {
+    /** Largest accepted upload, in bytes. */
+    maxUploadBytes: number;
+    /** Lease of a claimed processing job; heartbeats renew it. */
+    jobLeaseMs: number;
+    /** Called after a job is queued, so a local worker starts at once instead of at its next poll. */
+    onJobQueued: () => void;
+  };
 }
 
 /** Where a request came from, as the HTTP adapter resolved it. */

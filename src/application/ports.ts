@@ -142,6 +142,7 @@ export interface OwnerStore {
   createOwner(owner: OwnerRecord): Promise<void>;
   findOwnerByEmail(email: string): Promise<OwnerRecord | null>;
   findOwnerById(id: string): Promise<OwnerRecord | null>;
+  updateOwnerPasswordHash(id: string, passwordHash: string): Promise<void>;
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;
   revokeConsoleToken(id: string, now: Instant): Promise<void>;
@@ -200,6 +201,8 @@ export interface ActivateLicenseInput {
   userId: string;
   licenseDigest: string;
   adjustmentId: string;
+  /** With device auth: admitted (DEVICE_LIMIT_REACHED) in the same transaction as the redemption. */
+  device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
   now: Instant;
 }
 
@@ -213,9 +216,12 @@ export interface UserStore {
   signUpWithLicense(input: SignUpWithLicenseInput): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
   /**
    * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
-   * LICENSE_REJECTED (missing or used) or BANNED (license banned).
+   * LICENSE_REJECTED (missing or used), BANNED (license banned) or DEVICE_LIMIT_REACHED; a refusal
+   * writes nothing (no device either).
    */
   activateLicense(input: ActivateLicenseInput): Promise<AdjustmentRecord>;
+  /** The ids of every license the user redeemed (sign-up and activations). */
+  redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
   findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
   findUserById(applicationId: string, id: string): Promise<UserRecord | null>;
   /** The license-code user who signed up with this license. */
@@ -254,8 +260,10 @@ export interface OpenSessionInput {
 
 export interface SessionStore {
   /**
-   * ATOMIC: admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions,
-   * checks the session cap (SESSION_LIMIT_REACHED) and inserts the session.
+   * ATOMIC: re-reads the user and refuses a login that a timeout (TIMED_OUT), a user ban (BANNED)
+   * or a membership change (MEMBERSHIP_INACTIVE) overtook while its password was being verified;
+   * admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions, checks
+   * the session cap (SESSION_LIMIT_REACHED) and inserts the session.
    */
   openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
   /** ATOMIC: admits a device for the legacy per-request path (DEVICE_LIMIT_REACHED). */

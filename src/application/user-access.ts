@@ -6,9 +6,19 @@ import type { Caller, Deps } from './deps.js';
 import type { ApplicationRecord, UserRecord } from './ports.js';
 
 /**
- * What every authenticated request re-checks, in order: bans (of the user, address, device and
- * license), the user's timeout, and the membership. A ban or timeout bites on the next request.
+ * What every authenticated request re-checks, in order: bans (of the user, the address, the
+ * device and every license the user redeemed), the user's timeout, and the membership. A ban or
+ * timeout bites on the next request. The user is proven here, so propagation may reach the
+ * address and the user's own registered devices.
  */
+/** The proof a verified user brings: their own registered devices may be banned by propagation. */
+export function userProof(deps: Deps, app: ApplicationRecord, user: UserRecord) {
+  return async () => ({
+    authenticated: true,
+    registeredHardwareIds: (await deps.store.getUserDetails(app.id, user.id))?.devices.map((d) => d.hardwareId) ?? [],
+  });
+}
+
 export async function assertUserAccess(
   deps: Deps,
   app: ApplicationRecord,
@@ -16,7 +26,9 @@ export async function assertUserAccess(
   caller: Caller,
   hardwareId: string | null,
 ): Promise<void> {
-  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: user.licenseId });
+  const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
+  const ids = { ip: caller.ip, hardwareId, userId: user.id, licenseIds };
+  await guardBans(deps, app, ids, userProof(deps, app, user));
   const now = deps.clock.now();
   assertNotTimedOut(user.timeout, now);
   if (!isMembershipActive(user.membership, now)) {

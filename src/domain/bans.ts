@@ -3,13 +3,27 @@ import { DomainError } from './errors.js';
 export const banTypes = ['ip', 'hardware_id', 'license', 'user'] as const;
 export type BanType = (typeof banTypes)[number];
 
-/** The identifiers a request carried. `licenseId` and `userId` only once the request proved them. */
+/** The identifiers a request carried. Licenses and the user only once the request proved them. */
 export interface RequestIdentifiers {
   ip?: string | null;
   hardwareId?: string | null;
-  licenseId?: string | null;
+  /** The license presented, or every license the proven user redeemed. */
+  licenseIds?: readonly string[];
   userId?: string | null;
 }
+
+/**
+ * What a request proved. Propagation reaches only what was proven: without a verified credential
+ * (password, license code or live session) a refused request bans nothing more, and a claimed
+ * hardware id is banned only when it is registered to the proven user. Otherwise anyone could
+ * ban shared addresses or other people's devices by sending them beside a banned identifier.
+ */
+export interface BanProof {
+  authenticated: boolean;
+  registeredHardwareIds: readonly string[];
+}
+
+export const unproven: BanProof = { authenticated: false, registeredHardwareIds: [] };
 
 export interface BanKey {
   type: BanType;
@@ -21,7 +35,7 @@ export function identifierKeys(ids: RequestIdentifiers): BanKey[] {
   const keys: BanKey[] = [];
   if (ids.ip) keys.push({ type: 'ip', value: ids.ip });
   if (ids.hardwareId) keys.push({ type: 'hardware_id', value: ids.hardwareId });
-  if (ids.licenseId) keys.push({ type: 'license', value: ids.licenseId });
+  for (const licenseId of ids.licenseIds ?? []) keys.push({ type: 'license', value: licenseId });
   if (ids.userId) keys.push({ type: 'user', value: ids.userId });
   return keys;
 }
@@ -36,13 +50,15 @@ export interface BanDecision {
 
 /**
  * Decides a request against the bans that match its identifiers. With propagation on, a request
- * refused for one banned identifier bans every other identifier it carried.
+ * refused for one banned identifier bans the other identifiers it carried and proved.
  */
-export function decideBans(ids: RequestIdentifiers, matching: readonly BanKey[], propagation: boolean): BanDecision {
+export function decideBans(ids: RequestIdentifiers, matching: readonly BanKey[], propagation: boolean, proof: BanProof = unproven): BanDecision {
   const carried = identifierKeys(ids);
   const hits = carried.filter((k) => matching.some((m) => sameKey(k, m)));
   if (hits.length === 0) return { banned: false, propagate: [] };
-  return { banned: true, propagate: propagation ? carried.filter((k) => !hits.some((h) => sameKey(h, k))) : [] };
+  if (!propagation || !proof.authenticated) return { banned: true, propagate: [] };
+  const provable = (k: BanKey) => k.type !== 'hardware_id' || proof.registeredHardwareIds.includes(k.value);
+  return { banned: true, propagate: carried.filter((k) => !hits.some((h) => sameKey(h, k)) && provable(k)) };
 }
 
 export const bannedError = () => new DomainError('BANNED', 'access from this account, address, device or license is banned');

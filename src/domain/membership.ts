@@ -38,10 +38,13 @@ export interface Adjustment {
   reason: string | null;
 }
 
-/** Adds minutes to max(now, activeUntil): time never stacks on an expired past. */
+/** The latest active_until kept: 9999-12-31T23:59:59.999Z, the last instant ISO 8601 writes plainly. */
+export const LATEST_ACTIVE_UNTIL = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Adds minutes to max(now, activeUntil): time never stacks on an expired past, nor past the year 9999. */
 function extend(m: Membership, minutes: number, now: Instant): Membership {
   const base = m.activeUntil !== null && m.activeUntil > now ? m.activeUntil : now;
-  return { ...m, activeUntil: base + minutes * MINUTE_MS };
+  return { ...m, activeUntil: Math.min(LATEST_ACTIVE_UNTIL, base + minutes * MINUTE_MS) };
 }
 
 /** Removes minutes from remaining time; an expired or never-granted membership has none to remove. */

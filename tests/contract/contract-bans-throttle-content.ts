@@ -61,7 +61,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const [stored] = await store().addBans(app.id, [ban(app.id, 'license', license.id)], T0);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
       const user = await seedUser(store(), app.id);
-      const activate = () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 });
+      const activate = () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       await domainError(activate(), 'BANNED');
       const { app: other } = await seedApp(store());
       expect(await store().deleteBan(other.id, stored?.id ?? '')).toBe(false);

@@ -17,7 +17,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       const users = await Promise.all(times(50, () => seedUser(store(), app.id)));
       const result = await tally(
         users.map((u) =>
-          store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 }),
+          store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
         ),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });

@@ -48,7 +48,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const earlier = makeLicense(app.id, { createdAt: T0 - 10 * MIN });
       await store().insertLicenses([later, earlier]);
       const user = await seedUser(store(), app.id);
-      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: used.codeDigest, adjustmentId: randomUUID(), now: T0 });
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: used.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       expect((await store().listLicenses(app.id)).map((l) => l.id)).toEqual([earlier.id, used.id, later.id]);
       expect((await store().listLicenses(app.id, 'used')).map((l) => l.id)).toEqual([used.id]);
       expect((await store().listLicenses(app.id, 'unused')).map((l) => l.id)).toEqual([earlier.id, later.id]);
@@ -59,7 +59,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const unused = makeLicense(app.id);
       await store().insertLicenses([unused]);
       const user = await seedUser(store(), app.id);
-      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 });
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       expect(await store().deleteUnusedLicense(app.id, unused.id)).toBe('deleted');
       expect(await store().findLicenseById(app.id, unused.id)).toBeNull();
       expect(await store().deleteUnusedLicense(app.id, license.id)).toBe('used');
@@ -139,7 +139,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store(), 120);
       const user = await seedUser(store(), app.id, { membership: { activeUntil: T0 + HOUR_MS, isLifetime: false } });
       const adjustmentId = randomUUID();
-      const adjustment = await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId, now: T0 });
+      const adjustment = await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId, device: null, now: T0 });
       expect(adjustment).toEqual({
         id: adjustmentId, applicationId: app.id, userId: user.id, type: 'license', occurredAt: T0,
         minutes: 120, grantsLifetime: false, revokesLifetime: false, licenseId: license.id, reason: null,
@@ -153,7 +153,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const expired = await seedUser(store(), app.id, { membership: { activeUntil: T0 - HOUR_MS, isLifetime: false } });
       const next = makeLicense(app.id, { minutes: 30 });
       await store().insertLicenses([next]);
-      await store().activateLicense({ applicationId: app.id, userId: expired.id, licenseDigest: next.codeDigest, adjustmentId: randomUUID(), now: T0 });
+      await store().activateLicense({ applicationId: app.id, userId: expired.id, licenseDigest: next.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       expect((await store().findUserById(app.id, expired.id))?.membership.activeUntil).toBe(T0 + 30 * MIN);
     });
 
@@ -161,9 +161,9 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store());
       const first = await seedUser(store(), app.id);
       const second = await seedUser(store(), app.id);
-      await store().activateLicense({ applicationId: app.id, userId: first.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 });
-      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 }), 'LICENSE_REJECTED');
-      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: 'lic:unknown', adjustmentId: randomUUID(), now: T0 }), 'LICENSE_REJECTED');
+      await store().activateLicense({ applicationId: app.id, userId: first.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_REJECTED');
+      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: 'lic:unknown', adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_REJECTED');
       const details = await store().getUserDetails(app.id, second.id);
       expect(details?.user.membership).toEqual(second.membership);
       expect(details?.adjustments).toEqual([]);
@@ -173,7 +173,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('a banned license is BANNED, leaves the membership unchanged and writes no adjustment', async () => {
       const { app, license } = await licensed(store(), 60, true);
       const user = await seedUser(store(), app.id);
-      await domainError(store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 }), 'BANNED');
+      await domainError(store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }), 'BANNED');
       const details = await store().getUserDetails(app.id, user.id);
       expect(details?.user.membership).toEqual(user.membership);
       expect(details?.adjustments).toEqual([]);

@@ -18,6 +18,28 @@ const devicesOf = async (store: Store, applicationId: string, userId: string) =>
 
 export function sessionContract({ store, test, section }: ContractContext): void {
   section('sessions', () => {
+    test('openSession re-reads the user: a timeout, user ban or lost membership that overtook the login refuses it', async () => {
+      const { app, user } = await userOf(store());
+      const attempt = () => makeSession(app.id, user.id);
+      const open = (session: ReturnType<typeof attempt>) => store().openSession({ session, device: null, cap: 5, now: T0 });
+
+      await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0);
+      const timedOut = attempt();
+      await domainError(open(timedOut), 'TIMED_OUT');
+      expect(await store().findSession(timedOut.id)).toBeNull();
+      await store().setUserTimeout(app.id, user.id, null, T0);
+
+      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0 }], T0);
+      const banned = attempt();
+      await domainError(open(banned), 'BANNED');
+      expect(await store().findSession(banned.id)).toBeNull();
+
+      const other = await seedUser(store(), app.id, { membership: { activeUntil: T0 - 1, isLifetime: false } });
+      const lapsed = makeSession(app.id, other.id);
+      await domainError(store().openSession({ session: lapsed, device: null, cap: 5, now: T0 }), 'MEMBERSHIP_INACTIVE');
+      expect(await store().findSession(lapsed.id)).toBeNull();
+    });
+
     test('openSession registers a new device and stores the session', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });

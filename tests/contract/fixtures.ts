@@ -54,7 +54,8 @@ export function makeUser(applicationId: string, over: Partial<UserRecord> = {}):
     licenseId: null,
     allowedDevices: 1,
     allowedSessions: 1,
-    membership: { activeUntil: null, isLifetime: false },
+    // Signed-in users are members: openSession refuses anyone else.
+    membership: { activeUntil: T0 + 30 * 24 * HOUR_MS, isLifetime: false },
     timeout: null,
     lastIp: null,
     createdAt: T0,

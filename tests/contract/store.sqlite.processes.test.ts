@@ -28,7 +28,7 @@ while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 1));
 const store = openSqliteStore({ path });
 const calls = {
   open: () => [store.ping()],
-  activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), now: input.now })),
+  activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), device: null, now: input.now })),
   reserve: () => Array.from({ length: input.count }, () => store.reserveAuthAttempt(input.attempt, input.limits)),
   settle: () => Array.from({ length: input.count }, () => store.settleAuthAttempt(input.attempt, input.outcome, input.limits)),
   claim: () => Array.from({ length: input.count }, (_, i) => store.claimJob('w' + process.pid + '-' + i, input.now, 30000).then((j) => j?.id ?? 'none')),

@@ -65,7 +65,7 @@ describe('SQLite store on a file', () => {
     const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
     const result = await tally(
       users.map((u, i) =>
-        (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), now: T0 }),
+        (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
       ),
     );
     expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bannedError, banTypes, decideBans, identifierKeys, type BanKey } from '../../src/domain/bans.js';
+import { bannedError, banTypes, decideBans, identifierKeys, type BanKey, type BanProof } from '../../src/domain/bans.js';
 
-const all = { ip: '203.0.113.7', hardwareId: 'hw-1', licenseId: 'lic-1', userId: 'user-1' };
+const all = { ip: '203.0.113.7', hardwareId: 'hw-1', licenseIds: ['lic-1'], userId: 'user-1' };
+/** A verified user who owns hw-1. */
+const proven: BanProof = { authenticated: true, registeredHardwareIds: ['hw-1'] };
 const ipKey: BanKey = { type: 'ip', value: '203.0.113.7' };
 const hwKey: BanKey = { type: 'hardware_id', value: 'hw-1' };
 const licKey: BanKey = { type: 'license', value: 'lic-1' };
@@ -14,7 +16,8 @@ describe('identifierKeys', () => {
 
   it('skips missing, null and empty identifiers', () => {
     expect(identifierKeys({})).toEqual([]);
-    expect(identifierKeys({ ip: '203.0.113.7', hardwareId: null, licenseId: undefined, userId: '' })).toEqual([ipKey]);
+    expect(identifierKeys({ ip: '203.0.113.7', hardwareId: null, licenseIds: [], userId: '' })).toEqual([ipKey]);
+    expect(identifierKeys({ licenseIds: ['a', 'b'] })).toEqual([{ type: 'license', value: 'a' }, { type: 'license', value: 'b' }]);
     expect(identifierKeys({ userId: 'user-1', hardwareId: 'hw-1' })).toEqual([hwKey, userKey]);
   });
 
@@ -36,22 +39,39 @@ describe('decideBans', () => {
     expect(decideBans({ ip: '203.0.113.7' }, [hwKey], true)).toEqual({ banned: false, propagate: [] });
   });
 
-  it('a hit with propagation bans the other carried identifiers only', () => {
-    expect(decideBans(all, [hwKey], true)).toEqual({ banned: true, propagate: [ipKey, licKey, userKey] });
+  it('a hit with propagation and a proven user bans the other carried identifiers', () => {
+    expect(decideBans(all, [hwKey], true, proven)).toEqual({ banned: true, propagate: [ipKey, licKey, userKey] });
   });
 
   it('propagation covers only what the request carried', () => {
-    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [ipKey], true)).toEqual({ banned: true, propagate: [hwKey] });
-    expect(decideBans({ ip: '203.0.113.7' }, [ipKey], true)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [ipKey], true, proven)).toEqual({ banned: true, propagate: [hwKey] });
+    expect(decideBans({ ip: '203.0.113.7' }, [ipKey], true, proven)).toEqual({ banned: true, propagate: [] });
   });
 
   it('several hits: none of the hit identifiers is propagated again', () => {
-    expect(decideBans(all, [ipKey, userKey], true)).toEqual({ banned: true, propagate: [hwKey, licKey] });
-    expect(decideBans(all, [ipKey, hwKey, licKey, userKey], true)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans(all, [ipKey, userKey], true, proven)).toEqual({ banned: true, propagate: [hwKey, licKey] });
+    expect(decideBans(all, [ipKey, hwKey, licKey, userKey], true, proven)).toEqual({ banned: true, propagate: [] });
+  });
+
+  it('an unauthenticated request is refused but propagates nothing (no shared address or stranger device gets banned)', () => {
+    expect(decideBans(all, [hwKey], true)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'victim-pc' }, [ipKey], true, { authenticated: false, registeredHardwareIds: [] })).toEqual({
+      banned: true,
+      propagate: [],
+    });
+  });
+
+  it('a claimed hardware id is propagated only when registered to the proven user', () => {
+    const claimed = { ip: '203.0.113.7', hardwareId: 'victim-pc', userId: 'user-1' };
+    expect(decideBans(claimed, [userKey], true, proven)).toEqual({ banned: true, propagate: [ipKey] });
+    expect(decideBans(claimed, [userKey], true, { authenticated: true, registeredHardwareIds: ['victim-pc'] })).toEqual({
+      banned: true,
+      propagate: [ipKey, { type: 'hardware_id', value: 'victim-pc' }],
+    });
   });
 
   it('a hit without propagation bans the request and nothing else', () => {
-    expect(decideBans(all, [licKey], false)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans(all, [licKey], false, proven)).toEqual({ banned: true, propagate: [] });
   });
 
   it('banned error is BANNED', () => {

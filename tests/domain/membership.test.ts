@@ -331,3 +331,13 @@ describe('membership lifecycle with an injected clock', () => {
     expect(isMembershipActive(m, t)).toBe(true);
   });
 });
+
+describe('active_until bound', () => {
+  it('never passes the year 9999, however much time is added', async () => {
+    const { applyBulkChange, LATEST_ACTIVE_UNTIL } = await import('../../src/domain/membership.js');
+    let m: { activeUntil: number | null; isLifetime: boolean } = { activeUntil: Date.UTC(9999, 0, 1), isLifetime: false };
+    m = applyBulkChange(m, { minutes: 52_596_000 }, Date.UTC(2026, 0, 1), 'adj').membership;
+    expect(m.activeUntil).toBe(LATEST_ACTIVE_UNTIL);
+    expect(new Date(m.activeUntil as number).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+  });
+});

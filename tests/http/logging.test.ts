@@ -17,6 +17,7 @@ it('secrets in headers and bodies never reach the log', async () => {
   // License codes also travel in paths: the admin lookup and the console's license routes.
   await t.inject({ method: 'GET', url: `/api/admin/user/${u.code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
   await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/licenses/${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
+  await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/users?query=${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
 
   const log = lines.join('\n');
   expect(log).toContain('"url":"/api/integration/app_context"');

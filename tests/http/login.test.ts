@@ -109,12 +109,23 @@ describe('POST /auth/login', () => {
     expect(await bans(t, quiet)).toHaveLength(1);
   });
 
-  it('a wrong password from a banned address bans no user: propagation only reaches proven identifiers', async () => {
+  it('from a banned address, a wrong password is just invalid credentials and bans nothing more', async () => {
     const u = await member(t, app, 'quinn', undefined, 60, { hardware_id: 'HW-Q' });
     await ban(t, app, 'ip', '10.22.0.1');
-    expectError(await login(t, app, { username: 'quinn', password: 'wrong password' }, { hardware_id: 'HW-Q2' }, { ip: '10.22.0.1' }), 403, 'BANNED');
-    expect((await bans(t, app)).some((b) => b.type === 'user')).toBe(false);
+    const before = await bans(t, app);
+    expectError(await login(t, app, { username: 'quinn', password: 'wrong password' }, { hardware_id: 'HW-Q2' }, { ip: '10.22.0.1' }), 401, 'INVALID_CREDENTIALS');
+    expect(await bans(t, app)).toEqual(before);
     expect((await login(t, app, { username: 'quinn', password: u.password }, { hardware_id: 'HW-Q' }, { ip: '10.22.0.2' })).statusCode).toBe(200);
+  });
+
+  it('a proven user on a banned address gets the account banned, but not a device id it merely claimed', async () => {
+    const u = await member(t, app, 'rita', undefined, 60, { hardware_id: 'HW-R' });
+    await ban(t, app, 'ip', '10.24.0.1');
+    // HW-STRANGER is not rita's: with the device cap reached it is not registered either.
+    expectError(await login(t, app, { username: 'rita', password: u.password }, { hardware_id: 'HW-STRANGER' }, { ip: '10.24.0.1' }), 403, 'BANNED');
+    const all = await bans(t, app);
+    expect(all).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id })]));
+    expect(all.some((b) => b.value === 'HW-STRANGER')).toBe(false);
   });
 
   it('403 TIMED_OUT with timed_out_until and reason while a timeout runs, then logs in after it', async () => {

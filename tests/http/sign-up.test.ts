@@ -41,18 +41,21 @@ describe('POST /sign_up', () => {
     expectError(res, 403, 'BANNED');
   });
 
-  it('403 BANNED with a banned hardware id, and the address is banned by propagation', async () => {
-    const devApp = await createApplication(t, { device_auth: true });
-    await ban(t, devApp, 'hardware_id', 'HW-BAD');
-    const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-BAD' }, { ip: '10.2.2.2' });
-    expectError(res, 403, 'BANNED');
-    expect(await bans(t, devApp)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ip', value: '10.2.2.2' })]));
+  it('403 BANNED with a banned hardware id, even where device auth is off; nothing is propagated', async () => {
+    for (const deviceAuth of [true, false]) {
+      const devApp = await createApplication(t, { device_auth: deviceAuth });
+      await ban(t, devApp, 'hardware_id', 'HW-BAD');
+      const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-BAD' }, { ip: '10.2.2.2' });
+      expectError(res, 403, 'BANNED');
+      // Sign-up proves nothing: the address it came from (maybe shared) is not banned.
+      expect(await bans(t, devApp)).toHaveLength(1);
+    }
   });
 
-  it('422 when the application requires a hardware id and none is sent', async () => {
+  it('401 DEVICE_REQUIRED when the application requires a hardware id and none is sent (decisions.md)', async () => {
     const devApp = await createApplication(t, { device_auth: true });
-    const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123' });
-    expect(expectError(res, 422, 'VALIDATION_FAILED')).toMatchObject({ errors: [{ field: 'hardware_id' }] });
+    expectError(await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123' }), 401, 'DEVICE_REQUIRED');
+    expectError(await call(t, devApp, 'POST', '/sign_up_with_license_code', { code: 'x' }), 401, 'DEVICE_REQUIRED');
   });
 
   it('401 INVALID_API_CREDENTIALS with a wrong application secret', async () => {

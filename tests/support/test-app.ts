@@ -10,6 +10,9 @@ import { createOwner } from '../../src/application/console/owners.js';
 import { buildHttpApp } from '../../src/adapters/http/server.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import { composeDeps } from '../../src/compose.js';
+import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
+import { createEncryptStream } from '../../src/adapters/crypto/file-encryption.js';
+import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 
 export const T0 = Date.parse('2026-06-08T12:00:00.000Z');
@@ -34,7 +37,13 @@ export interface TestApp {
   store: Store;
   clock: TestClock;
   dbPath: string;
+  /** The root of the local blob store. */
+  blobRoot: string;
+  /** The data folder holding both. */
+  dataDir: string;
   masterKey: Buffer;
+  /** File processing: not started; tests run queued jobs with drain(). */
+  processor: FileProcessor;
   /** A console token of a ready-made owner. */
   ownerToken: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -45,18 +54,24 @@ export interface TestAppOptions {
   limits?: Partial<ThrottleLimits>;
   argon2?: typeof testArgon2;
   trustProxy?: string[];
+  maxUploadBytes?: number;
+  /** Where the test's data folder is made (default: the OS temp folder). */
+  parentDir?: string;
   /** Capture log lines (at debug level) instead of running silent. */
   logLines?: string[];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'gatehouse-test-'));
   const dbPath = join(dir, 'gatehouse.db');
   const store = openSqliteStore({ path: dbPath });
   const clock = testClock();
   const masterKey = randomBytes(32);
+  const blobRoot = join(dir, 'blobs');
   const deps = composeDeps({
     store,
+    blobs: createLocalBlobStore({ root: blobRoot }),
+    maxUploadBytes: options.maxUploadBytes ?? 64 * 1024 * 1024,
     masterKey,
     clock,
     limits: { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits },
@@ -70,16 +85,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
+  const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream });
   return {
     http,
     deps,
     store,
     clock,
     dbPath,
+    blobRoot,
+    dataDir: dir,
     masterKey,
+    processor,
     ownerToken: token,
     inject: (o) => http.inject(o),
     async close() {
+      await processor.stop();
       await http.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ export const statusByCode = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
+  RANGE_NOT_SATISFIABLE: 416,
   NOT_FOUND: 404,
   INVALID_API_CREDENTIALS: 401,
   INVALID_ADMIN_API_KEY: 401,
@@ -51,7 +52,9 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
     error_code: code,
     message,
     detail: message,
-    ...(details.timedOutUntil !== undefined ? { timed_out_until: toIso(details.timedOutUntil), reason: details.reason ?? null } : {}),
+    ...(details.timedOutUntil !== undefined ? { timed_out_until: toIso(details.timedOutUntil) } : {}),
+    // interface.md: reason is an optional string; absent rather than null when none was given.
+    ...(details.reason ? { reason: details.reason } : {}),
     ...(details.errors ? { errors: details.errors } : {}),
   };
 }
@@ -78,7 +81,12 @@ function fieldOf(context: string | undefined, issue: AjvIssue): string {
 
 function validationIssues(error: FastifyError): FieldError[] {
   const context = (error as FastifyError & { validationContext?: string }).validationContext;
-  return (error.validation as AjvIssue[]).slice(0, 20).map((issue) => ({
+  const issues = error.validation as AjvIssue[];
+  // A value matching none of several shapes (login credentials) is reported once, not once per
+  // shape it failed.
+  const union = issues.find((i) => i.keyword === 'anyOf');
+  if (union) return [{ field: fieldOf(context, union), message: 'does not match any accepted shape' }];
+  return issues.slice(0, 20).map((issue) => ({
     field: fieldOf(context, issue),
     message:
       issue.keyword === 'additionalProperties'

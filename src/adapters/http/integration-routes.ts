@@ -9,19 +9,21 @@ import { signUp } from '../../application/integration/sign-up.js';
 import { DomainError } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
 import { bearer, callerOf, header, presentedUser } from './request-parts.js';
-import { HardwareId, LicenseCode, Password, Username, closed } from './schemas.js';
+import { HardwareId, LicenseCode, Password, Username, Uuid, closed, takesNoBody } from './schemas.js';
+import { clientDownload } from '../../application/files/client-files.js';
+import { sendFile } from './files/download.js';
 import { adjustmentJson, appContextJson, userSummaryJson } from './views.js';
 
 /** The integration API of interface.md, under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const application = (request: Parameters<typeof header>[0]) =>
+  const applicationOf = (request: Parameters<typeof header>[0]) =>
     authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
 
   app.post(
     '/sign_up',
     { schema: { body: Type.Object({ username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed) } },
     async (request, reply) => {
-      const user = await signUp(deps, await application(request), request.body, callerOf(request));
+      const user = await signUp(deps, await applicationOf(request), request.body, callerOf(request));
       return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
     },
   );
@@ -30,7 +32,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/sign_up_with_license_code',
     { schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId) }, closed) } },
     async (request, reply) => {
-      const user = await signUpWithLicense(deps, await application(request), request.body, callerOf(request));
+      const user = await signUpWithLicense(deps, await applicationOf(request), request.body, callerOf(request));
       return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
     },
   );
@@ -44,13 +46,13 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/auth/login',
     { schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed) } },
     async (request) => {
-      const { token, expiresAt } = await login(deps, await application(request), request.body, callerOf(request));
+      const { token, expiresAt } = await login(deps, await applicationOf(request), request.body, callerOf(request));
       return { session_token: token, expires_at: toIso(expiresAt) };
     },
   );
 
-  app.post('/auth/logout', async (request, reply) => {
-    const app = await application(request);
+  app.post('/auth/logout', takesNoBody, async (request, reply) => {
+    const app = await applicationOf(request);
     const token = bearer(request);
     if (token === undefined) throw new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');
     await logout(deps, app, token);
@@ -58,8 +60,14 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   });
 
   app.get('/app_context', async (request) => {
-    const context = await appContext(deps, await application(request), presentedUser(request), callerOf(request));
+    const context = await appContext(deps, await applicationOf(request), presentedUser(request), callerOf(request));
     return appContextJson(context);
+  });
+
+  app.get('/files/:file_id/download', { schema: { params: Type.Object({ file_id: Uuid }, closed) } }, async (request, reply) => {
+    const application = await applicationOf(request);
+    const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request));
+    return sendFile(deps, request, reply, file);
   });
 
   app.post(
@@ -69,6 +77,6 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
         body: Type.Object({ code: LicenseCode, username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed),
       },
     },
-    async (request) => adjustmentJson(await activateLicense(deps, await application(request), request.body, callerOf(request))),
+    async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request))),
   );
 };

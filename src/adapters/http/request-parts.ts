@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../application/deps.js';
 import type { PresentedUser } from '../../application/integration/authenticate-user.js';
+import { validationError } from '../../domain/errors.js';
+import { canonicalIpAddress } from '../../domain/ip-address.js';
 
 /** One header's value, or undefined when absent or empty. */
 export function header(request: FastifyRequest, name: string): string | undefined {
@@ -19,14 +21,23 @@ export function bearer(request: FastifyRequest): string | undefined {
   return match?.[1] ?? raw;
 }
 
-export const callerOf = (request: FastifyRequest): Caller => ({ ip: request.ip });
+export const callerOf = (request: FastifyRequest): Caller => ({ ip: canonicalIpAddress(request.ip) });
+
+/** Header limits, as the body schemas bound the same fields. */
+const LIMITS = { 'x-api-license-code': 100, 'x-api-username': 256, 'x-api-password': 1024, 'x-hardware-id': 256 } as const;
+
+function bounded(request: FastifyRequest, name: keyof typeof LIMITS): string | undefined {
+  const value = header(request, name);
+  if (value !== undefined && value.length > LIMITS[name]) throw validationError(name, `must be at most ${LIMITS[name]} characters`);
+  return value;
+}
 
 export function presentedUser(request: FastifyRequest): PresentedUser {
   return {
     bearer: bearer(request),
-    licenseCode: header(request, 'x-api-license-code'),
-    username: header(request, 'x-api-username'),
-    password: header(request, 'x-api-password'),
-    hardwareId: header(request, 'x-hardware-id'),
+    licenseCode: bounded(request, 'x-api-license-code'),
+    username: bounded(request, 'x-api-username'),
+    password: bounded(request, 'x-api-password'),
+    hardwareId: bounded(request, 'x-hardware-id'),
   };
 }

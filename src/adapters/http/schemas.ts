@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { PASSWORD_MAX_WIRE_LENGTH } from '../../domain/credentials-policy.js';
+import { validationError } from '../../domain/errors.js';
 
 // Every body is closed (additionalProperties: false) and every string bounded.
 export const closed = { additionalProperties: false } as const;
@@ -10,3 +11,15 @@ export const LicenseCode = Type.String({ minLength: 1, maxLength: 100 });
 export const HardwareId = Type.String({ minLength: 1, maxLength: 256 });
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
 export const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
+
+/**
+ * For routes that take no body: none at all, or an empty JSON object. JSON schema cannot say
+ * "absent", so this is a hook rather than a body schema.
+ */
+export const takesNoBody = {
+  preValidation: async (request: { body: unknown }) => {
+    const body = request.body;
+    const empty = body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+    if (!empty) throw validationError('body', 'this endpoint takes no body');
+  },
+};

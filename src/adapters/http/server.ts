@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
 import { canonicalLicenseCode } from '../../domain/license.js';
@@ -42,21 +43,52 @@ function requestSerializer(withHeaders: boolean) {
   });
 }
 
+const readsAsCode = (raw: string): boolean => {
+  try {
+    return canonicalLicenseCode(decodeURIComponent(raw.replace(/\+/g, ' '))) !== null;
+  } catch {
+    return false;
+  }
+};
+
+/** Path segments and query values that read as license codes, masked. */
 function maskLicenseCodes(url: string): string {
   const [path = '', query] = url.split('?', 2);
   const masked = path
     .split('/')
-    .map((segment) => {
-      let decoded = segment;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        // A badly encoded segment is logged as sent.
-      }
-      return canonicalLicenseCode(decoded) === null ? segment : '[license-code]';
-    })
+    .map((segment) => (readsAsCode(segment) ? '[license-code]' : segment))
     .join('/');
-  return query === undefined ? masked : `${masked}?${query}`;
+  if (query === undefined) return masked;
+  const params = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq >= 0 && readsAsCode(pair.slice(eq + 1)) ? `${pair.slice(0, eq)}=[license-code]` : pair;
+    })
+    .join('&');
+  return `${masked}?${params}`;
+}
+
+/** How long any request body but an upload may take to arrive. */
+const BODY_DEADLINE_MS = 60_000;
+/** How long an upload may take to arrive (2 GiB at about 600 KB/s). */
+const UPLOAD_DEADLINE_MS = 60 * 60_000;
+
+/**
+ * Node's requestTimeout is per server, so uploads set it; every other route gets a short deadline
+ * for its body here, cleared once the handler runs (downloads may then take as long as they need).
+ */
+function bodyDeadline(app: FastifyInstance): void {
+  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
+  app.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config as { upload?: boolean } | undefined)?.upload) return;
+    const timer = setTimeout(() => request.raw.destroy(), BODY_DEADLINE_MS);
+    timer.unref();
+    timers.set(request, timer);
+  });
+  const clear = async (request: FastifyRequest) => clearTimeout(timers.get(request));
+  app.addHook('preHandler', clear);
+  app.addHook('onResponse', clear);
 }
 
 export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstance> {
@@ -73,8 +105,10 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     trustProxy: options.trustProxy.length > 0 ? options.trustProxy : false,
     bodyLimit: 1024 * 1024,
     // Explicit timeouts: a slow client cannot hold a connection or a request open indefinitely.
+    // An idle socket is cut after a minute; a whole request may take up to the upload deadline,
+    // and every route that is not an upload must have its body within BODY_DEADLINE_MS.
     connectionTimeout: 60_000,
-    requestTimeout: 60_000,
+    requestTimeout: UPLOAD_DEADLINE_MS,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     // Usernames and license codes travel in paths; longer parameters answer 414 in our body.
@@ -88,11 +122,17 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   app.server.headersTimeout = 20_000;
 
   registerErrorHandling(app);
+  bodyDeadline(app);
+  await app.register(multipart, {
+    // Our own checks decide (truncation means too large; see readUploadForm).
+    throwFileSizeLimit: false,
+    limits: { fileSize: options.deps.files.maxUploadBytes, files: 1, fields: 5, parts: 10, fieldSize: 64 * 1024, headerPairs: 100 },
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     try {
-      await options.deps.store.ping();
+      await Promise.all([options.deps.store.ping(), options.deps.blobs.ping()]);
       return { status: 'ready' };
     } catch {
       return sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable');

@@ -13,6 +13,7 @@ import type { AppContext } from '../../application/integration/app-context.js';
 import { publicationDate } from '../../domain/announcements.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
 import { toIso } from '../../domain/time.js';
+import { isTimedOut } from '../../domain/timeout.js';
 
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
@@ -55,8 +56,8 @@ export function userAdminJson(d: UserDetails, now: number) {
       ...membershipJson(u.membership, now),
       adjustments: d.adjustments.map(adjustmentJson),
     },
-    timed_out_until: u.timeout && u.timeout.until > now ? toIso(u.timeout.until) : null,
-    timeout_reason: u.timeout && u.timeout.until > now ? u.timeout.reason : null,
+    timed_out_until: isTimedOut(u.timeout, now) ? toIso(u.timeout.until) : null,
+    timeout_reason: isTimedOut(u.timeout, now) ? u.timeout.reason : null,
     last_ip: u.lastIp,
     created_at: toIso(u.createdAt),
   };
@@ -116,7 +117,7 @@ export function appContextJson(c: AppContext) {
       id: c.app.id,
       name: c.app.name,
       variables: c.variables.map((v) => ({ name: v.name, value: v.value })),
-      files: [] as Array<{ id: string; name: string; mime_type: string; is_encrypted: boolean }>,
+      files: c.files.map((f) => ({ id: f.id, name: f.name, mime_type: f.mimeType, is_encrypted: f.state.stored?.encrypted ?? false })),
     },
     announcements: c.announcements.map(announcementJson),
     user: c.user === null ? null : userSummaryJson(c.user, c.serverTime),

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { canonicalIpAddress } from '../../domain/ip-address.js';
 import type { BanType } from '../../domain/bans.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { Deps } from '../deps.js';
@@ -20,7 +21,7 @@ export interface ShownBan {
  * (IPv4-mapped ones keep their dotted tail), so a ban typed in any notation matches.
  */
 export function canonicalIp(raw: string): string | null {
-  const ip = raw.trim();
+  const ip = canonicalIpAddress(raw.trim());
   const version = isIP(ip);
   if (version === 4) return ip;
   if (version !== 6) return null;

@@ -50,6 +50,7 @@ export async function loginOwner(deps: Deps, email: string, password: string, ca
     return (await deps.hasher.verify(found.passwordHash, pw)) ? found : null;
   });
   if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
+  if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await deps.hasher.hash(pw));
   return issueConsoleToken(deps, owner);
 }
 

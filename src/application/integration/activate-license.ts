@@ -4,6 +4,7 @@ import { guardBans } from '../ban-guard.js';
 import { accountKeys, checkPassword, licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
+import { userProof } from '../user-access.js';
 
 const rejected = () => new DomainError('LICENSE_REJECTED', 'invalid or already used license code');
 
@@ -18,7 +19,6 @@ export async function activateLicense(
   caller: Caller,
 ): Promise<AdjustmentRecord> {
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  await guardBans(deps, app, { ip: caller.ip, hardwareId });
   const user = await checkPassword(deps, app, body.username, body.password, caller);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
@@ -30,16 +30,17 @@ export async function activateLicense(
   const license = await throttledCheck(deps, attempt, async () =>
     digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
   );
-  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseId: license?.id ?? null });
+  const redeemed = await deps.store.redeemedLicenseIds(app.id, user.id);
+  const licenseIds = license === null ? redeemed : [...redeemed, license.id];
+  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, userProof(deps, app, user));
   if (license === null || digest === null) throw rejected();
-  if (app.settings.deviceAuth && hardwareId !== null) {
-    await deps.store.admitDevice({ userId: user.id, hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid(), now });
-  }
+  // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
   const adjustment = await deps.store.activateLicense({
     applicationId: app.id,
     userId: user.id,
     licenseDigest: digest,
     adjustmentId: deps.ids.uuid(),
+    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
     now,
   });
   return adjustment;

@@ -1,12 +1,15 @@
 import { liveAnnouncements } from '../../domain/announcements.js';
 import { visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
-import type { AnnouncementRecord, ApplicationRecord, UserRecord, VariableRecord } from '../ports.js';
+import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../ports.js';
+import { clientFiles } from '../files/client-files.js';
 import { authenticateReader, type PresentedUser } from './authenticate-user.js';
 
 export interface AppContext {
   app: ApplicationRecord;
   variables: VariableRecord[];
+  /** Downloadable files the caller may see. */
+  files: FileRecord[];
   announcements: AnnouncementRecord[];
   /** The authenticated user, shown only where the application does not allow anonymous access. */
   user: UserRecord | null;
@@ -15,13 +18,18 @@ export interface AppContext {
 
 export async function appContext(deps: Deps, app: ApplicationRecord, presented: PresentedUser, caller: Caller): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller);
-  const [variables, announcements] = await Promise.all([deps.store.listVariables(app.id), deps.store.listAnnouncements(app.id)]);
+  const [variables, announcements, files] = await Promise.all([
+    deps.store.listVariables(app.id),
+    deps.store.listAnnouncements(app.id),
+    deps.store.listFiles(app.id),
+  ]);
   const now = deps.clock.now();
   // An authenticated user reaching here has an active membership (checked above): a member.
   const audience = user === null ? 'anonymous' : 'member';
   return {
     app,
     variables: visibleTo(variables, audience),
+    files: clientFiles(files, audience),
     announcements: liveAnnouncements(announcements, now),
     // interface.md: user is null when not authenticated or when anonymous access is allowed.
     user: app.settings.anonymousAccess ? null : user,

@@ -38,6 +38,10 @@ export async function liveSession(deps: Deps, app: ApplicationRecord, token: str
 async function userFromToken(deps: Deps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const session = await liveSession(deps, app, token);
+  // A session opened before the application turned device auth on is tied to no device.
+  if (app.settings.deviceAuth && session.hardwareId === null) {
+    throw new DomainError('SESSION_EXPIRED', 'device authentication is now required; log in again with a hardware id');
+  }
   const user = await deps.store.findUserById(app.id, session.userId);
   // A session whose user is gone is over.
   if (user === null) throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
@@ -51,7 +55,6 @@ async function userFromLegacyHeaders(deps: Deps, app: ApplicationRecord, p: Pres
     throw new DomainError('LEGACY_AUTH_DISABLED', 'legacy header authentication is disabled for this application');
   }
   const hardwareId = requireHardwareId(app.settings.deviceAuth, p.hardwareId);
-  await guardBans(deps, app, { ip: caller.ip, hardwareId });
   let user: UserRecord;
   if (p.licenseCode !== undefined) {
     user = (await checkLicenseLogin(deps, app, p.licenseCode, caller)).user;

@@ -1,6 +1,5 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
-import { guardBans } from '../ban-guard.js';
 import { liveSession } from './authenticate-user.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
@@ -15,9 +14,9 @@ export interface LoginBody {
 }
 
 /**
- * Token login. Cheap refusals come first (disabled method, missing device, banned address or
- * device), then the throttled credential check, then the user's bans, timeout and membership,
- * and last the atomic device and session admission.
+ * Token login. Cheap refusals come first (disabled method, missing device), then the throttled
+ * credential check, then bans (once the user is proven, so propagation may reach their account),
+ * timeout and membership, and last the atomic device and session admission.
  */
 export async function login(
   deps: Deps,
@@ -27,7 +26,6 @@ export async function login(
 ): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  await guardBans(deps, app, { ip: caller.ip, hardwareId });
   const c = body.credentials;
   const user = 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller)).user : await checkPassword(deps, app, c.username, c.password, caller);
   await assertUserAccess(deps, app, user, caller, hardwareId);

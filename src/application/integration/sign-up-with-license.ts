@@ -3,7 +3,7 @@ import { guardBans } from '../ban-guard.js';
 import { licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationRecord, UserRecord } from '../ports.js';
-import { firstDevice, newUser, signUpHardwareId } from './sign-up.js';
+import { firstDevice, newUser, signUpDevice } from './sign-up.js';
 
 const invalidLicense = () =>
   new DomainError('LICENSE_INVALID', 'invalid license code', { errors: [{ field: 'code', message: 'is not a valid license code' }] });
@@ -20,7 +20,7 @@ export async function signUpWithLicense(
   body: { code: string; hardware_id?: string },
   caller: Caller,
 ): Promise<UserRecord> {
-  const hardwareId = signUpHardwareId(app, body.hardware_id);
+  const hardwareId = signUpDevice(app, body.hardware_id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
   // A license code is a credential: guesses count against the address. There is no account to
@@ -30,7 +30,9 @@ export async function signUpWithLicense(
   const license = await throttledCheck(deps, attempt, async () =>
     digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
   );
-  await guardBans(deps, app, { ip: caller.ip, hardwareId, licenseId: license?.id ?? null });
+  // A valid code is proven; the device it came with is not (no user owns it yet).
+  const ids = { ip: caller.ip, hardwareId: body.hardware_id ?? null, licenseIds: license === null ? [] : [license.id] };
+  await guardBans(deps, app, ids, async () => ({ authenticated: license !== null, registeredHardwareIds: [] }));
   if (license === null || digest === null) throw invalidLicense();
   const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
   const { user: created } = await deps.store.signUpWithLicense({

@@ -1,16 +1,17 @@
 import { acceptNewPassword, acceptUsername } from '../../domain/credentials-policy.js';
 import { admitDevice } from '../../domain/devices.js';
-import { DomainError, validationError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { requireHardwareId } from '../../domain/devices.js';
+import { throttledCheck } from '../credential-checks.js';
 import { emptyMembership } from '../../domain/membership.js';
 import { guardBans } from '../ban-guard.js';
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../ports.js';
 
-/** Sign-up is not authentication: a missing hardware id is a missing field (422), not a 401. */
-export function signUpHardwareId(app: ApplicationRecord, hardwareId: string | undefined): string | null {
-  if (!app.settings.deviceAuth) return null;
-  if (!hardwareId) throw validationError('hardware_id', 'is required by this application');
-  return hardwareId;
+/** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, decisions.md). */
+export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefined): string | null {
+  const sent = requireHardwareId(app.settings.deviceAuth, hardwareId);
+  return app.settings.deviceAuth ? sent : null;
 }
 
 export function newUser(deps: Deps, app: ApplicationRecord, fields: Pick<UserRecord, 'username' | 'usernameKey' | 'credentialType' | 'passwordHash'>, caller: Caller): UserRecord {
@@ -42,10 +43,16 @@ export async function signUp(
 ): Promise<UserRecord> {
   const { username, key } = acceptUsername(body.username);
   const password = acceptNewPassword(body.password, app.settings.passwordMinLength);
-  const hardwareId = signUpHardwareId(app, body.hardware_id);
-  await guardBans(deps, app, { ip: caller.ip, hardwareId });
-  // Refuse a taken name before spending a hash on it; the unique index still settles races.
-  if ((await deps.store.findUserByUsernameKey(app.id, key)) !== null) {
+  const hardwareId = signUpDevice(app, body.hardware_id);
+  // A sent hardware id is checked even where device auth is off; nothing is proven yet, so a
+  // refusal here bans nothing more.
+  await guardBans(deps, app, { ip: caller.ip, hardwareId: body.hardware_id ?? null });
+  // Refuse a taken name before spending a hash on it (the unique index still settles races). The
+  // check tells whether a username exists, so probing it counts against the address.
+  const free = await throttledCheck(deps, { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() }, async () =>
+    (await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null,
+  );
+  if (free === null) {
     throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
   }
   const passwordHash = await deps.hasher.hash(password);

@@ -9,7 +9,7 @@ import {
 } from '../../../application/console/applications.js';
 import type { Deps } from '../../../application/deps.js';
 import type { ApplicationSettings } from '../../../domain/application-settings.js';
-import { Uuid, closed } from '../schemas.js';
+import { Uuid, closed, takesNoBody } from '../schemas.js';
 import { applicationJson } from '../views.js';
 import { AppParams, ownerOf } from './console-schemas.js';
 
@@ -86,7 +86,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.post(
     '/applications/:app_id/credentials/:kind/rotate',
-    { schema: { params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key']) }, closed) } },
+    { ...takesNoBody, schema: { params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key']) }, closed) } },
     async (request) => {
       const { kind } = request.params;
       const value = await rotateCredential(deps, ownerOf(request), request.params.app_id, kind);

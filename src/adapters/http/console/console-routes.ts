@@ -2,10 +2,12 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { authenticateConsole, loginOwner, logoutOwner } from '../../../application/console/owners.js';
 import type { Deps } from '../../../application/deps.js';
 import { bearer, callerOf } from '../request-parts.js';
-import { Password, closed } from '../schemas.js';
+import { Password, closed, takesNoBody, Uuid } from '../schemas.js';
 import { applicationRoutes } from './application-routes.js';
 import { banRoutes } from './ban-routes.js';
-import { setOwner } from './console-schemas.js';
+import { ownerOf, setOwner } from './console-schemas.js';
+import { ownedApplication } from '../../../application/console/applications.js';
+import { fileRoutes } from '../files/file-routes.js';
 import { contentRoutes } from './content-routes.js';
 import { licenseRoutes } from './license-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -25,7 +27,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       setOwner(request, await authenticateConsole(deps, bearer(request)));
     });
 
-    authed.post('/logout', async (request, reply) => {
+    authed.post('/logout', takesNoBody, async (request, reply) => {
       await logoutOwner(deps, bearer(request));
       return reply.code(204).send();
     });
@@ -35,5 +37,13 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     await authed.register(contentRoutes, { deps });
     await authed.register(userRoutes, { deps });
     await authed.register(banRoutes, { deps });
+    // The dashboard's uploads: the admin file endpoints, per application, recorded as DASHBOARD.
+    await authed.register(fileRoutes, {
+      prefix: '/applications/:app_id',
+      deps,
+      source: 'DASHBOARD',
+      application: (request) => ownedApplication(deps, ownerOf(request), (request.params as { app_id: string }).app_id),
+      mountParams: { app_id: Uuid },
+    });
   });
 };

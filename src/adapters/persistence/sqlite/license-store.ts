@@ -10,7 +10,7 @@ import type { Instant } from '../../../domain/time.js';
 import type { Connection, Db } from './db.js';
 import { membershipColumns, toLicense } from './mappers.js';
 import { licenses, users } from './schema.js';
-import { findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
+import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
 
 function findByDigest(tx: Db, applicationId: string, codeDigest: string): LicenseRecord | null {
   const row = tx
@@ -35,7 +35,7 @@ function markUsed(tx: Db, licenseId: string, userId: string, now: Instant): bool
   );
 }
 
-type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense'>;
+type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
 export function licenseStore({ db, immediate }: Connection): LicenseStore & Redemption {
   return {
@@ -65,6 +65,14 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
         .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)))
         .get();
       return row ? toLicense(row) : null;
+    },
+    async redeemedLicenseIds(applicationId, userId) {
+      return db
+        .select({ id: licenses.id })
+        .from(licenses)
+        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId)))
+        .all()
+        .map((r) => r.id);
     },
     async deleteUnusedLicense(applicationId, id) {
       return immediate((tx) => {
@@ -116,6 +124,7 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
         if (use === 'used' || !markUsed(tx, license.id, user.id, input.now)) {
           throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
         }
+        if (input.device !== null) admit(tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         const { membership, adjustment } = applyLicense(
           user.membership,
           { licenseId: license.id, minutes: license.minutes },

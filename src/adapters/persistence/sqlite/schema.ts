@@ -132,7 +132,8 @@ export const licenses = sqliteTable(
     usedByUserId: text('used_by_user_id'),
     banned: flag('banned').notNull(),
   },
-  (t) => [index('licenses_app_idx').on(t.applicationId)],
+  // used_by_user_id: every authenticated request looks up the licenses its user redeemed.
+  (t) => [index('licenses_app_idx').on(t.applicationId), index('licenses_used_by_idx').on(t.usedByUserId)],
 );
 
 export const adjustments = sqliteTable(

@@ -2,29 +2,19 @@
 // happen in one BEGIN IMMEDIATE transaction, so parallel logins cannot overshoot either cap.
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports.js';
-import { admitDevice } from '../../../domain/devices.js';
 import { planSession } from '../../../domain/sessions.js';
-import type { Instant } from '../../../domain/time.js';
-import type { Connection, Db } from './db.js';
+import type { Connection } from './db.js';
 import { toSession } from './mappers.js';
-import { devices, sessions } from './schema.js';
-
-/** Admits a hardware id for a user, registering it when new; true when it registered. */
-function admit(tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): boolean {
-  const registered = tx
-    .select({ id: devices.id, hardwareId: devices.hardwareId })
-    .from(devices)
-    .where(eq(devices.userId, userId))
-    .all();
-  if (admitDevice(registered, hardwareId, allowed).kind === 'known') return false;
-  tx.insert(devices).values({ id: newDeviceId, userId, hardwareId, registeredAt: now }).run();
-  return true;
-}
+import { sessions } from './schema.js';
+import { admit, assertStillAdmitted } from './writes.js';
 
 export function sessionStore({ db, immediate }: Connection): SessionStore {
   return {
     async openSession({ session, device, cap, now }) {
       return immediate((tx) => {
+        // The password was verified outside this transaction; a timeout, ban or lost membership
+        // that landed meanwhile must still refuse the login.
+        assertStillAdmitted(tx, session.applicationId, session.userId, now);
         const deviceRegistered =
           device === null ? false : admit(tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
         // Only live sessions matter to the plan; expired and revoked ones are filtered out here

@@ -9,7 +9,7 @@ import { membershipColumns, toAdjustment, toDevice, toUser } from './mappers.js'
 import { adjustments, devices, sessions, userIps, users } from './schema.js';
 import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
 
-type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense'>;
+type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
 export function userStore({ db, immediate }: Connection): UserArea {
   const findOne = (where: ReturnType<typeof and>) => {

@@ -1,0 +1,1 @@
+CREATE INDEX `licenses_used_by_idx` ON `licenses` (`used_by_user_id`);

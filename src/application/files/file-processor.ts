@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { PassThrough, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { JOB_MAX_ATTEMPTS, retryDelay, type StoredContents } from '../../domain/files.js';
+import type { Deps } from '../deps.js';
+import type { JobRecord } from '../ports.js';
+import { discardBlobs } from './uploads.js';
+
+/** The streaming cipher of stored files, given the application's 32-byte files key. */
+export type EncryptStreamFactory = (key: Uint8Array) => NodeJS.ReadWriteStream;
+
+export interface FileProcessorOptions {
+  workerId: string;
+  concurrency: number;
+  /** How often idle workers look for jobs queued by other instances. */
+  pollMs: number;
+  encryptStream: EncryptStreamFactory;
+  /** Reports a failed attempt, or a failure to reach the queue (job null); the processor never throws. */
+  onError?: (error: unknown, job: JobRecord | null) => void;
+}
+
+/** Counts and hashes bytes flowing through. */
+function meter() {
+  const hash = createHash('sha256');
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return { stream, result: () => ({ size, sha256: hash.digest('hex') }) };
+}
+
+/**
+ * Processes one claimed job: reads the staged upload, measures it, encrypts it when asked and
+ * publishes it under the job's output key. Nothing is committed here: the caller records the
+ * contents only once they are durably stored.
+ */
+async function produce(deps: Deps, job: JobRecord, encryptStream: EncryptStreamFactory, signal: AbortSignal): Promise<StoredContents> {
+  const source = await deps.blobs.read(job.stagingKey);
+  if (source === null) throw new Error('the uploaded contents are missing from staging storage');
+  const plain = meter();
+  const stored = job.encrypt ? meter() : null;
+  const stages: NodeJS.ReadWriteStream[] = [plain.stream];
+  if (job.encrypt) {
+    const app = await deps.store.findApplication(job.applicationId);
+    if (app === null) throw new Error('the application no longer exists');
+    const key = Buffer.from(deps.secrets.open(app.filesKeySealed), 'base64');
+    stages.push(encryptStream(key), (stored as ReturnType<typeof meter>).stream);
+  }
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const streams: Array<NodeJS.ReadableStream | NodeJS.ReadWriteStream | NodeJS.WritableStream> = [source, ...stages, out];
+  const flowing = pipeline(streams, { signal });
+  let info;
+  try {
+    [, info] = await Promise.all([flowing, deps.blobs.write(job.outputKey, out)]);
+  } catch (error) {
+    // Whichever side failed first, the other must not wait forever on it.
+    out.destroy();
+    await flowing.catch(() => undefined);
+    throw error;
+  }
+  const p = plain.result();
+  const s = stored?.result() ?? p;
+  if (s.size !== info.size) throw new Error('stored size does not match the bytes written');
+  return { blobKey: job.outputKey, sizeBytes: p.size, sha256: p.sha256, storedSizeBytes: s.size, storedSha256: s.sha256, encrypted: job.encrypt };
+}
+
+/** Runs one claimed job to its end: completed, retried later, or failed for good. */
+async function runJob(deps: Deps, job: JobRecord, options: FileProcessorOptions): Promise<void> {
+  const { workerId } = options;
+  const lease = deps.files.jobLeaseMs;
+  const aborter = new AbortController();
+  // The heartbeat keeps the claim alive; losing it means another worker took over: stop.
+  const heartbeat = setInterval(() => {
+    deps.store.heartbeat(job.id, workerId, deps.clock.now(), lease).then(
+      (held) => held || aborter.abort(new Error('lease lost')),
+      () => undefined,
+    );
+  }, Math.max(100, Math.floor(lease / 3)));
+  try {
+    const contents = await produce(deps, job, options.encryptStream, aborter.signal);
+    const done = await deps.store.completeJob(job.id, workerId, contents, deps.clock.now());
+    // Lost: another worker owns the job and will publish under the same key; leave it be.
+    if (done !== 'lost') await discardBlobs(deps, done);
+  } catch (error) {
+    if (aborter.signal.aborted) return;
+    options.onError?.(error, job);
+    const final = job.attempts >= JOB_MAX_ATTEMPTS;
+    const message = error instanceof Error ? error.message : 'processing failed';
+    const done = await deps.store.failJob(job.id, workerId, message, deps.clock.now(), final ? null : retryDelay(job.attempts));
+    if (done !== 'lost') await discardBlobs(deps, done);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+export interface FileProcessor {
+  start(): void;
+  /** Looks for work now (after a local upload) instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, and waits for jobs in hand to finish. */
+  stop(): Promise<void>;
+  /** Claims and runs jobs until none is claimable; for tests and scripts. */
+  drain(): Promise<number>;
+}
+
+/**
+ * Durable background processing: jobs live in the store, are claimed under a lease renewed by a
+ * heartbeat, and retried a bounded number of times. A job whose worker died is taken over when
+ * its lease lapses, so every accepted upload ends COMPLETED or FAILED.
+ */
+export function createFileProcessor(deps: Deps, options: FileProcessorOptions): FileProcessor {
+  let running = false;
+  let active = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const inFlight = new Set<Promise<void>>();
+
+  async function claimOne(): Promise<boolean> {
+    const job = await deps.store.claimJob(options.workerId, deps.clock.now(), deps.files.jobLeaseMs);
+    if (job === null) return false;
+    await runJob(deps, job, options);
+    return true;
+  }
+
+  function fill(): void {
+    while (running && active < options.concurrency) {
+      active += 1;
+      const slot = (async () => {
+        try {
+          while (running && (await claimOne()));
+        } catch (error) {
+          options.onError?.(error, null);
+        } finally {
+          active -= 1;
+        }
+      })();
+      inFlight.add(slot);
+      void slot.finally(() => inFlight.delete(slot));
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      fill();
+      timer = setInterval(fill, options.pollMs);
+      timer.unref();
+    },
+    wake() {
+      if (running) fill();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      await Promise.all([...inFlight]);
+    },
+    async drain() {
+      let count = 0;
+      while (await claimOne()) count += 1;
+      return count;
+    },
+  };
+}

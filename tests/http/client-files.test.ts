@@ -1,0 +1,136 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, call, expectError, member, token } from '../support/integration.js';
+import { processAll, upload } from '../support/files.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(() => t.close());
+
+async function stored(app: Awaited<ReturnType<typeof createApplication>>, name: string, isPublic: boolean, content = randomBytes(100), encrypted = false) {
+  const res = await upload(t, 'POST', '/api/admin/files', `Bearer ${app.credentials.admin_api_key}`, { name, is_public: String(isPublic), store_encrypted: String(encrypted) }, { content });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return { id: res.json().id as string, content };
+}
+
+describe('client downloads and the app context', () => {
+  it('anonymous callers list and download public stored files only; members get private ones too', async () => {
+    const app = await createApplication(t, { anonymous_access: true, device_auth: false });
+    const pub = await stored(app, 'public.bin', true);
+    const priv = await stored(app, 'private.bin', false, randomBytes(50), true);
+    const pendingOnly = await stored(app, 'pending.bin', true);
+    await processAll(t);
+    await upload(t, 'POST', '/api/admin/files', `Bearer ${app.credentials.admin_api_key}`, { name: 'later.bin', is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('x') });
+
+    const anon = (await call(t, app, 'GET', '/app_context')).json();
+    expect(anon.application.files.map((f: { name: string }) => f.name).sort()).toEqual(['pending.bin', 'public.bin']);
+    expect(anon.application.files.find((f: { name: string }) => f.name === 'public.bin')).toEqual({ id: pub.id, name: 'public.bin', mime_type: 'application/octet-stream', is_encrypted: false });
+    const got = await call(t, app, 'GET', `/files/${pub.id}/download`);
+    expect(got.statusCode).toBe(200);
+    expect(got.rawPayload.equals(pub.content)).toBe(true);
+    // Private files answer exactly like missing ones to those who may not see them.
+    expectError(await call(t, app, 'GET', `/files/${priv.id}/download`), 404, 'FILE_NOT_FOUND');
+
+    const u = await member(t, app, 'alice');
+    const tok = await token(t, app, { username: 'alice', password: u.password });
+    const ctx = (await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) })).json();
+    expect(ctx.application.files.find((f: { name: string }) => f.name === 'private.bin')).toMatchObject({ is_encrypted: true });
+    const privGot = await call(t, app, 'GET', `/files/${priv.id}/download`, undefined, { headers: bearer(tok) });
+    expect(privGot.statusCode).toBe(200);
+    expect(privGot.rawPayload.subarray(0, 4).toString()).toBe('GHFE');
+    expect(pendingOnly.id).toBeTruthy();
+  });
+
+  it('401 without a user where anonymous access is off; 403 for an expired membership; 404 for unknown files', async () => {
+    const app = await createApplication(t, { device_auth: false, session_ttl_seconds: 86_400 });
+    const file = await stored(app, 'f', true);
+    await processAll(t);
+    const res = await call(t, app, 'GET', `/files/${file.id}/download`);
+    expect(expectError(res, 401, 'LOGIN_REQUIRED').message).toBe('Only logged in users are allowed to access');
+    const u = await member(t, app, 'bob', undefined, 10);
+    const tok = await token(t, app, { username: 'bob', password: u.password });
+    expect((await call(t, app, 'GET', `/files/${file.id}/download`, undefined, { headers: bearer(tok) })).statusCode).toBe(200);
+    expectError(await call(t, app, 'GET', '/files/00000000-0000-4000-8000-000000000000/download', undefined, { headers: bearer(tok) }), 404, 'FILE_NOT_FOUND');
+    t.clock.advance(10 * 60_000);
+    expectError(await call(t, app, 'GET', `/files/${file.id}/download`, undefined, { headers: bearer(tok) }), 403, 'MEMBERSHIP_INACTIVE');
+    expectError(await call(t, app, 'GET', `/files/${file.id}/download`, undefined, { headers: { 'x-api-key': 'nope', 'x-api-secret': 'nope' } }), 401, 'INVALID_API_CREDENTIALS');
+  });
+
+  it('Range works on client downloads too', async () => {
+    const app = await createApplication(t, { anonymous_access: true });
+    const file = await stored(app, 'r', true, randomBytes(300));
+    await processAll(t);
+    const part = await call(t, app, 'GET', `/files/${file.id}/download`, undefined, { headers: { range: 'bytes=0-9' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(file.content.subarray(0, 10))).toBe(true);
+  });
+});
+
+/** Every path under `root`, relative, for comparing trees. */
+function tree(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      out.push(relative(root, path));
+      if (statSync(path).isDirectory()) walk(path);
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+describe('malicious names', () => {
+  const names = ['../../x', '..\\..\\windows\\system32', 'a\r\nSet-Cookie: x=1', 'x'.repeat(4096), 'invoice\u202Efdp.exe', '/etc/passwd', '%2e%2e%2f', 'CON'];
+
+  it('are stored as metadata only: nothing is written outside the data folder, downloads name them safely', async () => {
+    // The data folder gets a private parent: any write escaping it would land there, or above.
+    const parent = mkdtempSync(join(tmpdir(), 'gatehouse-names-'));
+    await t.close();
+    t = await startTestApp({ parentDir: parent });
+    const app = await createApplication(t, { anonymous_access: true });
+    const outside = tree(parent).filter((p) => !p.startsWith(relative(parent, t.dataDir)));
+    expect(outside).toEqual([]);
+    const ids: string[] = [];
+    for (const name of names) {
+      const res = await upload(t, 'POST', '/api/admin/files', `Bearer ${app.credentials.admin_api_key}`, { name, is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from(name), filename: name });
+      expect(res.statusCode, name.slice(0, 30)).toBe(201);
+      expect(res.json().name).toBe(name);
+      ids.push(res.json().id);
+    }
+    await processAll(t);
+    for (const [i, id] of ids.entries()) {
+      const got = await call(t, app, 'GET', `/files/${id}/download`);
+      expect(got.statusCode).toBe(200);
+      const disposition = got.headers['content-disposition'] as string;
+      // One header line, no CR/LF or bidi override, no path separators in the plain name.
+      expect(disposition).not.toMatch(/[\r\n\u202E]/);
+      expect(/filename="([^"]*)"/.exec(disposition)?.[1]).not.toMatch(/[/\\]/);
+      expect(got.rawPayload.toString()).toBe(names[i]);
+    }
+    // The by-name route takes them too, as metadata.
+    const put = await upload(t, 'PUT', `/api/admin/files/by-name/${encodeURIComponent('../../x')}`, `Bearer ${app.credentials.admin_api_key}`, { is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('v2') });
+    expect(put.statusCode).toBe(200);
+    // Nothing appeared beside the data folder, and inside it only server-made keys.
+    expect(tree(parent).filter((p) => !p.startsWith(relative(parent, t.dataDir)))).toEqual([]);
+    expect(readdirSync(dirname(parent)).filter((e) => e === 'x' || e === 'etc' || e === 'windows')).toEqual([]);
+    for (const path of tree(t.blobRoot)) expect(path).toMatch(/^(\.tmp|files|staging)(\/[a-z0-9_-]+)*$/);
+    await t.close();
+    rmSync(parent, { recursive: true, force: true });
+    t = await startTestApp();
+  });
+
+  it('NUL and names over 4096 characters are refused with 422', async () => {
+    const app = await createApplication(t, { anonymous_access: true });
+    for (const name of ['a\u0000b', 'x'.repeat(4097)]) {
+      const res = await upload(t, 'POST', '/api/admin/files', `Bearer ${app.credentials.admin_api_key}`, { name, is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('x') });
+      expectError(res, 422, 'VALIDATION_FAILED');
+    }
+  });
+});
