@@ -59,6 +59,13 @@ function newFile(deps: Deps, app: ApplicationRecord, name: string, fields: FileF
   };
 }
 
+/** A new file record and the job that will process its staged upload. */
+function pendingFile(deps: Deps, app: ApplicationRecord, name: string, fields: FileFields, upload: UploadDescription, staged: StagedUpload) {
+  const jobId = deps.ids.uuid();
+  const file = newFile(deps, app, acceptFileName(name), fields, upload, jobId);
+  return { file, job: newJob(deps, app, file.id, staged, fields.storeEncrypted, jobId) };
+}
+
 /** POST /files: a new file, PENDING until its contents are processed. */
 export async function createFile(
   deps: Deps,
@@ -69,10 +76,8 @@ export async function createFile(
   staged: StagedUpload,
 ): Promise<FileRecord> {
   return consuming(deps, staged, async () => {
-    const accepted = acceptFileName(name);
-    const jobId = deps.ids.uuid();
-    const file = newFile(deps, app, accepted, fields, upload, jobId);
-    await deps.store.createFile(file, newJob(deps, app, file.id, staged, fields.storeEncrypted, jobId));
+    const { file, job } = pendingFile(deps, app, name, fields, upload, staged);
+    await deps.store.createFile(file, job);
     deps.files.onJobQueued();
     return file;
   });
@@ -88,10 +93,8 @@ export async function upsertFileByName(
   staged: StagedUpload,
 ): Promise<{ file: FileRecord; created: boolean }> {
   return consuming(deps, staged, async () => {
-    const accepted = acceptFileName(name);
-    const jobId = deps.ids.uuid();
-    const candidate = newFile(deps, app, accepted, fields, upload, jobId);
-    const result = await deps.store.upsertFileByName(candidate, newJob(deps, app, candidate.id, staged, fields.storeEncrypted, jobId));
+    const { file, job } = pendingFile(deps, app, name, fields, upload, staged);
+    const result = await deps.store.upsertFileByName(file, job);
     await discardBlobs(deps, result.discard);
     deps.files.onJobQueued();
     return { file: result.file, created: result.created };

@@ -1,14 +1,15 @@
 import { Type, type FastifyPluginAsyncTypebox, type TProperties } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../application/deps.js';
-import { createFile, deleteFile, getFile, listFiles, updateFile, upsertFileByName } from '../../../application/files/file-writes.js';
+import { createFile, deleteFile, getFile, listFiles, updateFile, upsertFileByName, type FileFields } from '../../../application/files/file-writes.js';
+import { discardBlobs } from '../../../application/files/uploads.js';
 import type { ApplicationRecord } from '../../../application/ports.js';
 import { FILE_NAME_MAX, type FileSource } from '../../../domain/files.js';
 import { validationError } from '../../../domain/errors.js';
 import { Uuid, closed } from '../schemas.js';
 import { sendFile } from './download.js';
 import { fileJson } from './file-views.js';
-import { formBoolean, formText, readUploadForm } from './multipart-upload.js';
+import { formBoolean, formText, readUploadForm, type UploadForm } from './multipart-upload.js';
 
 export interface FileRoutesOptions {
   deps: Deps;
@@ -31,33 +32,31 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
 
   app.post('/files', { ...upload, schema: { params: ListParams } }, async (request, reply) => {
     const target = await application(request);
-    const { fields, upload: staged } = await readUploadForm(deps, request);
-    if (staged === null) throw validationError('file', 'is required');
-    const write = () =>
-      createFile(deps, target, formText(fields, 'name'), { isPublic: formBoolean(fields, 'is_public'), storeEncrypted: formBoolean(fields, 'store_encrypted'), source }, staged, staged.staged);
-    return reply.code(201).send(fileJson(await withStaged(deps, staged.staged.key, write)));
+    const form = await readUploadForm(deps, request);
+    const { name, fields, staged } = await formOrDiscard(deps, form, (f) => {
+      if (f.upload === null) throw validationError('file', 'is required');
+      return { name: formText(f.fields, 'name'), fields: writeFields(f.fields, source), staged: f.upload };
+    });
+    return reply.code(201).send(fileJson(await createFile(deps, target, name, fields, staged, staged.staged)));
   });
 
   app.put('/files/by-name/:name', { ...upload, schema: { params: NameParams } }, async (request, reply) => {
     const target = await application(request);
-    const { fields, upload: staged } = await readUploadForm(deps, request);
-    if (staged === null) throw validationError('file', 'is required');
-    if (fields.has('name')) {
-      await discard(deps, staged.staged.key);
-      throw validationError('name', 'is given by the path');
-    }
-    const write = () =>
-      upsertFileByName(deps, target, request.params.name, { isPublic: formBoolean(fields, 'is_public'), storeEncrypted: formBoolean(fields, 'store_encrypted'), source }, staged, staged.staged);
-    const { file, created } = await withStaged(deps, staged.staged.key, write);
+    const form = await readUploadForm(deps, request);
+    const { fields, staged } = await formOrDiscard(deps, form, (f) => {
+      if (f.upload === null) throw validationError('file', 'is required');
+      if (f.fields.has('name')) throw validationError('name', 'is given by the path');
+      return { fields: writeFields(f.fields, source), staged: f.upload };
+    });
+    const { file, created } = await upsertFileByName(deps, target, request.params.name, fields, staged, staged.staged);
     return reply.code(created ? 201 : 200).send(fileJson(file));
   });
 
   app.put('/files/:file_id', { ...upload, schema: { params: FileParams } }, async (request) => {
     const target = await application(request);
-    const { fields, upload: staged } = await readUploadForm(deps, request);
-    const write = () =>
-      updateFile(deps, target, request.params.file_id, formText(fields, 'name'), { isPublic: formBoolean(fields, 'is_public'), storeEncrypted: formBoolean(fields, 'store_encrypted'), source }, staged);
-    return fileJson(await withStaged(deps, staged?.staged.key ?? null, write));
+    const form = await readUploadForm(deps, request);
+    const { name, fields } = await formOrDiscard(deps, form, (f) => ({ name: formText(f.fields, 'name'), fields: writeFields(f.fields, source) }));
+    return fileJson(await updateFile(deps, target, request.params.file_id, name, fields, form.upload));
   });
 
   app.get('/files', { schema: { params: ListParams } }, async (request) => (await listFiles(deps, await application(request))).map(fileJson));
@@ -75,19 +74,20 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
   });
 };
 
-async function discard(deps: Deps, key: string): Promise<void> {
-  await deps.blobs.delete(key).catch(() => undefined);
+function writeFields(fields: Map<string, string>, source: FileSource): FileFields {
+  return { isPublic: formBoolean(fields, 'is_public'), storeEncrypted: formBoolean(fields, 'store_encrypted'), source };
 }
 
 /**
- * Form fields are checked after the file is staged (they may come after it): a bad field must not
- * leave the staged copy behind. Use-case errors discard it themselves; this covers the fields.
+ * Reads the form's fields (which may come after the file). A bad field must not leave the staged
+ * upload behind; once the fields are good, the use case owns the upload (and discards it itself
+ * if the write fails).
  */
-async function withStaged<T>(deps: Deps, key: string | null, write: () => Promise<T>): Promise<T> {
+async function formOrDiscard<T>(deps: Deps, form: UploadForm, read: (form: UploadForm) => T): Promise<T> {
   try {
-    return await write();
+    return read(form);
   } catch (error) {
-    if (key !== null) await discard(deps, key);
+    if (form.upload !== null) await discardBlobs(deps, [form.upload.staged.key]);
     throw error;
   }
 }
