@@ -7,7 +7,7 @@ import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { composeDeps } from './compose.js';
 import { ConfigError, readConfig } from './config.js';
 import { isDomainError } from './domain/errors.js';
-import { openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
 
 const USAGE = `usage:
   gatehouse owner create --email EMAIL --password PASSWORD
@@ -20,6 +20,7 @@ async function ownerCreate(args: string[]): Promise<number> {
     return 2;
   }
   const config = readConfig();
+  assertSupported(config);
   mkdirSync(config.dataDir, { recursive: true });
   // Same configuration as the server: same database, same master key (digests must agree).
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);

@@ -9,12 +9,13 @@ import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { buildHttpApp } from './adapters/http/server.js';
 import { composeDeps } from './compose.js';
 import { ConfigError, readConfig } from './config.js';
-import { openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
 
 const SWEEP_EVERY_MS = 60 * 60_000;
 
 async function main(): Promise<void> {
   const config = readConfig();
+  assertSupported(config);
   mkdirSync(config.dataDir, { recursive: true });
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
   const store = await openConfiguredStore(config);
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   process.on('SIGINT', () => void close('SIGINT'));
 
+  // Checks the folder, and clears temp files a crash left mid-write.
+  await blobs.ping();
   await app.listen({ host: config.host, port: config.port });
   processor.start();
   void sweep();

@@ -111,8 +111,9 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     requestTimeout: UPLOAD_DEADLINE_MS,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
-    // Usernames and license codes travel in paths; longer parameters answer 414 in our body.
-    routerOptions: { maxParamLength: 512 },
+    // File names (up to 4096 characters, percent-encoded up to three times longer), usernames
+    // and license codes travel in paths; longer parameters answer 414 in our body.
+    routerOptions: { maxParamLength: 3 * 4096 },
     frameworkErrors: frameworkErrorHandler,
     ajv: {
       // Bodies are taken exactly as sent: no coercion (a number is not a password), nothing stripped.

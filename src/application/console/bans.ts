@@ -17,16 +17,17 @@ export interface ShownBan {
 }
 
 /**
- * An IP address in the form the server sees on the socket: IPv6 compressed and lower-case
- * (IPv4-mapped ones keep their dotted tail), so a ban typed in any notation matches.
+ * An IP address in the form requests are checked in: IPv6 compressed and lower-case, and
+ * IPv4-mapped IPv6 as plain IPv4, so a ban typed in any notation matches.
  */
 export function canonicalIp(raw: string): string | null {
-  const ip = canonicalIpAddress(raw.trim());
+  const ip = raw.trim();
   const version = isIP(ip);
   if (version === 4) return ip;
   if (version !== 6) return null;
-  if (ip.includes('.') || ip.includes('%')) return ip.toLowerCase();
-  return new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+  if (ip.includes('%')) return ip.toLowerCase();
+  // The URL parser compresses and lower-cases, turning any IPv4 tail into hexadecimal.
+  return canonicalIpAddress(new URL(`http://[${ip}]/`).hostname.slice(1, -1));
 }
 
 async function resolveValue(deps: Deps, app: ApplicationRecord, type: BanType, raw: string): Promise<{ stored: string; shown: string }> {
