@@ -351,7 +351,7 @@ export interface JobRecord {
   fileId: string;
   /** Where the upload was streamed to. */
   stagingKey: string;
-  /** Where the processed contents are published (fixed per job, so a retry overwrites it). */
+  /** Base of where the processed contents are published: each claim writes `<outputKey>-<attempts>`. */
   outputKey: string;
   encrypt: boolean;
   attempts: number;

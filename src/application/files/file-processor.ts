@@ -39,6 +39,10 @@ function meter() {
  * contents only once they are durably stored.
  */
 async function produce(deps: Deps, job: JobRecord, encryptStream: EncryptStreamFactory, signal: AbortSignal): Promise<StoredContents> {
+  // Each claim publishes under a key of its own (claims number the attempts): a worker that lost
+  // its lease and finishes late can never overwrite what the job's new owner stored, whose bytes
+  // differ when encrypted (fresh nonces), nor leave a blob where a superseded job's key was freed.
+  const blobKey = `${job.outputKey}-${job.attempts}`;
   const source = await deps.blobs.read(job.stagingKey);
   if (source === null) throw new Error('the uploaded contents are missing from staging storage');
   const plain = meter();
@@ -53,19 +57,25 @@ async function produce(deps: Deps, job: JobRecord, encryptStream: EncryptStreamF
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   const streams: Array<NodeJS.ReadableStream | NodeJS.ReadWriteStream | NodeJS.WritableStream> = [source, ...stages, out];
   const flowing = pipeline(streams, { signal });
+  // A lost lease stops the write too, even when every byte already sits in its buffers. (No
+  // error given: one emitted before the store listens would be uncaught; it sees a premature close.)
+  const stopWrite = () => out.destroy();
+  signal.addEventListener('abort', stopWrite, { once: true });
   let info;
   try {
-    [, info] = await Promise.all([flowing, deps.blobs.write(job.outputKey, out)]);
+    [, info] = await Promise.all([flowing, deps.blobs.write(blobKey, out)]);
   } catch (error) {
     // Whichever side failed first, the other must not wait forever on it.
     out.destroy();
     await flowing.catch(() => undefined);
     throw error;
+  } finally {
+    signal.removeEventListener('abort', stopWrite);
   }
   const p = plain.result();
   const s = stored?.result() ?? p;
   if (s.size !== info.size) throw new Error('stored size does not match the bytes written');
-  return { blobKey: job.outputKey, sizeBytes: p.size, sha256: p.sha256, storedSizeBytes: s.size, storedSha256: s.sha256, encrypted: job.encrypt };
+  return { blobKey, sizeBytes: p.size, sha256: p.sha256, storedSizeBytes: s.size, storedSha256: s.sha256, encrypted: job.encrypt };
 }
 
 /** Runs one claimed job to its end: completed, retried later, or failed for good. */
@@ -83,8 +93,9 @@ async function runJob(deps: Deps, job: JobRecord, options: FileProcessorOptions)
   try {
     const contents = await produce(deps, job, options.encryptStream, aborter.signal);
     const done = await deps.store.completeJob(job.id, workerId, contents, deps.clock.now());
-    // Lost: another worker owns the job and will publish under the same key; leave it be.
-    if (done !== 'lost') await discardBlobs(deps, done);
+    // Lost: the job was taken over (its new owner publishes under its own key) or superseded;
+    // what this claim published is nobody's.
+    await discardBlobs(deps, done === 'lost' ? [contents.blobKey] : done);
   } catch (error) {
     if (aborter.signal.aborted) return;
     options.onError?.(error, job);

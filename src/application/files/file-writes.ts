@@ -21,7 +21,7 @@ function newJob(deps: Deps, app: ApplicationRecord, fileId: string, staged: Stag
     applicationId: app.id,
     fileId,
     stagingKey: staged.key,
-    // Fixed per job: a retry after a crash rewrites the same object instead of leaving another.
+    // Each claim publishes under `${outputKey}-${attempts}` (see file-processor).
     outputKey: `files/${app.id}/${id}`,
     encrypt,
     attempts: 0,
