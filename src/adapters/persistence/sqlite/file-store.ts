@@ -58,7 +58,7 @@ function metadataColumns(p: FileMetadataPatch) {
 /** The job is bound to the file it is inserted for: the file's id and application win. */
 function insertJob(tx: Db, file: FileRecord, job: JobRecord): void {
   tx.insert(jobs)
-    .values({ ...job, fileId: file.id, applicationId: file.applicationId })
+    .values({ ...job, fileId: file.id, applicationId: file.applicationId, seq: sql`(select coalesce(max(${jobs.seq}), 0) + 1 from ${jobs})` })
     .run();
 }
 

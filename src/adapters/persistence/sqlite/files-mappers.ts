@@ -77,4 +77,5 @@ export const toFile = (r: FileRow): FileRecord => ({
   updatedAt: r.updatedAt,
 });
 
-export const toJob = (r: Row<typeof t.jobs>): JobRecord => ({ ...r });
+// seq only orders claims; it is no part of the record.
+export const toJob = ({ seq: _seq, ...r }: Row<typeof t.jobs>): JobRecord => r;

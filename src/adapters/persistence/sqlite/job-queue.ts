@@ -2,7 +2,7 @@
 // under a lease, heartbeat while they work and settle it; a lease that lapses lets another worker
 // take the job over, after which the first worker's settlement is 'lost'. Claiming and settling
 // each run in one BEGIN IMMEDIATE transaction, so a job is held by one worker at a time.
-import { and, asc, count, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lte, or } from 'drizzle-orm';
 import type { JobQueue, JobRecord } from '../../../application/ports.js';
 import { completeUpload, failUpload, type FileState, isClaimable } from '../../../domain/files.js';
 import type { Instant } from '../../../domain/time.js';
@@ -36,7 +36,7 @@ export function jobQueue({ db, immediate }: Connection): JobQueue {
           .select()
           .from(jobs)
           .where(and(lte(jobs.runAfter, now), or(isNull(jobs.leaseUntil), lte(jobs.leaseUntil, now))))
-          .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), sql`rowid`)
+          .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(jobs.seq))
           .limit(1)
           .get();
         if (candidate === undefined || !isClaimable(candidate, now)) return null;

@@ -281,6 +281,9 @@ export const jobs = sqliteTable(
     leaseUntil: instant('lease_until'),
     leaseOwner: text('lease_owner'),
     createdAt: instant('created_at').notNull(),
+    // Insertion order, the last tie-break of claiming: PostgreSQL has no rowid, so both schemas
+    // carry it. Written as one more than the largest present (under BEGIN IMMEDIATE, so unique).
+    seq: integer('seq', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('jobs_run_after_idx').on(t.runAfter), index('jobs_file_idx').on(t.fileId)],
 );

@@ -1,0 +1,86 @@
+// Bans. Adding one also applies it to what already exists: a user ban ends the user's sessions,
+// a license ban flags the license so redemption refuses it.
+import { and, desc, eq, or } from 'drizzle-orm';
+import type { BanRecord, BanStore } from '../../../application/ports.js';
+import type { BanKey, BanType } from '../../../domain/bans.js';
+import { binary, type Connection, chunks } from './db.js';
+import { toBan } from './mappers.js';
+import { bans, licenses, sessions } from './schema.js';
+import { lockUser, revokeLiveSessions } from './writes.js';
+
+const keyMatch = (k: BanKey) => and(eq(bans.type, k.type), eq(bans.value, k.value));
+
+export function banStore({ db, transaction }: Connection): BanStore {
+  return {
+    async findMatchingBans(applicationId, keys) {
+      const found: BanKey[] = [];
+      // An empty key list yields no chunk: or() of nothing would match every ban.
+      for (const part of chunks(keys, 200)) {
+        const rows = await db
+          .select({ type: bans.type, value: bans.value })
+          .from(bans)
+          .where(and(eq(bans.applicationId, applicationId), or(...part.map(keyMatch))));
+        // The type column only ever holds BanType values written from typed records.
+        for (const r of rows) found.push({ type: r.type as BanType, value: r.value });
+      }
+      return found;
+    },
+    async addBans(applicationId, records, now) {
+      return transaction(async (tx) => {
+        const stored: BanRecord[] = [];
+        for (const ban of records) {
+          // A concurrent insert of the same key is waited for; either way the row is then there.
+          await tx
+            .insert(bans)
+            .values({ ...ban, applicationId })
+            .onConflictDoNothing({ target: [bans.applicationId, bans.type, bans.value] });
+          const [row] = await tx
+            .select()
+            .from(bans)
+            .where(and(eq(bans.applicationId, applicationId), keyMatch(ban)));
+          if (!row) throw new Error('ban vanished inside its own transaction');
+          stored.push(toBan(row));
+          // Applied for existing bans too: idempotent, and it heals anything that slipped past.
+          if (ban.type === 'user') {
+            // A login of the user holds the user's row lock from its ban check to its commit:
+            // waiting for that lock means its session exists (and is revoked below) or the login
+            // has yet to check, and will find this ban.
+            await lockUser(tx, ban.value);
+            await revokeLiveSessions(tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
+          } else if (ban.type === 'license') {
+            // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
+            await tx
+              .update(licenses)
+              .set({ banned: true })
+              .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, ban.value)));
+          }
+        }
+        return stored;
+      });
+    },
+    async listBans(applicationId) {
+      const rows = await db
+        .select()
+        .from(bans)
+        .where(eq(bans.applicationId, applicationId))
+        .orderBy(desc(bans.createdAt), desc(binary(bans.id)));
+      return rows.map(toBan);
+    },
+    async deleteBan(applicationId, banId) {
+      return transaction(async (tx) => {
+        const [row] = await tx
+          .delete(bans)
+          .where(and(eq(bans.applicationId, applicationId), eq(bans.id, banId)))
+          .returning();
+        if (!row) return false;
+        if (row.type === 'license') {
+          await tx
+            .update(licenses)
+            .set({ banned: false })
+            .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, row.value)));
+        }
+        return true;
+      });
+    },
+  };
+}

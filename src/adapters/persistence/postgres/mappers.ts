@@ -1,0 +1,141 @@
+// Rows to port records and back: a copy of the SQLite adapter's mappers, whose rows have the same
+// shapes (tests/contract/schemas-match.test.ts), kept here so the adapters share no runtime code.
+import type {
+  AdjustmentRecord,
+  AnnouncementRecord,
+  ApplicationRecord,
+  BanRecord,
+  ConsoleTokenRecord,
+  CredentialType,
+  DeviceRecord,
+  LicenseRecord,
+  OwnerRecord,
+  SessionRecord,
+  UserRecord,
+  VariableRecord,
+} from '../../../application/ports.js';
+import type { ApplicationSettings } from '../../../domain/application-settings.js';
+import type { AnnouncementStatus } from '../../../domain/announcements.js';
+import type { BanType } from '../../../domain/bans.js';
+import type { AdjustmentType, Membership } from '../../../domain/membership.js';
+import type * as t from './schema.js';
+
+type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
+
+// Text columns holding enums are only ever written from typed records, so narrowing on read is safe.
+export const toOwner = (r: Row<typeof t.owners>): OwnerRecord => ({ ...r });
+export const toConsoleToken = (r: Row<typeof t.consoleTokens>): ConsoleTokenRecord => ({ ...r });
+
+export function settingsColumns(s: ApplicationSettings) {
+  return {
+    anonymousAccess: s.anonymousAccess,
+    deviceAuth: s.deviceAuth,
+    legacyAuth: s.legacyAuth,
+    tokenAuth: s.tokenAuth,
+    sessionTtlSeconds: s.sessionTtlSeconds,
+    defaultAllowedDevices: s.defaultAllowedDevices,
+    defaultAllowedSessions: s.defaultAllowedSessions,
+    banPropagation: s.banPropagation,
+    passwordMinLength: s.passwordMinLength,
+  };
+}
+
+export const applicationRow = (a: ApplicationRecord): Row<typeof t.applications> => ({
+  id: a.id,
+  ownerId: a.ownerId,
+  name: a.name,
+  ...settingsColumns(a.settings),
+  apiKey: a.apiKey,
+  apiSecretDigest: a.apiSecretDigest,
+  adminApiKeyDigest: a.adminApiKeyDigest,
+  filesKeySealed: a.filesKeySealed,
+  createdAt: a.createdAt,
+});
+
+export const toApplication = (r: Row<typeof t.applications>): ApplicationRecord => ({
+  id: r.id,
+  ownerId: r.ownerId,
+  name: r.name,
+  settings: {
+    anonymousAccess: r.anonymousAccess,
+    deviceAuth: r.deviceAuth,
+    legacyAuth: r.legacyAuth,
+    tokenAuth: r.tokenAuth,
+    sessionTtlSeconds: r.sessionTtlSeconds,
+    defaultAllowedDevices: r.defaultAllowedDevices,
+    defaultAllowedSessions: r.defaultAllowedSessions,
+    banPropagation: r.banPropagation,
+    passwordMinLength: r.passwordMinLength,
+  },
+  apiKey: r.apiKey,
+  apiSecretDigest: r.apiSecretDigest,
+  adminApiKeyDigest: r.adminApiKeyDigest,
+  filesKeySealed: r.filesKeySealed,
+  createdAt: r.createdAt,
+});
+
+export const membershipColumns = (m: Membership) => ({ activeUntil: m.activeUntil, isLifetime: m.isLifetime });
+
+export const userRow = (u: UserRecord): Row<typeof t.users> => ({
+  id: u.id,
+  applicationId: u.applicationId,
+  username: u.username,
+  usernameKey: u.usernameKey,
+  credentialType: u.credentialType,
+  passwordHash: u.passwordHash,
+  licenseId: u.licenseId,
+  allowedDevices: u.allowedDevices,
+  allowedSessions: u.allowedSessions,
+  ...membershipColumns(u.membership),
+  timedOutUntil: u.timeout?.until ?? null,
+  timeoutReason: u.timeout?.reason ?? null,
+  lastIp: u.lastIp,
+  createdAt: u.createdAt,
+});
+
+export const toUser = (r: Row<typeof t.users>): UserRecord => ({
+  id: r.id,
+  applicationId: r.applicationId,
+  username: r.username,
+  usernameKey: r.usernameKey,
+  credentialType: r.credentialType as CredentialType,
+  passwordHash: r.passwordHash,
+  licenseId: r.licenseId,
+  allowedDevices: r.allowedDevices,
+  allowedSessions: r.allowedSessions,
+  membership: { activeUntil: r.activeUntil, isLifetime: r.isLifetime },
+  timeout: r.timedOutUntil === null ? null : { until: r.timedOutUntil, reason: r.timeoutReason },
+  lastIp: r.lastIp,
+  createdAt: r.createdAt,
+});
+
+export const toDevice = (r: Row<typeof t.devices>): DeviceRecord => ({ ...r });
+export const toSession = (r: Row<typeof t.sessions>): SessionRecord => ({ ...r });
+export const toLicense = (r: Row<typeof t.licenses>): LicenseRecord => ({ ...r });
+
+export const adjustmentRow = (a: AdjustmentRecord): Row<typeof t.adjustments> => ({
+  id: a.id,
+  applicationId: a.applicationId,
+  userId: a.userId,
+  type: a.type,
+  occurredAt: a.occurredAt,
+  minutes: a.minutes,
+  grantsLifetime: a.grantsLifetime,
+  revokesLifetime: a.revokesLifetime,
+  licenseId: a.licenseId,
+  reason: a.reason,
+});
+
+export const toAdjustment = (r: Row<typeof t.adjustments>): AdjustmentRecord => ({
+  ...r,
+  type: r.type as AdjustmentType,
+});
+
+export const toVariable = (r: Row<typeof t.variables>): VariableRecord => ({ ...r });
+
+export const toAnnouncement = (r: Row<typeof t.announcements>): AnnouncementRecord => ({
+  ...r,
+  status: r.status as AnnouncementStatus,
+});
+
+export const toBan = (r: Row<typeof t.bans>): BanRecord => ({ ...r, type: r.type as BanType });

@@ -1,0 +1,50 @@
+// Sessions and device admission. The login's transaction locks the user's row before it counts
+// devices and live sessions, so parallel logins of one user (in any process) run one after another
+// and cannot overshoot either cap.
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { SessionStore } from '../../../application/ports.js';
+import { planSession } from '../../../domain/sessions.js';
+import type { Connection } from './db.js';
+import { toSession } from './mappers.js';
+import { sessions } from './schema.js';
+import { admit, assertStillAdmitted, lockUser } from './writes.js';
+
+export function sessionStore({ db, transaction }: Connection): SessionStore {
+  return {
+    async openSession({ session, device, cap, now }) {
+      return transaction(async (tx) => {
+        // The password was verified outside this transaction; a timeout, ban or lost membership
+        // that landed meanwhile must still refuse the login. This re-read locks the user's row.
+        await assertStillAdmitted(tx, session.applicationId, session.userId, now);
+        const deviceRegistered =
+          device === null ? false : await admit(tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
+        // Only live sessions matter to the plan; expired and revoked ones are filtered out here
+        // rather than loaded.
+        const live = await tx
+          .select({ id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
+          .from(sessions)
+          .where(and(eq(sessions.userId, session.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+        const { replace } = planSession(live, session.hardwareId, cap, now);
+        for (const id of replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
+        await tx.insert(sessions).values(session);
+        return { deviceRegistered };
+      });
+    },
+    async admitDevice({ userId, hardwareId, allowed, newDeviceId, now }) {
+      await transaction(async (tx) => {
+        await lockUser(tx, userId);
+        await admit(tx, userId, hardwareId, allowed, newDeviceId, now);
+      });
+    },
+    async findSession(id) {
+      const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+      return row ? toSession(row) : null;
+    },
+    async revokeSession(id, now) {
+      await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    },
+  };
+}

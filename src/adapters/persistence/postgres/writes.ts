@@ -1,0 +1,94 @@
+// Writes shared by several store areas, always run inside the caller's transaction.
+import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/ports.js';
+import { bannedError } from '../../../domain/bans.js';
+import { admitDevice } from '../../../domain/devices.js';
+import { DomainError } from '../../../domain/errors.js';
+import { isMembershipActive } from '../../../domain/membership.js';
+import { assertNotTimedOut } from '../../../domain/timeout.js';
+import type { Instant } from '../../../domain/time.js';
+import { type Db, isUniqueViolation } from './db.js';
+import { adjustmentRow, toUser, userRow } from './mappers.js';
+import { adjustments, bans, devices, sessions, users } from './schema.js';
+
+/** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
+export async function insertUser(tx: Db, user: UserRecord): Promise<void> {
+  try {
+    await tx.insert(users).values(userRow(user));
+  } catch (e) {
+    if (isUniqueViolation(e, 'users_app_username_key_uq')) throw new DomainError('USERNAME_TAKEN', 'this username is taken');
+    throw e;
+  }
+}
+
+export async function insertDevice(tx: Db, device: DeviceRecord | null): Promise<void> {
+  if (device !== null) await tx.insert(devices).values(device);
+}
+
+export async function insertAdjustment(tx: Db, adjustment: AdjustmentRecord): Promise<void> {
+  await tx.insert(adjustments).values(adjustmentRow(adjustment));
+}
+
+/**
+ * The user of the application. With `lock`, the row is locked (FOR UPDATE) until the transaction
+ * ends: every read-decide-write about one user (its devices, sessions, membership) takes this lock
+ * first, so such transactions on one user run one after another, in any process.
+ */
+export async function findUser(tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
+  const query = tx
+    .select()
+    .from(users)
+    .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ? toUser(row) : null;
+}
+
+/** Locks a user's row by id alone (see findUser), for callers that know no application. */
+export async function lockUser(tx: Db, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
+/**
+ * Revokes the live (unrevoked, unexpired) sessions matching `where`; returns how many. Expired
+ * ones are left alone: they are already unusable and keep their history.
+ */
+export async function revokeLiveSessions(tx: Db, where: SQL | undefined, now: Instant): Promise<number> {
+  const result = await tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+  return result.count;
+}
+
+/**
+ * Admits a hardware id for a user, registering it when new; true when it registered. The caller
+ * holds the user's row lock, so the devices counted here cannot change before the insert.
+ */
+export async function admit(tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): Promise<boolean> {
+  const registered = await tx
+    .select({ id: devices.id, hardwareId: devices.hardwareId })
+    .from(devices)
+    .where(eq(devices.userId, userId));
+  if (admitDevice(registered, hardwareId, allowed).kind === 'known') return false;
+  await tx.insert(devices).values({ id: newDeviceId, userId, hardwareId, registeredAt: now });
+  return true;
+}
+
+/**
+ * Re-reads (and locks) the user inside a transaction and applies the domain's timeout, ban and
+ * membership rules.
+ */
+export async function assertStillAdmitted(tx: Db, applicationId: string, userId: string, now: Instant): Promise<void> {
+  const user = await findUser(tx, applicationId, userId, true);
+  if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
+  const [userBan] = await tx
+    .select({ id: bans.id })
+    .from(bans)
+    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
+    .limit(1);
+  if (userBan) throw bannedError();
+  assertNotTimedOut(user.timeout, now);
+  if (!isMembershipActive(user.membership, now)) {
+    throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
+  }
+}

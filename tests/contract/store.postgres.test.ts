@@ -1,0 +1,176 @@
+// The Store contract against PostgreSQL. Needs GATEHOUSE_TEST_DATABASE_URL (a role that may create
+// databases); without it the suite is skipped with a notice. Each file migrates one template
+// database once; each test then gets a fresh copy of it (CREATE DATABASE ... TEMPLATE), dropped
+// after the test, plus what only a server database shows: several instances migrating at once.
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
+import type { Store } from '../../src/application/ports.js';
+import { randomUUID } from 'node:crypto';
+import { makeLicense, makeUpload, seedApp, seedUser, T0, tally } from './fixtures.js';
+import { describeStoreContract } from './store-contract.js';
+
+const adminUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
+if (!adminUrl) console.warn('GATEHOUSE_TEST_DATABASE_URL is not set: PostgreSQL contract tests skipped');
+
+/** The admin URL with its database replaced by `name`. */
+function urlOf(name: string): string {
+  const url = new URL(adminUrl ?? '');
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const uniqueName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+let admin: postgres.Sql | null = null;
+let template: string | null = null;
+
+function adminSql(): postgres.Sql {
+  admin ??= postgres(adminUrl ?? '', { max: 1, onnotice: () => {} });
+  return admin;
+}
+
+/** Creates an empty database (a copy of `from` when given); the name is ours, so it is quoted as is. */
+async function createDatabase(name: string, from?: string): Promise<void> {
+  await adminSql().unsafe(from === undefined ? `create database "${name}"` : `create database "${name}" template "${from}"`);
+}
+
+/** Drops a database, ending whatever connections are left on it. */
+async function dropDatabase(name: string): Promise<void> {
+  await adminSql().unsafe(`drop database if exists "${name}" with (force)`);
+}
+
+/** The template every test's database is copied from: created and migrated once per file. */
+async function migratedTemplate(): Promise<string> {
+  if (template !== null) return template;
+  const name = uniqueName(`gh_tpl_${process.pid}`);
+  await createDatabase(name);
+  template = name;
+  // Opening a store migrates; closing it leaves no connection, as copying a template requires.
+  const store = await openPostgresStore({ url: urlOf(name) });
+  await store.close();
+  return name;
+}
+
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = uniqueName('gh_t');
+  await createDatabase(name, await migratedTemplate());
+  return { url: urlOf(name), drop: () => dropDatabase(name) };
+}
+
+afterAll(async () => {
+  if (template !== null) await dropDatabase(template);
+  await admin?.end({ timeout: 5 });
+});
+
+describe.skipIf(!adminUrl)('PostgreSQL', () => {
+  describeStoreContract(
+    'postgres',
+    async () => {
+      const { url, drop } = await freshDatabase();
+      const store = await openPostgresStore({ url });
+      return {
+        store,
+        connect: () => openPostgresStore({ url }),
+        cleanup: async () => {
+          await store.close();
+          await drop();
+        },
+      };
+    },
+    // Nothing is skipped: PostgreSQL honours the whole contract.
+    { skip: [] },
+  );
+
+  describe('PostgreSQL store on a server', () => {
+    const open: Store[] = [];
+    const drops: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+      for (const drop of drops.splice(0)) await drop();
+    });
+
+    it('several instances starting at once on an empty database migrate it once', async () => {
+      const name = uniqueName('gh_t');
+      await createDatabase(name);
+      drops.push(() => dropDatabase(name));
+      const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ url: urlOf(name) })));
+      open.push(...stores);
+      const [first, second] = stores;
+      if (!first || !second) throw new Error('no store opened');
+      const { app } = await seedApp(first);
+      const user = await seedUser(first, app.id);
+      expect(await second.findUserById(app.id, user.id)).toEqual(user);
+      const db = postgres(urlOf(name), { max: 1, onnotice: () => {} });
+      try {
+        const [applied] = await db`select count(*)::int as n from drizzle.__drizzle_migrations`;
+        expect(applied?.n).toBe(1);
+      } finally {
+        await db.end({ timeout: 5 });
+      }
+    });
+
+    it('keeps its data across a reopen, and migrating again changes nothing', async () => {
+      const { url, drop } = await freshDatabase();
+      drops.push(drop);
+      const first = await openPostgresStore({ url });
+      const { app } = await seedApp(first);
+      const user = await seedUser(first, app.id);
+      await first.close();
+      const second = await openPostgresStore({ url });
+      open.push(second);
+      expect(await second.findUserById(app.id, user.id)).toEqual(user);
+    });
+
+    it('single-uses a license across two instances racing for it', async () => {
+      const { url, drop } = await freshDatabase();
+      drops.push(drop);
+      const a = await openPostgresStore({ url });
+      const b = await openPostgresStore({ url });
+      open.push(a, b);
+      const { app } = await seedApp(a);
+      const license = makeLicense(app.id);
+      await a.insertLicenses([license]);
+      const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
+      const result = await tally(
+        users.map((u, i) =>
+          (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
+        ),
+      );
+      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });
+      expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
+    });
+
+    it('parallel upserts of one new file name over two instances: one creates, the others replace it', async () => {
+      const { url, drop } = await freshDatabase();
+      drops.push(drop);
+      const a = await openPostgresStore({ url });
+      const b = await openPostgresStore({ url });
+      open.push(a, b);
+      const { app } = await seedApp(a);
+      const uploads = Array.from({ length: 20 }, () => makeUpload(app.id, { name: 'same.bin' }));
+      const results = await Promise.all(uploads.map((u, i) => (i % 2 ? a : b).upsertFileByName(u.file, u.job)));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const files = await a.listFiles(app.id);
+      expect(files).toHaveLength(1);
+      expect(new Set(results.map((r) => r.file.id))).toEqual(new Set([files[0]?.id]));
+      // Every replaced upload's job was dropped: only the last one is awaited.
+      expect(await a.countJobs()).toBe(1);
+    });
+
+    it('ping fails once the store is closed', async () => {
+      const { url, drop } = await freshDatabase();
+      drops.push(drop);
+      const store = await openPostgresStore({ url });
+      await store.ping();
+      await store.close();
+      await expect(store.ping()).rejects.toThrow();
+    });
+
+    it('opening an unreachable database fails', async () => {
+      const url = new URL(urlOf(uniqueName('gh_missing')));
+      await expect(openPostgresStore({ url: url.toString() })).rejects.toThrow();
+    });
+  });
+});
