@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { createOwner } from './application/console/owners.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { composeDeps } from './compose.js';
+import { assertMasterKeyMatches } from './startup-checks.js';
 import { ConfigError, readConfig } from './config.js';
 import { isDomainError } from './domain/errors.js';
 import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
@@ -33,6 +34,7 @@ async function ownerCreate(args: string[]): Promise<number> {
       limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
       maxUploadBytes: config.maxUploadBytes,
     });
+    await assertMasterKeyMatches(deps);
     const session = await createOwner(deps, values.email, values.password);
     process.stdout.write(`${JSON.stringify(session)}\n`);
     return 0;

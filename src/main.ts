@@ -8,6 +8,7 @@ import { createEncryptStream } from './adapters/crypto/file-encryption.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { buildHttpApp } from './adapters/http/server.js';
 import { composeDeps } from './compose.js';
+import { assertMasterKeyMatches } from './startup-checks.js';
 import { ConfigError, readConfig } from './config.js';
 import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     maxUploadBytes: config.maxUploadBytes,
     jobLeaseMs: config.jobLeaseMs,
   });
+  await assertMasterKeyMatches(deps);
   const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy });
   const processor = createFileProcessor(deps, {
     workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,

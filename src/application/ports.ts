@@ -166,6 +166,8 @@ export interface ApplicationStore {
   updateApplication(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
   /** Deletes the application and everything it owns. False when there was none. */
   deleteApplication(id: string): Promise<boolean>;
+  /** Any one sealed files key, to check at start that the master key opens this database's secrets. */
+  sampleSealedSecret(): Promise<string | null>;
 }
 
 export interface LicenseStore {

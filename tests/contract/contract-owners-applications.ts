@@ -15,6 +15,19 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await store().findOwnerById(randomUUID())).toBeNull();
     });
 
+    test('updateOwnerPasswordHash replaces the hash', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      await store().updateOwnerPasswordHash(owner.id, '$argon2id$new');
+      expect((await store().findOwnerById(owner.id))?.passwordHash).toBe('$argon2id$new');
+    });
+
+    test('sampleSealedSecret is null on an empty database, then one application\'s sealed key', async () => {
+      expect(await store().sampleSealedSecret()).toBeNull();
+      const { app } = await seedApp(store());
+      expect(await store().sampleSealedSecret()).toBe(app.filesKeySealed);
+    });
+
     test('createOwner refuses a taken email with EMAIL_TAKEN', async () => {
       const owner = makeOwner();
       await store().createOwner(owner);

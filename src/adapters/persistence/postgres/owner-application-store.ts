@@ -53,6 +53,10 @@ export function applicationStore({ db, transaction }: Connection): ApplicationSt
     async createApplication(app) {
       await db.insert(applications).values(applicationRow(app));
     },
+    async sampleSealedSecret() {
+      const [row] = await db.select({ sealed: applications.filesKeySealed }).from(applications).limit(1);
+      return row?.sealed ?? null;
+    },
     async listApplications(ownerId) {
       const rows = await db
         .select()

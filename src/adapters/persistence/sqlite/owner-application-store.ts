@@ -53,6 +53,9 @@ export function applicationStore({ db, immediate }: Connection): ApplicationStor
     async createApplication(app) {
       db.insert(applications).values(applicationRow(app)).run();
     },
+    async sampleSealedSecret() {
+      return db.select({ sealed: applications.filesKeySealed }).from(applications).limit(1).get()?.sealed ?? null;
+    },
     async listApplications(ownerId) {
       return db
         .select()
