@@ -10,7 +10,7 @@ import { buildHttpApp } from './adapters/http/server.js';
 import { composeDeps } from './compose.js';
 import { assertMasterKeyMatches } from './startup-checks.js';
 import { ConfigError, readConfig } from './config.js';
-import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+import { assertBlobStoreReachable, assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
 
 const SWEEP_EVERY_MS = 60 * 60_000;
 
@@ -62,8 +62,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   process.on('SIGINT', () => void close('SIGINT'));
 
-  // Checks the folder, and clears temp files a crash left mid-write.
-  await blobs.ping();
+  // Checks the bucket or folder (clearing temp files a crash left mid-write).
+  await assertBlobStoreReachable(config, blobs);
   await app.listen({ host: config.host, port: config.port });
   processor.start();
   void sweep();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BlobStore, Store } from './application/ports.js';
 import { createLocalBlobStore } from './adapters/blob/local-blob-store.js';
+import { createS3BlobStore } from './adapters/blob/s3-blob-store.js';
 import { openPostgresStore } from './adapters/persistence/postgres/postgres-store.js';
 import { openSqliteStore } from './adapters/persistence/sqlite/sqlite-store.js';
 import { ConfigError, type Config } from './config.js';
@@ -21,8 +22,9 @@ function redactedUrl(url: string): string {
 
 /** Refuses, before anything is written, a configuration this build cannot serve. */
 export function assertSupported(config: Config): void {
-  if (config.blobStore === 's3') {
-    throw new ConfigError('GATEHOUSE_BLOB_STORE=s3: S3 storage is not available in this build yet; unset it to use the local folder');
+  const s3 = config.s3;
+  if (config.blobStore === 's3' && (s3.accessKeyId === null) !== (s3.secretAccessKey === null)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the default credential chain)');
   }
 }
 
@@ -41,7 +43,25 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
   }
 }
 
-/** The blob store the configuration names: the local folder under the data dir. */
+/** The blob store the configuration names: S3 (or S3-compatible), or the local folder under the data dir. */
 export function openConfiguredBlobStore(config: Config): BlobStore {
-  return createLocalBlobStore({ root: join(config.dataDir, BLOBS_FOLDER) });
+  if (config.blobStore === 'local') return createLocalBlobStore({ root: join(config.dataDir, BLOBS_FOLDER) });
+  const s3 = config.s3;
+  return createS3BlobStore({
+    bucket: s3.bucket as string,
+    ...(s3.region ? { region: s3.region } : {}),
+    ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+    forcePathStyle: s3.forcePathStyle,
+    ...(s3.accessKeyId && s3.secretAccessKey ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } : {}),
+  });
+}
+
+/** Checks the blob store answers; at start, a missing bucket or an unreachable endpoint is one clear line. */
+export async function assertBlobStoreReachable(config: Config, blobs: BlobStore): Promise<void> {
+  try {
+    await blobs.ping();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(config.blobStore === 's3' ? `S3: ${reason}` : `GATEHOUSE_DATA_DIR: the blob folder is not usable: ${reason}`);
+  }
 }

@@ -2,67 +2,16 @@
 // databases); without it the suite is skipped with a notice. Each file migrates one template
 // database once; each test then gets a fresh copy of it (CREATE DATABASE ... TEMPLATE), dropped
 // after the test, plus what only a server database shows: several instances migrating at once.
-import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adminUrl, createDatabase, dropDatabase, freshDatabase, uniqueName, urlOf } from '../support/postgres-databases.js';
 import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
 import type { Store } from '../../src/application/ports.js';
 import { randomUUID } from 'node:crypto';
 import { makeLicense, makeUpload, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 
-const adminUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
 if (!adminUrl) console.warn('GATEHOUSE_TEST_DATABASE_URL is not set: PostgreSQL contract tests skipped');
-
-/** The admin URL with its database replaced by `name`. */
-function urlOf(name: string): string {
-  const url = new URL(adminUrl ?? '');
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const uniqueName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
-
-let admin: postgres.Sql | null = null;
-let template: string | null = null;
-
-function adminSql(): postgres.Sql {
-  admin ??= postgres(adminUrl ?? '', { max: 1, onnotice: () => {} });
-  return admin;
-}
-
-/** Creates an empty database (a copy of `from` when given); the name is ours, so it is quoted as is. */
-async function createDatabase(name: string, from?: string): Promise<void> {
-  await adminSql().unsafe(from === undefined ? `create database "${name}"` : `create database "${name}" template "${from}"`);
-}
-
-/** Drops a database, ending whatever connections are left on it. */
-async function dropDatabase(name: string): Promise<void> {
-  await adminSql().unsafe(`drop database if exists "${name}" with (force)`);
-}
-
-/** The template every test's database is copied from: created and migrated once per file. */
-async function migratedTemplate(): Promise<string> {
-  if (template !== null) return template;
-  const name = uniqueName(`gh_tpl_${process.pid}`);
-  await createDatabase(name);
-  template = name;
-  // Opening a store migrates; closing it leaves no connection, as copying a template requires.
-  const store = await openPostgresStore({ url: urlOf(name) });
-  await store.close();
-  return name;
-}
-
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = uniqueName('gh_t');
-  await createDatabase(name, await migratedTemplate());
-  return { url: urlOf(name), drop: () => dropDatabase(name) };
-}
-
-afterAll(async () => {
-  if (template !== null) await dropDatabase(template);
-  await admin?.end({ timeout: 5 });
-});
 
 describe.skipIf(!adminUrl)('PostgreSQL', () => {
   describeStoreContract(

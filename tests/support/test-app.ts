@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Deps } from '../../src/application/deps.js';
-import type { Store } from '../../src/application/ports.js';
+import type { BlobStore, Store } from '../../src/application/ports.js';
+import { createS3BlobStore } from '../../src/adapters/blob/s3-blob-store.js';
+import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
+import { freshDatabase } from './postgres-databases.js';
+import { sharedS3Server } from './shared-s3.js';
 import { createOwner } from '../../src/application/console/owners.js';
 import { buildHttpApp } from '../../src/adapters/http/server.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
@@ -29,6 +33,24 @@ export interface TestClock {
 export function testClock(start = T0): TestClock {
   let t = start;
   return { now: () => t, set: (v) => (t = v), advance: (ms) => (t += ms) };
+}
+
+/**
+ * The backend HTTP tests run on: SQLite and a local folder by default; PostgreSQL and S3 (an
+ * S3-protocol server on loopback) with GATEHOUSE_TEST_BACKEND=postgres (see vitest.config.ts).
+ */
+export const testBackend: 'sqlite' | 'postgres' = process.env['GATEHOUSE_TEST_BACKEND'] === 'postgres' ? 'postgres' : 'sqlite';
+
+async function openBackend(dir: string): Promise<{ store: Store; blobs: BlobStore; close: () => Promise<void> }> {
+  if (testBackend === 'postgres') {
+    const db = await freshDatabase();
+    const store = await openPostgresStore({ url: db.url });
+    const s3 = await sharedS3Server();
+    const blobs = createS3BlobStore(s3.storeOptions(await s3.createBucket()));
+    return { store, blobs, close: async () => (await store.close(), await db.drop()) };
+  }
+  const store = openSqliteStore({ path: join(dir, 'gatehouse.db') });
+  return { store, blobs: createLocalBlobStore({ root: join(dir, 'blobs') }), close: () => store.close() };
 }
 
 export interface TestApp {
@@ -64,13 +86,14 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'gatehouse-test-'));
   const dbPath = join(dir, 'gatehouse.db');
-  const store = openSqliteStore({ path: dbPath });
+  const backend = await openBackend(dir);
+  const store = backend.store;
   const clock = testClock();
   const masterKey = randomBytes(32);
   const blobRoot = join(dir, 'blobs');
   const deps = composeDeps({
     store,
-    blobs: createLocalBlobStore({ root: blobRoot }),
+    blobs: backend.blobs,
     maxUploadBytes: options.maxUploadBytes ?? 64 * 1024 * 1024,
     masterKey,
     clock,
@@ -101,7 +124,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await processor.stop();
       await http.close();
-      await store.close();
+      await backend.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
