@@ -4,7 +4,7 @@ import { and, desc, eq, or } from 'drizzle-orm';
 import type { BanRecord, BanStore } from '../../../application/ports.js';
 import type { BanKey, BanType } from '../../../domain/bans.js';
 import { binary, type Connection, chunks } from './db.js';
-import { toBan } from './mappers.js';
+import { toBan } from '../row-mappers.js';
 import { bans, licenses, sessions } from './schema.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
 

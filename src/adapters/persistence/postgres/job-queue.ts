@@ -10,7 +10,7 @@ import { completeUpload, failUpload, type FileState, isClaimable } from '../../.
 import type { Instant } from '../../../domain/time.js';
 import type { Connection, Db } from './db.js';
 import { lockFileById } from './file-store.js';
-import { stateColumns, toJob } from './files-mappers.js';
+import { stateColumns, toJob } from '../files-row-mappers.js';
 import { files, jobs } from './schema.js';
 
 /**

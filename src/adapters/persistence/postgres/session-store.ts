@@ -5,7 +5,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports.js';
 import { planSession } from '../../../domain/sessions.js';
 import type { Connection } from './db.js';
-import { toSession } from './mappers.js';
+import { toSession } from '../row-mappers.js';
 import { sessions } from './schema.js';
 import { admit, assertStillAdmitted, lockUser } from './writes.js';
 

@@ -5,7 +5,7 @@ import type { UserStore } from '../../../application/ports.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
 import { binary, type Connection, chunks } from './db.js';
-import { membershipColumns, toAdjustment, toDevice, toUser } from './mappers.js';
+import { membershipColumns, toAdjustment, toDevice, toUser } from '../row-mappers.js';
 import { adjustments, devices, sessions, userIps, users } from './schema.js';
 import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
 

@@ -8,7 +8,7 @@ import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, isUniqueViolation } from './db.js';
-import { adjustmentRow, toUser, userRow } from './mappers.js';
+import { adjustmentRow, toUser, userRow } from '../row-mappers.js';
 import { adjustments, bans, devices, sessions, users } from './schema.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { ContentStore } from '../../../application/ports.js';
 import type { Connection } from './db.js';
-import { toAnnouncement, toVariable } from './mappers.js';
+import { toAnnouncement, toVariable } from '../row-mappers.js';
 import { announcements, variables } from './schema.js';
 
 export function contentStore({ db }: Connection): ContentStore {

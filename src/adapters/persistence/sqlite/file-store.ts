@@ -6,7 +6,7 @@ import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
 import { type Connection, type Db, isUniqueViolation } from './db.js';
-import { fileRow, stateColumns, toFile } from './files-mappers.js';
+import { fileRow, stateColumns, toFile } from '../files-row-mappers.js';
 import { files, jobs } from './schema.js';
 
 /** Runs a write of `files`, reporting a clash of (application, name) as FILE_NAME_TAKEN. */

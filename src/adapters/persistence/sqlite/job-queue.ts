@@ -8,7 +8,7 @@ import { completeUpload, failUpload, type FileState, isClaimable } from '../../.
 import type { Instant } from '../../../domain/time.js';
 import type { Connection, Db } from './db.js';
 import { findFileById } from './file-store.js';
-import { stateColumns, toJob } from './files-mappers.js';
+import { stateColumns, toJob } from '../files-row-mappers.js';
 import { files, jobs } from './schema.js';
 
 /** The job while `workerId` holds its lease; null when it is gone or another worker took it. */

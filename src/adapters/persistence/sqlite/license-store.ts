@@ -8,7 +8,7 @@ import { licenseUse } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Connection, Db } from './db.js';
-import { membershipColumns, toLicense } from './mappers.js';
+import { membershipColumns, toLicense } from '../row-mappers.js';
 import { licenses, users } from './schema.js';
 import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
 

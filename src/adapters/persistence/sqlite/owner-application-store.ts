@@ -3,7 +3,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Connection, isUniqueViolation } from './db.js';
-import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from './mappers.js';
+import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
 import { applications, authAccountCounters, authIpCounters, consoleTokens, owners } from './schema.js';
 
 export function ownerStore({ db }: Connection): OwnerStore {

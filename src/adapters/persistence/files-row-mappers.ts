@@ -1,9 +1,9 @@
-// Rows of `files` and `jobs` to port records and back (a copy of the SQLite adapter's). A file's
-// state is spread over columns: the processing columns, and the stored contents as six columns
-// that are all set or all null.
-import type { FileRecord, JobRecord } from '../../../application/ports.js';
-import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../../domain/files.js';
-import type * as t from './schema.js';
+// Rows of `files` and `jobs` to port records and back, for both SQL adapters (same row types;
+// tests/contract/schemas-match.test.ts). A file's state is spread over columns:
+// the processing columns, and the stored contents as six columns that are all set or all null.
+import type { FileRecord, JobRecord } from '../../application/ports.js';
+import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../domain/files.js';
+import type * as t from './sqlite/schema.js';
 
 type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
 type FileRow = Row<typeof t.files>;

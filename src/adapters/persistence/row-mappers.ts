@@ -1,5 +1,5 @@
-// Rows to port records and back. Kept apart from the queries so the PostgreSQL adapter, whose rows
-// have the same shapes, can share the idea (and later the code).
+// Rows to port records and back, for both SQL adapters: the PostgreSQL and SQLite schemas infer
+// the same row types (tests/contract/schemas-match.test.ts), so the SQLite ones stand for both.
 import type {
   AdjustmentRecord,
   AnnouncementRecord,
@@ -13,12 +13,12 @@ import type {
   SessionRecord,
   UserRecord,
   VariableRecord,
-} from '../../../application/ports.js';
-import type { ApplicationSettings } from '../../../domain/application-settings.js';
-import type { AnnouncementStatus } from '../../../domain/announcements.js';
-import type { BanType } from '../../../domain/bans.js';
-import type { AdjustmentType, Membership } from '../../../domain/membership.js';
-import type * as t from './schema.js';
+} from '../../application/ports.js';
+import type { ApplicationSettings } from '../../domain/application-settings.js';
+import type { AnnouncementStatus } from '../../domain/announcements.js';
+import type { BanType } from '../../domain/bans.js';
+import type { AdjustmentType, Membership } from '../../domain/membership.js';
+import type * as t from './sqlite/schema.js';
 
 type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
 
