@@ -66,7 +66,7 @@ export interface S3TestServer {
   /** http://127.0.0.1:<port> */
   readonly endpoint: string;
   readonly port: number;
-  /** s3rver's data folder (removed by close()). */
+  /** s3rver's data folder (removed by close() unless it was given). */
   readonly directory: string;
   /** Requests answered so far, oldest first; clear with `requests.length = 0`. */
   readonly requests: S3RequestRecord[];
@@ -408,11 +408,22 @@ function faults(pending: Fault[]): Middleware {
 
 let bucketCounter = 0;
 
-export async function startS3Server(): Promise<S3TestServer> {
-  const directory = await mkdtemp(join(tmpdir(), 'gatehouse-s3rver-'));
+export interface S3ServerOptions {
+  /** A fixed port (default: an ephemeral one), e.g. to start the server again where it was. */
+  port?: number;
+  /**
+   * An existing data folder (default: a new temp folder), e.g. one a closed server left, so its
+   * buckets and objects are served again. A folder given here is the caller's: close() keeps it.
+   */
+  directory?: string;
+}
+
+export async function startS3Server(options: S3ServerOptions = {}): Promise<S3TestServer> {
+  const ownDirectory = options.directory === undefined;
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'gatehouse-s3rver-')));
   const server = new S3rver({
     address: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     silent: true,
     directory,
     // Path-style only: with virtual hosts on, a Host of 127.0.0.1 is fine, but be explicit.
@@ -431,7 +442,7 @@ export async function startS3Server(): Promise<S3TestServer> {
   try {
     ({ port } = await server.run());
   } catch (e) {
-    await rm(directory, { recursive: true, force: true });
+    if (ownDirectory) await rm(directory, { recursive: true, force: true });
     throw e;
   }
   const endpoint = `http://127.0.0.1:${port}`;
@@ -461,7 +472,7 @@ export async function startS3Server(): Promise<S3TestServer> {
     async close() {
       client.destroy();
       await server.close().catch(() => undefined);
-      await rm(directory, { recursive: true, force: true });
+      if (ownDirectory) await rm(directory, { recursive: true, force: true });
     },
   };
 }
