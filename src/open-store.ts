@@ -46,6 +46,10 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
 /** The blob store the configuration names: S3 (or S3-compatible), or the local folder under the data dir. */
 export function openConfiguredBlobStore(config: Config): BlobStore {
   if (config.blobStore === 'local') return createLocalBlobStore({ root: join(config.dataDir, BLOBS_FOLDER) });
+  // The SDK warns, in nine lines on stderr, that its releases after early 2027 will need Node 22.
+  // The version is pinned in package.json, so the warning tells an operator nothing; silenced
+  // unless set, so that start-up problems stay one line.
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const s3 = config.s3;
   return createS3BlobStore({
     bucket: s3.bucket as string,
