@@ -49,9 +49,10 @@ async function listTs(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
 }
 
-/** Transpiles the adapter and the domain it calls into `out`, ready for plain node. */
+/** Transpiles the adapter, the row mappers it shares with PostgreSQL and the domain into `out`. */
 async function buildChildRuntime(out: string): Promise<void> {
-  const sources = [...(await listTs(join(repo, 'src/adapters/persistence/sqlite'))), ...(await listTs(join(repo, 'src/domain')))];
+  const shared = ['row-mappers.ts', 'files-row-mappers.ts'].map((f) => join(repo, 'src/adapters/persistence', f));
+  const sources = [...(await listTs(join(repo, 'src/adapters/persistence/sqlite'))), ...shared, ...(await listTs(join(repo, 'src/domain')))];
   for (const file of sources) {
     const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
