@@ -90,3 +90,14 @@ describe('request shape', () => {
     expectError(res, 422, 'VALIDATION_FAILED');
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused with 422 wherever a client string could reach a lookup', async () => {
+    const app = await createApplication(t, { device_auth: false });
+    const admin = { authorization: `Bearer ${app.credentials.admin_api_key}` };
+    expectError(await t.inject({ method: 'GET', url: '/api/admin/user/%00', headers: admin }), 422, 'VALIDATION_FAILED');
+    expectError(await login(t, app, { username: 'a\u0000b', password: 'whatever-pass' }), 422, 'VALIDATION_FAILED');
+    const res = await consoleRequest(t, 'GET', `/applications/${app.id}/users?query=%00`);
+    expect(expectError(res, 422, 'VALIDATION_FAILED')).toMatchObject({ errors: [{ field: 'query' }] });
+  });
+});

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
 import { canonicalLicenseCode } from '../../domain/license.js';
+import { validationError } from '../../domain/errors.js';
 import { adminRoutes } from './admin-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
@@ -91,6 +92,29 @@ function bodyDeadline(app: FastifyInstance): void {
   app.addHook('onResponse', clear);
 }
 
+/** The path of the first string holding a NUL character, or null. */
+function nulAt(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 32) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nulAt(inner, path ? `${path}.${key}` : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * No text Gatehouse keeps may hold NUL (PostgreSQL's text cannot, and no name or code needs it),
+ * so a NUL anywhere in a parameter, query value or JSON body is refused at the edge with 422,
+ * before it can reach a lookup.
+ */
+function refuseNul(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const field = nulAt(request.params, '') ?? nulAt(request.query, '') ?? nulAt(request.body, '');
+    if (field !== null) throw validationError(field || 'body', 'must not contain NUL characters');
+  });
+}
+
 export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -124,6 +148,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
 
   registerErrorHandling(app);
   bodyDeadline(app);
+  refuseNul(app);
   await app.register(multipart, {
     // Our own checks decide (truncation means too large; see readUploadForm).
     throwFileSizeLimit: false,
