@@ -1,0 +1,164 @@
+// The records the ports read and write: plain data, as every adapter stores and returns it.
+// Instants are epoch milliseconds.
+import type { ApplicationSettings } from '../domain/application-settings.js';
+import type { AnnouncementStatus } from '../domain/announcements.js';
+import type { BanKey } from '../domain/bans.js';
+import type { FileSource, FileState } from '../domain/files.js';
+import type { Adjustment, Membership } from '../domain/membership.js';
+import type { Instant } from '../domain/time.js';
+import type { UserTimeout } from '../domain/timeout.js';
+
+export interface OwnerRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: Instant;
+}
+
+export interface ConsoleTokenRecord {
+  id: string;
+  ownerId: string;
+  digest: string;
+  createdAt: Instant;
+  revokedAt: Instant | null;
+}
+
+export interface ApplicationRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  settings: ApplicationSettings;
+  /** Public identifier, stored as issued. */
+  apiKey: string;
+  apiSecretDigest: string;
+  adminApiKeyDigest: string;
+  /** The files encryption key, sealed under the master key. */
+  filesKeySealed: string;
+  createdAt: Instant;
+}
+
+export type CredentialType = 'username_password' | 'license_code';
+
+export interface UserRecord {
+  id: string;
+  applicationId: string;
+  username: string;
+  /** Case-folded username: unique per application. */
+  usernameKey: string;
+  credentialType: CredentialType;
+  /** null for license-code users. */
+  passwordHash: string | null;
+  /** License-code users: the license they signed up (and log in) with. */
+  licenseId: string | null;
+  allowedDevices: number;
+  allowedSessions: number;
+  membership: Membership;
+  timeout: UserTimeout | null;
+  lastIp: string | null;
+  createdAt: Instant;
+}
+
+export interface DeviceRecord {
+  id: string;
+  userId: string;
+  hardwareId: string;
+  registeredAt: Instant;
+}
+
+export interface SessionRecord {
+  id: string;
+  applicationId: string;
+  userId: string;
+  hardwareId: string | null;
+  tokenDigest: string;
+  createdAt: Instant;
+  expiresAt: Instant;
+  revokedAt: Instant | null;
+}
+
+export interface LicenseRecord {
+  id: string;
+  applicationId: string;
+  /** Keyed digest of the canonical code: unique across the service. */
+  codeDigest: string;
+  /** The code sealed under the master key, so owners can list it. */
+  codeSealed: string;
+  /** null: lifetime. */
+  minutes: number | null;
+  note: string | null;
+  createdAt: Instant;
+  usedAt: Instant | null;
+  usedByUserId: string | null;
+  banned: boolean;
+}
+
+export interface AdjustmentRecord extends Adjustment {
+  applicationId: string;
+  userId: string;
+}
+
+export interface VariableRecord {
+  applicationId: string;
+  name: string;
+  value: string;
+  isPublic: boolean;
+}
+
+export interface AnnouncementRecord {
+  id: string;
+  applicationId: string;
+  title: string;
+  contentHtml: string;
+  status: AnnouncementStatus;
+  publishFrom: Instant;
+  publishUntil: Instant | null;
+  createdAt: Instant;
+}
+
+export interface BanRecord extends BanKey {
+  id: string;
+  applicationId: string;
+  reason: string | null;
+  createdAt: Instant;
+}
+
+export interface UserDetails {
+  user: UserRecord;
+  devices: DeviceRecord[];
+  /** Oldest first. */
+  adjustments: AdjustmentRecord[];
+}
+
+export interface FileRecord {
+  id: string;
+  applicationId: string;
+  /** Logical name, unique within the application. Metadata only: never a path. */
+  name: string;
+  isPublic: boolean;
+  mimeType: string;
+  originalFilename: string;
+  /** Whether new contents are to be stored encrypted (the stored form says how they were). */
+  storeEncrypted: boolean;
+  /** The origin of the most recent write. */
+  source: FileSource;
+  state: FileState;
+  createdAt: Instant;
+  updatedAt: Instant;
+}
+
+/** One accepted upload awaiting processing: staging blob in, stored blob out. */
+export interface JobRecord {
+  id: string;
+  applicationId: string;
+  fileId: string;
+  /** Where the upload was streamed to. */
+  stagingKey: string;
+  /** Base of where the processed contents are published: each claim writes `<outputKey>-<attempts>`. */
+  outputKey: string;
+  encrypt: boolean;
+  attempts: number;
+  runAfter: Instant;
+  leaseUntil: Instant | null;
+  leaseOwner: string | null;
+  createdAt: Instant;
+}
