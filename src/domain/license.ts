@@ -65,9 +65,26 @@ export function licenseUse(l: LicenseState): LicenseUse {
   return 'usable';
 }
 
-export function markUsed(l: LicenseState, userId: string, now: Instant): LicenseState {
-  if (licenseUse(l) !== 'usable') throw new DomainError('LICENSE_USED', 'license already used');
-  return { ...l, usedAt: now, usedByUserId: userId };
+/**
+ * Where a license is redeemed decides how a refusal reads: at sign-up the code is a form field
+ * (422, invalid apart from used); at activation it is a second credential (401, one answer for
+ * unknown and used, so there is no oracle). A banned license is BANNED either way.
+ */
+export type Redemption = 'sign_up' | 'activation';
+
+export function licenseRefusal(state: 'missing' | LicenseUse, redemption: Redemption): DomainError {
+  if (state === 'banned') return new DomainError('BANNED', 'this license is banned');
+  if (redemption === 'activation') return new DomainError('LICENSE_REJECTED', 'invalid or already used license code');
+  return state === 'missing'
+    ? new DomainError('LICENSE_INVALID', 'this license code is not valid', { errors: [{ field: 'code', message: 'is not a valid license code' }] })
+    : new DomainError('LICENSE_USED', 'this license has already been used');
+}
+
+/** Refuses a missing, banned or used license for the redemption; passes a usable one. */
+export function assertRedeemable<T extends LicenseState>(l: T | null, redemption: Redemption): asserts l is T {
+  if (l === null) throw licenseRefusal('missing', redemption);
+  const use = licenseUse(l);
+  if (use !== 'usable') throw licenseRefusal(use, redemption);
 }
 
 export function validateLicenseMinutes(minutes: number | null): void {

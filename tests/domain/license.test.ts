@@ -6,7 +6,8 @@ import {
   canonicalLicenseCode,
   formatLicenseCode,
   licenseUse,
-  markUsed,
+  assertRedeemable,
+  licenseRefusal,
   validateLicenseMinutes,
   type LicenseState,
 } from '../../src/domain/license.js';
@@ -167,21 +168,25 @@ describe('license use', () => {
     expect(licenseUse(fresh)).toBe('usable');
   });
 
-  it('markUsed moves usable to used, recording who and when', () => {
-    const used = markUsed(fresh, 'user-1', NOW);
-    expect(used).toEqual({ ...fresh, usedAt: NOW, usedByUserId: 'user-1' });
-    expect(licenseUse(used)).toBe('used');
-    expect(licenseUse(fresh)).toBe('usable'); // input untouched
+  it('assertRedeemable passes a usable license and refuses a missing, used or banned one', () => {
+    expect(() => assertRedeemable(fresh, 'sign_up')).not.toThrow();
+    expect(() => assertRedeemable(fresh, 'activation')).not.toThrow();
+    const used = { ...fresh, usedAt: NOW, usedByUserId: 'user-1' };
+    expectDomainError(() => assertRedeemable(null, 'sign_up'), 'LICENSE_INVALID');
+    expectDomainError(() => assertRedeemable(used, 'sign_up'), 'LICENSE_USED');
+    expectDomainError(() => assertRedeemable({ ...fresh, banned: true }, 'sign_up'), 'BANNED');
   });
 
-  it('markUsed on a used license throws LICENSE_USED', () => {
-    const used = markUsed(fresh, 'user-1', NOW);
-    expectDomainError(() => markUsed(used, 'user-2', NOW + 1), 'LICENSE_USED');
-    expectDomainError(() => markUsed(used, 'user-1', NOW + 1), 'LICENSE_USED');
+  it('at activation unknown and used codes get one answer (no oracle); a ban is still BANNED', () => {
+    const used = { ...fresh, usedAt: NOW, usedByUserId: 'user-1' };
+    expectDomainError(() => assertRedeemable(null, 'activation'), 'LICENSE_REJECTED');
+    expectDomainError(() => assertRedeemable(used, 'activation'), 'LICENSE_REJECTED');
+    expect(licenseRefusal('missing', 'activation').message).toBe(licenseRefusal('used', 'activation').message);
+    expectDomainError(() => assertRedeemable({ ...used, banned: true }, 'activation'), 'BANNED');
   });
 
-  it('markUsed on a banned license is refused', () => {
-    expectDomainError(() => markUsed({ ...fresh, banned: true }, 'user-1', NOW), 'LICENSE_USED');
+  it('a sign-up refusal of an unknown code names the field', () => {
+    expect(licenseRefusal('missing', 'sign_up').details.errors).toEqual([{ field: 'code', message: 'is not a valid license code' }]);
   });
 
   it('a ban outranks use', () => {

@@ -1,7 +1,7 @@
 // Rows of `files` and `jobs` to port records and back, for both SQL adapters (same row types;
 // tests/contract/schemas-match.test.ts). A file's state is spread over columns:
 // the processing columns, and the stored contents as six columns that are all set or all null.
-import type { FileRecord, JobRecord } from '../../application/ports.js';
+import type { FileRecord, JobRecord, FileMetadataPatch } from '../../application/ports.js';
 import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../domain/files.js';
 import type * as t from './sqlite/schema.js';
 
@@ -80,3 +80,16 @@ export const toFile = (r: FileRow): FileRecord => ({
 
 // seq only orders claims; it is no part of the record.
 export const toJob = ({ seq: _seq, ...r }: Row<typeof t.jobs>): JobRecord => r;
+
+/** The columns a metadata patch writes: optional fields only when given. */
+export function metadataColumns(p: FileMetadataPatch) {
+  return {
+    ...(p.name !== undefined ? { name: p.name } : {}),
+    ...(p.mimeType !== undefined ? { mimeType: p.mimeType } : {}),
+    ...(p.originalFilename !== undefined ? { originalFilename: p.originalFilename } : {}),
+    isPublic: p.isPublic,
+    storeEncrypted: p.storeEncrypted,
+    source: p.source,
+    updatedAt: p.updatedAt,
+  };
+}

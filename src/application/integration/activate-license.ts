@@ -1,12 +1,12 @@
 import { requireHardwareId } from '../../domain/devices.js';
-import { DomainError } from '../../domain/errors.js';
+import { licenseRefusal } from '../../domain/license.js';
 import { guardBans } from '../ban-guard.js';
 import { accountKeys, checkPassword, licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
 import { userProof } from '../user-access.js';
 
-const rejected = () => new DomainError('LICENSE_REJECTED', 'invalid or already used license code');
+const rejected = () => licenseRefusal('missing', 'activation');
 
 /**
  * Adds a license to an existing username-and-password account. The account is proven first; the

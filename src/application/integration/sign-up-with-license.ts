@@ -1,12 +1,11 @@
-import { DomainError } from '../../domain/errors.js';
+import { licenseRefusal } from '../../domain/license.js';
 import { guardBans } from '../ban-guard.js';
 import { licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationRecord, UserRecord } from '../ports.js';
 import { firstDevice, newUser, signUpDevice } from './sign-up.js';
 
-const invalidLicense = () =>
-  new DomainError('LICENSE_INVALID', 'invalid license code', { errors: [{ field: 'code', message: 'is not a valid license code' }] });
+const invalidLicense = () => licenseRefusal('missing', 'sign_up');
 
 /** A generated username: readable, unique in practice, and never derived from the code. */
 function generatedUsername(deps: Deps): { username: string; usernameKey: string } {

@@ -6,7 +6,7 @@ import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
 import { binary, type Connection, type Db, isUniqueViolation } from './db.js';
-import { fileRow, stateColumns, toFile } from '../files-row-mappers.js';
+import { fileRow, stateColumns, toFile, metadataColumns } from '../files-row-mappers.js';
 import { files, jobs } from './schema.js';
 
 /** Runs a write of `files`, reporting a clash of (application, name) as FILE_NAME_TAKEN. */
@@ -42,18 +42,6 @@ async function lockByName(tx: Db, applicationId: string, name: string): Promise<
     .where(and(eq(files.applicationId, applicationId), eq(files.name, name)))
     .for('update');
   return row ? toFile(row) : null;
-}
-
-function metadataColumns(p: FileMetadataPatch) {
-  return {
-    ...(p.name !== undefined ? { name: p.name } : {}),
-    ...(p.mimeType !== undefined ? { mimeType: p.mimeType } : {}),
-    ...(p.originalFilename !== undefined ? { originalFilename: p.originalFilename } : {}),
-    isPublic: p.isPublic,
-    storeEncrypted: p.storeEncrypted,
-    source: p.source,
-    updatedAt: p.updatedAt,
-  };
 }
 
 /** The job is bound to the file it is inserted for: the file's id and application win. */

@@ -4,7 +4,7 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AdjustmentRecord, LicenseRecord, LicenseStore, UserStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
-import { licenseUse } from '../../../domain/license.js';
+import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { binary, type Connection, type Db, chunks } from './db.js';
@@ -88,10 +88,7 @@ export function licenseStore({ db, transaction }: Connection): LicenseStore & Re
     async signUpWithLicense(input) {
       return transaction(async (tx) => {
         const license = await findByDigest(tx, input.applicationId, input.licenseDigest, true);
-        if (license === null) throw new DomainError('LICENSE_INVALID', 'this license code is not valid');
-        const use = licenseUse(license);
-        if (use === 'banned') throw new DomainError('BANNED', 'this license is banned');
-        if (use === 'used') throw new DomainError('LICENSE_USED', 'this license has already been used');
+        assertRedeemable(license, 'sign_up');
         const { membership, adjustment } = applyLicense(
           emptyMembership,
           { licenseId: license.id, minutes: license.minutes },
@@ -101,7 +98,7 @@ export function licenseStore({ db, transaction }: Connection): LicenseStore & Re
         const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
         await insertUser(tx, user);
         if (!(await markUsed(tx, license.id, user.id, input.now))) {
-          throw new DomainError('LICENSE_USED', 'this license has already been used');
+          throw licenseRefusal('used', 'sign_up');
         }
         const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
         await insertAdjustment(tx, record);
@@ -117,12 +114,8 @@ export function licenseStore({ db, transaction }: Connection): LicenseStore & Re
         const user = await findUser(tx, input.applicationId, input.userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
         const license = await findByDigest(tx, input.applicationId, input.licenseDigest, true);
-        if (license === null) throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
-        const use = licenseUse(license);
-        if (use === 'banned') throw new DomainError('BANNED', 'this license is banned');
-        if (use === 'used' || !(await markUsed(tx, license.id, user.id, input.now))) {
-          throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
-        }
+        assertRedeemable(license, 'activation');
+        if (!(await markUsed(tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
         if (input.device !== null) {
           await admit(tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         }

@@ -4,7 +4,7 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AdjustmentRecord, LicenseRecord, LicenseStore, UserStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
-import { licenseUse } from '../../../domain/license.js';
+import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Connection, Db } from './db.js';
@@ -91,10 +91,7 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
     async signUpWithLicense(input) {
       return immediate((tx) => {
         const license = findByDigest(tx, input.applicationId, input.licenseDigest);
-        if (license === null) throw new DomainError('LICENSE_INVALID', 'this license code is not valid');
-        const use = licenseUse(license);
-        if (use === 'banned') throw new DomainError('BANNED', 'this license is banned');
-        if (use === 'used') throw new DomainError('LICENSE_USED', 'this license has already been used');
+        assertRedeemable(license, 'sign_up');
         const { membership, adjustment } = applyLicense(
           emptyMembership,
           { licenseId: license.id, minutes: license.minutes },
@@ -104,7 +101,7 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
         const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
         insertUser(tx, user);
         if (!markUsed(tx, license.id, user.id, input.now)) {
-          throw new DomainError('LICENSE_USED', 'this license has already been used');
+          throw licenseRefusal('used', 'sign_up');
         }
         const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
         insertAdjustment(tx, record);
@@ -118,12 +115,8 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
         const user = findUser(tx, input.applicationId, input.userId);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
         const license = findByDigest(tx, input.applicationId, input.licenseDigest);
-        if (license === null) throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
-        const use = licenseUse(license);
-        if (use === 'banned') throw new DomainError('BANNED', 'this license is banned');
-        if (use === 'used' || !markUsed(tx, license.id, user.id, input.now)) {
-          throw new DomainError('LICENSE_REJECTED', 'this license code cannot be activated');
-        }
+        assertRedeemable(license, 'activation');
+        if (!markUsed(tx, license.id, user.id, input.now)) throw licenseRefusal('used', 'activation');
         if (input.device !== null) admit(tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         const { membership, adjustment } = applyLicense(
           user.membership,
