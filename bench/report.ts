@@ -10,29 +10,65 @@ export interface BenchRow {
   metric: string;
   unit: string;
   value: number;
-  /** A reference figure to compare with, when there is one. */
+  /** The same figure for the ceiling (or, in scale rows, for the small case), measured in the same run. */
   ceiling: number | null;
   /** value / ceiling, when there is a ceiling. */
   ratio: number | null;
-  /** The acceptance target, e.g. "< 100", in the row's unit; null when the metric is informational. */
-  target: string | null;
+  /**
+   * The acceptance target; null where the row only informs. For `*_growth_mib` rows an upper bound
+   * on value (strict); for `latency_ratio` rows an upper bound on ratio; otherwise a lower bound on ratio.
+   */
+  target: number | null;
 }
 
-/** Whether a value meets a target of the form "< n", "<= n", "> n" or ">= n" (null: nothing to meet). */
-export function meetsTarget(value: number, target: string | null): boolean {
-  if (target === null) return true;
-  const match = /^\s*(<=|>=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(target);
-  if (match === null) throw new Error(`unreadable target ${JSON.stringify(target)}`);
-  const bound = Number(match[2]);
-  switch (match[1]) {
-    case '<':
-      return value < bound;
-    case '<=':
-      return value <= bound;
-    case '>':
-      return value > bound;
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** One row; ratio is computed here, so that it always equals value / ceiling. */
+export function benchRow(fields: Omit<BenchRow, 'ratio' | 'ceiling' | 'target'> & { ceiling?: number | null; target?: number | null }): BenchRow {
+  const ceiling = fields.ceiling ?? null;
+  return {
+    scenario: fields.scenario,
+    backend: fields.backend,
+    metric: fields.metric,
+    unit: fields.unit,
+    value: round(fields.value, 3),
+    ceiling: ceiling === null ? null : round(ceiling, 3),
+    ratio: ceiling === null || ceiling === 0 ? null : round(fields.value / ceiling, 3),
+    target: fields.target ?? null,
+  };
+}
+
+export type TargetKind = 'upper bound on value' | 'upper bound on ratio' | 'lower bound on ratio';
+
+export function targetKind(row: Pick<BenchRow, 'metric'>): TargetKind {
+  if (row.metric.endsWith('_growth_mib')) return 'upper bound on value';
+  if (row.metric === 'latency_ratio') return 'upper bound on ratio';
+  return 'lower bound on ratio';
+}
+
+/** Whether a row meets its target (a row without one always does). */
+export function meetsTarget(row: BenchRow): boolean {
+  if (row.target === null) return true;
+  switch (targetKind(row)) {
+    case 'upper bound on value':
+      return row.value < row.target;
+    case 'upper bound on ratio':
+      return row.ratio !== null && row.ratio <= row.target;
     default:
-      return value >= bound;
+      return row.ratio !== null && row.ratio >= row.target;
+  }
+}
+
+/** How a row's target reads in the table: "< 100", "<= 1.5", ">= 0.5". */
+export function targetText(row: BenchRow): string {
+  if (row.target === null) return '';
+  switch (targetKind(row)) {
+    case 'upper bound on value':
+      return `< ${row.target}`;
+    case 'upper bound on ratio':
+      return `<= ${row.target}`;
+    default:
+      return `>= ${row.target}`;
   }
 }
 

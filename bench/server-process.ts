@@ -68,7 +68,42 @@ async function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> 
 export async function startServer(options: StartServerOptions = {}): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-bench-'));
   const env = serverEnv(dataDir, options.env ?? {});
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const listening = await spawnListening(SERVER_ENTRY, { env, nodeArgs: options.nodeArgs ?? [], pattern: /Gatehouse listening on (http:\/\/\S+?:\d+)/ });
+    return {
+      pid: listening.pid,
+      baseUrl: listening.baseUrl,
+      dataDir,
+      cli: (args) => runNode(CLI_ENTRY, args, env),
+      output: listening.output,
+      stop: async () => {
+        await listening.stop();
+        if (!options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    if (!options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export interface ListeningProcess {
+  pid: number;
+  baseUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node [nodeArgs] entry` and waits for the line that names its address (the first
+ * capture group of `pattern`). Ceiling servers use this too, so that both sides of a comparison
+ * are started, run and stopped the same way.
+ */
+export async function spawnListening(
+  entry: string,
+  options: { env: NodeJS.ProcessEnv; nodeArgs?: string[]; pattern: RegExp },
+): Promise<ListeningProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (s: string) => (output = tail(output + s)));
   child.stderr?.setEncoding('utf8').on('data', (s: string) => (output = tail(output + s)));
@@ -81,14 +116,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
         await exited(child, STOP_TIMEOUT_MS);
       }
     }
-    if (!options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   try {
     const baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      const timer = setTimeout(() => reject(new Error(`${entry} did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
       const onData = () => {
-        const match = /Gatehouse listening on (http:\/\/\S+?:\d+)/.exec(output);
+        const match = options.pattern.exec(output);
         if (match?.[1]) {
           clearTimeout(timer);
           child.stdout?.off('data', onData);
@@ -98,25 +132,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       child.stdout?.on('data', onData);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`the server exited during startup (${signal ?? `code ${code}`})`));
+        reject(new Error(`${entry} exited during startup (${signal ?? `code ${code}`})`));
       });
       child.once('error', (error) => {
         clearTimeout(timer);
         reject(error);
       });
     });
-    if (child.pid === undefined) throw new Error('the server has no pid');
-    return {
-      pid: child.pid,
-      baseUrl,
-      dataDir,
-      cli: (args) => runNode(CLI_ENTRY, args, env),
-      output: () => output,
-      stop,
-    };
+    if (child.pid === undefined) throw new Error(`${entry} has no pid`);
+    return { pid: child.pid, baseUrl, output: () => output, stop };
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`, { cause: error });
+    throw new Error(`${(error as Error).message}\n--- output ---\n${output}`, { cause: error });
   }
 }
 

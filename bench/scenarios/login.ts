@@ -1,0 +1,84 @@
+// Scenario 2: POST /api/integration/auth/login (argon2id at the default parameters) against raw
+// argon2 verify throughput with the same parameters and the same thread pool size, keeping as
+// many verifications in flight as the load keeps logins.
+import { alternate, median } from '../alternate.js';
+import { runCeilingScript } from '../ceiling-process.js';
+import { createBenchApp, createMembers, integrationHeaders, loginBody, type BenchApp, type Member } from '../fixture.js';
+import { runLoad, type LoadResult } from '../load.js';
+import type { BenchContext } from '../profile.js';
+import { startBenchServer } from '../bench-server.js';
+import { benchRow, type BenchRow } from '../report.js';
+import type { ServerProcess } from '../server-process.js';
+
+export const LOGIN_PATH = '/api/integration/auth/login';
+/** Enough logins in flight to keep every thread of the pool busy, with some queued. */
+export const LOGIN_CONNECTIONS = 8;
+
+export interface LoginSetup {
+  server: ServerProcess;
+  app: BenchApp;
+  members: Member[];
+}
+
+export async function setUpLogin(server: ServerProcess, members: number): Promise<LoginSetup> {
+  const app = await createBenchApp(server, 'login');
+  return { server, app, members: await createMembers(server, app, 'login', members) };
+}
+
+/** Logins in turn by each member on their own device (each replaces that device's last session). */
+export function loadLogin(setup: LoginSetup, seconds: number): Promise<LoadResult> {
+  const headers = { ...integrationHeaders(setup.app), 'content-type': 'application/json' };
+  return runLoad({
+    baseUrl: setup.server.baseUrl,
+    connections: LOGIN_CONNECTIONS,
+    durationSeconds: seconds,
+    requests: setup.members.map((m) => ({ method: 'POST', path: LOGIN_PATH, headers, body: loginBody(m) })),
+    expectStatus: 200,
+  });
+}
+
+interface VerifyCeiling {
+  verifications: number;
+  seconds: number;
+  perSecond: number;
+}
+
+export function rawVerify(ctx: BenchContext, seconds: number): Promise<VerifyCeiling> {
+  return runCeilingScript<VerifyCeiling>('argon2-verify', {
+    UV_THREADPOOL_SIZE: String(ctx.threadPoolSize),
+    BENCH_SECONDS: String(seconds),
+    BENCH_IN_FLIGHT: String(LOGIN_CONNECTIONS),
+  });
+}
+
+export async function loginScenario(ctx: BenchContext): Promise<BenchRow[]> {
+  const { profile } = ctx;
+  const server = await startBenchServer(ctx);
+  try {
+    const setup = await setUpLogin(server, profile.loginMembers);
+    ctx.log(`login: ${setup.members.length} members, ${LOGIN_CONNECTIONS} connections; thread pool ${ctx.threadPoolSize}`);
+    await loadLogin(setup, profile.warmupSeconds);
+    const runs = await alternate(
+      profile.rounds,
+      () => loadLogin(setup, profile.seconds),
+      () => rawVerify(ctx, profile.seconds),
+    );
+    const scenario = 'login';
+    const backend = ctx.backendName;
+    return [
+      benchRow({
+        scenario,
+        backend,
+        metric: 'logins_per_s',
+        unit: '1/s',
+        value: median(runs.a.map((r) => r.requestsPerSecond)),
+        ceiling: median(runs.b.map((r) => r.perSecond)),
+        target: 0.85,
+      }),
+      benchRow({ scenario, backend, metric: 'p50_latency', unit: 'ms', value: median(runs.a.map((r) => r.p50)) }),
+      benchRow({ scenario, backend, metric: 'p99_latency', unit: 'ms', value: median(runs.a.map((r) => r.p99)) }),
+    ];
+  } finally {
+    await server.stop();
+  }
+}

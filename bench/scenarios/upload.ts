@@ -1,0 +1,40 @@
+// Scenario 4: uploads (plain, then encrypted) streamed to POST /api/admin/files: time to
+// COMPLETED and the server's peak RSS growth; encrypted processing throughput against raw
+// AES-256-GCM of node:crypto over the same number of bytes, measured just before and just after.
+import { runCeilingScript } from '../ceiling-process.js';
+import { createBenchApp } from '../fixture.js';
+import type { BenchContext } from '../profile.js';
+import { startBenchServer } from '../bench-server.js';
+import type { BenchRow } from '../report.js';
+import { runUploadScenario, uploadRows, UPLOAD_SCENARIOS } from '../upload-scenario.js';
+
+interface AesCeiling {
+  bytes: number;
+  seconds: number;
+  megabytesPerSecond: number;
+}
+
+const rawAes = (bytes: number) => runCeilingScript<AesCeiling>('aes-gcm', { BENCH_BYTES: String(bytes) });
+
+export async function uploadScenario(ctx: BenchContext): Promise<BenchRow[]> {
+  const { profile } = ctx;
+  const server = await startBenchServer(ctx);
+  try {
+    const app = await createBenchApp(server, 'upload');
+    const rows: BenchRow[] = [];
+    for (const variant of UPLOAD_SCENARIOS) {
+      const before = variant === 'encrypted' ? await rawAes(profile.uploadBytes) : null;
+      const result = await runUploadScenario(server, { applicationId: app.id, adminApiKey: app.adminApiKey }, { scenario: variant, sizeBytes: profile.uploadBytes });
+      const after = variant === 'encrypted' ? await rawAes(profile.uploadBytes) : null;
+      const aes = before !== null && after !== null ? (before.megabytesPerSecond + after.megabytesPerSecond) / 2 : null;
+      ctx.log(
+        `upload-${variant}: ${profile.uploadBytes} bytes COMPLETED in ${result.totalSeconds.toFixed(2)} s, processing ${result.processingMBps.toFixed(0)} MB/s` +
+          `${aes === null ? '' : ` (raw AES-256-GCM ${aes.toFixed(0)} MB/s)`}, peak RSS growth ${result.peakRssGrowthMiB.toFixed(1)} MiB`,
+      );
+      rows.push(...uploadRows(result, ctx.backendName, aes));
+    }
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,50 @@
+// Writes many users straight through the server's own store adapter (the sign-up write path: a
+// user, their device, in one transaction), all sharing one argon2id hash made with the server's
+// parameters. Hashing 100,000 distinct passwords would take the better part of an hour on two
+// cores and measure nothing the login scenario does not; the rows, their indexes and their
+// number are what the scale scenario is about.
+import { randomUUID } from 'node:crypto';
+import { createArgon2Hasher } from '../src/adapters/crypto/argon2-hasher.js';
+import type { Store, UserRecord } from '../src/application/ports.js';
+import { readConfig } from '../src/config.js';
+import { openConfiguredStore } from '../src/open-store.js';
+import type { ServerProcess } from './server-process.js';
+
+const DAY_MS = 86_400_000;
+
+export async function seedUsers(server: ServerProcess, serverEnv: Record<string, string>, applicationId: string, count: number): Promise<void> {
+  const store: Store = await openConfiguredStore(readConfig({ ...serverEnv, GATEHOUSE_DATA_DIR: server.dataDir }));
+  try {
+    const passwordHash = await createArgon2Hasher({ maxConcurrent: 1 }).hash(`seed-${randomUUID()}`);
+    const now = Date.now();
+    const one = async (i: number) => {
+      const user: UserRecord = {
+        id: randomUUID(),
+        applicationId,
+        username: `seed${i}`,
+        usernameKey: `seed${i}`,
+        credentialType: 'username_password',
+        passwordHash,
+        licenseId: null,
+        allowedDevices: 1,
+        allowedSessions: 1,
+        // Some members, some lapsed, some never granted: the mix a real user base has.
+        membership: i % 3 === 0 ? { activeUntil: null, isLifetime: false } : { activeUntil: now + ((i % 3 === 1 ? 30 : -30) * DAY_MS), isLifetime: false },
+        timeout: null,
+        lastIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        createdAt: now - (i % 1000) * DAY_MS,
+      };
+      await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now });
+    };
+    // A few writes in flight: PostgreSQL round trips overlap; SQLite runs them one after another anyway.
+    const lanes = 8;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (next < count) await one(next++);
+      }),
+    );
+  } finally {
+    await store.close();
+  }
+}
