@@ -1,11 +1,11 @@
 // Variables and announcements of an application.
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { ContentStore } from '../../../application/ports.js';
 import type { Connection } from './db.js';
 import { toAnnouncement, toVariable } from '../row-mappers.js';
 import { announcements, variables } from './schema.js';
 
-export function contentStore({ db }: Connection): ContentStore {
+export function contentStore({ db, reads }: Connection): ContentStore {
   const announcementOf = (applicationId: string, id: string) =>
     and(eq(announcements.applicationId, applicationId), eq(announcements.id, id));
   return {
@@ -19,7 +19,7 @@ export function contentStore({ db }: Connection): ContentStore {
       return toVariable(row);
     },
     async listVariables(applicationId) {
-      return db.select().from(variables).where(eq(variables.applicationId, applicationId)).orderBy(asc(variables.name)).all().map(toVariable);
+      return reads.variablesOf.all({ applicationId }).map(toVariable);
     },
     async deleteVariable(applicationId, name) {
       return db
@@ -39,13 +39,7 @@ export function contentStore({ db }: Connection): ContentStore {
       return row ? toAnnouncement(row) : null;
     },
     async listAnnouncements(applicationId) {
-      return db
-        .select()
-        .from(announcements)
-        .where(eq(announcements.applicationId, applicationId))
-        .orderBy(desc(announcements.publishFrom), desc(announcements.id))
-        .all()
-        .map(toAnnouncement);
+      return reads.announcementsOf.all({ applicationId }).map(toAnnouncement);
     },
     async deleteAnnouncement(applicationId, id) {
       return db.delete(announcements).where(announcementOf(applicationId, id)).run().changes > 0;

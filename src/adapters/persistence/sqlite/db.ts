@@ -7,6 +7,7 @@ import type { RunResult } from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import { type HotReads, prepareHotReads } from './hot-reads.js';
 
 /** Both the database and a transaction handle: every query helper accepts either. */
 export type Db = BaseSQLiteDatabase<'sync', RunResult>;
@@ -14,6 +15,8 @@ export type Db = BaseSQLiteDatabase<'sync', RunResult>;
 export interface Connection {
   client: Database.Database;
   db: Db;
+  /** The integration requests' reads, prepared once on this connection (hot-reads.ts). */
+  reads: HotReads;
   /**
    * Runs `work` in one BEGIN IMMEDIATE transaction: the write lock is taken before the first read,
    * so a read-decide-write holds against other connections and processes. `work` must be
@@ -75,8 +78,11 @@ export function openConnection(path: string): Connection {
   client.pragma('foreign_keys = ON');
   client.pragma('synchronous = NORMAL');
   const db = drizzle({ client });
+  let reads: HotReads;
   try {
     runMigrations(db);
+    // After the migrations: the statements compile against the tables they create.
+    reads = prepareHotReads(db, client);
   } catch (e) {
     client.close();
     throw e;
@@ -84,6 +90,7 @@ export function openConnection(path: string): Connection {
   return {
     client,
     db,
+    reads,
     immediate: (work) => db.transaction((tx) => work(tx), { behavior: 'immediate' }),
   };
 }

@@ -1,7 +1,7 @@
 // Files of an application and the jobs that bring their contents in. Every write of contents runs
 // in one BEGIN IMMEDIATE transaction that reads the file, decides with the domain (acceptUpload)
 // and writes the file and its job together, so concurrent uploads of one file serialise.
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
@@ -87,7 +87,7 @@ function replaceIn(tx: Db, file: FileRecord, patch: FileMetadataPatch, job: JobR
   return { file: updated, discard };
 }
 
-export function fileStore({ db, immediate }: Connection): FileStore {
+export function fileStore({ db, reads, immediate }: Connection): FileStore {
   return {
     async createFile(file, job) {
       immediate((tx) => {
@@ -132,17 +132,12 @@ export function fileStore({ db, immediate }: Connection): FileStore {
     },
 
     async findFile(applicationId, fileId) {
-      return findFileIn(db, applicationId, fileId);
+      const row = reads.fileById.get({ applicationId, id: fileId });
+      return row ? toFile(row) : null;
     },
 
     async listFiles(applicationId) {
-      return db
-        .select()
-        .from(files)
-        .where(eq(files.applicationId, applicationId))
-        .orderBy(asc(files.createdAt), sql`rowid`)
-        .all()
-        .map(toFile);
+      return reads.filesOf.all({ applicationId }).map(toFile);
     },
 
     async deleteFile(applicationId, fileId) {

@@ -8,16 +8,14 @@ import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Connection, Db } from './db.js';
+import type { HotReads } from './hot-reads.js';
 import { membershipColumns, toLicense } from '../row-mappers.js';
 import { licenses, users } from './schema.js';
 import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
 
-function findByDigest(tx: Db, applicationId: string, codeDigest: string): LicenseRecord | null {
-  const row = tx
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)))
-    .get();
+/** Inside a transaction on the connection too: the prepared reads run on it (prepared-read.ts). */
+function findByDigest(reads: HotReads, applicationId: string, codeDigest: string): LicenseRecord | null {
+  const row = reads.licenseByDigest.get({ applicationId, codeDigest });
   return row ? toLicense(row) : null;
 }
 
@@ -37,7 +35,7 @@ function markUsed(tx: Db, licenseId: string, userId: string, now: Instant): bool
 
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function licenseStore({ db, immediate }: Connection): LicenseStore & Redemption {
+export function licenseStore({ db, reads, immediate }: Connection): LicenseStore & Redemption {
   return {
     async insertLicenses(batch) {
       if (batch.length === 0) return;
@@ -56,7 +54,7 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
         .map(toLicense);
     },
     async findLicenseByDigest(applicationId, codeDigest) {
-      return findByDigest(db, applicationId, codeDigest);
+      return findByDigest(reads, applicationId, codeDigest);
     },
     async findLicenseById(applicationId, id) {
       const row = db
@@ -67,12 +65,7 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
       return row ? toLicense(row) : null;
     },
     async redeemedLicenseIds(applicationId, userId) {
-      return db
-        .select({ id: licenses.id })
-        .from(licenses)
-        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId)))
-        .all()
-        .map((r) => r.id);
+      return reads.redeemedLicenseIds.all({ applicationId, userId }).map((r) => r.id);
     },
     async deleteUnusedLicense(applicationId, id) {
       return immediate((tx) => {
@@ -90,7 +83,7 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
 
     async signUpWithLicense(input) {
       return immediate((tx) => {
-        const license = findByDigest(tx, input.applicationId, input.licenseDigest);
+        const license = findByDigest(reads, input.applicationId, input.licenseDigest);
         assertRedeemable(license, 'sign_up');
         const { membership, adjustment } = applyLicense(
           emptyMembership,
@@ -112,12 +105,12 @@ export function licenseStore({ db, immediate }: Connection): LicenseStore & Rede
 
     async activateLicense(input) {
       return immediate((tx) => {
-        const user = findUser(tx, input.applicationId, input.userId);
+        const user = findUser(reads, input.applicationId, input.userId);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-        const license = findByDigest(tx, input.applicationId, input.licenseDigest);
+        const license = findByDigest(reads, input.applicationId, input.licenseDigest);
         assertRedeemable(license, 'activation');
         if (!markUsed(tx, license.id, user.id, input.now)) throw licenseRefusal('used', 'activation');
-        if (input.device !== null) admit(tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
+        if (input.device !== null) admit(tx, reads, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         const { membership, adjustment } = applyLicense(
           user.membership,
           { licenseId: license.id, minutes: license.minutes },

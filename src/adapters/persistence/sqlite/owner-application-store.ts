@@ -44,7 +44,7 @@ export function ownerStore({ db }: Connection): OwnerStore {
   };
 }
 
-export function applicationStore({ db, immediate }: Connection): ApplicationStore {
+export function applicationStore({ db, reads, immediate }: Connection): ApplicationStore {
   const find = (id: string) => {
     const row = db.select().from(applications).where(eq(applications.id, id)).get();
     return row ? toApplication(row) : null;
@@ -69,7 +69,7 @@ export function applicationStore({ db, immediate }: Connection): ApplicationStor
       return find(id);
     },
     async findApplicationByApiKey(apiKey) {
-      const row = db.select().from(applications).where(eq(applications.apiKey, apiKey)).get();
+      const row = reads.applicationByApiKey.get({ apiKey });
       return row ? toApplication(row) : null;
     },
     async findApplicationByAdminKeyDigest(digest) {

@@ -1,7 +1,6 @@
 // Credential-check throttling. Reading both counters, deciding with the domain and writing them
 // back is one BEGIN IMMEDIATE transaction, so parallel guesses (in any process) are counted one
 // after another and cannot pass the limits.
-import { and, eq } from 'drizzle-orm';
 import type { ThrottleStore } from '../../../application/ports.js';
 import {
   type AccountCounter,
@@ -13,30 +12,16 @@ import {
   settleAccountAttempt,
 } from '../../../domain/auth-throttle.js';
 import type { Connection, Db } from './db.js';
+import type { HotReads } from './hot-reads.js';
 import { authAccountCounters, authIpCounters } from './schema.js';
 
-function readAccount(tx: Db, applicationId: string, accountKey: string): AccountCounter {
-  const row = tx
-    .select({
-      failures: authAccountCounters.failures,
-      lockedUntil: authAccountCounters.lockedUntil,
-      lockouts: authAccountCounters.lockouts,
-      inFlight: authAccountCounters.inFlight,
-      inFlightUntil: authAccountCounters.inFlightUntil,
-    })
-    .from(authAccountCounters)
-    .where(and(eq(authAccountCounters.applicationId, applicationId), eq(authAccountCounters.accountKey, accountKey)))
-    .get();
-  return row ?? freshAccountCounter;
+// The reads run on the connection, so inside `immediate` they read within its transaction.
+function readAccount(reads: HotReads, applicationId: string, accountKey: string): AccountCounter {
+  return reads.accountCounter.get({ applicationId, accountKey }) ?? freshAccountCounter;
 }
 
-function readIp(tx: Db, applicationId: string, ip: string): IpCounter | null {
-  const row = tx
-    .select({ windowStart: authIpCounters.windowStart, failures: authIpCounters.failures })
-    .from(authIpCounters)
-    .where(and(eq(authIpCounters.applicationId, applicationId), eq(authIpCounters.ip, ip)))
-    .get();
-  return row ?? null;
+function readIp(reads: HotReads, applicationId: string, ip: string): IpCounter | null {
+  return reads.ipCounter.get({ applicationId, ip }) ?? null;
 }
 
 function writeAccount(tx: Db, applicationId: string, accountKey: string, c: AccountCounter): void {
@@ -55,14 +40,14 @@ function writeIp(tx: Db, applicationId: string, ip: string, c: IpCounter): void 
     .run();
 }
 
-export function throttleStore({ db, immediate }: Connection): ThrottleStore {
+export function throttleStore({ db, reads, immediate }: Connection): ThrottleStore {
   return {
     async reserveAuthAttempt({ applicationId, accountKey, ip, now }, limits) {
       return immediate((tx) => {
         // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
         // locking the accounts it names. Both decisions precede any write, so a refusal writes nothing.
-        const nextIp = reserveIpAttempt(readIp(tx, applicationId, ip), limits.ipFailureLimit, now);
-        const account = accountKey === null ? null : reserveAccountAttempt(readAccount(tx, applicationId, accountKey), limits.lockoutThreshold, now);
+        const nextIp = reserveIpAttempt(readIp(reads, applicationId, ip), limits.ipFailureLimit, now);
+        const account = accountKey === null ? null : reserveAccountAttempt(readAccount(reads, applicationId, accountKey), limits.lockoutThreshold, now);
         if (account?.kind === 'busy') return 'busy' as const;
         writeIp(tx, applicationId, ip, nextIp);
         if (account !== null && accountKey !== null) writeAccount(tx, applicationId, accountKey, account.next);
@@ -72,14 +57,14 @@ export function throttleStore({ db, immediate }: Connection): ThrottleStore {
     async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
       immediate((tx) => {
         if (accountKey !== null) {
-          const settled = settleAccountAttempt(readAccount(tx, applicationId, accountKey), outcome, limits.lockoutThreshold, now);
+          const settled = settleAccountAttempt(readAccount(reads, applicationId, accountKey), outcome, limits.lockoutThreshold, now);
           writeAccount(tx, applicationId, accountKey, settled);
         }
-        if (outcome === 'success') writeIp(tx, applicationId, ip, ipAfterSuccess(readIp(tx, applicationId, ip), now));
+        if (outcome === 'success') writeIp(tx, applicationId, ip, ipAfterSuccess(readIp(reads, applicationId, ip), now));
       });
     },
     async readThrottle(applicationId, accountKey, ip) {
-      return db.transaction((tx) => ({ account: readAccount(tx, applicationId, accountKey), ip: readIp(tx, applicationId, ip) }));
+      return db.transaction(() => ({ account: readAccount(reads, applicationId, accountKey), ip: readIp(reads, applicationId, ip) }));
     },
   };
 }

@@ -11,11 +11,8 @@ import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSession
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function userStore({ db, immediate }: Connection): UserArea {
-  const findOne = (where: ReturnType<typeof and>) => {
-    const row = db.select().from(users).where(where).get();
-    return row ? toUser(row) : null;
-  };
+export function userStore({ db, reads, immediate }: Connection): UserArea {
+  const found = (row: Parameters<typeof toUser>[0] | undefined) => (row ? toUser(row) : null);
   return {
     async signUp({ user, device }) {
       return immediate((tx) => {
@@ -25,18 +22,18 @@ export function userStore({ db, immediate }: Connection): UserArea {
       });
     },
     async findUserByUsernameKey(applicationId, key) {
-      return findOne(and(eq(users.applicationId, applicationId), eq(users.usernameKey, key)));
+      return found(reads.userByUsernameKey.get({ applicationId, usernameKey: key }));
     },
     async findUserById(applicationId, id) {
-      return findUser(db, applicationId, id);
+      return findUser(reads, applicationId, id);
     },
     async findUserByLicenseId(applicationId, licenseId) {
-      return findOne(and(eq(users.applicationId, applicationId), eq(users.licenseId, licenseId)));
+      return found(reads.userByLicenseId.get({ applicationId, licenseId }));
     },
     async getUserDetails(applicationId, userId) {
       // One read transaction so the user, devices and adjustments are a consistent snapshot.
       return db.transaction((tx) => {
-        const user = findUser(tx, applicationId, userId);
+        const user = findUser(reads, applicationId, userId);
         if (user === null) return null;
         const userDevices = tx
           .select()
@@ -79,7 +76,7 @@ export function userStore({ db, immediate }: Connection): UserArea {
       };
       const mine = and(eq(users.applicationId, applicationId), eq(users.id, userId));
       if (Object.keys(set).length > 0) db.update(users).set(set).where(mine).run();
-      return findUser(db, applicationId, userId);
+      return findUser(reads, applicationId, userId);
     },
     async setUserTimeout(applicationId, userId, timeout, now) {
       return immediate((tx) => {
@@ -95,7 +92,7 @@ export function userStore({ db, immediate }: Connection): UserArea {
     },
     async deleteDevice(applicationId, userId, deviceId, now) {
       return immediate((tx) => {
-        if (findUser(tx, applicationId, userId) === null) return false;
+        if (findUser(reads, applicationId, userId) === null) return false;
         const device = tx
           .select()
           .from(devices)

@@ -1,5 +1,5 @@
 // Writes shared by several store areas, always run inside the caller's transaction.
-import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { and, gt, isNull, type SQL } from 'drizzle-orm';
 import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/ports.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
@@ -8,8 +8,9 @@ import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, isUniqueViolation } from './db.js';
+import type { HotReads } from './hot-reads.js';
 import { adjustmentRow, toUser, userRow } from '../row-mappers.js';
-import { adjustments, bans, devices, sessions, users } from './schema.js';
+import { adjustments, devices, sessions, users } from './schema.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
 export function insertUser(tx: Db, user: UserRecord): void {
@@ -29,12 +30,9 @@ export function insertAdjustment(tx: Db, adjustment: AdjustmentRecord): void {
   tx.insert(adjustments).values(adjustmentRow(adjustment)).run();
 }
 
-export function findUser(tx: Db, applicationId: string, userId: string): UserRecord | null {
-  const row = tx
-    .select()
-    .from(users)
-    .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)))
-    .get();
+/** Inside a transaction on the connection too: the prepared reads run on it (prepared-read.ts). */
+export function findUser(reads: HotReads, applicationId: string, userId: string): UserRecord | null {
+  const row = reads.userById.get({ applicationId, id: userId });
   return row ? toUser(row) : null;
 }
 
@@ -51,27 +49,18 @@ export function revokeLiveSessions(tx: Db, where: SQL | undefined, now: Instant)
 }
 
 /** Admits a hardware id for a user, registering it when new; true when it registered. */
-export function admit(tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): boolean {
-  const registered = tx
-    .select({ id: devices.id, hardwareId: devices.hardwareId })
-    .from(devices)
-    .where(eq(devices.userId, userId))
-    .all();
+export function admit(tx: Db, reads: HotReads, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): boolean {
+  const registered = reads.devicesOfUser.all({ userId });
   if (admitDevice(registered, hardwareId, allowed).kind === 'known') return false;
   tx.insert(devices).values({ id: newDeviceId, userId, hardwareId, registeredAt: now }).run();
   return true;
 }
 
 /** Re-reads the user inside a transaction and applies the domain's timeout, ban and membership rules. */
-export function assertStillAdmitted(tx: Db, applicationId: string, userId: string, now: Instant): void {
-  const user = findUser(tx, applicationId, userId);
+export function assertStillAdmitted(reads: HotReads, applicationId: string, userId: string, now: Instant): void {
+  const user = findUser(reads, applicationId, userId);
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
-  const userBan = tx
-    .select({ id: bans.id })
-    .from(bans)
-    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
-    .get();
-  if (userBan) throw bannedError();
+  if (reads.userBan.get({ applicationId, userId })) throw bannedError();
   assertNotTimedOut(user.timeout, now);
   if (!isMembershipActive(user.membership, now)) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
