@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { createEncryptStream } from './adapters/crypto/file-encryption.js';
+import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { buildHttpApp } from './adapters/http/server.js';
 import { composeDeps } from './compose.js';
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
     concurrency: config.workers,
     pollMs: 1000,
     encryptStream: createEncryptStream,
+    // Worker threads hash while the main thread reads, encrypts and writes.
+    meter: createDigestPool().meter,
     onError: (error, job) => app.log.warn({ err: error, jobId: job?.id, fileId: job?.fileId }, 'file processing attempt failed'),
   });
   deps.files.onJobQueued = () => processor.wake();

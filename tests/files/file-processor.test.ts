@@ -10,6 +10,7 @@ import type { BlobStore, Store } from '../../src/application/ports.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createEncryptStream, decryptBuffer } from '../../src/adapters/crypto/file-encryption.js';
+import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { JOB_MAX_ATTEMPTS, retryDelay } from '../../src/domain/files.js';
 import { upload } from '../support/files.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
@@ -110,6 +111,8 @@ function onlyJob(): JobRow {
   return rows[0] as JobRow;
 }
 
+const digests = createDigestPool();
+
 function processor(deps: Deps, workerId: string, options: { concurrency?: number; errors?: unknown[] } = {}): FileProcessor {
   const errors = options.errors;
   return createFileProcessor(deps, {
@@ -117,6 +120,7 @@ function processor(deps: Deps, workerId: string, options: { concurrency?: number
     concurrency: options.concurrency ?? 1,
     pollMs: 20,
     encryptStream: createEncryptStream,
+    meter: digests.meter,
     ...(errors ? { onError: (e: unknown) => void errors.push(e) } : {}),
   });
 }
@@ -290,6 +294,27 @@ describe('retries', () => {
     expect(done.state.stored).toMatchObject({ sha256: sha(f.content), sizeBytes: 70_000, encrypted: true });
     expect(await t.store.countJobs()).toBe(0);
     expect(await blobKeys()).toEqual([done.state.stored!.blobKey]);
+  });
+
+  it('a meter that fails midway (its digest worker died) fails the attempt; the retry completes', async () => {
+    const f = await post('meter.bin', randomBytes(300_000), true);
+    let broken = 0;
+    // The first meter errors on its first chunk, as the off-thread meter does when its worker dies.
+    const meter = () => {
+      const m = digests.meter();
+      if (broken++ === 0) m.stream.once('data', () => m.stream.destroy(new Error('the digest worker stopped (exit code 1)')));
+      return m;
+    };
+    const errors: unknown[] = [];
+    const p = createFileProcessor(t.deps, { workerId: 'w1', concurrency: 1, pollMs: 20, encryptStream: createEncryptStream, meter, onError: (e) => void errors.push(e) });
+    expect(await p.drain()).toBe(1);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['the digest worker stopped (exit code 1)']);
+    expect(onlyJob()).toMatchObject({ attempts: 1, lease_owner: null });
+    expect(await blobKeys('files/')).toEqual([]);
+
+    t.clock.advance(retryDelay(1));
+    expect(await p.drain()).toBe(1);
+    expect((await record(f.id)).state.stored).toMatchObject({ sha256: sha(f.content), sizeBytes: 300_000, encrypted: true });
   });
 
   it('a replacement that fails for good leaves the previous contents downloadable and the status FAILED', async () => {

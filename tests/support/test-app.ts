@@ -16,10 +16,14 @@ import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-st
 import { composeDeps } from '../../src/compose.js';
 import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
 import { createEncryptStream } from '../../src/adapters/crypto/file-encryption.js';
+import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 
 export const T0 = Date.parse('2026-06-08T12:00:00.000Z');
+
+/** Shared by every test app of a file, as in the server: each app would otherwise keep its own idle workers. */
+const digests = createDigestPool();
 
 /** argon2id at a test cost: same code path, a fraction of the time. */
 export const testArgon2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
@@ -108,7 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
-  const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream });
+  const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream, meter: digests.meter });
   return {
     http,
     deps,

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { PassThrough, Transform, type TransformCallback } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { JOB_MAX_ATTEMPTS, retryDelay, type StoredContents } from '../../domain/files.js';
 import type { Deps } from '../deps.js';
@@ -9,28 +8,28 @@ import { discardBlobs } from './uploads.js';
 /** The streaming cipher of stored files, given the application's 32-byte files key. */
 export type EncryptStreamFactory = (key: Uint8Array) => NodeJS.ReadWriteStream;
 
+/**
+ * Counts and hashes (sha256) the bytes flowing through a pass-through stream. It holds nothing
+ * until bytes flow, so one that is never used needs no cleanup.
+ */
+export interface ByteMeter {
+  stream: NodeJS.ReadWriteStream;
+  /** Valid once the stream has ended. */
+  result(): { size: number; sha256: string };
+}
+
+export type ByteMeterFactory = () => ByteMeter;
+
 export interface FileProcessorOptions {
   workerId: string;
   concurrency: number;
   /** How often idle workers look for jobs queued by other instances. */
   pollMs: number;
   encryptStream: EncryptStreamFactory;
+  /** Measures the plaintext and, when encrypting, the stored bytes. */
+  meter: ByteMeterFactory;
   /** Reports a failed attempt, or a failure to reach the queue (job null); the processor never throws. */
   onError?: (error: unknown, job: JobRecord | null) => void;
-}
-
-/** Counts and hashes bytes flowing through. */
-function meter() {
-  const hash = createHash('sha256');
-  let size = 0;
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, done: TransformCallback) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  return { stream, result: () => ({ size, sha256: hash.digest('hex') }) };
 }
 
 /**
@@ -38,22 +37,24 @@ function meter() {
  * publishes it under the job's output key. Nothing is committed here: the caller records the
  * contents only once they are durably stored.
  */
-async function produce(deps: Deps, job: JobRecord, encryptStream: EncryptStreamFactory, signal: AbortSignal): Promise<StoredContents> {
+async function produce(deps: Deps, job: JobRecord, options: FileProcessorOptions, signal: AbortSignal): Promise<StoredContents> {
   // Each claim publishes under a key of its own (claims number the attempts): a worker that lost
   // its lease and finishes late can never overwrite what the job's new owner stored, whose bytes
   // differ when encrypted (fresh nonces), nor leave a blob where a superseded job's key was freed.
   const blobKey = `${job.outputKey}-${job.attempts}`;
-  const source = await deps.blobs.read(job.stagingKey);
-  if (source === null) throw new Error('the uploaded contents are missing from staging storage');
-  const plain = meter();
-  const stored = job.encrypt ? meter() : null;
-  const stages: NodeJS.ReadWriteStream[] = [plain.stream];
+  let key: Buffer | null = null;
   if (job.encrypt) {
     const app = await deps.store.findApplication(job.applicationId);
     if (app === null) throw new Error('the application no longer exists');
-    const key = Buffer.from(deps.secrets.open(app.filesKeySealed), 'base64');
-    stages.push(encryptStream(key), (stored as ReturnType<typeof meter>).stream);
+    key = Buffer.from(deps.secrets.open(app.filesKeySealed), 'base64');
   }
+  const plain = options.meter();
+  const stored = key === null ? null : options.meter();
+  const stages: NodeJS.ReadWriteStream[] = [plain.stream];
+  if (key !== null && stored !== null) stages.push(options.encryptStream(key), stored.stream);
+  // Opened last: from here on the pipeline owns it (and closes it, whatever happens).
+  const source = await deps.blobs.read(job.stagingKey);
+  if (source === null) throw new Error('the uploaded contents are missing from staging storage');
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   const streams: Array<NodeJS.ReadableStream | NodeJS.ReadWriteStream | NodeJS.WritableStream> = [source, ...stages, out];
   const flowing = pipeline(streams, { signal });
@@ -91,7 +92,7 @@ async function runJob(deps: Deps, job: JobRecord, options: FileProcessorOptions)
     );
   }, Math.max(100, Math.floor(lease / 3)));
   try {
-    const contents = await produce(deps, job, options.encryptStream, aborter.signal);
+    const contents = await produce(deps, job, options, aborter.signal);
     const done = await deps.store.completeJob(job.id, workerId, contents, deps.clock.now());
     // Lost: the job was taken over (its new owner publishes under its own key) or superseded;
     // what this claim published is nobody's.
