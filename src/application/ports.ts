@@ -331,8 +331,13 @@ export interface BlobStore {
    * write fails with PAYLOAD_TOO_LARGE and nothing is left behind. An existing object is replaced.
    */
   write(key: string, body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>, options?: { maxBytes?: number }): Promise<BlobInfo>;
-  /** The object's bytes, or the inclusive range [start, end] of them; null when missing. */
-  read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream | null>;
+  /**
+   * The object's bytes, or the inclusive range [start, end] of them; null when missing.
+   * `chunkBytes` asks for pieces of about that size where the store picks them (a local file):
+   * a bulk reader asks for large ones, which take fewer reads and less work per byte, while a
+   * served download keeps the store's small default, so each one buffers little.
+   */
+  read(key: string, range?: { start: number; end: number }, options?: { chunkBytes?: number }): Promise<NodeJS.ReadableStream | null>;
   stat(key: string): Promise<BlobInfo | null>;
   /** Idempotent. */
   delete(key: string): Promise<void>;

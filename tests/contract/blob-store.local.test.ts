@@ -1,6 +1,6 @@
 // The BlobStore contract against the local folder store, each test in a fresh temp folder, plus
 // what only a folder can show: where the bytes go (and never go), the temp-file life cycle, the
-// rename that makes writes atomic, and flat memory on a large write.
+// rename that makes writes atomic, read piece sizes, and flat memory on a large write.
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -140,6 +140,22 @@ describe('local blob store on disk', () => {
     expect((await writing).size).toBe(5 * MiB);
     expect((await stat(join(root, 'k'))).ino).toBe(tempIno);
     expect(await tempFiles(root)).toEqual([]);
+  });
+
+  it('reads in pieces of the size asked for, 64 KiB ones by default', async () => {
+    const bytes = Buffer.alloc(3 * MiB + 5, 7);
+    await store.write('k', chunks(bytes));
+    const sizes = async (options?: { chunkBytes: number }, range?: { start: number; end: number }) => {
+      const out: number[] = [];
+      for await (const chunk of (await store.read('k', range, options))!) out.push((chunk as Buffer).length);
+      return out;
+    };
+    expect(await sizes({ chunkBytes: MiB })).toEqual([MiB, MiB, MiB, 5]);
+    expect(await sizes({ chunkBytes: MiB }, { start: 10, end: MiB + 9 })).toEqual([MiB]);
+    expect(new Set(await sizes())).toEqual(new Set([64 * 1024, 5]));
+    for (const chunkBytes of [0, -1, 1.5, Number.NaN]) {
+      await expect(store.read('k', undefined, { chunkBytes })).rejects.toBeInstanceOf(RangeError);
+    }
   });
 
   it('shows readers the previous version or the next, never a part, across many overwrites', async () => {

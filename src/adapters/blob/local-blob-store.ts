@@ -9,7 +9,8 @@
 //
 // Reads: `range` is inclusive. An end past the last byte is clamped to it; a start past the last
 // byte (any range of an empty object included) gives an empty stream. A reader keeps the file it
-// opened, so an overwrite or delete while it streams does not cut it short.
+// opened, so an overwrite or delete while it streams does not cut it short. Reads come in 64 KiB
+// pieces (the fs default) unless the caller asks for `chunkBytes`.
 //
 // Crash leftovers: a temp file outlives its write only when the process dies mid-write.
 // sweepTempFiles(root, olderThanMs) removes temp files not modified for that long; ping() runs it
@@ -197,9 +198,13 @@ export function createLocalBlobStore({ root }: { root: string }): BlobStore {
       }
     },
 
-    async read(key, range) {
+    async read(key, range, options) {
       const path = pathOf(key);
       if (range !== undefined) assertBlobRange(range);
+      const chunkBytes = options?.chunkBytes;
+      if (chunkBytes !== undefined && (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1)) {
+        throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`);
+      }
       let handle: FileHandle;
       try {
         handle = await open(path, 'r');
@@ -219,7 +224,7 @@ export function createLocalBlobStore({ root }: { root: string }): BlobStore {
           await handle.close();
           return Readable.from([]);
         }
-        return handle.createReadStream({ start, end });
+        return handle.createReadStream({ start, end, ...(chunkBytes === undefined ? {} : { highWaterMark: chunkBytes }) });
       } catch (e) {
         await handle.close().catch(() => undefined);
         throw e;
