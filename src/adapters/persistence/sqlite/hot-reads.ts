@@ -4,6 +4,7 @@
 // licenses grow; the per-application lists sort a handful of rows in a temp b-tree.
 import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
+import { prepareMatchingBans } from './ban-matching.js';
 import type { Db } from './db.js';
 import { prepareRead } from './prepared-read.js';
 import {
@@ -47,6 +48,8 @@ export function prepareHotReads(db: Db, client: Database.Database) {
   const ip = { windowStart: authIpCounters.windowStart, failures: authIpCounters.failures };
 
   return {
+    // bans_app_type_value_uq (application_id=? AND type=? AND value=?), per key (ban-matching.ts)
+    matchingBans: prepareMatchingBans(db, client),
     // applications_api_key_unique (api_key=?)
     applicationByApiKey: prepareRead(
       client,

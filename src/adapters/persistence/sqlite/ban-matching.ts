@@ -1,0 +1,60 @@
+// The bans among a request's identifiers, for every authenticated request.
+//
+// The keys are matched as row values, `(type, value) IN (VALUES (?, ?), ...)`: SQLite then probes
+// bans_app_type_value_uq on all three columns for each key (EXPLAIN QUERY PLAN: SEARCH bans USING
+// COVERING INDEX bans_app_type_value_uq (application_id=? AND type=? AND value=?)), where an OR of
+// (type = ? AND value = ?) terms only used the application_id prefix and read every ban of the
+// application. The key count varies (a user's licenses are keys too), so one statement is prepared
+// per padded size, 1, 2, 4, ... 256, and kept: the padding repeats the last key, which changes
+// nothing for IN.
+import type Database from 'better-sqlite3';
+import { and, eq, sql } from 'drizzle-orm';
+import type { BanKey, BanType } from '../../../domain/bans.js';
+import type { Db } from './db.js';
+import { prepareRead, type PreparedRead } from './prepared-read.js';
+import { bans } from './schema.js';
+
+const MAX_KEYS = 256;
+
+const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
+
+export type MatchingBans = (applicationId: string, keys: readonly BanKey[]) => BanKey[];
+
+export function prepareMatchingBans(db: Db, client: Database.Database): MatchingBans {
+  const fields = { type: bans.type, value: bans.value };
+  const bySize = new Map<number, PreparedRead<{ type: string; value: string }>>();
+  const statementFor = (size: number) => {
+    let read = bySize.get(size);
+    if (read === undefined) {
+      const pairs = Array.from({ length: size }, (_, i) => sql`(${sql.placeholder(`t${i}`)}, ${sql.placeholder(`v${i}`)})`);
+      read = prepareRead(
+        client,
+        fields,
+        db
+          .select(fields)
+          .from(bans)
+          .where(and(eq(bans.applicationId, sql.placeholder('applicationId')), sql`(${bans.type}, ${bans.value}) in (values ${sql.join(pairs, sql`, `)})`)),
+      );
+      bySize.set(size, read);
+    }
+    return read;
+  };
+
+  return (applicationId, keys) => {
+    const found: BanKey[] = [];
+    // No keys, no query: nothing can match.
+    for (let start = 0; start < keys.length; start += MAX_KEYS) {
+      const part = keys.slice(start, start + MAX_KEYS);
+      const size = paddedSize(part.length);
+      const params: Record<string, string> = { applicationId };
+      for (let i = 0; i < size; i++) {
+        const key = part[Math.min(i, part.length - 1)]!;
+        params[`t${i}`] = key.type;
+        params[`v${i}`] = key.value;
+      }
+      // The type column only ever holds BanType values written from typed records.
+      for (const r of statementFor(size).all(params)) found.push({ type: r.type as BanType, value: r.value });
+    }
+    return found;
+  };
+}
