@@ -1,30 +1,19 @@
 // Bans. Adding one also applies it to what already exists: a user ban ends the user's sessions,
 // a license ban flags the license so redemption refuses it.
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { BanRecord, BanStore } from '../../../application/ports.js';
-import type { BanKey, BanType } from '../../../domain/bans.js';
-import { binary, type Connection, chunks } from './db.js';
+import type { BanKey } from '../../../domain/bans.js';
+import { binary, type Connection } from './db.js';
+import type { HotReads } from './hot-reads.js';
 import { toBan } from '../row-mappers.js';
 import { bans, licenses, sessions } from './schema.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
 
 const keyMatch = (k: BanKey) => and(eq(bans.type, k.type), eq(bans.value, k.value));
 
-export function banStore({ db, transaction }: Connection): BanStore {
+export function banStore({ db, transaction }: Connection, reads: HotReads): BanStore {
   return {
-    async findMatchingBans(applicationId, keys) {
-      const found: BanKey[] = [];
-      // An empty key list yields no chunk: or() of nothing would match every ban.
-      for (const part of chunks(keys, 200)) {
-        const rows = await db
-          .select({ type: bans.type, value: bans.value })
-          .from(bans)
-          .where(and(eq(bans.applicationId, applicationId), or(...part.map(keyMatch))));
-        // The type column only ever holds BanType values written from typed records.
-        for (const r of rows) found.push({ type: r.type as BanType, value: r.value });
-      }
-      return found;
-    },
+    findMatchingBans: reads.findMatchingBans,
     async addBans(applicationId, records, now) {
       return transaction(async (tx) => {
         const stored: BanRecord[] = [];

@@ -1,11 +1,12 @@
 // Variables and announcements of an application.
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { ContentStore } from '../../../application/ports.js';
-import { binary, type Connection } from './db.js';
+import type { Connection } from './db.js';
+import type { HotReads } from './hot-reads.js';
 import { toAnnouncement, toVariable } from '../row-mappers.js';
 import { announcements, variables } from './schema.js';
 
-export function contentStore({ db }: Connection): ContentStore {
+export function contentStore({ db }: Connection, reads: HotReads): ContentStore {
   const announcementOf = (applicationId: string, id: string) =>
     and(eq(announcements.applicationId, applicationId), eq(announcements.id, id));
   return {
@@ -18,10 +19,7 @@ export function contentStore({ db }: Connection): ContentStore {
       if (row === undefined) throw new Error('variable upsert returned no row');
       return toVariable(row);
     },
-    async listVariables(applicationId) {
-      const rows = await db.select().from(variables).where(eq(variables.applicationId, applicationId)).orderBy(asc(binary(variables.name)));
-      return rows.map(toVariable);
-    },
+    listVariables: reads.listVariables,
     async deleteVariable(applicationId, name) {
       const result = await db.delete(variables).where(and(eq(variables.applicationId, applicationId), eq(variables.name, name)));
       return result.count > 0;
@@ -37,14 +35,7 @@ export function contentStore({ db }: Connection): ContentStore {
       const [row] = await db.select().from(announcements).where(announcementOf(applicationId, id));
       return row ? toAnnouncement(row) : null;
     },
-    async listAnnouncements(applicationId) {
-      const rows = await db
-        .select()
-        .from(announcements)
-        .where(eq(announcements.applicationId, applicationId))
-        .orderBy(desc(announcements.publishFrom), desc(binary(announcements.id)));
-      return rows.map(toAnnouncement);
-    },
+    listAnnouncements: reads.listAnnouncements,
     async deleteAnnouncement(applicationId, id) {
       return (await db.delete(announcements).where(announcementOf(applicationId, id))).count > 0;
     },

@@ -10,12 +10,16 @@ import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import type { AnyPgColumn, PgDatabase, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
+import { openReadLane, type ReadLane } from './read-lane.js';
 
 /** Both the database and a transaction handle: every query helper accepts either. */
 export type Db = PgDatabase<PostgresJsQueryResultHKT>;
 
 export interface Connection {
+  /** The pool: writes, transactions and the reads that are not hot. */
   sql: postgres.Sql;
+  /** One connection for the hot reads (read-lane.ts, hot-reads.ts). */
+  lane: ReadLane;
   db: PostgresJsDatabase;
   /**
    * Runs `work` in one READ COMMITTED transaction. A read-decide-write that must exclude others
@@ -101,6 +105,7 @@ export async function openConnection(url: string): Promise<Connection> {
   const db = drizzle({ client: sql });
   return {
     sql,
+    lane: openReadLane(url),
     db,
     transaction: (work) => withRetry(() => db.transaction((tx) => work(tx), readCommitted)),
     snapshot: (work) => withRetry(() => db.transaction((tx) => work(tx), readOnlySnapshot)),

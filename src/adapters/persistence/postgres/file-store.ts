@@ -1,12 +1,13 @@
 // Files of an application and the jobs that bring their contents in. Every write of contents runs
 // in one transaction that locks the file's row, decides with the domain (acceptUpload) and writes
 // the file and its job together, so concurrent uploads of one file serialise.
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
-import { binary, type Connection, type Db, isUniqueViolation } from './db.js';
+import { type Connection, type Db, isUniqueViolation } from './db.js';
 import { fileRow, stateColumns, toFile, metadataColumns } from '../files-row-mappers.js';
+import type { HotReads } from './hot-reads.js';
 import { files, jobs } from './schema.js';
 
 /** Runs a write of `files`, reporting a clash of (application, name) as FILE_NAME_TAKEN. */
@@ -85,7 +86,7 @@ async function replaceIn(tx: Db, file: FileRecord, patch: FileMetadataPatch, job
   return { file: updated, discard };
 }
 
-export function fileStore({ db, transaction, snapshot }: Connection): FileStore {
+export function fileStore({ db, transaction, snapshot }: Connection, reads: HotReads): FileStore {
   return {
     async createFile(file, job) {
       await transaction(async (tx) => {
@@ -137,20 +138,9 @@ export function fileStore({ db, transaction, snapshot }: Connection): FileStore 
       return row ? toFile(row) : null;
     },
 
-    async findFile(applicationId, fileId) {
-      return findFileIn(db, applicationId, fileId);
-    },
+    findFile: reads.findFile,
 
-    async listFiles(applicationId) {
-      // No rowid here: files created at the same instant are ordered by id. The contract only
-      // ever lists files created at different instants.
-      const rows = await db
-        .select()
-        .from(files)
-        .where(eq(files.applicationId, applicationId))
-        .orderBy(asc(files.createdAt), asc(binary(files.id)));
-      return rows.map(toFile);
-    },
+    listFiles: reads.listFiles,
 
     async deleteFile(applicationId, fileId) {
       return transaction(async (tx) => {

@@ -10,6 +10,7 @@ import type { Instant } from '../../../domain/time.js';
 import { binary, type Connection, type Db, chunks } from './db.js';
 import { membershipColumns, toLicense } from '../row-mappers.js';
 import { licenses, users } from './schema.js';
+import type { HotReads } from './hot-reads.js';
 import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
@@ -36,7 +37,7 @@ async function markUsed(tx: Db, licenseId: string, userId: string, now: Instant)
 
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function licenseStore({ db, transaction }: Connection): LicenseStore & Redemption {
+export function licenseStore({ db, transaction }: Connection, reads: HotReads): LicenseStore & Redemption {
   return {
     async insertLicenses(batch) {
       if (batch.length === 0) return;
@@ -53,9 +54,7 @@ export function licenseStore({ db, transaction }: Connection): LicenseStore & Re
         .orderBy(asc(licenses.createdAt), asc(binary(licenses.id)));
       return rows.map(toLicense);
     },
-    async findLicenseByDigest(applicationId, codeDigest) {
-      return findByDigest(db, applicationId, codeDigest);
-    },
+    findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
       const [row] = await db
         .select()
@@ -63,13 +62,7 @@ export function licenseStore({ db, transaction }: Connection): LicenseStore & Re
         .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)));
       return row ? toLicense(row) : null;
     },
-    async redeemedLicenseIds(applicationId, userId) {
-      const rows = await db
-        .select({ id: licenses.id })
-        .from(licenses)
-        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId)));
-      return rows.map((r) => r.id);
-    },
+    redeemedLicenseIds: reads.redeemedLicenseIds,
     async deleteUnusedLicense(applicationId, id) {
       return transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { binary, type Connection, isUniqueViolation } from './db.js';
+import type { HotReads } from './hot-reads.js';
 import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
 import { applications, authAccountCounters, authIpCounters, consoleTokens, owners } from './schema.js';
 
@@ -44,7 +45,7 @@ export function ownerStore({ db }: Connection): OwnerStore {
   };
 }
 
-export function applicationStore({ db, transaction }: Connection): ApplicationStore {
+export function applicationStore({ db, transaction }: Connection, reads: HotReads): ApplicationStore {
   const find = async (id: string) => {
     const [row] = await db.select().from(applications).where(eq(applications.id, id));
     return row ? toApplication(row) : null;
@@ -68,10 +69,7 @@ export function applicationStore({ db, transaction }: Connection): ApplicationSt
     async findApplication(id) {
       return find(id);
     },
-    async findApplicationByApiKey(apiKey) {
-      const [row] = await db.select().from(applications).where(eq(applications.apiKey, apiKey));
-      return row ? toApplication(row) : null;
-    },
+    findApplicationByApiKey: reads.findApplicationByApiKey,
     async findApplicationByAdminKeyDigest(digest) {
       const [row] = await db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest));
       return row ? toApplication(row) : null;

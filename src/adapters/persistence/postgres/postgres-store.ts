@@ -7,6 +7,7 @@ import { banStore } from './ban-store.js';
 import { contentStore } from './content-store.js';
 import { openConnection } from './db.js';
 import { fileStore } from './file-store.js';
+import { hotReads } from './hot-reads.js';
 import { jobQueue } from './job-queue.js';
 import { licenseStore } from './license-store.js';
 import { applicationStore, ownerStore } from './owner-application-store.js';
@@ -20,22 +21,24 @@ import { userStore } from './user-store.js';
  */
 export async function openPostgresStore({ url }: { url: string }): Promise<Store> {
   const connection = await openConnection(url);
+  const reads = hotReads(connection.db, connection.lane);
   return {
     ...ownerStore(connection),
-    ...applicationStore(connection),
-    ...licenseStore(connection),
-    ...userStore(connection),
-    ...sessionStore(connection),
-    ...banStore(connection),
+    ...applicationStore(connection, reads),
+    ...licenseStore(connection, reads),
+    ...userStore(connection, reads),
+    ...sessionStore(connection, reads),
+    ...banStore(connection, reads),
     ...throttleStore(connection),
-    ...contentStore(connection),
-    ...fileStore(connection),
+    ...contentStore(connection, reads),
+    ...fileStore(connection, reads),
     ...jobQueue(connection),
     async ping() {
-      await connection.db.execute(sql`select 1`);
+      // Both connections' ways: the pool's and the read lane's.
+      await Promise.all([connection.db.execute(sql`select 1`), connection.lane.ping()]);
     },
     async close() {
-      await connection.sql.end({ timeout: 5 });
+      await Promise.all([connection.sql.end({ timeout: 5 }), connection.lane.end()]);
     },
   };
 }

@@ -5,11 +5,11 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports.js';
 import { planSession } from '../../../domain/sessions.js';
 import type { Connection } from './db.js';
-import { toSession } from '../row-mappers.js';
+import type { HotReads } from './hot-reads.js';
 import { sessions } from './schema.js';
 import { admit, assertStillAdmitted, lockUser } from './writes.js';
 
-export function sessionStore({ db, transaction }: Connection): SessionStore {
+export function sessionStore({ db, transaction }: Connection, reads: HotReads): SessionStore {
   return {
     async openSession({ session, device, cap, now }) {
       return transaction(async (tx) => {
@@ -36,10 +36,7 @@ export function sessionStore({ db, transaction }: Connection): SessionStore {
         await admit(tx, userId, hardwareId, allowed, newDeviceId, now);
       });
     },
-    async findSession(id) {
-      const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-      return row ? toSession(row) : null;
-    },
+    findSession: reads.findSession,
     async revokeSession(id, now) {
       await db
         .update(sessions)

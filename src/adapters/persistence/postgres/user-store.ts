@@ -7,15 +7,12 @@ import { applyBulkChange, validateBulkChange } from '../../../domain/membership.
 import { binary, type Connection, chunks } from './db.js';
 import { membershipColumns, toAdjustment, toDevice, toUser } from '../row-mappers.js';
 import { adjustments, devices, sessions, userIps, users } from './schema.js';
+import type { HotReads } from './hot-reads.js';
 import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function userStore({ db, transaction, snapshot }: Connection): UserArea {
-  const findOne = async (where: ReturnType<typeof and>) => {
-    const [row] = await db.select().from(users).where(where).limit(1);
-    return row ? toUser(row) : null;
-  };
+export function userStore({ db, transaction, snapshot }: Connection, reads: HotReads): UserArea {
   return {
     async signUp({ user, device }) {
       return transaction(async (tx) => {
@@ -25,15 +22,9 @@ export function userStore({ db, transaction, snapshot }: Connection): UserArea {
         return user;
       });
     },
-    async findUserByUsernameKey(applicationId, key) {
-      return findOne(and(eq(users.applicationId, applicationId), eq(users.usernameKey, key)));
-    },
-    async findUserById(applicationId, id) {
-      return findUser(db, applicationId, id);
-    },
-    async findUserByLicenseId(applicationId, licenseId) {
-      return findOne(and(eq(users.applicationId, applicationId), eq(users.licenseId, licenseId)));
-    },
+    findUserByUsernameKey: reads.findUserByUsernameKey,
+    findUserById: reads.findUserById,
+    findUserByLicenseId: reads.findUserByLicenseId,
     async getUserDetails(applicationId, userId) {
       // One read-only snapshot so the user, devices and adjustments are consistent.
       return snapshot(async (tx) => {
