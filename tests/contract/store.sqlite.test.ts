@@ -72,6 +72,49 @@ describe('SQLite store on a file', () => {
     expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
   });
 
+  // Hot reads are served from memory while the database is unchanged (read-cache.ts): a write on
+  // any connection must end that at once.
+  it('never serves a remembered read after a write on another connection', async () => {
+    const a = openStore();
+    const b = openStore();
+    const { app } = await seedApp(a);
+    const variable = { applicationId: app.id, name: 'greeting', value: 'hello', isPublic: true };
+    await a.putVariable(variable);
+    expect(await a.listVariables(app.id)).toEqual([variable]);
+    expect(await a.listVariables(app.id)).toEqual([variable]);
+    await b.putVariable({ ...variable, value: 'changed' });
+    expect(await a.listVariables(app.id)).toEqual([{ ...variable, value: 'changed' }]);
+    expect(await a.findApplicationByApiKey(app.apiKey)).toEqual(app);
+    await b.updateApplication(app.id, { name: 'renamed' });
+    expect((await a.findApplicationByApiKey(app.apiKey))?.name).toBe('renamed');
+    await b.deleteVariable(app.id, 'greeting');
+    expect(await a.listVariables(app.id)).toEqual([]);
+  });
+
+  it('never serves a remembered read after a write on its own connection', async () => {
+    const a = openStore();
+    const { app } = await seedApp(a);
+    const user = await seedUser(a, app.id);
+    expect(await a.redeemedLicenseIds(app.id, user.id)).toEqual([]);
+    const license = makeLicense(app.id);
+    await a.insertLicenses([license]);
+    await a.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+    expect(await a.redeemedLicenseIds(app.id, user.id)).toEqual([license.id]);
+    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }])).toEqual([]);
+    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0 }], T0);
+    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }])).toEqual([{ type: 'user', value: user.id }]);
+  });
+
+  it('hands out remembered rows that no caller can change', async () => {
+    const a = openStore();
+    const { app } = await seedApp(a);
+    await a.putVariable({ applicationId: app.id, name: 'x', value: '1', isPublic: false });
+    const first = await a.listVariables(app.id);
+    // The store maps rows to fresh records, so a caller may even change what it got.
+    first.pop();
+    expect(await a.listVariables(app.id)).toHaveLength(1);
+  });
+
   it('ping fails once the store is closed', async () => {
     const store = openStore();
     await store.ping();
