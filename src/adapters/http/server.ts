@@ -81,13 +81,19 @@ const UPLOAD_DEADLINE_MS = 60 * 60_000;
  */
 function bodyDeadline(app: FastifyInstance): void {
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
-  app.addHook('onRequest', async (request) => {
-    if ((request.routeOptions.config as { upload?: boolean } | undefined)?.upload) return;
-    const timer = setTimeout(() => request.raw.destroy(), BODY_DEADLINE_MS);
-    timer.unref();
-    timers.set(request, timer);
+  // Callback-style hooks: these run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!(request.routeOptions.config as { upload?: boolean } | undefined)?.upload) {
+      const timer = setTimeout(() => request.raw.destroy(), BODY_DEADLINE_MS);
+      timer.unref();
+      timers.set(request, timer);
+    }
+    done();
   });
-  const clear = async (request: FastifyRequest) => clearTimeout(timers.get(request));
+  const clear = (request: FastifyRequest, _reply: unknown, done: () => void) => {
+    clearTimeout(timers.get(request));
+    done();
+  };
   app.addHook('preHandler', clear);
   app.addHook('onResponse', clear);
 }
@@ -109,9 +115,9 @@ function nulAt(value: unknown, path: string, depth = 0): string | null {
  * before it can reach a lookup.
  */
 function refuseNul(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const field = nulAt(request.params, '') ?? nulAt(request.query, '') ?? nulAt(request.body, '');
-    if (field !== null) throw validationError(field || 'body', 'must not contain NUL characters');
+    done(field === null ? undefined : validationError(field || 'body', 'must not contain NUL characters'));
   });
 }
 
