@@ -8,8 +8,9 @@ import { type SQL, sql as fragment } from 'drizzle-orm';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
-import type { AnyPgColumn, PgDatabase, PgTransactionConfig } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgDatabase } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
+import { preparingClient } from './prepared-client.js';
 import { openReadLane, type ReadLane } from './read-lane.js';
 
 /** Both the database and a transaction handle: every query helper accepts either. */
@@ -90,8 +91,9 @@ async function withRetry<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-const readCommitted: PgTransactionConfig = { isolationLevel: 'read committed' };
-const readOnlySnapshot: PgTransactionConfig = { isolationLevel: 'repeatable read', accessMode: 'read only' };
+// Each kind of transaction has a drizzle instance whose client opens it with these in its BEGIN.
+const READ_COMMITTED = 'isolation level read committed';
+const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';
 
 /** Connects to `url` and migrates the database; the pool is closed again when that fails. */
 export async function openConnection(url: string): Promise<Connection> {
@@ -102,13 +104,15 @@ export async function openConnection(url: string): Promise<Connection> {
     await sql.end({ timeout: 5 });
     throw e;
   }
-  const db = drizzle({ client: sql });
+  const db = drizzle({ client: preparingClient(sql) });
+  const committed = drizzle({ client: preparingClient(sql, READ_COMMITTED) });
+  const snapshots = drizzle({ client: preparingClient(sql, READ_ONLY_SNAPSHOT) });
   return {
     sql,
     lane: openReadLane(url),
     db,
-    transaction: (work) => withRetry(() => db.transaction((tx) => work(tx), readCommitted)),
-    snapshot: (work) => withRetry(() => db.transaction((tx) => work(tx), readOnlySnapshot)),
+    transaction: (work) => withRetry(() => committed.transaction((tx) => work(tx))),
+    snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),
   };
 }
 
