@@ -85,6 +85,8 @@ export function openReadLane(url: string): ReadLane {
       // plans the ban probe anew at every run (its generic estimate assumes ten keys, so it never
       // looks cheaper than a custom plan): 0.15 ms of its CPU per request with 20,000 bans.
       connection: { plan_cache_mode: 'force_generic_plan' },
+      // fetch_types stays on (the default): the ban lookup's text[] parameters need the array
+      // serializers it loads at connect.
       // int8 columns as numbers, as the schema's bigint(..., { mode: 'number' }) reads them.
       types: { int8AsNumber: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (text: string) => Number(text) } },
     });
