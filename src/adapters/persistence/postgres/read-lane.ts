@@ -51,8 +51,8 @@ function propertyNames(): Map<string, string> {
 }
 
 /**
- * Opens the read lane. Its client connects on the first query. When its connection closes (lost,
- * or at the end of its lifetime) the lane moves on to a fresh client: postgres.js 3.4.9 keeps the
+ * Opens the read lane. Its client connects on the first query. When its connection closes after
+ * it was established (lost, or at the end of its lifetime) the lane moves on to a fresh client: postgres.js 3.4.9 keeps the
  * bytes of a query still waiting to be written when a connection closes, and the timer that would
  * have written them, so the next connection's startup message waits behind them and never goes
  * out. A pool loses that one connection and carries on with others; a client of one connection
@@ -69,11 +69,18 @@ export function openReadLane(url: string): ReadLane {
     return client.end({ timeout: 0 }).catch(() => {});
   };
   const open = (): postgres.Sql => {
+    // Whether this client's connection got through its startup (the server reports its
+    // parameters then). A failed attempt to connect leaves the client in place, retrying with
+    // postgres.js's backoff, rather than making a new client (and a new attempt) per query.
+    let established = false;
     const client = postgres(url, {
       max: 1,
       onnotice: () => {},
+      onparameter: () => {
+        established = true;
+      },
       onclose: () => {
-        if (ending || current !== client) return;
+        if (ending || current !== client || !established) return;
         current = open();
         const timer = setTimeout(() => void finish(client), RETIRE_AFTER_MS);
         timer.unref();
