@@ -34,7 +34,7 @@ export const integrationHeaders = (app: BenchApp): Record<string, string> => ({ 
 /** An owner (through the CLI, as an operator would) and one application with sessions that outlive the run. */
 export async function createBenchApp(server: ServerProcess, name = 'bench'): Promise<BenchApp> {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  const created = JSON.parse(await server.cli(['owner', 'create', '--email', email, '--password', randomBytes(18).toString('base64url')])) as {
+  const created = JSON.parse(await server.cli(['owner', 'create', '--email', email, '--password', `pw-${randomBytes(18).toString('base64url')}`])) as {
     token?: string;
   };
   if (typeof created.token !== 'string') throw new Error('owner create printed no token');
