@@ -36,10 +36,10 @@ export const FULL: Profile = {
 
 export const QUICK: Profile = {
   rounds: 1,
-  seconds: 2,
-  warmupSeconds: 1,
-  contextMembers: 4,
-  loginMembers: 8,
+  seconds: 1.5,
+  warmupSeconds: 0.5,
+  contextMembers: 2,
+  loginMembers: 4,
   downloadBytes: 16 * MiB,
   downloadRounds: 1,
   uploadBytes: 32 * MiB,
