@@ -1,6 +1,7 @@
 // The BlobStore contract against the local folder store, each test in a fresh temp folder, plus
 // what only a folder can show: where the bytes go (and never go), the temp-file life cycle, the
-// rename that makes writes atomic, read piece sizes, and flat memory on a large write.
+// rename that makes writes atomic, read piece sizes, flushing as a write goes, and flat memory on
+// a large write.
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, sweepTempFiles, TEMP_DIR, TEMP_MAX_AGE_MS } from '../../src/adapters/blob/local-blob-store.js';
+import { writeBehind } from '../../src/adapters/blob/write-behind.js';
 import type { BlobStore } from '../../src/application/ports.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { chunks, collect, describeBlobStoreContract, failing, filled, gate, INVALID_KEYS, listKeys, readAll } from './blob-store-contract.js';
@@ -236,6 +238,42 @@ describe('local blob store on disk', () => {
   it('refuses every bad key before touching the disk', async () => {
     for (const [, key] of INVALID_KEYS) await expect(store.write(key, chunks(Buffer.from('x')))).rejects.toThrow();
     await expect(lstat(root)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('write-behind', () => {
+  let dir = '';
+  let remove: () => Promise<void> = async () => {};
+  beforeEach(async () => {
+    ({ dir, remove } = await tempDir());
+  });
+  afterEach(async () => {
+    await remove();
+  });
+
+  it('flushes once enough bytes have gone by, and reports a failed flush', async () => {
+    const file = join(dir, 'f');
+    await writeFile(file, Buffer.alloc(1000, 1));
+    const fine = writeBehind(file, 100);
+    for (let i = 0; i < 10; i++) fine.wrote(50);
+    await expect(fine.finish()).resolves.toBeUndefined();
+
+    // A path that cannot be opened makes any flush fail: the failure surfaces once, at the end.
+    const missing = join(dir, 'missing');
+    const failing = writeBehind(missing, 100);
+    failing.wrote(100);
+    failing.wrote(100);
+    await expect(failing.finish()).rejects.toMatchObject({ code: 'ENOENT' });
+    const abandoned = writeBehind(missing, 100);
+    abandoned.wrote(100);
+    await expect(abandoned.abandon()).resolves.toBeUndefined();
+  });
+
+  it('does not flush a write smaller than its step', async () => {
+    const behind = writeBehind(join(dir, 'missing'), 100);
+    behind.wrote(60);
+    behind.wrote(39);
+    await expect(behind.finish()).resolves.toBeUndefined();
   });
 });
 

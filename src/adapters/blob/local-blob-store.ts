@@ -2,10 +2,11 @@
 //
 // Writes stream into a private temp file `<root>/.tmp/<random>` (a name no key can take: key
 // segments never start with '.'), counting bytes; over maxBytes the write stops, the temp file is
-// removed and PAYLOAD_TOO_LARGE is thrown. A complete write is fsynced, renamed onto its key (an
-// atomic replace, so readers see the old object or the new one, never a part) and the parent
-// folder fsynced. Memory stays flat whatever the size: bytes flow through stream.pipeline with
-// backpressure and are never gathered.
+// removed and PAYLOAD_TOO_LARGE is thrown. A large write is flushed to disk as it goes
+// (write-behind.ts); a complete write is fsynced, renamed onto its key (an atomic replace, so
+// readers see the old object or the new one, never a part) and the parent folder fsynced.
+// Memory stays flat whatever the size: bytes flow through stream.pipeline with backpressure and
+// are never gathered.
 //
 // Reads: `range` is inclusive. An end past the last byte is clamped to it; a start past the last
 // byte (any range of an empty object included) gives an empty stream. A reader keeps the file it
@@ -32,6 +33,7 @@ import { promisify } from 'node:util';
 import type { BlobInfo, BlobStore } from '../../application/ports.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBlobKey, assertBlobPrefix, assertBlobRange, assertMaxBytes, isBlobKey } from './blob-keys.js';
+import { writeBehind, type WriteBehind } from './write-behind.js';
 
 /** The temp folder under the root. */
 export const TEMP_DIR = '.tmp';
@@ -41,6 +43,8 @@ export const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 const WRITE_HIGH_WATER_MARK = 1024 * 1024;
+/** How much a write puts in the file between flushes to disk (see write-behind.ts). */
+const WRITE_BEHIND_BYTES = 32 * 1024 * 1024;
 const openFd = promisify(openCallback);
 const RENAME_ATTEMPTS = 5;
 
@@ -102,12 +106,13 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /** Counts bytes on their way to the file; throws past `maxBytes`. */
-function limitBytes(maxBytes: number, counted: { size: number }) {
+function limitBytes(maxBytes: number, counted: { size: number }, behind: WriteBehind) {
   return async function* (source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
     for await (const chunk of source) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       counted.size += bytes.byteLength;
       if (counted.size > maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `the upload exceeds ${maxBytes} bytes`);
+      behind.wrote(bytes.byteLength);
       yield bytes;
     }
   };
@@ -181,14 +186,17 @@ export function createLocalBlobStore({ root }: { root: string }): BlobStore {
       // a failure can wait for it to close before removing the file.
       const fd = await openFd(tmp, 'wx', 0o600);
       const out = createWriteStream('', { fd, highWaterMark: WRITE_HIGH_WATER_MARK });
+      const behind = writeBehind(tmp, WRITE_BEHIND_BYTES);
       try {
         const counted = { size: 0 };
-        await pipeline(body, limitBytes(maxBytes, counted), out);
+        await pipeline(body, limitBytes(maxBytes, counted, behind), out);
+        await behind.finish();
         const info = await syncFile(tmp);
         await publish(tmp, target, key);
         await syncDir(dirname(target));
         return info;
       } catch (e) {
+        await behind.abandon();
         if (!out.closed) {
           out.destroy();
           await once(out, 'close').catch(() => undefined);
