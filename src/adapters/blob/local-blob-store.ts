@@ -27,7 +27,7 @@ import { once } from 'node:events';
 import { constants, createWriteStream, open as openCallback } from 'node:fs';
 import { access, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { BlobInfo, BlobStore } from '../../application/ports.js';
@@ -105,17 +105,20 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Counts bytes on their way to the file; throws past `maxBytes`. */
-function limitBytes(maxBytes: number, counted: { size: number }, behind: WriteBehind) {
-  return async function* (source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
-    for await (const chunk of source) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      counted.size += bytes.byteLength;
-      if (counted.size > maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `the upload exceeds ${maxBytes} bytes`);
-      behind.wrote(bytes.byteLength);
-      yield bytes;
-    }
-  };
+/**
+ * Counts bytes on their way to the file; fails past `maxBytes`. A Transform, not an async
+ * generator: iterating a stream reads all it has buffered as one concatenated copy, which cost
+ * large writes of many small chunks (encrypted files) a tenth of the main thread's time.
+ */
+function limitBytes(maxBytes: number, counted: { size: number }, behind: WriteBehind): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      counted.size += chunk.length;
+      if (counted.size > maxBytes) return callback(new DomainError('PAYLOAD_TOO_LARGE', `the upload exceeds ${maxBytes} bytes`));
+      behind.wrote(chunk.length);
+      callback(null, chunk);
+    },
+  });
 }
 
 export function createLocalBlobStore({ root }: { root: string }): BlobStore {
