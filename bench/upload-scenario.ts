@@ -66,22 +66,6 @@ interface FileJson {
 
 const kibToMiB = (kib: number) => kib / 1024;
 
-/** Creates an owner with the CLI and an application through the console API. */
-export async function createBenchApplication(server: ServerProcess): Promise<BenchApplication> {
-  const password = randomBytes(18).toString('base64url');
-  const created = JSON.parse(await server.cli(['owner', 'create', '--email', 'bench@example.com', '--password', password])) as { token?: string };
-  if (typeof created.token !== 'string') throw new Error('owner create printed no token');
-  const response = await fetch(`${server.baseUrl}/api/console/applications`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench', device_auth: false }),
-  });
-  const text = await response.text();
-  if (response.status !== 201) throw new Error(`creating the application answered ${response.status}: ${text}`);
-  const body = JSON.parse(text) as { application: { id: string }; credentials: { admin_api_key: string } };
-  return { applicationId: body.application.id, adminApiKey: body.credentials.admin_api_key };
-}
-
 /**
  * POSTs the generated body with Content-Length over node:http (backpressure through pipeline).
  * Resolves with the response, even one the server sent early before taking the whole body.
@@ -195,11 +179,10 @@ export async function runUploadScenario(server: ServerProcess, app: BenchApplica
 
 export { MiB };
 
-export const BACKEND = 'sqlite+local';
 /** Peak RSS growth of the server over one upload and its processing, MiB (an upper bound). */
 export const RSS_GROWTH_TARGET = 100;
 
-export function uploadRows(result: UploadScenarioResult, backend: string = BACKEND, aesCeilingMBps: number | null = null): BenchRow[] {
+export function uploadRows(result: UploadScenarioResult, backend: string, aesCeilingMBps: number | null = null): BenchRow[] {
   const row = (metric: string, unit: string, value: number, more: { ceiling?: number | null; target?: number | null } = {}): BenchRow =>
     benchRow({ scenario: `upload-${result.scenario}`, backend, metric, unit, value, ...more });
   return [
