@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { encryptedSize } from '../src/adapters/crypto/file-encryption.js';
-import { generatedUpload, MiB, type GeneratedUpload } from './generated-upload.js';
+import type { BenchApp } from './fixture.js';
+import { generatedUpload, type GeneratedUpload } from './generated-upload.js';
 import { readProcMemory, resetPeakRss, RssSampler } from './proc-memory.js';
 import { benchRow, type BenchRow } from './report.js';
 import type { ServerProcess } from './server-process.js';
@@ -15,10 +16,8 @@ import type { ServerProcess } from './server-process.js';
 export type UploadScenario = 'plain' | 'encrypted';
 export const UPLOAD_SCENARIOS: readonly UploadScenario[] = ['plain', 'encrypted'];
 
-export interface BenchApplication {
-  applicationId: string;
-  adminApiKey: string;
-}
+/** Uploads need only the application's admin API key. */
+type BenchApplication = Pick<BenchApp, 'adminApiKey'>;
 
 export interface UploadScenarioOptions {
   scenario: UploadScenario;
@@ -177,7 +176,6 @@ export async function runUploadScenario(server: ServerProcess, app: BenchApplica
   };
 }
 
-export { MiB };
 
 /** Peak RSS growth of the server over one upload and its processing, MiB (an upper bound). */
 export const RSS_GROWTH_TARGET = 100;

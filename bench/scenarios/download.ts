@@ -49,7 +49,7 @@ export async function downloadScenario(ctx: BenchContext): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     try {
       for (const variant of UPLOAD_SCENARIOS) {
-        const uploaded = await runUploadScenario(server, { applicationId: app.id, adminApiKey: app.adminApiKey }, { scenario: variant, sizeBytes: profile.downloadBytes, keepFile: true });
+        const uploaded = await runUploadScenario(server, app, { scenario: variant, sizeBytes: profile.downloadBytes, keepFile: true });
         const stored = await waitCompleted(server, app, uploaded.fileId);
         // Both are served as stored: the encrypted one in its chunked format.
         const storedBytes = variant === 'encrypted' ? encryptedSize(stored.size_bytes) : stored.size_bytes;

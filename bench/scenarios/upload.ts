@@ -24,7 +24,7 @@ export async function uploadScenario(ctx: BenchContext): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     for (const variant of UPLOAD_SCENARIOS) {
       const before = variant === 'encrypted' ? await rawAes(profile.uploadBytes) : null;
-      const result = await runUploadScenario(server, { applicationId: app.id, adminApiKey: app.adminApiKey }, { scenario: variant, sizeBytes: profile.uploadBytes });
+      const result = await runUploadScenario(server, app, { scenario: variant, sizeBytes: profile.uploadBytes });
       const after = variant === 'encrypted' ? await rawAes(profile.uploadBytes) : null;
       const aes = before !== null && after !== null ? (before.megabytesPerSecond + after.megabytesPerSecond) / 2 : null;
       ctx.log(
