@@ -29,9 +29,15 @@ export class GatehouseError extends Error {
 
 /** 403 TIMED_OUT: the owner timed the user out until `timedOutUntil`. */
 export class TimedOutError extends GatehouseError {
-  timedOutUntil: Date = new Date(Number.NaN);
-  /** The owner's reason, or null when none was given. */
-  reason: string | null = null;
+  constructor(
+    status: number,
+    message: string,
+    readonly timedOutUntil: Date,
+    /** The owner's reason, or null when none was given. */
+    readonly reason: string | null,
+  ) {
+    super(status, 'TIMED_OUT', message);
+  }
 }
 /** 403 BANNED: the user, address, device or license is banned. */
 export class BannedError extends GatehouseError {}
@@ -59,7 +65,6 @@ export class NotFoundError extends GatehouseError {}
 type ErrorClass = new (status: number, code: string, message: string, fieldErrors?: FieldError[], retryAfterSeconds?: number | null) => GatehouseError;
 
 const classByCode: Record<string, ErrorClass> = {
-  TIMED_OUT: TimedOutError,
   BANNED: BannedError,
   MEMBERSHIP_INACTIVE: MembershipInactiveError,
   INVALID_CREDENTIALS: InvalidCredentialsError,
@@ -98,10 +103,9 @@ export async function errorFromResponse(response: Response): Promise<GatehouseEr
   const fieldErrors = Array.isArray(body['errors'])
     ? body['errors'].filter(isRecord).map((e) => ({ field: String(e['field'] ?? ''), message: String(e['message'] ?? '') }))
     : [];
-  const error = new (classByCode[code] ?? GatehouseError)(response.status, code, message, fieldErrors, retryAfter);
-  if (error instanceof TimedOutError) {
-    error.timedOutUntil = new Date(typeof body['timed_out_until'] === 'string' ? body['timed_out_until'] : Number.NaN);
-    error.reason = typeof body['reason'] === 'string' ? body['reason'] : null;
+  if (code === 'TIMED_OUT') {
+    const until = new Date(typeof body['timed_out_until'] === 'string' ? body['timed_out_until'] : Number.NaN);
+    return new TimedOutError(response.status, message, until, typeof body['reason'] === 'string' ? body['reason'] : null);
   }
-  return error;
+  return new (classByCode[code] ?? GatehouseError)(response.status, code, message, fieldErrors, retryAfter);
 }

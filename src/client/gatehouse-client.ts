@@ -110,7 +110,7 @@ export class GatehouseClient {
    * Adds a license to a username-and-password user's membership. Without `credentials`, those of
    * the current password login are used.
    */
-  activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Adjustment> {
+  async activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Adjustment> {
     const who = credentials ?? (this.credentials !== null && 'password' in this.credentials ? this.credentials : null);
     if (who === null) throw new TypeError('activateLicense needs a username and password: pass them, or log in with them first');
     return this.json<Adjustment>('POST', '/activate_license', { code, username: who.username, password: who.password, ...this.device() });

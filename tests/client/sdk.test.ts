@@ -94,7 +94,7 @@ describe('accounts and the application context', () => {
     const context = await client.appContext();
     expect(context.user?.username).toBe(summary.username);
     expect(client.remainingTime()).toBe(Number.POSITIVE_INFINITY);
-    expect(() => client.activateLicense('ANY')).toThrow(TypeError); // a code login has no password to activate with
+    await expect(client.activateLicense('ANY')).rejects.toThrow(TypeError); // a code login has no password to activate with
   });
 
   it('logout ends the session and forgets the credentials: no silent re-login afterwards', async () => {
