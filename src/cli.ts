@@ -1,61 +1,47 @@
 #!/usr/bin/env node
-// The gatehouse command: owner bootstrap now; CI file commands later.
-import { mkdirSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { createOwner } from './application/console/owners.js';
-import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
-import { composeDeps } from './compose.js';
-import { assertMasterKeyMatches } from './startup-checks.js';
-import { ConfigError, readConfig } from './config.js';
-import { isDomainError } from './domain/errors.js';
-import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+// The gatehouse command. `owner create` opens the configured database (the server's own
+// configuration); the CI commands (files, user) only speak HTTP to a running server's admin API.
+// Each group is loaded on demand, so the CI commands never load the database drivers.
+import { describeFailure, EXIT, UsageError } from './cli/cli-errors.js';
 
 const USAGE = `usage:
   gatehouse owner create --email EMAIL --password PASSWORD
-    Creates an owner in the configured database and prints {"owner": {...}, "token": "..."}.`;
+      Creates an owner in the configured database; prints {"owner": {...}, "token": "..."}.
 
-async function ownerCreate(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' } }, strict: true });
-  if (!values.email || !values.password) {
-    console.error(USAGE);
-    return 2;
-  }
-  const config = readConfig();
-  assertSupported(config);
-  mkdirSync(config.dataDir, { recursive: true });
-  // Same configuration as the server: same database, same master key (digests must agree).
-  const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
-  const store = await openConfiguredStore(config);
-  try {
-    const deps = composeDeps({
-      store,
-      blobs: openConfiguredBlobStore(config),
-      masterKey,
-      limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
-      maxUploadBytes: config.maxUploadBytes,
-    });
-    await assertMasterKeyMatches(deps);
-    const session = await createOwner(deps, values.email, values.password);
-    process.stdout.write(`${JSON.stringify(session)}\n`);
-    return 0;
-  } finally {
-    await store.close();
-  }
-}
+  gatehouse files push <path> [--name NAME] [--public] [--encrypted] [--wait] [--timeout S] [--interval S]
+      Creates or replaces the file NAME (default: the path's file name) from <path>;
+      --wait polls until it is processed (COMPLETED: exit 0; FAILED: 1; still PENDING at --timeout, default 600: 3).
+  gatehouse files list
+  gatehouse files pull <name|id> [-o FILE|-] [--key BASE64]
+      Downloads to FILE (default: the file's name; - for stdout), verified against its sha256;
+      decrypts an encrypted file with --key or GATEHOUSE_FILES_ENCRYPTION_KEY.
+  gatehouse files rm <name|id>
+  gatehouse user <username|license code>
+
+  CI commands take --url URL (or GATEHOUSE_URL), --admin-key KEY (or GATEHOUSE_ADMIN_API_KEY),
+  and --json (the result as one JSON line on stdout).
+  Exit codes: 0 ok, 1 failure, 2 usage, 3 --wait timed out, 4 admin key refused, 5 not found.`;
 
 async function run(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
-  if (group === 'owner' && command === 'create') return ownerCreate(rest);
-  console.error(USAGE);
-  return 2;
+  if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return group === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (group === 'owner' && command === 'create') return (await import('./cli/owner-create.js')).ownerCreate(rest);
+  if (group === 'files') {
+    const run = (await import('./cli/files-commands.js')).fileCommands[command ?? ''];
+    if (run !== undefined) return run(rest);
+  }
+  if (group === 'user') return (await import('./cli/user-command.js')).userCommand(argv.slice(1));
+  throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof ConfigError || isDomainError(error)) console.error(`gatehouse: ${error.message}`);
-    else if ((error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) console.error(`gatehouse: ${(error as Error).message}\n${USAGE}`);
-    else console.error(`gatehouse: ${(error as Error)?.message ?? String(error)}`);
-    process.exit(1);
-  },
-);
+/** Exits once stdout has taken everything written to it (pipes may be asynchronous). */
+const exitAfterFlush = (code: number) => process.stdout.write('', () => process.exit(code));
+
+run(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+  const { exitCode, message } = describeFailure(error);
+  process.stderr.write(`gatehouse: ${message}\n${exitCode === EXIT.USAGE ? `${USAGE}\n` : ''}`);
+  exitAfterFlush(exitCode);
+});

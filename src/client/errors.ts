@@ -1,0 +1,111 @@
+// Typed errors of the client SDK (and the CI command line): one class per error_code a client
+// reacts to differently, the base class for every other code. Built from the server's error body
+// `{error_code, message, detail, errors?, timed_out_until?, reason?}` (decisions.md).
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Any refusal by the server: the HTTP status, the stable error_code and the server's message. */
+export class GatehouseError extends Error {
+  readonly status: number;
+  /** The server's error_code, or UNEXPECTED_RESPONSE when the answer was not a Gatehouse error body. */
+  readonly code: string;
+  /** 422 VALIDATION_FAILED: the offending fields (empty otherwise). */
+  readonly fieldErrors: FieldError[];
+  /** 429: seconds to wait, from Retry-After (null when absent). */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(status: number, code: string, message: string, fieldErrors: FieldError[] = [], retryAfterSeconds: number | null = null) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** 403 TIMED_OUT: the owner timed the user out until `timedOutUntil`. */
+export class TimedOutError extends GatehouseError {
+  constructor(
+    status: number,
+    message: string,
+    readonly timedOutUntil: Date,
+    /** The owner's reason, or null when none was given. */
+    readonly reason: string | null,
+  ) {
+    super(status, 'TIMED_OUT', message);
+  }
+}
+/** 403 BANNED: the user, address, device or license is banned. */
+export class BannedError extends GatehouseError {}
+/** 403 MEMBERSHIP_INACTIVE: the user has no running membership (activate a license). */
+export class MembershipInactiveError extends GatehouseError {}
+/** 401 INVALID_CREDENTIALS: wrong username, password, code or token. */
+export class InvalidCredentialsError extends GatehouseError {}
+/** 401 SESSION_EXPIRED: the session ended (expiry, logout, revocation) and the client could not renew it. */
+export class SessionExpiredError extends GatehouseError {}
+/** 401 LOGIN_REQUIRED: the application needs a logged-in user. */
+export class LoginRequiredError extends GatehouseError {}
+/** 401 DEVICE_REQUIRED: device authentication is on and no hardware id was given. */
+export class DeviceRequiredError extends GatehouseError {}
+/** 401 DEVICE_LIMIT_REACHED: the user has registered all the devices allowed. */
+export class DeviceLimitReachedError extends GatehouseError {}
+/** 401 SESSION_LIMIT_REACHED: the user has as many live sessions as allowed. */
+export class SessionLimitReachedError extends GatehouseError {}
+/** 429 RATE_LIMITED or ACCOUNT_LOCKED: too many failed checks; see retryAfterSeconds. */
+export class RateLimitedError extends GatehouseError {}
+/** 401 INVALID_API_CREDENTIALS / INVALID_ADMIN_API_KEY: the application's (or admin) key was refused. */
+export class InvalidApiCredentialsError extends GatehouseError {}
+/** 404 FILE_NOT_FOUND / USER_NOT_FOUND. */
+export class NotFoundError extends GatehouseError {}
+
+type ErrorClass = new (status: number, code: string, message: string, fieldErrors?: FieldError[], retryAfterSeconds?: number | null) => GatehouseError;
+
+const classByCode: Record<string, ErrorClass> = {
+  BANNED: BannedError,
+  MEMBERSHIP_INACTIVE: MembershipInactiveError,
+  INVALID_CREDENTIALS: InvalidCredentialsError,
+  SESSION_EXPIRED: SessionExpiredError,
+  LOGIN_REQUIRED: LoginRequiredError,
+  DEVICE_REQUIRED: DeviceRequiredError,
+  DEVICE_LIMIT_REACHED: DeviceLimitReachedError,
+  SESSION_LIMIT_REACHED: SessionLimitReachedError,
+  RATE_LIMITED: RateLimitedError,
+  ACCOUNT_LOCKED: RateLimitedError,
+  INVALID_API_CREDENTIALS: InvalidApiCredentialsError,
+  INVALID_ADMIN_API_KEY: InvalidApiCredentialsError,
+  FILE_NOT_FOUND: NotFoundError,
+  USER_NOT_FOUND: NotFoundError,
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The typed error for a non-2xx answer; reads (and so consumes) the response body. */
+export async function errorFromResponse(response: Response): Promise<GatehouseError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: a proxy's page or an empty body. Handled below.
+  }
+  const retryHeader = response.headers.get('retry-after');
+  const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : null;
+  if (!isRecord(body) || typeof body['error_code'] !== 'string') {
+    const snippet = text.trim().slice(0, 200);
+    return new GatehouseError(response.status, 'UNEXPECTED_RESPONSE', `HTTP ${response.status}${snippet ? `: ${snippet}` : ''}`, [], retryAfter);
+  }
+  const code = body['error_code'];
+  const message = typeof body['message'] === 'string' ? body['message'] : code;
+  const fieldErrors = Array.isArray(body['errors'])
+    ? body['errors'].filter(isRecord).map((e) => ({ field: String(e['field'] ?? ''), message: String(e['message'] ?? '') }))
+    : [];
+  if (code === 'TIMED_OUT') {
+    const until = new Date(typeof body['timed_out_until'] === 'string' ? body['timed_out_until'] : Number.NaN);
+    return new TimedOutError(response.status, message, until, typeof body['reason'] === 'string' ? body['reason'] : null);
+  }
+  return new (classByCode[code] ?? GatehouseError)(response.status, code, message, fieldErrors, retryAfter);
+}

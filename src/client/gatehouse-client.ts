@@ -1,0 +1,205 @@
+/**
+ * The Gatehouse client SDK for client applications (`gatehouse/client`): sign-up, login, the
+ * application context, license activation and file downloads over the integration API, with
+ * encrypted files decrypted as they stream. Node 20+, built-in fetch, no runtime dependency:
+ * only node:stream and the package's own decryptor.
+ */
+import { Readable, pipeline } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createDecryptStream, KEY_LENGTH } from '../adapters/crypto/file-encryption.js';
+import { errorFromResponse, SessionExpiredError } from './errors.js';
+import type { Adjustment, AppContext, LoginCredentials, Session, UserSummary } from './types.js';
+
+export * from './errors.js';
+export type * from './types.js';
+export { EncryptedFileError } from '../adapters/crypto/file-encryption.js';
+
+export interface GatehouseClientOptions {
+  /** Where the server answers, e.g. https://gatehouse.example.com (no /api suffix). */
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  /** The application's files_encryption_key (base64, as the console shows it, or its 32 bytes). */
+  filesEncryptionKey?: string | Uint8Array;
+  /** This device's identifier; required when the application has device authentication on. */
+  hardwareId?: string;
+}
+
+const INTEGRATION = '/api/integration';
+
+function decodeKey(key: string | Uint8Array): Buffer {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'base64') : Buffer.from(key);
+  if (bytes.length !== KEY_LENGTH) throw new RangeError(`filesEncryptionKey must be ${KEY_LENGTH} bytes (base64 of 32 bytes)`);
+  return bytes;
+}
+
+export class GatehouseClient {
+  private readonly baseUrl: string;
+  private readonly appHeaders: Record<string, string>;
+  private readonly filesKey: Buffer | null;
+  private readonly hardwareId: string | undefined;
+  private token: string | null = null;
+  /** The credentials of the last successful login, kept to log in again when the session expires. */
+  private credentials: LoginCredentials | null = null;
+  /** One renewal at a time: parallel requests that meet SESSION_EXPIRED share it. */
+  private renewal: Promise<unknown> | null = null;
+  private context: AppContext | null = null;
+  /** performance.now() when `context` arrived: a monotonic clock, immune to device clock changes. */
+  private contextAt = 0;
+
+  constructor(options: GatehouseClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.appHeaders = { 'x-api-key': options.apiKey, 'x-api-secret': options.apiSecret };
+    this.filesKey = options.filesEncryptionKey === undefined ? null : decodeKey(options.filesEncryptionKey);
+    this.hardwareId = options.hardwareId;
+  }
+
+  /** The session token in use, or null before login and after logout. */
+  get sessionToken(): string | null {
+    return this.token;
+  }
+
+  /** The application context last read by appContext() (or by downloadFile), or null. */
+  get lastAppContext(): AppContext | null {
+    return this.context;
+  }
+
+  /** Creates a username-and-password user (membership inactive until a license is activated). */
+  signUp(username: string, password: string): Promise<UserSummary> {
+    return this.json<UserSummary>('POST', '/sign_up', { username, password, ...this.device() });
+  }
+
+  /** Creates a user from a license code; the answer holds the generated username. */
+  signUpWithLicense(code: string): Promise<UserSummary> {
+    return this.json<UserSummary>('POST', '/sign_up_with_license_code', { code, ...this.device() });
+  }
+
+  /**
+   * Opens a session, with `{username, password}` or with the `{code}` the user signed up with.
+   * The credentials are kept in memory so that an expired session is renewed by itself.
+   */
+  async login(credentials: LoginCredentials): Promise<Session> {
+    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.device() });
+    this.token = session.session_token;
+    this.credentials = credentials;
+    return session;
+  }
+
+  /** Ends the session and forgets the credentials. An already expired session counts as ended. */
+  async logout(): Promise<void> {
+    const token = this.token;
+    this.token = null;
+    this.credentials = null;
+    if (token === null) return;
+    const response = await fetch(this.url('/auth/logout'), { method: 'POST', headers: { ...this.appHeaders, authorization: `Bearer ${token}` } });
+    if (response.ok) return;
+    const error = await errorFromResponse(response);
+    if (!(error instanceof SessionExpiredError)) throw error;
+  }
+
+  /** Reads the application context (as the logged-in user when there is one) and keeps it for remainingTime(). */
+  async appContext(): Promise<AppContext> {
+    const response = await this.authenticated('/app_context');
+    const context = (await response.json()) as AppContext;
+    this.context = context;
+    this.contextAt = performance.now();
+    return context;
+  }
+
+  /**
+   * Adds a license to a username-and-password user's membership. Without `credentials`, those of
+   * the current password login are used.
+   */
+  async activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Adjustment> {
+    const who = credentials ?? (this.credentials !== null && 'password' in this.credentials ? this.credentials : null);
+    if (who === null) throw new TypeError('activateLicense needs a username and password: pass them, or log in with them first');
+    return this.json<Adjustment>('POST', '/activate_license', { code, username: who.username, password: who.password, ...this.device() });
+  }
+
+  /**
+   * The file's bytes as a Node stream. An encrypted file (`is_encrypted` in the application
+   * context) is decrypted on the fly when the client has the files encryption key; the stream
+   * then errors with an EncryptedFileError if the file was tampered with or cut short, so write
+   * to a temporary file and keep it only once the stream has ended without error. Without the
+   * key, an encrypted file comes as stored.
+   */
+  async downloadFile(fileId: string): Promise<Readable> {
+    const encrypted = this.filesKey !== null && (await this.isEncrypted(fileId));
+    const response = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`);
+    const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+    if (!encrypted) return body;
+    const decrypt = createDecryptStream(this.filesKey as Buffer);
+    // pipeline destroys every stream with the first error, so the returned end reports it.
+    pipeline(body, decrypt, () => {});
+    return decrypt;
+  }
+
+  /**
+   * Milliseconds of membership left according to the last application context, counted on the
+   * server's clock: `active_until - server_time`, less the time elapsed since that answer on
+   * the monotonic clock (never the device's wall clock). Infinity for lifetime access, 0 once
+   * expired, null when there is no context yet, no user in it (anonymous) or no time was ever
+   * granted.
+   */
+  remainingTime(): number | null {
+    const membership = this.context?.user?.membership;
+    if (membership === undefined || this.context === null) return null;
+    if (membership.is_lifetime) return Number.POSITIVE_INFINITY;
+    if (membership.active_until === null) return null;
+    const serverNow = Date.parse(this.context.server_time) + (performance.now() - this.contextAt);
+    return Math.max(0, Date.parse(membership.active_until) - serverNow);
+  }
+
+  /** Whether the context lists the file as encrypted; reads the context again when it does not list the file. */
+  private async isEncrypted(fileId: string): Promise<boolean> {
+    const listed = () => this.context?.application.files.find((f) => f.id === fileId);
+    const file = listed() ?? (await this.appContext(), listed());
+    // Not listed even now: the server will answer the download with 404 FILE_NOT_FOUND.
+    return file?.is_encrypted ?? false;
+  }
+
+  private url(path: string): string {
+    return `${this.baseUrl}${INTEGRATION}${path}`;
+  }
+
+  private device(): { hardware_id?: string } {
+    return this.hardwareId === undefined ? {} : { hardware_id: this.hardwareId };
+  }
+
+  private async json<T>(method: string, path: string, body: unknown): Promise<T> {
+    const response = await fetch(this.url(path), {
+      method,
+      headers: { ...this.appHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw await errorFromResponse(response);
+    return (await response.json()) as T;
+  }
+
+  /** A GET as the current user; on SESSION_EXPIRED, logs in again once (if it can) and retries once. */
+  private async authenticated(path: string): Promise<Response> {
+    const token = this.token;
+    const first = await this.get(path, token);
+    if (first.ok) return first;
+    const error = await errorFromResponse(first);
+    if (!(error instanceof SessionExpiredError) || this.credentials === null) throw error;
+    await this.renew(token);
+    const second = await this.get(path, this.token);
+    if (second.ok) return second;
+    throw await errorFromResponse(second);
+  }
+
+  private get(path: string, token: string | null): Promise<Response> {
+    return fetch(this.url(path), { headers: token === null ? this.appHeaders : { ...this.appHeaders, authorization: `Bearer ${token}` } });
+  }
+
+  /** Logs in again with the kept credentials, unless another request already replaced `expired`. */
+  private async renew(expired: string | null): Promise<void> {
+    if (this.token !== expired) return;
+    const credentials = this.credentials as LoginCredentials;
+    this.renewal ??= this.login(credentials).finally(() => {
+      this.renewal = null;
+    });
+    await this.renewal;
+  }
+}
