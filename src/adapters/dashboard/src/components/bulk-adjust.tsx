@@ -1,0 +1,73 @@
+// Adjustments over the selected users, within the API's rules: minutes (extend or reduce) never
+// with a lifetime grant, never a grant and a revoke together, and one of them always.
+import { useState } from 'preact/hooks';
+import { appPath, post } from '../api.js';
+import { DURATION_UNITS, type DurationUnit } from '../format.js';
+import { confirmAction } from './confirm.js';
+import { ErrorBanner } from './error-banner.js';
+import { Card, CheckField, SelectField, TextField } from './fields.js';
+import { useAction } from './use-load.js';
+
+type Mode = 'extend' | 'reduce' | 'grant' | 'revoke';
+
+const MODES: Array<[Mode, string]> = [
+  ['extend', 'Extend membership'],
+  ['reduce', 'Reduce membership'],
+  ['grant', 'Grant lifetime access'],
+  ['revoke', 'Revoke lifetime access'],
+];
+
+export function adjustmentBody(mode: Mode, minutes: number, alsoRevoke: boolean, reason: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (mode === 'extend' || mode === 'reduce') {
+    body['minutes'] = mode === 'reduce' ? -minutes : minutes;
+    if (alsoRevoke) body['revoke_lifetime'] = true;
+  }
+  if (mode === 'grant') body['grant_lifetime'] = true;
+  if (mode === 'revoke') body['revoke_lifetime'] = true;
+  if (reason.trim()) body['reason'] = reason.trim();
+  return body;
+}
+
+export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds: string[]; onDone: (adjusted: number) => void }) {
+  const [mode, setMode] = useState<Mode>('extend');
+  const [amount, setAmount] = useState('30');
+  const [unit, setUnit] = useState<DurationUnit>('days');
+  const [alsoRevoke, setAlsoRevoke] = useState(false);
+  const [reason, setReason] = useState('');
+  const action = useAction();
+  const timed = mode === 'extend' || mode === 'reduce';
+  const n = userIds.length;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const label = MODES.find(([m]) => m === mode)?.[1] ?? mode;
+    if (!(await confirmAction(`${label} for ${n} user${n === 1 ? '' : 's'}?`, 'Each user gets an adjustment in their history.', 'Apply'))) return;
+    void action.run(async () => {
+      const body = { user_ids: userIds, ...adjustmentBody(mode, Number(amount) * DURATION_UNITS[unit], alsoRevoke, reason) };
+      onDone((await post<{ adjusted: number }>(appPath(appId, '/adjustments'), body)).adjusted);
+    });
+  };
+  return (
+    <Card title={`Adjust ${n} selected user${n === 1 ? '' : 's'}`}>
+      <form onSubmit={(e) => void submit(e)}>
+        <ErrorBanner error={action.error} />
+        <div class="form-row">
+          <SelectField<Mode> label="Action" name="mode" value={mode} onChange={setMode} options={MODES} />
+          {timed && (
+            <>
+              <TextField label="By" name="amount" type="number" min={1} value={amount} onInput={setAmount} required />
+              <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={[['days', 'days'], ['hours', 'hours'], ['minutes', 'minutes']]} />
+            </>
+          )}
+          <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown in the history" />
+        </div>
+        {timed && <CheckField label="Also revoke lifetime access" checked={alsoRevoke} onChange={setAlsoRevoke} />}
+        <div class="actions">
+          <button type="submit" class="btn btn-primary" disabled={action.busy || n === 0}>
+            Apply to {n} user{n === 1 ? '' : 's'}
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}
