@@ -21,6 +21,8 @@ export interface ConsoleTokenRecord {
   digest: string;
   createdAt: Instant;
   revokedAt: Instant | null;
+  /** Browser sessions only: the token stops working at this instant. Null: no expiry. */
+  expiresAt: Instant | null;
 }
 
 export interface ApplicationRecord {

@@ -37,9 +37,13 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
     test('console tokens are found by digest and revoked once', async () => {
       const owner = makeOwner();
       await store().createOwner(owner);
-      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null };
+      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null };
       await store().createConsoleToken(token);
       expect(await store().findConsoleToken(token.digest)).toEqual(token);
+      // A browser session's token keeps its expiry.
+      const browser = { ...token, id: randomUUID(), digest: `ct:${randomUUID()}`, expiresAt: T0 + 43_200_000 };
+      await store().createConsoleToken(browser);
+      expect(await store().findConsoleToken(browser.digest)).toEqual(browser);
       expect(await store().findConsoleToken('ct:unknown')).toBeNull();
       await store().revokeConsoleToken(token.id, T0 + 1000);
       await store().revokeConsoleToken(token.id, T0 + 2000);

@@ -46,3 +46,18 @@ export function loginWithCode(t: TestApp, headers: Record<string, string>, code:
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+/** The Set-Cookie header of a response, as one string (undefined when none). */
+export function setCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
+  const raw = res.headers['set-cookie'];
+  return Array.isArray(raw) ? raw.join('\n') : (raw as string | undefined);
+}
+
+/** Signs in to a browser session; returns the Cookie header to send back and the CSRF token. */
+export async function browserSignIn(t: TestApp, email = 'owner@example.com', password = 'owner-password-1') {
+  const res = await t.inject({ method: 'POST', url: '/api/console/session', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`browser sign-in: ${res.statusCode} ${res.body}`);
+  const token = /gh_console=([^;]+)/.exec(setCookieOf(res) ?? '')?.[1];
+  if (token === undefined) throw new Error('browser sign-in set no cookie');
+  return { cookie: `gh_console=${token}`, token, csrf: (res.json() as { csrf_token: string }).csrf_token };
+}

@@ -18,12 +18,17 @@ it('secrets in headers and bodies never reach the log', async () => {
   await t.inject({ method: 'GET', url: `/api/admin/user/${u.code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
   await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/licenses/${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
   await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/users?query=${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
+  // The dashboard's session cookie and its CSRF token are secrets too.
+  const browser = await t.inject({ method: 'POST', url: '/api/console/session', payload: { email: 'owner@example.com', password: 'owner-password-1' } });
+  const cookie = /gh_console=([^;]+)/.exec(String(browser.headers['set-cookie']))?.[1] ?? 'missing';
+  const csrf = browser.json().csrf_token as string;
+  await t.inject({ method: 'DELETE', url: '/api/console/session', headers: { cookie: `gh_console=${cookie}`, 'x-csrf-token': csrf } });
 
   const log = lines.join('\n');
   expect(log).toContain('"url":"/api/integration/app_context"');
   expect(log).toContain('[redacted]');
   expect(log).toContain('[license-code]');
-  for (const secret of [tok, u.password, u.code, u.code.toLowerCase(), app.credentials.api_secret, app.credentials.admin_api_key, t.ownerToken]) {
+  for (const secret of [tok, u.password, u.code, u.code.toLowerCase(), app.credentials.api_secret, app.credentials.admin_api_key, t.ownerToken, cookie, csrf]) {
     expect(log.includes(secret), `log holds ${secret.slice(0, 10)}…`).toBe(false);
   }
 });

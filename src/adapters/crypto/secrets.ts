@@ -13,6 +13,7 @@ export function createSecrets(masterKey: Uint8Array): Secrets {
   // Digests are keyed: a database dump alone cannot even test guesses of a secret.
   const digestKey = deriveKey(masterKey, 'digest');
   const sealKey = deriveKey(masterKey, 'seal');
+  const csrfKey = deriveKey(masterKey, 'console-csrf');
 
   return {
     issue: (prefix) => prefix + randomBytes(24).toString('base64url'),
@@ -23,6 +24,7 @@ export function createSecrets(masterKey: Uint8Array): Secrets {
       const y = Buffer.from(b, 'utf8');
       return x.length === y.length && timingSafeEqual(x, y);
     },
+    csrfToken: (consoleToken) => createHmac('sha256', csrfKey).update(consoleToken, 'utf8').digest('base64url'),
     seal(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', sealKey, iv);

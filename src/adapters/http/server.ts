@@ -25,6 +25,8 @@ const REDACTED = [
   'req.headers["x-api-secret"]',
   'req.headers["x-api-password"]',
   'req.headers["x-api-license-code"]',
+  'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
   'req.body.password',
   'req.body.code',
   'req.body.credentials',

@@ -1,15 +1,18 @@
+import { consoleTokenLive } from '../../domain/console-session.js';
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
+import type { Instant } from '../../domain/time.js';
 import { accountKeys, CONSOLE_THROTTLE_SCOPE, throttledCheck } from '../credential-checks.js';
 import { keyPrefixes, type Caller, type Deps } from '../deps.js';
-import type { OwnerRecord } from '../ports.js';
+import type { ConsoleTokenRecord, OwnerRecord } from '../ports.js';
 
 export interface OwnerSession {
   owner: { id: string; email: string };
   token: string;
 }
 
-async function issueConsoleToken(deps: Deps, owner: OwnerRecord): Promise<OwnerSession> {
+/** A new console token of the owner; `expiresAt` null for tokens that live until revoked. */
+export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresAt: Instant | null = null): Promise<OwnerSession> {
   const token = deps.secrets.issue(keyPrefixes.consoleToken);
   await deps.store.createConsoleToken({
     id: deps.ids.uuid(),
@@ -17,6 +20,7 @@ async function issueConsoleToken(deps: Deps, owner: OwnerRecord): Promise<OwnerS
     digest: deps.secrets.digest(token),
     createdAt: deps.clock.now(),
     revokedAt: null,
+    expiresAt,
   });
   return { owner: { id: owner.id, email: owner.email }, token };
 }
@@ -35,9 +39,10 @@ export async function createOwner(deps: Deps, email: string, password: string): 
 
 /**
  * Console sign-in, throttled like client logins (per email and per address), and an unknown email
- * costs the same and answers the same as a wrong password.
+ * costs the same and answers the same as a wrong password. Returns the owner; the caller issues
+ * the kind of token it needs.
  */
-export async function loginOwner(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
+export async function verifyOwnerSignIn(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerRecord> {
   const pw = presentedPassword(password);
   const key = email.trim().toLowerCase();
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
@@ -51,24 +56,33 @@ export async function loginOwner(deps: Deps, email: string, password: string, ca
   });
   if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
   if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await deps.hasher.hash(pw));
-  return issueConsoleToken(deps, owner);
-}
-
-/** The owner behind a console token. */
-export async function authenticateConsole(deps: Deps, token: string | undefined): Promise<OwnerRecord> {
-  const invalid = () => new DomainError('INVALID_CONSOLE_TOKEN', 'invalid or revoked console token');
-  if (!token || token.length > 200) throw invalid();
-  const digest = deps.secrets.digest(token);
-  const stored = await deps.store.findConsoleToken(digest);
-  if (stored === null || stored.revokedAt !== null || !deps.secrets.sameDigest(stored.digest, digest)) throw invalid();
-  const owner = await deps.store.findOwnerById(stored.ownerId);
-  if (owner === null) throw invalid();
   return owner;
 }
 
-/** Revokes the presented console token; later requests with it answer 401. */
-export async function logoutOwner(deps: Deps, token: string | undefined): Promise<void> {
-  await authenticateConsole(deps, token);
-  const stored = await deps.store.findConsoleToken(deps.secrets.digest(token as string));
-  if (stored !== null) await deps.store.revokeConsoleToken(stored.id, deps.clock.now());
+/** `POST /login`: a console token that lives until revoked (CLI, scripts). */
+export async function loginOwner(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
+  return issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, caller));
+}
+
+/** A console token and the owner it admits. */
+export interface ConsoleIdentity {
+  owner: OwnerRecord;
+  token: ConsoleTokenRecord;
+}
+
+/** The owner behind a console token that is neither revoked nor expired. */
+export async function resolveConsoleToken(deps: Deps, token: string | undefined): Promise<ConsoleIdentity> {
+  const invalid = () => new DomainError('INVALID_CONSOLE_TOKEN', 'invalid, expired or revoked console token');
+  if (!token || token.length > 200) throw invalid();
+  const digest = deps.secrets.digest(token);
+  const stored = await deps.store.findConsoleToken(digest);
+  if (stored === null || !consoleTokenLive(stored, deps.clock.now()) || !deps.secrets.sameDigest(stored.digest, digest)) throw invalid();
+  const owner = await deps.store.findOwnerById(stored.ownerId);
+  if (owner === null) throw invalid();
+  return { owner, token: stored };
+}
+
+/** Revokes a console token; later requests with it answer 401. */
+export async function revokeConsoleToken(deps: Deps, token: ConsoleTokenRecord): Promise<void> {
+  await deps.store.revokeConsoleToken(token.id, deps.clock.now());
 }

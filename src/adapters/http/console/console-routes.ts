@@ -1,11 +1,14 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticateConsole, loginOwner, logoutOwner } from '../../../application/console/owners.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticateConsoleRequest } from '../../../application/console/browser-sessions.js';
+import { loginOwner, revokeConsoleToken } from '../../../application/console/owners.js';
 import type { Deps } from '../../../application/deps.js';
-import { bearer, callerOf } from '../request-parts.js';
-import { Password, closed, takesNoBody, Uuid } from '../schemas.js';
+import { callerOf } from '../request-parts.js';
+import { takesNoBody, Uuid } from '../schemas.js';
 import { applicationRoutes } from './application-routes.js';
 import { banRoutes } from './ban-routes.js';
-import { ownerOf, setOwner } from './console-schemas.js';
+import { consoleCallerOf, ownerOf, setConsoleCaller, SignInBody } from './console-schemas.js';
+import { consoleRequestOf } from './session-cookie.js';
+import { browserSessionRoutes, browserSignInRoute } from './session-routes.js';
 import { ownedApplication } from '../../../application/console/applications.js';
 import { fileRoutes } from '../files/file-routes.js';
 import { contentRoutes } from './content-routes.js';
@@ -14,24 +17,25 @@ import { userRoutes } from './user-routes.js';
 
 /** The owner console API of console-api.md, under /api/console. */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.post(
-    '/login',
-    { schema: { body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }), password: Password }, closed) } },
-    async (request) => loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
+  app.post('/login', { schema: { body: SignInBody } }, async (request) =>
+    loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
   );
+  await app.register(browserSignInRoute, { deps });
 
-  // Everything else needs a console token. The hook lives in its own scope so /login stays open,
-  // and runs on request: an unauthenticated body is never parsed or validated.
+  // Everything else needs a console token, from a Bearer header or the dashboard's cookie (with
+  // its CSRF proof). The hook lives in its own scope so the sign-in routes stay open, and runs on
+  // request: an unauthenticated body is never parsed or validated.
   await app.register(async (authed) => {
     authed.addHook('onRequest', async (request) => {
-      setOwner(request, await authenticateConsole(deps, bearer(request)));
+      setConsoleCaller(request, await authenticateConsoleRequest(deps, consoleRequestOf(request)));
     });
 
     authed.post('/logout', takesNoBody, async (request, reply) => {
-      await logoutOwner(deps, bearer(request));
+      await revokeConsoleToken(deps, consoleCallerOf(request).token);
       return reply.code(204).send();
     });
 
+    await authed.register(browserSessionRoutes, { deps });
     await authed.register(applicationRoutes, { deps });
     await authed.register(licenseRoutes, { deps });
     await authed.register(contentRoutes, { deps });

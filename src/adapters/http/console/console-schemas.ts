@@ -1,11 +1,15 @@
 // Schemas and small helpers shared by the console route files.
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import type { ConsoleCaller } from '../../../application/console/browser-sessions.js';
 import type { OwnerRecord } from '../../../application/ports.js';
 import { validationError } from '../../../domain/errors.js';
-import { Uuid, closed } from '../schemas.js';
+import { Password, Uuid, closed } from '../schemas.js';
 
 export const AppParams = Type.Object({ app_id: Uuid }, closed);
+
+/** `POST /login` and `POST /session`: one schema, one throttle. */
+export const SignInBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }), password: Password }, closed);
 
 /**
  * Bound on any minutes field (100 years): enough for any real grant, small enough that adding it
@@ -23,16 +27,18 @@ export function instantOf(field: string, value: string): number {
   return t;
 }
 
-// The owner a request was authenticated as, set by the console plugin's onRequest hook.
-const owners = new WeakMap<FastifyRequest, OwnerRecord>();
+// Who a request was authenticated as, set by the console plugin's onRequest hook.
+const callers = new WeakMap<FastifyRequest, ConsoleCaller>();
 
-export function setOwner(request: FastifyRequest, owner: OwnerRecord): void {
-  owners.set(request, owner);
+export function setConsoleCaller(request: FastifyRequest, caller: ConsoleCaller): void {
+  callers.set(request, caller);
 }
 
-export function ownerOf(request: FastifyRequest): OwnerRecord {
-  const owner = owners.get(request);
+export function consoleCallerOf(request: FastifyRequest): ConsoleCaller {
+  const caller = callers.get(request);
   // Only reachable if a route were registered outside the authenticated scope: a bug, not a 401.
-  if (owner === undefined) throw new Error('console route reached without an authenticated owner');
-  return owner;
+  if (caller === undefined) throw new Error('console route reached without an authenticated owner');
+  return caller;
 }
+
+export const ownerOf = (request: FastifyRequest): OwnerRecord => consoleCallerOf(request).owner;

@@ -26,6 +26,8 @@ export const consoleTokens = pgTable(
     digest: text('digest').notNull().unique(),
     createdAt: instant('created_at').notNull(),
     revokedAt: instant('revoked_at'),
+    // Browser (cookie) sessions end 12 hours after sign-in; CLI and API tokens never (null).
+    expiresAt: instant('expires_at'),
   },
   (t) => [index('console_tokens_owner_idx').on(t.ownerId)],
 );
@@ -84,6 +86,8 @@ export const users = pgTable(
   (t) => [
     unique('users_app_username_key_uq').on(t.applicationId, t.usernameKey),
     index('users_app_license_idx').on(t.applicationId, t.licenseId),
+    // The console overview counts sign-ups per day of one application.
+    index('users_app_created_idx').on(t.applicationId, t.createdAt),
   ],
 );
 
@@ -115,7 +119,8 @@ export const sessions = pgTable(
     expiresAt: instant('expires_at').notNull(),
     revokedAt: instant('revoked_at'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  // app_created: the console overview counts logins (sessions opened) per day of one application.
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_app_created_idx').on(t.applicationId, t.createdAt)],
 );
 
 export const licenses = pgTable(

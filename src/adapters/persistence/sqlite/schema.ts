@@ -25,6 +25,8 @@ export const consoleTokens = sqliteTable(
     digest: text('digest').notNull().unique(),
     createdAt: instant('created_at').notNull(),
     revokedAt: instant('revoked_at'),
+    // Browser (cookie) sessions end 12 hours after sign-in; CLI and API tokens never (null).
+    expiresAt: instant('expires_at'),
   },
   (t) => [index('console_tokens_owner_idx').on(t.ownerId)],
 );
@@ -83,6 +85,8 @@ export const users = sqliteTable(
   (t) => [
     unique('users_app_username_key_uq').on(t.applicationId, t.usernameKey),
     index('users_app_license_idx').on(t.applicationId, t.licenseId),
+    // The console overview counts sign-ups per day of one application.
+    index('users_app_created_idx').on(t.applicationId, t.createdAt),
   ],
 );
 
@@ -114,7 +118,8 @@ export const sessions = sqliteTable(
     expiresAt: instant('expires_at').notNull(),
     revokedAt: instant('revoked_at'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  // app_created: the console overview counts logins (sessions opened) per day of one application.
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_app_created_idx').on(t.applicationId, t.createdAt)],
 );
 
 export const licenses = sqliteTable(

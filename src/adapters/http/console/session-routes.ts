@@ -1,0 +1,34 @@
+// The dashboard's browser session: sign in to a cookie, ask who is signed in (and the CSRF
+// token), sign out. Bearer clients keep using /login and /logout.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { csrfTokenOf, signInBrowser } from '../../../application/console/browser-sessions.js';
+import { revokeConsoleToken } from '../../../application/console/owners.js';
+import type { Deps } from '../../../application/deps.js';
+import { callerOf, header } from '../request-parts.js';
+import { takesNoBody } from '../schemas.js';
+import { consoleCallerOf, SignInBody } from './console-schemas.js';
+import { clearSessionCookie, ownOrigin, setSessionCookie } from './session-cookie.js';
+
+/** `POST /session`: open, like `/login` (registered outside the authenticated scope). */
+export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post('/session', { schema: { body: SignInBody } }, async (request, reply) => {
+    const { email, password } = request.body;
+    const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: ownOrigin(request) }, callerOf(request));
+    setSessionCookie(request, reply, session.token);
+    return { owner: session.owner, csrf_token: session.csrfToken };
+  });
+};
+
+/** `GET` and `DELETE /session`: inside the authenticated scope (cookie or Bearer). */
+export const browserSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get('/session', async (request) => {
+    const caller = consoleCallerOf(request);
+    return { owner: { id: caller.owner.id, email: caller.owner.email }, csrf_token: csrfTokenOf(deps, caller.presented) };
+  });
+
+  app.delete('/session', takesNoBody, async (request, reply) => {
+    await revokeConsoleToken(deps, consoleCallerOf(request).token);
+    clearSessionCookie(request, reply);
+    return reply.code(204).send();
+  });
+};
