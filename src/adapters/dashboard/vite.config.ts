@@ -9,12 +9,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const dashboardRoot = here;
 export const defaultOutDir = resolve(here, '../../../dist/dashboard');
 
+const devApi = process.env['GATEHOUSE_DEV_API'] ?? 'http://127.0.0.1:3000';
+
 export default defineConfig({
   root: here,
   base: '/dashboard/',
   // Preact's automatic JSX runtime, without a plugin: Vite's own transform does it.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   logLevel: 'warn',
+  // `npx vite --config src/adapters/dashboard/vite.config.ts` for development, against a running
+  // Gatehouse (GATEHOUSE_DEV_API, default http://127.0.0.1:3000). The proxy presents the API's own
+  // origin, or the server would refuse cookie requests from the dev server's as cross-site.
+  server: { proxy: { '/api': { target: devApi, changeOrigin: true, headers: { origin: devApi } } } },
   build: {
     outDir: defaultOutDir,
     emptyOutDir: true,
