@@ -85,6 +85,8 @@ export interface TestAppOptions {
   parentDir?: string;
   /** Capture log lines (at debug level) instead of running silent. */
   logLines?: string[];
+  /** The dashboard build to serve (default: the server's own default). */
+  dashboardDir?: string;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -109,6 +111,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps,
     logLevel: lines ? 'debug' : false,
     trustProxy: options.trustProxy ?? [],
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');

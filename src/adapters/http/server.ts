@@ -5,6 +5,7 @@ import type { Deps } from '../../application/deps.js';
 import { canonicalLicenseCode } from '../../domain/license.js';
 import { validationError } from '../../domain/errors.js';
 import { adminRoutes } from './admin-routes.js';
+import { DASHBOARD_HEADERS, dashboardRoutes, defaultDashboardDir, isDashboardUrl } from './dashboard.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
@@ -17,6 +18,8 @@ export interface HttpOptions {
   trustProxy: string[];
   /** Where log lines go (stdout when absent). */
   logStream?: { write(line: string): void };
+  /** The dashboard's build (default: dist/dashboard at the repository root). */
+  dashboardDir?: string;
 }
 
 // Header names whose values are secrets: never logged.
@@ -146,7 +149,11 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     // File names (up to 4096 characters, percent-encoded up to three times longer), usernames
     // and license codes travel in paths; longer parameters answer 414 in our body.
     routerOptions: { maxParamLength: 3 * 4096 },
-    frameworkErrors: frameworkErrorHandler,
+    // Answered before routing, so before any hook: the dashboard's headers are added here.
+    frameworkErrors: (error, request, reply) => {
+      if (isDashboardUrl(request.url)) reply.headers(DASHBOARD_HEADERS);
+      return frameworkErrorHandler(error, request, reply);
+    },
     ajv: {
       // Bodies are taken exactly as sent: no coercion (a number is not a password), nothing stripped.
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false },
@@ -176,5 +183,6 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   await app.register(integrationRoutes, { prefix: '/api/integration', deps: options.deps });
   await app.register(adminRoutes, { prefix: '/api/admin', deps: options.deps });
   await app.register(consoleRoutes, { prefix: '/api/console', deps: options.deps });
+  await dashboardRoutes(app, options.dashboardDir ?? defaultDashboardDir());
   return app;
 }

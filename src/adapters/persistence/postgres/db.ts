@@ -1,9 +1,8 @@
 // Connecting to PostgreSQL, migrating under an advisory lock, and the few helpers every store area
 // shares: the retrying transaction and the reading of driver errors.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { folderAbove } from '../../find-above.js';
 import { type SQL, sql as fragment } from 'drizzle-orm';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
@@ -33,19 +32,9 @@ export interface Connection {
   snapshot<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 }
 
-/**
- * The repository root is the nearest ancestor holding drizzle/postgres, found by walking up from
- * this module: it sits at a different depth under src (vitest) and dist/src (compiled).
- */
+/** The migrations of this dialect, in the repository (found from this module, see find-above.ts). */
 function migrationsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'drizzle', 'postgres');
-    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('drizzle/postgres migrations folder not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
+  return join(folderAbove(import.meta.url, join('drizzle', 'postgres', 'meta', '_journal.json')), 'drizzle', 'postgres');
 }
 
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */

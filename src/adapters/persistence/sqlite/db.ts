@@ -1,7 +1,6 @@
 // Opening the SQLite database and the few helpers every store area shares.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { folderAbove } from '../../find-above.js';
 import Database from 'better-sqlite3';
 import type { RunResult } from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
@@ -25,19 +24,9 @@ export interface Connection {
   immediate<T>(work: (tx: Db) => T): T;
 }
 
-/**
- * The repository root is the nearest ancestor holding drizzle/sqlite, found by walking up from
- * this module: it sits at a different depth under src (vitest) and dist/src (compiled).
- */
+/** The migrations of this dialect, in the repository (found from this module, see find-above.ts). */
 function migrationsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'drizzle', 'sqlite');
-    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('drizzle/sqlite migrations folder not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
+  return join(folderAbove(import.meta.url, join('drizzle', 'sqlite', 'meta', '_journal.json')), 'drizzle', 'sqlite');
 }
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
