@@ -5,6 +5,7 @@ import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '
 import type { BanKey } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
+import type { DayCount, DayWindow } from '../domain/overview.js';
 import type { Instant } from '../domain/time.js';
 import type { UserTimeout } from '../domain/timeout.js';
 import type {
@@ -298,8 +299,29 @@ export interface JobQueue {
   countJobs(): Promise<number>;
 }
 
+/** An application's figures for the console overview, counted by the database. */
+export interface ApplicationOverviewCounts {
+  users: number;
+  /** Users whose membership is lifetime or runs past `now`. */
+  activeMemberships: number;
+  licensesUsed: number;
+  licensesUnused: number;
+  /** The sum of the size (as uploaded) of the contents being served. */
+  storageBytes: number;
+  /** Users created, by day of the window (days with none are absent). */
+  signUpsByDay: DayCount[];
+  /** Sessions opened (revoked or expired since, too), by day of the window. */
+  loginsByDay: DayCount[];
+}
+
+export interface OverviewStore {
+  /** Counted with SQL aggregates from one consistent snapshot. */
+  applicationOverview(applicationId: string, now: Instant, window: DayWindow): Promise<ApplicationOverviewCounts>;
+}
+
 export interface Store
   extends OwnerStore,
+    OverviewStore,
     ApplicationStore,
     LicenseStore,
     UserStore,

@@ -10,6 +10,7 @@ import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
 import { ownerApplicationContract } from './contract-owners-applications.js';
+import { overviewContract } from './contract-overview.js';
 import { banThrottleContentContract } from './contract-bans-throttle-content.js';
 import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
@@ -85,6 +86,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     banThrottleContentContract(ctx);
     fileContract(ctx);
     jobContract(ctx);
+    overviewContract(ctx);
     concurrencyContract(ctx);
   });
 }

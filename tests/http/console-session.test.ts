@@ -177,6 +177,7 @@ describe('cookie-authenticated console requests', () => {
     const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
     for (const [method, url] of [
       ['GET', `/api/console/applications/${theirs.id}`],
+      ['GET', `/api/console/applications/${theirs.id}/overview`],
       ['DELETE', `/api/console/applications/${theirs.id}`],
     ] as const) {
       const res = await t.inject({ method, url, headers });

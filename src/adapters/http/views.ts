@@ -9,6 +9,7 @@ import type {
   UserRecord,
   VariableRecord,
 } from '../../application/ports.js';
+import type { ApplicationOverview } from '../../application/console/overview.js';
 import type { AppContext } from '../../application/integration/app-context.js';
 import { publicationDate } from '../../domain/announcements.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
@@ -124,3 +125,11 @@ export function appContextJson(c: AppContext) {
     server_time: toIso(c.serverTime),
   };
 }
+
+export const overviewJson = (o: ApplicationOverview) => ({
+  users: o.users,
+  active_memberships: o.activeMemberships,
+  licenses: { used: o.licensesUsed, unused: o.licensesUnused },
+  storage_bytes: o.storageBytes,
+  daily: o.daily.map((d) => ({ date: d.date, sign_ups: d.signUps, logins: d.logins })),
+});

@@ -7,10 +7,11 @@ import {
   rotateCredential,
   updateApplication,
 } from '../../../application/console/applications.js';
+import { applicationOverview } from '../../../application/console/overview.js';
 import type { Deps } from '../../../application/deps.js';
 import type { ApplicationSettings } from '../../../domain/application-settings.js';
 import { Uuid, closed, takesNoBody } from '../schemas.js';
-import { applicationJson } from '../views.js';
+import { applicationJson, overviewJson } from '../views.js';
 import { AppParams, ownerOf } from './console-schemas.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -69,6 +70,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.get('/applications/:app_id', { schema: { params: AppParams } }, async (request) =>
     applicationJson(await ownedApplication(deps, ownerOf(request), request.params.app_id)),
+  );
+
+  app.get('/applications/:app_id/overview', { schema: { params: AppParams } }, async (request) =>
+    overviewJson(await applicationOverview(deps, ownerOf(request), request.params.app_id)),
   );
 
   app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody } }, async (request) => {

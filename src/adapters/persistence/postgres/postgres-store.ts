@@ -11,6 +11,7 @@ import { hotReads } from './hot-reads.js';
 import { jobQueue } from './job-queue.js';
 import { licenseStore } from './license-store.js';
 import { applicationStore, ownerStore } from './owner-application-store.js';
+import { overviewStore } from './overview-store.js';
 import { sessionStore } from './session-store.js';
 import { throttleStore } from './throttle-store.js';
 import { userStore } from './user-store.js';
@@ -25,6 +26,7 @@ export async function openPostgresStore({ url }: { url: string }): Promise<Store
   return {
     ...ownerStore(connection),
     ...applicationStore(connection, reads),
+    ...overviewStore(connection),
     ...licenseStore(connection, reads),
     ...userStore(connection, reads),
     ...sessionStore(connection, reads),

@@ -9,6 +9,7 @@ import { fileStore } from './file-store.js';
 import { jobQueue } from './job-queue.js';
 import { licenseStore } from './license-store.js';
 import { applicationStore, ownerStore } from './owner-application-store.js';
+import { overviewStore } from './overview-store.js';
 import { sessionStore } from './session-store.js';
 import { throttleStore } from './throttle-store.js';
 import { userStore } from './user-store.js';
@@ -19,6 +20,7 @@ export function openSqliteStore({ path }: { path: string }): Store {
   return {
     ...ownerStore(connection),
     ...applicationStore(connection),
+    ...overviewStore(connection),
     ...licenseStore(connection),
     ...userStore(connection),
     ...sessionStore(connection),

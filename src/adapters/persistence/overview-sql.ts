@@ -1,0 +1,77 @@
+// The console overview's queries, one SQL text for SQLite and PostgreSQL: the database counts
+// and returns only totals and one row per day with activity, never the rows themselves. Each
+// adapter runs them in one read transaction and maps the rows with toOverview.
+import { type AnyColumn, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { ApplicationOverviewCounts } from '../../application/ports.js';
+import { DAY_MS, type DayCount, type DayWindow } from '../../domain/overview.js';
+
+/**
+ * An integer written into the SQL text. Bound, SQLite would take it as REAL and turn the day
+ * arithmetic fractional; these are numbers we computed, never input.
+ */
+function literal(n: number): SQL {
+  if (!Number.isSafeInteger(n)) throw new Error(`not a safe integer: ${n}`);
+  return sql.raw(String(n));
+}
+
+/** The tables the overview reads, as each dialect's schema declares them. */
+export interface OverviewTables {
+  users: SQLWrapper & { applicationId: AnyColumn; isLifetime: AnyColumn; activeUntil: AnyColumn; createdAt: AnyColumn };
+  licenses: SQLWrapper & { applicationId: AnyColumn; usedAt: AnyColumn };
+  files: SQLWrapper & { applicationId: AnyColumn; sizeBytes: AnyColumn };
+}
+
+/** One row of totals. Drivers differ in how they return integers (PostgreSQL's bigint as text). */
+export function overviewTotals(t: OverviewTables, applicationId: string, now: number): SQL {
+  const { users, licenses, files } = t;
+  return sql`select
+    (select count(*) from ${users} where ${users.applicationId} = ${applicationId}) as users,
+    (select count(*) from ${users} where ${users.applicationId} = ${applicationId}
+       and (${users.isLifetime} or ${users.activeUntil} > ${literal(now)})) as active_memberships,
+    (select count(*) from ${licenses} where ${licenses.applicationId} = ${applicationId} and ${licenses.usedAt} is not null) as licenses_used,
+    (select count(*) from ${licenses} where ${licenses.applicationId} = ${applicationId} and ${licenses.usedAt} is null) as licenses_unused,
+    (select coalesce(sum(${files.sizeBytes}), 0) from ${files} where ${files.applicationId} = ${applicationId}) as storage_bytes`;
+}
+
+/**
+ * Rows `(day, count)` of a table's rows created inside the window, by window day (integer
+ * division of the offset: both dialects truncate, and the offset is never negative). The
+ * (application_id, created_at) index of users and sessions serves it.
+ */
+export function dailyCounts(table: SQLWrapper, applicationId: AnyColumn, createdAt: AnyColumn, appId: string, window: DayWindow): SQL {
+  const from = literal(window.from);
+  const until = literal(window.from + window.days * DAY_MS);
+  return sql`select (${createdAt} - ${from}) / ${literal(DAY_MS)} as day, count(*) as count
+    from ${table}
+    where ${applicationId} = ${appId} and ${createdAt} >= ${from} and ${createdAt} < ${until}
+    group by 1`;
+}
+
+type Numeric = number | string | bigint;
+
+export interface TotalsRow {
+  users: Numeric;
+  active_memberships: Numeric;
+  licenses_used: Numeric;
+  licenses_unused: Numeric;
+  storage_bytes: Numeric;
+}
+
+export interface DayRow {
+  day: Numeric;
+  count: Numeric;
+}
+
+const days = (rows: DayRow[]): DayCount[] => rows.map((r) => ({ day: Number(r.day), count: Number(r.count) }));
+
+export function toOverview(totals: TotalsRow, signUps: DayRow[], logins: DayRow[]): ApplicationOverviewCounts {
+  return {
+    users: Number(totals.users),
+    activeMemberships: Number(totals.active_memberships),
+    licensesUsed: Number(totals.licenses_used),
+    licensesUnused: Number(totals.licenses_unused),
+    storageBytes: Number(totals.storage_bytes),
+    signUpsByDay: days(signUps),
+    loginsByDay: days(logins),
+  };
+}
