@@ -24,6 +24,13 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
   );
 }
 
+const SECRET_NAMES: Record<string, string> = {
+  api_key: 'API key',
+  api_secret: 'API secret',
+  admin_api_key: 'Admin API key',
+  files_encryption_key: 'Files encryption key',
+};
+
 /** Secrets shown once (credentials at creation and rotation), each with a copy button. */
 export function SecretsOnce({ title, secrets, onDone }: { title: string; secrets: Record<string, string>; onDone: () => void }) {
   return (
@@ -36,7 +43,7 @@ export function SecretsOnce({ title, secrets, onDone }: { title: string; secrets
       <dl class="secret-list">
         {Object.entries(secrets).map(([name, value]) => (
           <div key={name} class="secret-row">
-            <dt>{name}</dt>
+            <dt>{SECRET_NAMES[name] ?? name}</dt>
             <dd>
               <code data-secret={name}>{value}</code>
               <CopyButton value={value} />
