@@ -1,16 +1,14 @@
-// Sign-ups and logins per day as a small SVG line chart, drawn here: no chart library for two
-// lines. Colours come from CSS classes (the CSP allows no inline style attributes).
+// Sign-ups and logins per day as a small SVG bar chart (two bars a day), drawn here: no chart
+// library for this. The SVG stretches to the card's width (bars only, so nothing distorts that
+// matters); the scale and dates are HTML text, readable at any width. Colours come from CSS
+// classes (the CSP allows no inline style attributes).
 import type { Overview } from '../types.js';
 
 const W = 600;
+/** The same as the CSS height of .chart-plot, so one unit is one pixel vertically. */
 const H = 180;
-const PAD = { left: 36, right: 12, top: 12, bottom: 28 };
-
-function points(values: number[], max: number): string {
-  const step = (W - PAD.left - PAD.right) / Math.max(1, values.length - 1);
-  const height = H - PAD.top - PAD.bottom;
-  return values.map((v, i) => `${(PAD.left + i * step).toFixed(1)},${(PAD.top + height - (v / max) * height).toFixed(1)}`).join(' ');
-}
+/** Half a label's line height: the grid lines sit at the labels' middles. */
+const PAD = 6;
 
 function niceMax(n: number): number {
   if (n <= 4) return 4;
@@ -20,34 +18,42 @@ function niceMax(n: number): number {
 
 export function DailyChart({ daily }: { daily: Overview['daily'] }) {
   const max = niceMax(Math.max(0, ...daily.map((d) => Math.max(d.sign_ups, d.logins))));
-  const height = H - PAD.top - PAD.bottom;
-  const ticks = [0, max / 2, max];
+  const plotH = H - 2 * PAD;
+  const slot = W / Math.max(1, daily.length);
+  const bar = slot * 0.36;
+  const y = (v: number) => PAD + plotH - (v / max) * plotH;
+  const ticks = [max, max / 2, 0];
   const first = daily[0]?.date ?? '';
   const last = daily[daily.length - 1]?.date ?? '';
   const total = (k: 'sign_ups' | 'logins') => daily.reduce((s, d) => s + d[k], 0);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Sign-ups and logins per day, ${first} to ${last}`}>
-        {ticks.map((t) => {
-          const y = PAD.top + height - (t / max) * height;
-          return (
-            <g key={t}>
-              <line class="chart-grid" x1={PAD.left} x2={W - PAD.right} y1={y} y2={y} />
-              <text class="chart-label" x={PAD.left - 6} y={y + 4} text-anchor="end">
-                {Number.isInteger(t) ? t : t.toFixed(1)}
-              </text>
-            </g>
-          );
-        })}
-        <polyline class="chart-line chart-logins" points={points(daily.map((d) => d.logins), max)} />
-        <polyline class="chart-line chart-signups" points={points(daily.map((d) => d.sign_ups), max)} />
-        <text class="chart-label" x={PAD.left} y={H - 8}>
-          {first}
-        </text>
-        <text class="chart-label" x={W - PAD.right} y={H - 8} text-anchor="end">
-          {last}
-        </text>
-      </svg>
+      <div class="chart-body">
+        <div class="chart-axis" aria-hidden="true">
+          {ticks.map((t) => (
+            <span key={t}>{Number.isInteger(t) ? t : t.toFixed(1)}</span>
+          ))}
+        </div>
+        <svg class="chart-plot" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label={`Sign-ups and logins per day, ${first} to ${last}`}>
+          {ticks.map((t) => (
+            <line key={t} class="chart-grid" x1={0} x2={W} y1={y(t)} y2={y(t)} vector-effect="non-scaling-stroke" />
+          ))}
+          {daily.map((d, i) => {
+            const x = i * slot + (slot - 2 * bar) / 2;
+            return (
+              <g key={d.date}>
+                <title>{`${d.date}: ${d.sign_ups} sign-ups, ${d.logins} logins`}</title>
+                <rect class="chart-signups" x={x} y={y(d.sign_ups)} width={bar} height={PAD + plotH - y(d.sign_ups)} />
+                <rect class="chart-logins" x={x + bar} y={y(d.logins)} width={bar} height={PAD + plotH - y(d.logins)} />
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+      <div class="chart-dates">
+        <span>{first}</span>
+        <span>{last}</span>
+      </div>
       <figcaption class="chart-legend">
         <span class="legend-signups">Sign-ups ({total('sign_ups')})</span>
         <span class="legend-logins">Logins ({total('logins')})</span>

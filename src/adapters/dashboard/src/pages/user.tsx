@@ -28,9 +28,9 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
 
   return (
     <>
-      <p>
-        <Link href={appHref(app.id, 'users')}>‹ Users</Link>
-      </p>
+      <Link href={appHref(app.id, 'users')} class="back-link">
+        ‹ Users
+      </Link>
       <ErrorBanner error={user.error ?? action.error} />
       {u && (
         <>
