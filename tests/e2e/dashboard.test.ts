@@ -267,7 +267,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     // A bad name: the API's field error, in words.
     await page.locator('input[name=name]').fill('bad name!');
     await page.getByRole('button', { name: 'Add variable' }).click();
-    await page.getByRole('alert').waitFor();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Name contains characters that are not allowed.');
     await screenshot(page, 'variables');
 
     await page.goto(`${base}/dashboard/apps/${appId}/bans`);
@@ -300,6 +300,14 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await row.getByRole('button', { name: 'Delete' }).click();
     await confirm(page);
     await page.getByText('No files yet.').waitFor();
+
+    // One file stays, public, for the overview's storage figure.
+    await page.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1536, 'n') });
+    await page.locator('input[name=is_public]').check();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const notes = page.locator('tr[data-file="notes.txt"]');
+    await expect.poll(() => notes.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('COMPLETED');
+    expect(await notes.textContent()).toContain('public');
   });
 
   it('shows the overview: counts and the chart of the last 30 days', async () => {
@@ -310,6 +318,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(text).toContain('2Users');
     expect(text).toContain('1Licenses used');
     expect(text).toContain('3Licenses unused');
+    expect(text).toContain('1.5 KiBStorage used');
     expect(await page.locator('.chart rect').count()).toBe(60);
     await page.getByText('Sign-ups (2)').waitFor();
     await page.getByText('Logins (2)').waitFor();
