@@ -281,6 +281,28 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByText('No bans.').waitFor();
   });
 
+  it('saves settings, and rotates the API secret: shown once, the old one refused', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/settings`);
+    await page.locator('input[name=session_ttl_seconds]').fill('900');
+    await page.locator('input[name=anonymous_access]').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+
+    await page.getByRole('button', { name: 'Rotate API secret' }).click();
+    await confirm(page);
+    await page.getByText('you will not see them again').waitFor();
+    const rotated = (await page.locator('[data-secret=api_secret]').textContent()) ?? '';
+    expect(rotated).toMatch(/^gh_/);
+    expect(rotated).not.toBe(api.secret);
+    await screenshot(page, 'settings-rotated');
+    const stale = await integration('/sign_up', { username: 'bob', password: 'bob-password-1', hardware_id: 'hw-bob' });
+    expect(stale.body['error_code']).toBe('INVALID_API_CREDENTIALS');
+    api.secret = rotated;
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByRole('button', { name: 'Rotate API secret' }).waitFor();
+    expect(await page.content()).not.toContain(rotated);
+  });
+
   it('uploads a file with progress, watches it reach COMPLETED, downloads and deletes it', async () => {
     await page.goto(`${base}/dashboard/apps/${appId}/files`);
     const contents = Buffer.alloc(3 * 1024 * 1024, 'gatehouse ');

@@ -1,6 +1,6 @@
-// Adjustments over the selected users, within the API's rules: minutes (extend or reduce) never
-// with a lifetime grant, never a grant and a revoke together, and one of them always.
+// Adjustments over the selected users (the body and its rules: adjustments.ts).
 import { useState } from 'preact/hooks';
+import { adjustmentBody, type AdjustMode } from '../adjustments.js';
 import { appPath, post } from '../api.js';
 import { DURATION_UNITS, type DurationUnit } from '../format.js';
 import { confirmAction } from './confirm.js';
@@ -8,29 +8,15 @@ import { ErrorBanner } from './error-banner.js';
 import { Card, CheckField, SelectField, TextField } from './fields.js';
 import { useAction } from './use-load.js';
 
-type Mode = 'extend' | 'reduce' | 'grant' | 'revoke';
-
-const MODES: Array<[Mode, string]> = [
+const MODES: Array<[AdjustMode, string]> = [
   ['extend', 'Extend membership'],
   ['reduce', 'Reduce membership'],
   ['grant', 'Grant lifetime access'],
   ['revoke', 'Revoke lifetime access'],
 ];
 
-export function adjustmentBody(mode: Mode, minutes: number, alsoRevoke: boolean, reason: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  if (mode === 'extend' || mode === 'reduce') {
-    body['minutes'] = mode === 'reduce' ? -minutes : minutes;
-    if (alsoRevoke) body['revoke_lifetime'] = true;
-  }
-  if (mode === 'grant') body['grant_lifetime'] = true;
-  if (mode === 'revoke') body['revoke_lifetime'] = true;
-  if (reason.trim()) body['reason'] = reason.trim();
-  return body;
-}
-
 export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds: string[]; onDone: (adjusted: number) => void }) {
-  const [mode, setMode] = useState<Mode>('extend');
+  const [mode, setMode] = useState<AdjustMode>('extend');
   const [amount, setAmount] = useState('30');
   const [unit, setUnit] = useState<DurationUnit>('days');
   const [alsoRevoke, setAlsoRevoke] = useState(false);
@@ -52,7 +38,7 @@ export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds:
       <form onSubmit={(e) => void submit(e)}>
         <ErrorBanner error={action.error} />
         <div class="form-row">
-          <SelectField<Mode> label="Action" name="mode" value={mode} onChange={setMode} options={MODES} />
+          <SelectField<AdjustMode> label="Action" name="mode" value={mode} onChange={setMode} options={MODES} />
           {timed && (
             <>
               <TextField label="By" name="amount" type="number" min={1} value={amount} onInput={setAmount} required />

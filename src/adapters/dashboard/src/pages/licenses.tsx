@@ -8,7 +8,8 @@ import { ErrorBanner } from '../components/error-banner.js';
 import { Card, CheckField, Empty, SelectField, TextField } from '../components/fields.js';
 import { Pager, usePage } from '../components/pager.js';
 import { useAction, useLoad } from '../components/use-load.js';
-import { downloadText, toCsv } from '../csv.js';
+import { toCsv } from '../csv.js';
+import { downloadText } from '../download.js';
 import { DURATION_UNITS, formatDateTime, formatMinutes, type DurationUnit } from '../format.js';
 import type { License } from '../types.js';
 
