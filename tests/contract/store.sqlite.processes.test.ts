@@ -49,9 +49,12 @@ async function listTs(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
 }
 
-/** Transpiles the adapter, the row mappers it shares with PostgreSQL and the domain into `out`. */
+/** Transpiles the adapter, the modules it shares with PostgreSQL (row mappers, overview SQL, find-above) and the domain into `out`. */
 async function buildChildRuntime(out: string): Promise<void> {
-  const shared = ['row-mappers.ts', 'files-row-mappers.ts'].map((f) => join(repo, 'src/adapters/persistence', f));
+  const shared = [
+    ...['row-mappers.ts', 'files-row-mappers.ts', 'overview-sql.ts'].map((f) => join(repo, 'src/adapters/persistence', f)),
+    join(repo, 'src/adapters/find-above.ts'),
+  ];
   const sources = [...(await listTs(join(repo, 'src/adapters/persistence/sqlite'))), ...shared, ...(await listTs(join(repo, 'src/domain')))];
   for (const file of sources) {
     const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
