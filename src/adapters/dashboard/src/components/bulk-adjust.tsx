@@ -3,10 +3,9 @@ import { useState } from 'preact/hooks';
 import { adjustmentBody, type AdjustMode } from '../adjustments.js';
 import { appPath, post } from '../api.js';
 import { DURATION_UNITS, type DurationUnit } from '../format.js';
-import { confirmAction } from './confirm.js';
 import { ErrorBanner } from './error-banner.js';
-import { Card, CheckField, SelectField, TextField } from './fields.js';
-import { useAction } from './use-load.js';
+import { Card, CheckField, FormActions, SelectField, TextField } from './fields.js';
+import { runConfirmed, useAction } from './use-load.js';
 
 const MODES: Array<[AdjustMode, string]> = [
   ['extend', 'Extend membership'],
@@ -24,18 +23,17 @@ export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds:
   const action = useAction();
   const timed = mode === 'extend' || mode === 'reduce';
   const n = userIds.length;
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     const label = MODES.find(([m]) => m === mode)?.[1] ?? mode;
-    if (!(await confirmAction(`${label} for ${n} user${n === 1 ? '' : 's'}?`, 'Each user gets an adjustment in their history.', 'Apply'))) return;
-    void action.run(async () => {
+    void runConfirmed(action, { title: `${label} for ${n} user${n === 1 ? '' : 's'}?`, message: 'Each user gets an adjustment in their history.', label: 'Apply' }, async () => {
       const body = { user_ids: userIds, ...adjustmentBody(mode, Number(amount) * DURATION_UNITS[unit], alsoRevoke, reason) };
       onDone((await post<{ adjusted: number }>(appPath(appId, '/adjustments'), body)).adjusted);
     });
   };
   return (
     <Card title={`Adjust ${n} selected user${n === 1 ? '' : 's'}`}>
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={submit}>
         <ErrorBanner error={action.error} />
         <div class="form-row">
           <SelectField<AdjustMode> label="Action" name="mode" value={mode} onChange={setMode} options={MODES} />
@@ -48,11 +46,7 @@ export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds:
           <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown in the history" />
         </div>
         {timed && <CheckField label="Also revoke lifetime access" checked={alsoRevoke} onChange={setAlsoRevoke} />}
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy || n === 0}>
-            Apply to {n} user{n === 1 ? '' : 's'}
-          </button>
-        </div>
+        <FormActions label={`Apply to ${n} user${n === 1 ? '' : 's'}`} busy={action.busy} disabled={n === 0} />
       </form>
     </Card>
   );

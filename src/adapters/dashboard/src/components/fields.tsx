@@ -71,3 +71,19 @@ export function Card({ title, children, actions }: { title?: string; children: C
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }
+
+/** A form's buttons: Cancel when editing, then the submit button. */
+export function FormActions({ label, busy, disabled, onCancel }: { label: string; busy: boolean; disabled?: boolean; onCancel?: (() => void) | undefined }) {
+  return (
+    <div class="actions">
+      {onCancel && (
+        <button type="button" class="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+      <button type="submit" class="btn btn-primary" disabled={busy || disabled}>
+        {label}
+      </button>
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { useRef, useState } from 'preact/hooks';
 import { upload } from '../api.js';
 import type { FileRecord } from '../types.js';
 import { ErrorBanner } from './error-banner.js';
-import { CheckField, TextField } from './fields.js';
+import { CheckField, FormActions, TextField } from './fields.js';
 import { useAction } from './use-load.js';
 
 interface Props {
@@ -74,16 +74,7 @@ export function UploadForm({ method, path, replacing, onUploaded, onCancel }: Pr
           <span>{Math.round(progress * 100)}%</span>
         </div>
       )}
-      <div class="actions">
-        {onCancel && (
-          <button type="button" class="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" class="btn btn-primary" disabled={action.busy || !file}>
-          {replacing ? 'Replace contents' : 'Upload'}
-        </button>
-      </div>
+      <FormActions label={replacing ? 'Replace contents' : 'Upload'} busy={action.busy} disabled={!file} onCancel={onCancel} />
     </form>
   );
 }

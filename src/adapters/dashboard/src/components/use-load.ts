@@ -1,6 +1,7 @@
 // Loads something from the API for a page: the value, the error to show, and a way to reload.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
+import { confirmAction } from './confirm.js';
 
 export interface Loaded<T> {
   data: T | null;
@@ -60,4 +61,16 @@ export function useAction(): {
     }
   }, []);
   return { busy, error, setError, run };
+}
+
+export interface Ask {
+  title: string;
+  message: string;
+  /** The confirm button's label (default "Delete"). */
+  label?: string;
+}
+
+/** A destructive action: asks in the confirmation modal, then runs it under the action's busy flag and error. */
+export async function runConfirmed(action: { run: (work: () => Promise<void>) => Promise<boolean> }, ask: Ask, work: () => Promise<void>): Promise<void> {
+  if (await confirmAction(ask.title, ask.message, ask.label)) await action.run(work);
 }

@@ -2,11 +2,10 @@ import { useMemo, useState } from 'preact/hooks';
 import { appPath, del, get, patch, post, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { StatusBadge } from '../components/badge.js';
-import { confirmAction } from '../components/confirm.js';
+import { PagedTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card, Empty, SelectField, TextField } from '../components/fields.js';
-import { Pager, usePage } from '../components/pager.js';
-import { useAction, useLoad } from '../components/use-load.js';
+import { Card, FormActions, SelectField, TextField } from '../components/fields.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { formatDateTime, isoToLocalInput, localInputToIso } from '../format.js';
 import { sanitizeAnnouncement } from '../sanitize.js';
 import type { Announcement, AnnouncementStatus } from '../types.js';
@@ -19,18 +18,15 @@ const STATUSES: Array<[AnnouncementStatus, string]> = [
 
 export function AnnouncementsPage({ app }: AppPageProps) {
   const list = useLoad(() => get<Announcement[]>(appPath(app.id, '/announcements')), [app.id]);
-  const { rows, page, pages, setPage } = usePage(list.data ?? []);
   const [editing, setEditing] = useState<Announcement | null>(null);
   const remove = useAction();
 
-  const drop = async (a: Announcement) => {
-    if (!(await confirmAction('Delete this announcement?', `"${a.title}" is removed for every client.`))) return;
-    void remove.run(async () => {
+  const drop = (a: Announcement) =>
+    runConfirmed(remove, { title: 'Delete this announcement?', message: `"${a.title}" is removed for every client.` }, async () => {
       await del(appPath(app.id, `/announcements/${seg(a.id)}`));
       if (editing?.id === a.id) setEditing(null);
       await list.reload();
     });
-  };
 
   return (
     <>
@@ -38,43 +34,24 @@ export function AnnouncementsPage({ app }: AppPageProps) {
       <AnnouncementForm key={editing?.id ?? 'new'} appId={app.id} editing={editing} onSaved={() => (setEditing(null), void list.reload())} onCancel={() => setEditing(null)} />
       <Card title="Announcements">
         <ErrorBanner error={list.error ?? remove.error} />
-        {list.data && list.data.length === 0 && <Empty>No announcements.</Empty>}
-        {rows.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Title</th>
-                  <th>Status</th>
-                  <th>Shown from</th>
-                  <th>Until</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((a) => (
-                  <tr key={a.id}>
-                    <td>{a.title}</td>
-                    <td>
-                      <StatusBadge status={a.status} />
-                    </td>
-                    <td>{formatDateTime(a.publish_from)}</td>
-                    <td>{a.publish_until ? formatDateTime(a.publish_until) : 'no end'}</td>
-                    <td class="row-actions">
-                      <button type="button" class="btn btn-small" onClick={() => setEditing(a)}>
-                        Edit
-                      </button>
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => void drop(a)}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager page={page} pages={pages} onPage={setPage} />
+        <PagedTable
+          items={list.data}
+          empty="No announcements."
+          headers={['Title', 'Status', 'Shown from', 'Until', '']}
+          row={(a) => (
+            <tr key={a.id}>
+              <td>{a.title}</td>
+              <td>
+                <StatusBadge status={a.status} />
+              </td>
+              <td>{formatDateTime(a.publish_from)}</td>
+              <td>{a.publish_until ? formatDateTime(a.publish_until) : 'no end'}</td>
+              <RowActions onDelete={() => void drop(a)}>
+                <RowButton label="Edit" onClick={() => setEditing(a)} />
+              </RowActions>
+            </tr>
+          )}
+        />
       </Card>
     </>
   );
@@ -118,16 +95,7 @@ function AnnouncementForm({ appId, editing, onSaved, onCancel }: { appId: string
             <div class="preview" data-testid="announcement-preview" dangerouslySetInnerHTML={{ __html: preview }} />
           </div>
         </div>
-        <div class="actions">
-          {editing && (
-            <button type="button" class="btn" onClick={onCancel}>
-              Cancel
-            </button>
-          )}
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            {editing ? 'Save' : 'Create announcement'}
-          </button>
-        </div>
+        <FormActions label={editing ? 'Save' : 'Create announcement'} busy={action.busy} onCancel={editing ? onCancel : undefined} />
       </form>
     </Card>
   );

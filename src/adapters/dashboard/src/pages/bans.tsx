@@ -2,11 +2,10 @@ import { useState } from 'preact/hooks';
 import { appPath, del, get, post, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
-import { confirmAction } from '../components/confirm.js';
+import { PagedTable, RowActions } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card, Empty, SelectField, TextField } from '../components/fields.js';
-import { Pager, usePage } from '../components/pager.js';
-import { useAction, useLoad } from '../components/use-load.js';
+import { Card, FormActions, SelectField, TextField } from '../components/fields.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { formatDateTime } from '../format.js';
 import type { Ban, BanType } from '../types.js';
 
@@ -20,7 +19,6 @@ const typeName = (t: BanType) => TYPES.find(([v]) => v === t)?.[1] ?? t;
 
 export function BansPage({ app }: AppPageProps) {
   const bans = useLoad(() => get<Ban[]>(appPath(app.id, '/bans')), [app.id]);
-  const { rows, page, pages, setPage } = usePage(bans.data ?? []);
   const [type, setType] = useState<BanType>('ip');
   const [value, setValue] = useState('');
   const [reason, setReason] = useState('');
@@ -36,13 +34,11 @@ export function BansPage({ app }: AppPageProps) {
       await bans.reload();
     });
   };
-  const lift = async (ban: Ban) => {
-    if (!(await confirmAction('Remove this ban?', `${typeName(ban.type)} ${ban.value} is no longer banned.`, 'Remove ban'))) return;
-    void remove.run(async () => {
+  const lift = (ban: Ban) =>
+    runConfirmed(remove, { title: 'Remove this ban?', message: `${typeName(ban.type)} ${ban.value} is no longer banned.`, label: 'Remove ban' }, async () => {
       await del(appPath(app.id, `/bans/${seg(ban.id)}`));
       await bans.reload();
     });
-  };
 
   return (
     <>
@@ -55,49 +51,27 @@ export function BansPage({ app }: AppPageProps) {
             <TextField label="Value" name="value" value={value} onInput={setValue} required />
             <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional" />
           </div>
-          <div class="actions">
-            <button type="submit" class="btn btn-primary" disabled={add.busy}>
-              Ban
-            </button>
-          </div>
+          <FormActions label="Ban" busy={add.busy} />
         </form>
       </Card>
       <Card title="Bans">
         <ErrorBanner error={bans.error ?? remove.error} />
-        {bans.data && bans.data.length === 0 && <Empty>No bans.</Empty>}
-        {rows.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Type</th>
-                  <th>Value</th>
-                  <th>Reason</th>
-                  <th>Since</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((b) => (
-                  <tr key={b.id}>
-                    <td>
-                      <Badge tone="red">{typeName(b.type)}</Badge>
-                    </td>
-                    <td class="mono">{b.value}</td>
-                    <td>{b.reason}</td>
-                    <td>{formatDateTime(b.created_at)}</td>
-                    <td class="row-actions">
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => void lift(b)}>
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager page={page} pages={pages} onPage={setPage} />
+        <PagedTable
+          items={bans.data}
+          empty="No bans."
+          headers={['Type', 'Value', 'Reason', 'Since', '']}
+          row={(b) => (
+            <tr key={b.id}>
+              <td>
+                <Badge tone="red">{typeName(b.type)}</Badge>
+              </td>
+              <td class="mono">{b.value}</td>
+              <td>{b.reason}</td>
+              <td>{formatDateTime(b.created_at)}</td>
+              <RowActions onDelete={() => void lift(b)} deleteLabel="Remove" />
+            </tr>
+          )}
+        />
       </Card>
     </>
   );

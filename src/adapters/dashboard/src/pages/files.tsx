@@ -2,12 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { appPath, del, get, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { StatusBadge } from '../components/badge.js';
-import { confirmAction } from '../components/confirm.js';
+import { PagedTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card, Empty } from '../components/fields.js';
-import { Pager, usePage } from '../components/pager.js';
+import { Card } from '../components/fields.js';
 import { UploadForm } from '../components/upload-form.js';
-import { useAction, useLoad } from '../components/use-load.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { formatBytes, formatDateTime } from '../format.js';
 import type { FileRecord } from '../types.js';
 
@@ -17,7 +16,6 @@ const POLL_MS = 1000;
 export function FilesPage({ app }: AppPageProps) {
   const filesPath = appPath(app.id, '/files');
   const files = useLoad(() => get<FileRecord[]>(filesPath), [filesPath]);
-  const { rows, page, pages, setPage } = usePage(files.data ?? []);
   const [replacing, setReplacing] = useState<FileRecord | null>(null);
   const remove = useAction();
   const pending = (files.data ?? []).some((f) => f.processing_status === 'PENDING');
@@ -29,13 +27,11 @@ export function FilesPage({ app }: AppPageProps) {
     return () => clearTimeout(timer);
   }, [pending, files.data]);
 
-  const drop = async (f: FileRecord) => {
-    if (!(await confirmAction(`Delete ${f.name}?`, 'Its contents are deleted and clients can no longer download it.'))) return;
-    void remove.run(async () => {
+  const drop = (f: FileRecord) =>
+    runConfirmed(remove, { title: `Delete ${f.name}?`, message: 'Its contents are deleted and clients can no longer download it.' }, async () => {
       await del(`${filesPath}/${seg(f.id)}`);
       await files.reload();
     });
-  };
 
   return (
     <>
@@ -58,63 +54,42 @@ export function FilesPage({ app }: AppPageProps) {
       )}
       <Card title="Files">
         <ErrorBanner error={files.error ?? remove.error} />
-        {files.data && files.data.length === 0 && <Empty>No files yet.</Empty>}
-        {rows.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Processing</th>
-                  <th>Storage</th>
-                  <th>Source</th>
-                  <th>Size</th>
-                  <th>Updated</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((f) => (
-                  <tr key={f.id} data-file={f.name}>
-                    <td>
-                      <span class="file-name">{f.name}</span>
-                      <span class="muted small">
-                        {f.is_public ? 'public' : 'private'}
-                        {f.store_encrypted && ', encrypted'}
-                      </span>
-                      {f.processing_error && <span class="error-text small">{f.processing_error}</span>}
-                    </td>
-                    <td data-testid="processing-status">
-                      <StatusBadge status={f.processing_status} />
-                    </td>
-                    <td>
-                      <StatusBadge status={f.storage_status} />
-                    </td>
-                    <td>
-                      <StatusBadge status={f.source} />
-                    </td>
-                    <td>{formatBytes(f.size_bytes)}</td>
-                    <td>{formatDateTime(f.updated_at)}</td>
-                    <td class="row-actions">
-                      {f.storage_status === 'STORED' && (
-                        <a class="btn btn-small" href={`/api/console${filesPath}/${seg(f.id)}/download`} download>
-                          Download
-                        </a>
-                      )}
-                      <button type="button" class="btn btn-small" onClick={() => setReplacing(f)}>
-                        Replace
-                      </button>
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => void drop(f)}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager page={page} pages={pages} onPage={setPage} />
+        <PagedTable
+          items={files.data}
+          empty="No files yet."
+          headers={['Name', 'Processing', 'Storage', 'Source', 'Size', 'Updated', '']}
+          row={(f) => (
+            <tr key={f.id} data-file={f.name}>
+              <td>
+                <span class="file-name">{f.name}</span>
+                <span class="muted small">
+                  {f.is_public ? 'public' : 'private'}
+                  {f.store_encrypted && ', encrypted'}
+                </span>
+                {f.processing_error && <span class="error-text small">{f.processing_error}</span>}
+              </td>
+              <td data-testid="processing-status">
+                <StatusBadge status={f.processing_status} />
+              </td>
+              <td>
+                <StatusBadge status={f.storage_status} />
+              </td>
+              <td>
+                <StatusBadge status={f.source} />
+              </td>
+              <td>{formatBytes(f.size_bytes)}</td>
+              <td>{formatDateTime(f.updated_at)}</td>
+              <RowActions onDelete={() => void drop(f)}>
+                {f.storage_status === 'STORED' && (
+                  <a class="btn btn-small" href={`/api/console${filesPath}/${seg(f.id)}/download`} download>
+                    Download
+                  </a>
+                )}
+                <RowButton label="Replace" onClick={() => setReplacing(f)} />
+              </RowActions>
+            </tr>
+          )}
+        />
       </Card>
     </>
   );

@@ -2,12 +2,11 @@ import { useMemo, useState } from 'preact/hooks';
 import { appPath, del, get, post, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
-import { confirmAction } from '../components/confirm.js';
 import { CopyButton } from '../components/copy-button.js';
+import { PagedTable, RowActions } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card, CheckField, Empty, SelectField, TextField } from '../components/fields.js';
-import { Pager, usePage } from '../components/pager.js';
-import { useAction, useLoad } from '../components/use-load.js';
+import { Card, CheckField, FormActions, SelectField, TextField } from '../components/fields.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { toCsv } from '../csv.js';
 import { downloadText } from '../download.js';
 import { DURATION_UNITS, formatDateTime, formatMinutes, type DurationUnit } from '../format.js';
@@ -26,15 +25,12 @@ export function LicensesPage({ app }: AppPageProps) {
     const q = search.trim().toLowerCase();
     return (list.data ?? []).filter((l) => !q || l.code.toLowerCase().includes(q) || (l.note ?? '').toLowerCase().includes(q));
   }, [list.data, search]);
-  const { rows, page, pages, setPage } = usePage(shown);
 
-  const remove = async (license: License) => {
-    if (!(await confirmAction('Delete this license?', `${license.code} will no longer be redeemable.`))) return;
-    await action.run(async () => {
+  const remove = (license: License) =>
+    runConfirmed(action, { title: 'Delete this license?', message: `${license.code} will no longer be redeemable.` }, async () => {
       await del(appPath(app.id, `/licenses/${seg(license.code)}`));
       await list.reload();
     });
-  };
 
   const exportCsv = () =>
     downloadText(
@@ -60,47 +56,28 @@ export function LicensesPage({ app }: AppPageProps) {
       >
         <div class="toolbar">
           <SelectField<Filter> label="Show" name="status" value={filter} onChange={setFilter} options={[['all', 'All'], ['unused', 'Unused'], ['used', 'Used']]} />
-          <TextField label="Search" name="search" type="search" value={search} onInput={(v) => (setSearch(v), setPage(0))} placeholder="Code or note" />
+          <TextField label="Search" name="search" type="search" value={search} onInput={setSearch} placeholder="Code or note" />
         </div>
         <ErrorBanner error={list.error ?? action.error} />
-        {list.data && shown.length === 0 && <Empty>No licenses match.</Empty>}
-        {rows.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Code</th>
-                  <th>Duration</th>
-                  <th>Note</th>
-                  <th>Status</th>
-                  <th>Created</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((l) => (
-                  <tr key={l.id}>
-                    <td class="mono">{l.code}</td>
-                    <td>{formatMinutes(l.minutes)}</td>
-                    <td>{l.note}</td>
-                    <td>
-                      {l.used_at ? <Badge tone="blue">used {formatDateTime(l.used_at)}</Badge> : <Badge tone="green">unused</Badge>} {l.banned && <Badge tone="red">banned</Badge>}
-                    </td>
-                    <td>{formatDateTime(l.created_at)}</td>
-                    <td class="row-actions">
-                      {!l.used_at && (
-                        <button type="button" class="btn btn-small btn-danger" onClick={() => void remove(l)}>
-                          Delete
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager page={page} pages={pages} onPage={setPage} />
+        {/* A new filter or search starts again at the first page. */}
+        <PagedTable
+          key={`${filter} ${search}`}
+          items={list.data && shown}
+          empty="No licenses match."
+          headers={['Code', 'Duration', 'Note', 'Status', 'Created', '']}
+          row={(l) => (
+            <tr key={l.id}>
+              <td class="mono">{l.code}</td>
+              <td>{formatMinutes(l.minutes)}</td>
+              <td>{l.note}</td>
+              <td>
+                {l.used_at ? <Badge tone="blue">used {formatDateTime(l.used_at)}</Badge> : <Badge tone="green">unused</Badge>} {l.banned && <Badge tone="red">banned</Badge>}
+              </td>
+              <td>{formatDateTime(l.created_at)}</td>
+              <RowActions onDelete={l.used_at ? undefined : () => void remove(l)} />
+            </tr>
+          )}
+        />
       </Card>
     </>
   );
@@ -132,11 +109,7 @@ function GenerateLicenses({ appId, onCreated }: { appId: string; onCreated: (l: 
           <TextField label="Note" name="note" value={note} onInput={setNote} placeholder="optional" />
         </div>
         <CheckField label="Lifetime" name="lifetime" checked={lifetime} onChange={setLifetime} hint="Never expires; the duration is ignored." />
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Generate
-          </button>
-        </div>
+        <FormActions label="Generate" busy={action.busy} />
       </form>
     </Card>
   );

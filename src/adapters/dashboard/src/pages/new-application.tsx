@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { post } from '../api.js';
 import { SecretsOnce } from '../components/copy-button.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card } from '../components/fields.js';
+import { Card, FormActions } from '../components/fields.js';
 import { DEFAULT_SETTINGS, fromDraft, SettingsFields, toDraft } from '../components/settings-form.js';
 import { useAction } from '../components/use-load.js';
 import { appHref, navigate } from '../router.js';
@@ -30,11 +30,7 @@ export function NewApplicationPage() {
           <form onSubmit={submit}>
             <ErrorBanner error={action.error} />
             <SettingsFields draft={draft} onChange={setDraft} />
-            <div class="actions">
-              <button type="submit" class="btn btn-primary" disabled={action.busy}>
-                Create application
-              </button>
-            </div>
+            <FormActions label="Create application" busy={action.busy} />
           </form>
         </Card>
       )}

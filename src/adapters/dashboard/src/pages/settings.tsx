@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { appPath, del, patch, post } from '../api.js';
-import { confirmAction } from '../components/confirm.js';
 import { SecretsOnce } from '../components/copy-button.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card } from '../components/fields.js';
+import { Card, FormActions } from '../components/fields.js';
 import { fromDraft, SettingsFields, toDraft } from '../components/settings-form.js';
-import { useAction } from '../components/use-load.js';
+import { runConfirmed, useAction } from '../components/use-load.js';
 import { BASE, navigate } from '../router.js';
 import type { Application } from '../types.js';
 
@@ -31,18 +30,18 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
     });
   };
 
-  const rotate = async (kind: Kind) => {
-    if (!(await confirmAction(`Rotate the ${KIND_NAMES[kind]}?`, `The current ${KIND_NAMES[kind]} stops working at once. Clients using it must be given the new one.`, 'Rotate'))) return;
-    void danger.run(async () => setRotated(await post<Record<string, string>>(appPath(app.id, `/credentials/${kind}/rotate`))));
-  };
+  const rotate = (kind: Kind) =>
+    runConfirmed(
+      danger,
+      { title: `Rotate the ${KIND_NAMES[kind]}?`, message: `The current ${KIND_NAMES[kind]} stops working at once. Clients using it must be given the new one.`, label: 'Rotate' },
+      async () => setRotated(await post<Record<string, string>>(appPath(app.id, `/credentials/${kind}/rotate`))),
+    );
 
-  const remove = async () => {
-    if (!(await confirmAction(`Delete ${app.name}?`, 'Its users, licenses, files, variables, announcements and bans are deleted with it. This cannot be undone.', 'Delete application'))) return;
-    void danger.run(async () => {
+  const remove = () =>
+    runConfirmed(danger, { title: `Delete ${app.name}?`, message: 'Its users, licenses, files, variables, announcements and bans are deleted with it. This cannot be undone.', label: 'Delete application' }, async () => {
       await del(appPath(app.id));
       navigate(`${BASE}/`);
     });
-  };
 
   return (
     <>
@@ -52,11 +51,7 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
           <ErrorBanner error={save.error} />
           {saved && <div class="banner banner-success" role="status">Settings saved.</div>}
           <SettingsFields draft={draft} onChange={setDraft} />
-          <div class="actions">
-            <button type="submit" class="btn btn-primary" disabled={save.busy}>
-              Save settings
-            </button>
-          </div>
+          <FormActions label="Save settings" busy={save.busy} />
         </form>
       </Card>
       <Card title="Credentials">

@@ -2,12 +2,12 @@ import { useState } from 'preact/hooks';
 import { appPath, del, get, patch, put, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
-import { confirmAction } from '../components/confirm.js';
+import { DataTable, RowActions } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card, Empty, TextField } from '../components/fields.js';
+import { Card, Empty, FormActions, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { MembershipBadge, TimeoutBadge } from '../components/membership.js';
-import { useAction, useLoad } from '../components/use-load.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { formatDateTime, formatMinutes, isoToLocalInput, localInputToIso } from '../format.js';
 import { appHref } from '../router.js';
 import type { Adjustment, User } from '../types.js';
@@ -18,13 +18,11 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
   const action = useAction();
   const u = user.data;
 
-  const act = (title: string, message: string, label: string, request: () => Promise<unknown>) => async () => {
-    if (!(await confirmAction(title, message, label))) return;
-    await action.run(async () => {
+  const act = (title: string, message: string, label: string, request: () => Promise<unknown>) => () =>
+    void runConfirmed(action, { title, message, label }, async () => {
       await request();
       await user.reload();
     });
-  };
 
   return (
     <>
@@ -61,30 +59,15 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             {u.registered_devices.length === 0 ? (
               <Empty>No registered devices.</Empty>
             ) : (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Hardware id</th>
-                      <th>Registered</th>
-                      <th />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {u.registered_devices.map((d) => (
-                      <tr key={d.id}>
-                        <td class="mono">{d.hardware_id}</td>
-                        <td>{formatDateTime(d.registered_at)}</td>
-                        <td class="row-actions">
-                          <button type="button" class="btn btn-small btn-danger" onClick={act('Unregister this device?', `${d.hardware_id}: its sessions end now.`, 'Unregister', () => del(`${path}/devices/${seg(d.id)}`))}>
-                            Unregister
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable headers={['Hardware id', 'Registered', '']}>
+                {u.registered_devices.map((d) => (
+                  <tr key={d.id}>
+                    <td class="mono">{d.hardware_id}</td>
+                    <td>{formatDateTime(d.registered_at)}</td>
+                    <RowActions onDelete={act('Unregister this device?', `${d.hardware_id}: its sessions end now.`, 'Unregister', () => del(`${path}/devices/${seg(d.id)}`))} deleteLabel="Unregister" />
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </Card>
           <Card title="Membership history">
@@ -107,28 +90,16 @@ function describe(a: Adjustment): string {
 function History({ adjustments }: { adjustments: Adjustment[] }) {
   if (adjustments.length === 0) return <Empty>No adjustments yet.</Empty>;
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Source</th>
-            <th>Change</th>
-            <th>Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...adjustments].reverse().map((a) => (
-            <tr key={a.id}>
-              <td>{formatDateTime(a.occurred_at)}</td>
-              <td>{a.type === 'license' ? <Badge tone="blue">license</Badge> : <Badge>bulk</Badge>}</td>
-              <td>{describe(a)}</td>
-              <td>{a.reason}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable headers={['When', 'Source', 'Change', 'Reason']}>
+      {[...adjustments].reverse().map((a) => (
+        <tr key={a.id}>
+          <td>{formatDateTime(a.occurred_at)}</td>
+          <td>{a.type === 'license' ? <Badge tone="blue">license</Badge> : <Badge>bulk</Badge>}</td>
+          <td>{describe(a)}</td>
+          <td>{a.reason}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -145,13 +116,11 @@ function TimeoutCard({ user, path, onChange }: { user: User; path: string; onCha
       onChange();
     });
   };
-  const lift = async () => {
-    if (!(await confirmAction('Lift the timeout?', `${user.username} can sign in again at once.`, 'Lift timeout'))) return;
-    void action.run(async () => {
+  const lift = () =>
+    runConfirmed(action, { title: 'Lift the timeout?', message: `${user.username} can sign in again at once.`, label: 'Lift timeout' }, async () => {
       await del(`${path}/timeout`);
       onChange();
     });
-  };
   return (
     <Card title="Timeout">
       <ErrorBanner error={action.error} />
@@ -172,11 +141,7 @@ function TimeoutCard({ user, path, onChange }: { user: User; path: string; onCha
             <TextField label="Until" name="until" type="datetime-local" value={until} onInput={setUntil} required />
             <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown to the user" />
           </div>
-          <div class="actions">
-            <button type="submit" class="btn btn-primary" disabled={action.busy}>
-              Set timeout
-            </button>
-          </div>
+          <FormActions label="Set timeout" busy={action.busy} />
         </form>
       )}
     </Card>
@@ -205,11 +170,7 @@ function LimitsCard({ user, path, onChange }: { user: User; path: string; onChan
           <TextField label="Allowed devices" name="allowed_devices" type="number" min={0} max={10000} value={devices} onInput={setDevices} required />
           <TextField label="Allowed simultaneous sessions" name="allowed_sessions" type="number" min={1} max={10000} value={sessions} onInput={setSessions} required />
         </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Save limits
-          </button>
-        </div>
+        <FormActions label="Save limits" busy={action.busy} />
       </form>
     </Card>
   );

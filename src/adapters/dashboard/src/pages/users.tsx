@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { appPath, get } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { BulkAdjust } from '../components/bulk-adjust.js';
+import { DataTable } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
 import { Card, Empty, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -58,41 +59,26 @@ export function UsersPage({ app }: AppPageProps) {
         )}
         {users.data && rows.length === 0 && <Empty>{query ? 'No user matches.' : 'No users yet.'}</Empty>}
         {rows.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th class="select-col">
-                    <input type="checkbox" aria-label="Select all on this page" checked={allOnPage} onChange={togglePage} />
-                  </th>
-                  <th>Username</th>
-                  <th>Membership</th>
-                  <th>Devices</th>
-                  <th>Signed up</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((u) => (
-                  <tr key={u.id}>
-                    <td class="select-col">
-                      <input type="checkbox" aria-label={`Select ${u.username}`} checked={selected.has(u.id)} onChange={() => toggle(u.id)} />
-                    </td>
-                    <td>
-                      <Link href={userHref(app.id, u.id)}>{u.username}</Link>
-                      {u.credential_type === 'license_code' && <span class="muted"> (license)</span>}
-                    </td>
-                    <td>
-                      <MembershipBadge user={u} /> <TimeoutBadge user={u} />
-                    </td>
-                    <td>
-                      {u.registered_devices.length} / {u.allowed_number_of_devices}
-                    </td>
-                    <td>{formatDateTime(u.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable headers={[<input type="checkbox" aria-label="Select all on this page" checked={allOnPage} onChange={togglePage} />, 'Username', 'Membership', 'Devices', 'Signed up']}>
+            {rows.map((u) => (
+              <tr key={u.id}>
+                <td class="select-col">
+                  <input type="checkbox" aria-label={`Select ${u.username}`} checked={selected.has(u.id)} onChange={() => toggle(u.id)} />
+                </td>
+                <td>
+                  <Link href={userHref(app.id, u.id)}>{u.username}</Link>
+                  {u.credential_type === 'license_code' && <span class="muted"> (license)</span>}
+                </td>
+                <td>
+                  <MembershipBadge user={u} /> <TimeoutBadge user={u} />
+                </td>
+                <td>
+                  {u.registered_devices.length} / {u.allowed_number_of_devices}
+                </td>
+                <td>{formatDateTime(u.created_at)}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pager page={page} pages={null} hasNext={(users.data?.length ?? 0) > PAGE_SIZE} onPage={setPage} />
       </Card>
