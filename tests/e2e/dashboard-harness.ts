@@ -83,14 +83,6 @@ export async function openPage(browser: Browser, viewport: { width: number; heig
   return { context, page, problems };
 }
 
-export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
-  await page.goto(`${base}/dashboard/`);
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Applications' }).waitFor();
-}
-
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const { width, height } = page.viewportSize() ?? DESKTOP;

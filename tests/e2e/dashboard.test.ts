@@ -16,7 +16,6 @@ import {
   openPage,
   PHONE,
   screenshot,
-  signIn,
   startDashboardServer,
   type DashboardServer,
 } from './dashboard-harness.js';
@@ -351,14 +350,21 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await createOwner(server.t.deps, OTHER.email, OTHER.password);
     const other = await openPage(browser, DESKTOP);
     try {
-      await signIn(other.page, base, OTHER.email, OTHER.password);
-      await other.page.getByText('No applications yet').waitFor();
-      expect(await other.page.content()).not.toContain('Acme Desktop');
-      // Straight to A's application: the API's 404, in words.
+      // Straight to A's application, signed out: sign-in first, then back to that address,
+      // where the API's 404 is said in words and nothing of A's shows.
       await other.page.goto(`${base}/dashboard/apps/${appId}/users`);
+      await other.page.locator('input[name=email]').fill(OTHER.email);
+      await other.page.locator('input[name=password]').fill(OTHER.password);
+      await other.page.getByRole('button', { name: 'Sign in' }).click();
       await other.page.getByRole('alert').waitFor();
+      expect(new URL(other.page.url()).pathname).toBe(`/dashboard/apps/${appId}/users`);
       expect(await other.page.getByRole('alert').textContent()).toMatch(/no such application/i);
       expect(await other.page.content()).not.toContain('alice');
+      expect(await other.page.content()).not.toContain('Acme Desktop');
+      await screenshot(other.page, 'other-owner-foreign-app');
+      await other.page.getByRole('link', { name: 'All applications' }).click();
+      await other.page.getByText('No applications yet').waitFor();
+      expect(await other.page.content()).not.toContain('Acme Desktop');
       await screenshot(other.page, 'other-owner');
     } finally {
       await other.context.close();

@@ -1,5 +1,5 @@
 // The app: learn whether a console session runs (the cookie), then route.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, setCsrfToken, whenSignedOut } from './api.js';
 import { AppShell } from './components/app-shell.js';
 import { ConfirmHost } from './components/confirm.js';
@@ -39,15 +39,24 @@ export function App() {
     get<Session>('/session').then(signedIn, signedOut);
   }, []);
 
+  // Signed out (or the session ended), the address becomes /signin; signing in goes back to
+  // where the owner was.
+  const returnTo = useRef(`${BASE}/`);
   useEffect(() => {
-    if (session.state === 'signed-out' && route.page !== 'signin') navigate(`${BASE}/signin`, true);
-    if (session.state === 'signed-in' && route.page === 'signin') navigate(`${BASE}/`, true);
+    if (session.state === 'signed-out' && route.page !== 'signin') {
+      returnTo.current = location.pathname + location.search;
+      navigate(`${BASE}/signin`, true);
+    }
+    if (session.state === 'signed-in' && route.page === 'signin') navigate(returnTo.current, true);
   }, [session.state, route.page]);
 
   const signOut = async () => {
     try {
       await del('/session');
     } finally {
+      // A deliberate sign-out starts the next session at the applications.
+      returnTo.current = `${BASE}/`;
+      navigate(`${BASE}/signin`, true);
       signedOut();
     }
   };
