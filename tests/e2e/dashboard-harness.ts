@@ -100,3 +100,13 @@ export async function confirm(page: Page): Promise<void> {
   await page.getByRole('dialog').getByTestId('confirm').click();
   await page.getByRole('dialog').waitFor({ state: 'detached' });
 }
+
+/** A client application's call to the integration API, with the application's key and secret. */
+export async function integrationPost(base: string, api: { key: string; secret: string }, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${base}/api/integration${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': api.key, 'x-api-secret': api.secret },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}

@@ -12,6 +12,7 @@ import {
   confirm,
   DESKTOP,
   horizontalFit,
+  integrationPost,
   launchChromium,
   openPage,
   PHONE,
@@ -49,14 +50,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     build?.remove();
   });
 
-  const integration = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}/api/integration${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': api.key, 'x-api-secret': api.secret },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const integration = (path: string, body: unknown) => integrationPost(base, api, path, body);
 
   it('serves index.html with a CSP and without inline script or style', async () => {
     const res = await fetch(`${base}/dashboard/`);

@@ -6,10 +6,12 @@ import { CopyButton } from '../components/copy-button.js';
 import { PagedTable, RowActions } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
 import { Card, CheckField, FormActions, SelectField, TextField } from '../components/fields.js';
+import { Link } from '../components/link.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { toCsv } from '../csv.js';
 import { downloadText } from '../download.js';
 import { DURATION_UNITS, formatDateTime, formatMinutes, type DurationUnit } from '../format.js';
+import { userHref } from '../router.js';
 import type { License } from '../types.js';
 
 type Filter = 'all' | 'unused' | 'used';
@@ -71,7 +73,13 @@ export function LicensesPage({ app }: AppPageProps) {
               <td>{formatMinutes(l.minutes)}</td>
               <td>{l.note}</td>
               <td>
-                {l.used_at ? <Badge tone="blue">used {formatDateTime(l.used_at)}</Badge> : <Badge tone="green">unused</Badge>} {l.banned && <Badge tone="red">banned</Badge>}
+                {!l.used_at && <Badge tone="green">unused</Badge>}
+                {l.used_at && l.used_by_user_id && (
+                  <Link href={userHref(app.id, l.used_by_user_id)} title="The user who redeemed it">
+                    <Badge tone="blue">used {formatDateTime(l.used_at)}</Badge>
+                  </Link>
+                )}
+                {l.used_at && !l.used_by_user_id && <Badge tone="blue">used {formatDateTime(l.used_at)}</Badge>} {l.banned && <Badge tone="red">banned</Badge>}
               </td>
               <td>{formatDateTime(l.created_at)}</td>
               <RowActions onDelete={l.used_at ? undefined : () => void remove(l)} />
