@@ -70,7 +70,7 @@ export function launchChromium(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-/** A browser context at a viewport, collecting CSP violations and page errors as they happen. */
+/** A browser context at a viewport, collecting CSP violations, page errors and requests without CSRF token as they happen. */
 export async function openPage(browser: Browser, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
@@ -78,6 +78,14 @@ export async function openPage(browser: Browser, viewport: { width: number; heig
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+  });
+  // Every state-changing console request but the sign-in itself carries the CSRF token.
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    const signIn = r.method() === 'POST' && pathname === '/api/console/session';
+    if (pathname.startsWith('/api/console/') && !['GET', 'HEAD'].includes(r.method()) && !signIn && !r.headers()['x-csrf-token']) {
+      problems.push(`no X-CSRF-Token: ${r.method()} ${pathname}`);
+    }
   });
   page.setDefaultTimeout(20_000);
   return { context, page, problems };

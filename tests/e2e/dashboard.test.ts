@@ -360,6 +360,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
       await other.page.getByText('No applications yet').waitFor();
       expect(await other.page.content()).not.toContain('Acme Desktop');
       await screenshot(other.page, 'other-owner');
+      expect(other.problems).toEqual([]);
     } finally {
       await other.context.close();
     }
@@ -397,12 +398,16 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.setViewportSize(DESKTOP);
   });
 
-  it('signs out: the cookie is gone and the API refuses it', async () => {
+  it('signs out: the cookie is cleared and its token refused; no request lacked the CSRF token, nothing broke the CSP', async () => {
     await page.goto(`${base}/dashboard/`);
+    const cookie = (await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console');
+    expect(cookie).toBeDefined();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.locator('input[name=email]').waitFor();
     expect((await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console')).toBeUndefined();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/signin');
+    const replayed = await fetch(`${base}/api/console/session`, { headers: { cookie: `gh_console=${cookie!.value}` } });
+    expect(replayed.status).toBe(401);
     expect(problems).toEqual([]);
   });
 });
