@@ -398,6 +398,21 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.setViewportSize(DESKTOP);
   });
 
+  it('brings back the sign-in page when the session ends elsewhere, then the page that was asked for', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/bans`);
+    await page.getByRole('heading', { name: 'Add a ban' }).waitFor();
+    const cookie = (await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console');
+    const revoked = await fetch(`${base}/api/console/logout`, { method: 'POST', headers: { authorization: `Bearer ${cookie!.value}` } });
+    expect(revoked.status).toBe(204);
+    await page.getByRole('link', { name: 'Variables' }).click();
+    await page.locator('input[name=email]').waitFor();
+    await page.locator('input[name=email]').fill(OWNER.email);
+    await page.locator('input[name=password]').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('cell', { name: 'latest_version' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/apps/${appId}/variables`);
+  });
+
   it('signs out: the cookie is cleared and its token refused; no request lacked the CSRF token, nothing broke the CSP', async () => {
     await page.goto(`${base}/dashboard/`);
     const cookie = (await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console');

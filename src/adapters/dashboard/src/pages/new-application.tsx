@@ -5,7 +5,8 @@ import { ErrorBanner } from '../components/error-banner.js';
 import { Card, FormActions } from '../components/fields.js';
 import { DEFAULT_SETTINGS, fromDraft, SettingsFields, toDraft } from '../components/settings-form.js';
 import { useAction } from '../components/use-load.js';
-import { appHref, navigate } from '../router.js';
+import { Link } from '../components/link.js';
+import { appHref, BASE, navigate } from '../router.js';
 import type { Application, Credentials } from '../types.js';
 
 export function NewApplicationPage() {
@@ -18,6 +19,9 @@ export function NewApplicationPage() {
   };
   return (
     <main class="content narrow">
+      <Link href={`${BASE}/`} class="back-link">
+        ‹ All applications
+      </Link>
       <h1>New application</h1>
       {created ? (
         <SecretsOnce
