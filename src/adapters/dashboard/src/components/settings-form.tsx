@@ -1,0 +1,69 @@
+// The application's settings, for creation and for the settings page alike.
+import { CheckField, TextField } from './fields.js';
+import type { ApplicationSettings } from '../types.js';
+
+export const DEFAULT_SETTINGS: ApplicationSettings = {
+  name: '',
+  anonymous_access: false,
+  device_auth: true,
+  legacy_auth: false,
+  token_auth: true,
+  session_ttl_seconds: 300,
+  default_allowed_devices: 1,
+  default_allowed_sessions: 1,
+  ban_propagation: true,
+  password_min_length: 8,
+};
+
+type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length';
+
+/** Settings as edited: numbers as the text typed, so a half-typed value is not rewritten. */
+export type SettingsDraft = Omit<ApplicationSettings, NumberKey> & Record<NumberKey, string>;
+
+export function toDraft(s: ApplicationSettings): SettingsDraft {
+  return {
+    ...s,
+    session_ttl_seconds: String(s.session_ttl_seconds),
+    default_allowed_devices: String(s.default_allowed_devices),
+    default_allowed_sessions: String(s.default_allowed_sessions),
+    password_min_length: String(s.password_min_length),
+  };
+}
+
+/** The body sent, settings only: numbers as numbers (the API coerces nothing: a bad one is named in its 422). */
+export function fromDraft(d: SettingsDraft): Record<string, unknown> {
+  const num = (v: string) => (v.trim() === '' || Number.isNaN(Number(v)) ? v : Number(v));
+  return {
+    name: d.name.trim(),
+    anonymous_access: d.anonymous_access,
+    device_auth: d.device_auth,
+    legacy_auth: d.legacy_auth,
+    token_auth: d.token_auth,
+    ban_propagation: d.ban_propagation,
+    session_ttl_seconds: num(d.session_ttl_seconds),
+    default_allowed_devices: num(d.default_allowed_devices),
+    default_allowed_sessions: num(d.default_allowed_sessions),
+    password_min_length: num(d.password_min_length),
+  };
+}
+
+export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onChange: (d: SettingsDraft) => void }) {
+  const set = <K extends keyof SettingsDraft>(key: K) => (value: SettingsDraft[K]) => onChange({ ...draft, [key]: value });
+  return (
+    <div class="form-grid">
+      <TextField label="Name" name="name" value={draft.name} onInput={set('name')} required />
+      <fieldset class="checks">
+        <legend>Access</legend>
+        <CheckField label="Anonymous access" name="anonymous_access" checked={draft.anonymous_access} onChange={set('anonymous_access')} hint="Clients may read the application context without signing in." />
+        <CheckField label="Device authentication" name="device_auth" checked={draft.device_auth} onChange={set('device_auth')} hint="Users sign in with a hardware id, within their device limit." />
+        <CheckField label="Token authentication" name="token_auth" checked={draft.token_auth} onChange={set('token_auth')} hint="Login returns a session token." />
+        <CheckField label="Legacy authentication" name="legacy_auth" checked={draft.legacy_auth} onChange={set('legacy_auth')} hint="Credentials in headers on every request." />
+        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A proven request refused for a banned identifier also bans its address, user and licenses." />
+      </fieldset>
+      <TextField label="Session TTL (seconds)" name="session_ttl_seconds" type="number" min={30} max={2592000} value={draft.session_ttl_seconds} onInput={set('session_ttl_seconds')} hint="30 to 2,592,000" />
+      <TextField label="Default allowed devices" name="default_allowed_devices" type="number" min={0} max={10000} value={draft.default_allowed_devices} onInput={set('default_allowed_devices')} />
+      <TextField label="Default allowed sessions" name="default_allowed_sessions" type="number" min={1} max={10000} value={draft.default_allowed_sessions} onInput={set('default_allowed_sessions')} />
+      <TextField label="Minimum password length" name="password_min_length" type="number" min={8} max={64} value={draft.password_min_length} onInput={set('password_min_length')} />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// Loads something from the API for a page: the value, the error to show, and a way to reload.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { confirmAction } from './confirm.js';
+
+export interface Loaded<T> {
+  data: T | null;
+  error: ApiError | null;
+  loading: boolean;
+  reload: () => Promise<void>;
+  setData: (value: T) => void;
+}
+
+export function asApiError(e: unknown): ApiError {
+  return e instanceof ApiError ? e : new ApiError(0, 'CLIENT', e instanceof Error ? e.message : String(e));
+}
+
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(true);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const run = useCallback(load, deps);
+  const reload = useCallback(async () => {
+    setLoading(true);
+    try {
+      setData(await run());
+      setError(null);
+    } catch (e) {
+      setError(asApiError(e));
+    } finally {
+      setLoading(false);
+    }
+  }, [run]);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { data, error, loading, reload, setData };
+}
+
+/** Runs an action (a form's submit, a button) with its own busy flag and error. */
+export function useAction(): {
+  busy: boolean;
+  error: ApiError | null;
+  setError: (e: ApiError | null) => void;
+  run: (action: () => Promise<void>) => Promise<boolean>;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (e) {
+      setError(asApiError(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, setError, run };
+}
+
+export interface Ask {
+  title: string;
+  message: string;
+  /** The confirm button's label (default "Delete"). */
+  label?: string;
+}
+
+/** A destructive action: asks in the confirmation modal, then runs it under the action's busy flag and error. */
+export async function runConfirmed(action: { run: (work: () => Promise<void>) => Promise<boolean> }, ask: Ask, work: () => Promise<void>): Promise<void> {
+  if (await confirmAction(ask.title, ask.message, ask.label)) await action.run(work);
+}

@@ -1,0 +1,78 @@
+import { useState } from 'preact/hooks';
+import { appPath, del, get, post, seg } from '../api.js';
+import type { AppPageProps } from '../components/app-shell.js';
+import { Badge } from '../components/badge.js';
+import { PagedTable, RowActions } from '../components/data-table.js';
+import { ErrorBanner } from '../components/error-banner.js';
+import { Card, FormActions, SelectField, TextField } from '../components/fields.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
+import { formatDateTime } from '../format.js';
+import type { Ban, BanType } from '../types.js';
+
+const TYPES: Array<[BanType, string]> = [
+  ['ip', 'IP address'],
+  ['hardware_id', 'Hardware id'],
+  ['license', 'License code'],
+  ['user', 'User id'],
+];
+const typeName = (t: BanType) => TYPES.find(([v]) => v === t)?.[1] ?? t;
+
+export function BansPage({ app }: AppPageProps) {
+  const bans = useLoad(() => get<Ban[]>(appPath(app.id, '/bans')), [app.id]);
+  const [type, setType] = useState<BanType>('ip');
+  const [value, setValue] = useState('');
+  const [reason, setReason] = useState('');
+  const add = useAction();
+  const remove = useAction();
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void add.run(async () => {
+      await post(appPath(app.id, '/bans'), { type, value: value.trim(), ...(reason.trim() ? { reason: reason.trim() } : {}) });
+      setValue('');
+      setReason('');
+      await bans.reload();
+    });
+  };
+  const lift = (ban: Ban) =>
+    runConfirmed(remove, { title: 'Remove this ban?', message: `${typeName(ban.type)} ${ban.value} is no longer banned.`, label: 'Remove ban' }, async () => {
+      await del(appPath(app.id, `/bans/${seg(ban.id)}`));
+      await bans.reload();
+    });
+
+  return (
+    <>
+      <h1>Bans</h1>
+      <Card title="Add a ban">
+        <form onSubmit={submit}>
+          <ErrorBanner error={add.error} />
+          <div class="form-row">
+            <SelectField<BanType> label="Type" name="type" value={type} onChange={setType} options={TYPES} />
+            <TextField label="Value" name="value" value={value} onInput={setValue} required />
+            <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional" />
+          </div>
+          <FormActions label="Ban" busy={add.busy} />
+        </form>
+      </Card>
+      <Card title="Bans">
+        <ErrorBanner error={bans.error ?? remove.error} />
+        <PagedTable
+          items={bans.data}
+          empty="No bans."
+          headers={['Type', 'Value', 'Reason', 'Since', '']}
+          row={(b) => (
+            <tr key={b.id}>
+              <td>
+                <Badge tone="red">{typeName(b.type)}</Badge>
+              </td>
+              <td class="mono">{b.value}</td>
+              <td>{b.reason}</td>
+              <td>{formatDateTime(b.created_at)}</td>
+              <RowActions onDelete={() => void lift(b)} deleteLabel="Remove" />
+            </tr>
+          )}
+        />
+      </Card>
+    </>
+  );
+}

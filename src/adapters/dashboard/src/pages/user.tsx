@@ -1,0 +1,177 @@
+import { useState } from 'preact/hooks';
+import { appPath, del, get, patch, put, seg } from '../api.js';
+import type { AppPageProps } from '../components/app-shell.js';
+import { Badge } from '../components/badge.js';
+import { DataTable, RowActions } from '../components/data-table.js';
+import { ErrorBanner } from '../components/error-banner.js';
+import { Card, Empty, FormActions, TextField } from '../components/fields.js';
+import { Link } from '../components/link.js';
+import { MembershipBadge, TimeoutBadge } from '../components/membership.js';
+import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
+import { formatDateTime, formatMinutes, isoToLocalInput, localInputToIso } from '../format.js';
+import { appHref } from '../router.js';
+import type { Adjustment, User } from '../types.js';
+
+export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
+  const path = appPath(app.id, `/users/${seg(userId)}`);
+  const user = useLoad(() => get<User>(path), [path]);
+  const action = useAction();
+  const u = user.data;
+
+  const act = (title: string, message: string, label: string, request: () => Promise<unknown>) => () =>
+    void runConfirmed(action, { title, message, label }, async () => {
+      await request();
+      await user.reload();
+    });
+
+  return (
+    <>
+      <Link href={appHref(app.id, 'users')} class="back-link">
+        ‹ Users
+      </Link>
+      <ErrorBanner error={user.error ?? action.error} />
+      {u && (
+        <>
+          <div class="page-head">
+            <h1>{u.username}</h1>
+            <span>
+              <MembershipBadge user={u} /> <TimeoutBadge user={u} />
+            </span>
+          </div>
+          <Card title="Account">
+            <dl class="facts">
+              <dt>Signed up</dt>
+              <dd>{formatDateTime(u.created_at)}</dd>
+              <dt>Credential</dt>
+              <dd>{u.credential_type === 'license_code' ? 'License code' : 'Username and password'}</dd>
+              <dt>Last IP address</dt>
+              <dd class="mono">{u.last_ip ?? '—'}</dd>
+              <dt>User id</dt>
+              <dd class="mono">{u.id}</dd>
+            </dl>
+            <button type="button" class="btn btn-danger" onClick={act('Revoke all sessions?', `${u.username} is signed out everywhere.`, 'Revoke sessions', () => del(`${path}/sessions`))}>
+              Revoke all sessions
+            </button>
+          </Card>
+          <TimeoutCard user={u} path={path} onChange={() => void user.reload()} />
+          <LimitsCard user={u} path={path} onChange={(v) => user.setData(v)} />
+          <Card title="Devices">
+            {u.registered_devices.length === 0 ? (
+              <Empty>No registered devices.</Empty>
+            ) : (
+              <DataTable headers={['Hardware id', 'Registered', '']}>
+                {u.registered_devices.map((d) => (
+                  <tr key={d.id}>
+                    <td class="mono">{d.hardware_id}</td>
+                    <td>{formatDateTime(d.registered_at)}</td>
+                    <RowActions onDelete={act('Unregister this device?', `${d.hardware_id}: its sessions end now.`, 'Unregister', () => del(`${path}/devices/${seg(d.id)}`))} deleteLabel="Unregister" />
+                  </tr>
+                ))}
+              </DataTable>
+            )}
+          </Card>
+          <Card title="Membership history">
+            <History adjustments={u.membership.adjustments} />
+          </Card>
+        </>
+      )}
+    </>
+  );
+}
+
+function describe(a: Adjustment): string {
+  const parts = [];
+  if (a.minutes !== null) parts.push(a.minutes > 0 ? `+${formatMinutes(a.minutes)}` : formatMinutes(a.minutes));
+  if (a.grants_lifetime_access) parts.push('lifetime granted');
+  if (a.revokes_lifetime_access) parts.push('lifetime revoked');
+  return parts.join(', ') || '—';
+}
+
+function History({ adjustments }: { adjustments: Adjustment[] }) {
+  if (adjustments.length === 0) return <Empty>No adjustments yet.</Empty>;
+  return (
+    <DataTable headers={['When', 'Source', 'Change', 'Reason']}>
+      {[...adjustments].reverse().map((a) => (
+        <tr key={a.id}>
+          <td>{formatDateTime(a.occurred_at)}</td>
+          <td>{a.type === 'license' ? <Badge tone="blue">license</Badge> : <Badge>bulk</Badge>}</td>
+          <td>{describe(a)}</td>
+          <td>{a.reason}</td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+function TimeoutCard({ user, path, onChange }: { user: User; path: string; onChange: () => void }) {
+  const running = user.timed_out_until !== null && Date.parse(user.timed_out_until) > Date.now();
+  const [until, setUntil] = useState(isoToLocalInput(new Date(Date.now() + 24 * 3600_000).toISOString()));
+  const [reason, setReason] = useState('');
+  const action = useAction();
+  const set = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      await put(`${path}/timeout`, { until: localInputToIso(until), ...(reason.trim() ? { reason: reason.trim() } : {}) });
+      setReason('');
+      onChange();
+    });
+  };
+  const lift = () =>
+    runConfirmed(action, { title: 'Lift the timeout?', message: `${user.username} can sign in again at once.`, label: 'Lift timeout' }, async () => {
+      await del(`${path}/timeout`);
+      onChange();
+    });
+  return (
+    <Card title="Timeout">
+      <ErrorBanner error={action.error} />
+      {running ? (
+        <div class="timeout-running">
+          <p>
+            Timed out until <strong>{formatDateTime(user.timed_out_until)}</strong>
+            {user.timeout_reason && <> — {user.timeout_reason}</>}
+          </p>
+          <button type="button" class="btn btn-danger" onClick={() => void lift()}>
+            Lift timeout
+          </button>
+        </div>
+      ) : (
+        <form onSubmit={set}>
+          <p class="muted">A timeout refuses the user's requests until it ends and signs them out now.</p>
+          <div class="form-row">
+            <TextField label="Until" name="until" type="datetime-local" value={until} onInput={setUntil} required />
+            <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown to the user" />
+          </div>
+          <FormActions label="Set timeout" busy={action.busy} />
+        </form>
+      )}
+    </Card>
+  );
+}
+
+function LimitsCard({ user, path, onChange }: { user: User; path: string; onChange: (u: User) => void }) {
+  const [devices, setDevices] = useState(String(user.allowed_number_of_devices));
+  const [sessions, setSessions] = useState(String(user.allowed_number_of_simultaneous_sessions));
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    void action.run(async () => {
+      onChange(await patch<User>(path, { allowed_number_of_devices: Number(devices), allowed_number_of_simultaneous_sessions: Number(sessions) }));
+      setSaved(true);
+    });
+  };
+  return (
+    <Card title="Limits">
+      <form onSubmit={submit}>
+        <ErrorBanner error={action.error} />
+        {saved && <div class="banner banner-success" role="status">Limits saved.</div>}
+        <div class="form-row">
+          <TextField label="Allowed devices" name="allowed_devices" type="number" min={0} max={10000} value={devices} onInput={setDevices} required />
+          <TextField label="Allowed simultaneous sessions" name="allowed_sessions" type="number" min={1} max={10000} value={sessions} onInput={setSessions} required />
+        </div>
+        <FormActions label="Save limits" busy={action.busy} />
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,21 @@
+// Announcement HTML is written by owners but shown to users, and may hold anything: it is
+// rendered only through DOMPurify (a maintained sanitizer beats a hand-written one). On top of its
+// defaults (no script, no event handlers, no javascript: URLs), style attributes are dropped (the
+// page's CSP would refuse them anyway) and so are forms and frames.
+import DOMPurify from 'dompurify';
+
+export function sanitizeAnnouncement(html: string): string {
+  return DOMPurify.sanitize(html, {
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'object', 'embed'],
+    FORBID_ATTR: ['style'],
+    ALLOW_DATA_ATTR: false,
+  });
+}
+
+// Links in the preview open elsewhere and tell the target nothing about the dashboard.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A') {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
+});

@@ -1,0 +1,134 @@
+// The console API's shapes, as the README's API reference gives them.
+
+export interface Owner {
+  id: string;
+  email: string;
+}
+
+export interface Session {
+  owner: Owner;
+  csrf_token: string;
+}
+
+export interface ApplicationSettings {
+  name: string;
+  anonymous_access: boolean;
+  device_auth: boolean;
+  legacy_auth: boolean;
+  token_auth: boolean;
+  session_ttl_seconds: number;
+  default_allowed_devices: number;
+  default_allowed_sessions: number;
+  ban_propagation: boolean;
+  password_min_length: number;
+}
+
+export interface Application extends ApplicationSettings {
+  id: string;
+  api_key: string;
+  created_at: string;
+}
+
+export interface Credentials {
+  api_key: string;
+  api_secret: string;
+  admin_api_key: string;
+  files_encryption_key: string;
+}
+
+export interface License {
+  id: string;
+  code: string;
+  minutes: number | null;
+  note: string | null;
+  created_at: string;
+  used_at: string | null;
+  used_by_user_id: string | null;
+  banned: boolean;
+}
+
+export interface Adjustment {
+  id: string;
+  type: 'license' | 'bulk';
+  occurred_at: string;
+  minutes: number | null;
+  grants_lifetime_access: boolean;
+  revokes_lifetime_access: boolean;
+  license_id: string | null;
+  reason: string | null;
+}
+
+export interface User {
+  application_id: string;
+  id: string;
+  credential_type: 'username_password' | 'license_code';
+  username: string;
+  allowed_number_of_devices: number;
+  allowed_number_of_simultaneous_sessions: number;
+  registered_devices: Array<{ id: string; hardware_id: string; registered_at: string }>;
+  membership: {
+    is_active: boolean;
+    is_lifetime: boolean;
+    active_until: string | null;
+    adjustments: Adjustment[];
+  };
+  timed_out_until: string | null;
+  timeout_reason: string | null;
+  last_ip: string | null;
+  created_at: string;
+}
+
+export type BanType = 'ip' | 'hardware_id' | 'license' | 'user';
+
+export interface Ban {
+  id: string;
+  type: BanType;
+  value: string;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface Variable {
+  name: string;
+  value: string;
+  is_public: boolean;
+}
+
+export type AnnouncementStatus = 'DRAFT' | 'PUBLISHED' | 'ARCHIVED';
+
+export interface Announcement {
+  id: string;
+  title: string;
+  content_html: string;
+  publish_from: string;
+  publish_until: string | null;
+  status: AnnouncementStatus;
+  publication_date: string;
+}
+
+export interface FileRecord {
+  id: string;
+  application_id: string;
+  name: string;
+  is_public: boolean;
+  processing_status: 'PENDING' | 'COMPLETED' | 'FAILED';
+  storage_status: 'NOT_STORED' | 'STORED';
+  mime_type: string;
+  size_bytes: number | null;
+  storage_path: string | null;
+  original_filename: string;
+  store_encrypted: boolean;
+  source: 'ADMIN_API' | 'DASHBOARD';
+  created_at: string;
+  sha256: string | null;
+  processing_error: string | null;
+  updated_at: string;
+}
+
+export interface Overview {
+  users: number;
+  active_memberships: number;
+  licenses: { used: number; unused: number };
+  storage_bytes: number;
+  daily: Array<{ date: string; sign_ups: number; logins: number }>;
+}

@@ -1,0 +1,428 @@
+// The dashboard end to end, in a real browser against a real listening server: an owner signs in,
+// creates an application, issues licenses, sees users who signed up through the integration API,
+// times one out, uploads a file until it is COMPLETED; another owner sees none of it; every main
+// page fits a desktop and a phone; no inline script, a CSP, and the session cookie's flags.
+import { readFile } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner } from '../../src/application/console/owners.js';
+import {
+  browserAvailable,
+  buildDashboard,
+  confirm,
+  DESKTOP,
+  horizontalFit,
+  integrationPost,
+  launchChromium,
+  openPage,
+  PHONE,
+  screenshot,
+  startDashboardServer,
+  type DashboardServer,
+} from './dashboard-harness.js';
+
+const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
+const OTHER = { email: 'other@example.com', password: 'other-password-1' };
+
+describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_000 }, () => {
+  let build: Awaited<ReturnType<typeof buildDashboard>>;
+  let server: DashboardServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let base: string;
+  let appId = '';
+  let api: { key: string; secret: string };
+  const codes: string[] = [];
+
+  beforeAll(async () => {
+    build = await buildDashboard();
+    server = await startDashboardServer(build.dir);
+    base = server.base;
+    browser = await launchChromium();
+    ({ context, page, problems } = await openPage(browser, DESKTOP));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    build?.remove();
+  });
+
+  const integration = (path: string, body: unknown) => integrationPost(base, api, path, body);
+
+  it('serves index.html with a CSP and without inline script or style', async () => {
+    const res = await fetch(`${base}/dashboard/`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe');
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\bsrc="\/dashboard\/assets\//);
+      expect(body!.trim()).toBe('');
+    }
+    expect(html).not.toMatch(/\sstyle\s*=/i);
+    expect(html).not.toMatch(/<style\b/i);
+    expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+  });
+
+  it('signs in with an HttpOnly, SameSite=Strict session cookie', async () => {
+    await page.goto(`${base}/dashboard/`);
+    await page.locator('input[name=email]').waitFor();
+    await screenshot(page, 'sign-in');
+    await page.locator('input[name=email]').fill(OWNER.email);
+    await page.locator('input[name=password]').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The email or password is wrong.');
+    await page.locator('input[name=password]').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Applications' }).waitFor();
+
+    // The cookie's path is /api/console: ask for it there.
+    const cookies = await context.cookies(`${base}/api/console/session`);
+    const session = cookies.find((c) => c.name === 'gh_console');
+    expect(session).toBeDefined();
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/console' });
+    // Neither the token nor the cookie is in reach of the page's scripts.
+    expect(await page.evaluate<string>('document.cookie')).not.toContain('gh_console');
+    // No script without src and no style attribute in the live DOM either.
+    expect(await page.evaluate<number>("document.querySelectorAll('script:not([src]), [style], style').length")).toBe(0);
+  });
+
+  it('creates an application and shows its credentials once', async () => {
+    await page.getByRole('link', { name: 'New application' }).click();
+    await page.locator('input[name=name]').fill('Acme Desktop');
+    await page.locator('input[name=legacy_auth]').check();
+    await screenshot(page, 'new-application');
+    await page.getByRole('button', { name: 'Create application' }).click();
+    await page.getByText('you will not see them again').waitFor();
+    api = {
+      key: (await page.locator('[data-secret=api_key]').textContent()) ?? '',
+      secret: (await page.locator('[data-secret=api_secret]').textContent()) ?? '',
+    };
+    expect(api.key).toMatch(/^gh_/);
+    expect(await page.locator('[data-secret=admin_api_key]').textContent()).toBeTruthy();
+    expect(await page.locator('[data-secret=files_encryption_key]').textContent()).toBeTruthy();
+    expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(4);
+    await screenshot(page, 'credentials-once');
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByTestId('overview-stats').waitFor();
+    appId = new URL(page.url()).pathname.split('/')[3] ?? '';
+    expect(appId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Going back to the list shows it, and the credentials are nowhere to be seen again.
+    await page.goto(`${base}/dashboard/`);
+    await page.getByText('Acme Desktop').waitFor();
+    expect(await page.content()).not.toContain(api.secret);
+    await screenshot(page, 'applications');
+  });
+
+  it('generates licenses, filters and searches them, and exports a safe CSV', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/licenses`);
+    await page.locator('input[name=count]').fill('3');
+    await page.locator('input[name=amount]').fill('12');
+    await page.locator('select[name=unit]').selectOption('hours');
+    await page.locator('input[name=note]').fill('=HYPERLINK("http://evil")');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByTestId('new-licenses').waitFor();
+    codes.push(...((await page.getByTestId('new-licenses').textContent()) ?? '').split('\n').filter(Boolean));
+    expect(codes).toHaveLength(3);
+    await page.locator('input[name=lifetime]').check();
+    await page.locator('input[name=count]').fill('2');
+    await page.locator('input[name=note]').fill('lifetime batch');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(5);
+    expect(await page.getByText('12 h').count()).toBe(3);
+    expect(await page.getByText('Lifetime', { exact: true }).count()).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'licenses');
+
+    await page.locator('input[name=search]').fill('lifetime batch');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+    await page.locator('input[name=search]').fill(codes[0]!.slice(0, 8));
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.locator('input[name=search]').fill('');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('"code","duration","minutes","note","created_at","used_at","used_by_user_id","banned"');
+    expect(lines).toHaveLength(6);
+    // The formula is neutralised and its quotes doubled.
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csv).not.toMatch(/(^|,)"=/m);
+
+    // Delete one unused license, through the confirmation modal.
+    const last = codes.pop()!;
+    await page.locator('input[name=search]').fill(last);
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await screenshot(page, 'confirm-delete-license');
+    await confirm(page);
+    await page.getByText('No licenses match.').waitFor();
+    await page.locator('input[name=search]').fill('');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(4);
+  });
+
+  it('shows users who signed up through the integration API, with search and detail', async () => {
+    const byCode = await integration('/sign_up_with_license_code', { code: codes[0], hardware_id: 'hw-license-1' });
+    expect(byCode.status).toBe(201);
+    const byPassword = await integration('/sign_up', { username: 'alice', password: 'alice-password-1', hardware_id: 'hw-alice-1' });
+    expect(byPassword.status).toBe(201);
+    const login = await integration('/auth/login', { credentials: { code: codes[0] }, hardware_id: 'hw-license-1' });
+    expect(login.status).toBe(200);
+
+    await page.goto(`${base}/dashboard/apps/${appId}/users`);
+    await page.getByRole('link', { name: 'alice' }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    await screenshot(page, 'users');
+
+    // A license code finds the user who redeemed it.
+    await page.locator('input[name=query]').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody').textContent()).toContain(String(byCode.body['username']));
+    await page.locator('input[name=query]').fill('ALI');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'alice' }).click();
+    await page.getByRole('heading', { name: 'alice' }).waitFor();
+    await page.getByText('hw-alice-1').waitFor();
+    await screenshot(page, 'user-detail');
+  });
+
+  it('sets a timeout with a reason, which the integration API enforces, and lifts it', async () => {
+    await page.locator('input[name=reason]').fill('chargeback under review');
+    await page.getByRole('button', { name: 'Set timeout' }).click();
+    await page.getByText('chargeback under review').waitFor();
+    await page.getByText(/timed out until/).first().waitFor();
+    await screenshot(page, 'user-timed-out');
+    const refused = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
+    expect(refused.body).toMatchObject({ error_code: 'TIMED_OUT', reason: 'chargeback under review' });
+
+    await page.getByRole('button', { name: 'Lift timeout' }).click();
+    await confirm(page);
+    await page.getByRole('button', { name: 'Set timeout' }).waitFor();
+    const after = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
+    expect(after.body['error_code']).toBe('MEMBERSHIP_INACTIVE'); // no longer timed out; never activated
+  });
+
+  it('extends the selected users in bulk, with a reason in their history', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/users`);
+    await page.getByRole('link', { name: 'alice' }).waitFor();
+    await page.getByLabel('Select alice').check();
+    await page.locator('input[name=amount]').fill('7');
+    await page.locator('input[name=reason]').fill('support goodwill');
+    await screenshot(page, 'bulk-adjust');
+    await page.getByRole('button', { name: 'Apply to 1 user' }).click();
+    await confirm(page);
+    await page.getByText('1 user adjusted.').waitFor();
+    await page.getByRole('link', { name: 'alice' }).click();
+    await page.getByText('support goodwill').waitFor();
+    expect(await page.getByText('+7 d').count()).toBe(1);
+    const login = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
+    expect(login.status).toBe(200);
+  });
+
+  it('previews announcement HTML sanitized: no script, handler or javascript: URL', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/announcements`);
+    await page.locator('input[name=title]').fill('Version 2 is out');
+    await page.locator('select[name=status]').selectOption('PUBLISHED');
+    expect(problems).toEqual([]);
+    const hostile = '<h3>New</h3><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com/notes">notes</a></p><img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script><p style="color:red" onclick="window.__pwned=3">styled</p>';
+    await page.locator('textarea[name=content_html]').fill(hostile);
+    const preview = page.getByTestId('announcement-preview');
+    await preview.locator('h3').waitFor();
+    const html = await preview.innerHTML();
+    expect(html).not.toMatch(/<script|onerror|onclick|javascript:|style=/i);
+    expect(html).toContain('https://example.com/notes');
+    expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
+    // Parsing the hostile text (DOMPurify's inert document inherits the page's CSP) draws the
+    // CSP's refusals of its handlers and style: reported, blocked, and never in the preview.
+    const refusals = problems.splice(0);
+    for (const refusal of refusals) expect(refusal).toMatch(/^CSP: (Executing inline event handler|Applying inline style) violates/);
+    await screenshot(page, 'announcements');
+    await page.getByRole('button', { name: 'Create announcement' }).click();
+    await page.getByRole('cell', { name: 'Version 2 is out' }).waitFor();
+    expect(await page.locator('tbody .badge').textContent()).toBe('PUBLISHED');
+  });
+
+  it('keeps variables and bans', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/variables`);
+    await page.locator('input[name=name]').fill('latest_version');
+    await page.locator('textarea[name=value]').fill('2.0.1');
+    await page.locator('input[name=is_public]').check();
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('cell', { name: 'latest_version' }).waitFor();
+    // A bad name: the API's field error, in words.
+    await page.locator('input[name=name]').fill('bad name!');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Name contains characters that are not allowed.');
+    await screenshot(page, 'variables');
+
+    await page.goto(`${base}/dashboard/apps/${appId}/bans`);
+    await page.locator('input[name=value]').fill('203.0.113.9');
+    await page.locator('input[name=reason]').fill('abuse');
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByRole('cell', { name: '203.0.113.9' }).waitFor();
+    await screenshot(page, 'bans');
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await confirm(page);
+    await page.getByText('No bans.').waitFor();
+  });
+
+  it('saves settings, and rotates the API secret: shown once, the old one refused', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/settings`);
+    await page.locator('input[name=session_ttl_seconds]').fill('900');
+    await page.locator('input[name=anonymous_access]').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+
+    await page.getByRole('button', { name: 'Rotate API secret' }).click();
+    await confirm(page);
+    await page.getByText('you will not see them again').waitFor();
+    const rotated = (await page.locator('[data-secret=api_secret]').textContent()) ?? '';
+    expect(rotated).toMatch(/^gh_/);
+    expect(rotated).not.toBe(api.secret);
+    await screenshot(page, 'settings-rotated');
+    const stale = await integration('/sign_up', { username: 'bob', password: 'bob-password-1', hardware_id: 'hw-bob' });
+    expect(stale.body['error_code']).toBe('INVALID_API_CREDENTIALS');
+    api.secret = rotated;
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByRole('button', { name: 'Rotate API secret' }).waitFor();
+    expect(await page.content()).not.toContain(rotated);
+  });
+
+  it('uploads a file with progress, watches it reach COMPLETED, downloads and deletes it', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/files`);
+    const contents = Buffer.alloc(3 * 1024 * 1024, 'gatehouse ');
+    await page.locator('input[type=file]').setInputFiles({ name: 'installer.bin', mimeType: 'application/octet-stream', buffer: contents });
+    expect(await page.locator('input[name=name]').inputValue()).toBe('installer.bin');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const row = page.locator('tr[data-file="installer.bin"]');
+    await row.waitFor();
+    await expect.poll(() => row.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('COMPLETED');
+    expect(await row.textContent()).toContain('DASHBOARD');
+    expect(await row.textContent()).toContain('3.0 MiB');
+    await screenshot(page, 'files');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download' }).click()]);
+    expect((await readFile((await download.path())!)).equals(contents)).toBe(true);
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await confirm(page);
+    await page.getByText('No files yet.').waitFor();
+
+    // One file stays, public, for the overview's storage figure.
+    await page.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1536, 'n') });
+    await page.locator('input[name=is_public]').check();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const notes = page.locator('tr[data-file="notes.txt"]');
+    await expect.poll(() => notes.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('COMPLETED');
+    expect(await notes.textContent()).toContain('public');
+  });
+
+  it('shows the overview: counts and the chart of the last 30 days', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}`);
+    const stats = page.getByTestId('overview-stats');
+    await stats.waitFor();
+    const text = (await stats.textContent()) ?? '';
+    expect(text).toContain('2Users');
+    expect(text).toContain('1Licenses used');
+    expect(text).toContain('3Licenses unused');
+    expect(text).toContain('1.5 KiBStorage used');
+    expect(await page.locator('.chart rect').count()).toBe(60);
+    await page.getByText('Sign-ups (2)').waitFor();
+    await page.getByText('Logins (2)').waitFor();
+    await screenshot(page, 'overview');
+  });
+
+  it('never shows owner A\'s applications to owner B', async () => {
+    await createOwner(server.t.deps, OTHER.email, OTHER.password);
+    const other = await openPage(browser, DESKTOP);
+    try {
+      // Straight to A's application, signed out: sign-in first, then back to that address,
+      // where the API's 404 is said in words and nothing of A's shows.
+      await other.page.goto(`${base}/dashboard/apps/${appId}/users`);
+      await other.page.locator('input[name=email]').fill(OTHER.email);
+      await other.page.locator('input[name=password]').fill(OTHER.password);
+      await other.page.getByRole('button', { name: 'Sign in' }).click();
+      await other.page.getByRole('alert').waitFor();
+      expect(new URL(other.page.url()).pathname).toBe(`/dashboard/apps/${appId}/users`);
+      expect(await other.page.getByRole('alert').textContent()).toMatch(/no such application/i);
+      expect(await other.page.content()).not.toContain('alice');
+      expect(await other.page.content()).not.toContain('Acme Desktop');
+      await screenshot(other.page, 'other-owner-foreign-app');
+      await other.page.getByRole('link', { name: 'All applications' }).click();
+      await other.page.getByText('No applications yet').waitFor();
+      expect(await other.page.content()).not.toContain('Acme Desktop');
+      await screenshot(other.page, 'other-owner');
+      expect(other.problems).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it('fits every main page at 1280x800 and 390x844 without horizontal scrolling', async () => {
+    const pages: Array<[string, string]> = [
+      ['applications', ''],
+      ['new-application', '/apps/new'],
+      ['overview', `/apps/${appId}`],
+      ['users', `/apps/${appId}/users`],
+      ['licenses', `/apps/${appId}/licenses`],
+      ['files', `/apps/${appId}/files`],
+      ['announcements', `/apps/${appId}/announcements`],
+      ['variables', `/apps/${appId}/variables`],
+      ['bans', `/apps/${appId}/bans`],
+      ['settings', `/apps/${appId}/settings`],
+    ];
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      for (const [name, path] of pages) {
+        await page.goto(`${base}/dashboard${path}`);
+        await page.locator('main h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const fit = await horizontalFit(page);
+        expect(fit.scrollWidth, `${name} at ${viewport.width}x${viewport.height}`).toBeLessThanOrEqual(fit.clientWidth);
+        if (viewport === PHONE) await screenshot(page, name);
+      }
+    }
+    // The phone's menu opens the application's nav.
+    await page.goto(`${base}/dashboard/apps/${appId}/users`);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Files' }).waitFor();
+    await screenshot(page, 'phone-menu');
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it('brings back the sign-in page when the session ends elsewhere, then the page that was asked for', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/bans`);
+    await page.getByRole('heading', { name: 'Add a ban' }).waitFor();
+    const cookie = (await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console');
+    const revoked = await fetch(`${base}/api/console/logout`, { method: 'POST', headers: { authorization: `Bearer ${cookie!.value}` } });
+    expect(revoked.status).toBe(204);
+    await page.getByRole('link', { name: 'Variables' }).click();
+    await page.locator('input[name=email]').waitFor();
+    await page.locator('input[name=email]').fill(OWNER.email);
+    await page.locator('input[name=password]').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('cell', { name: 'latest_version' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/apps/${appId}/variables`);
+  });
+
+  it('signs out: the cookie is cleared and its token refused; no request lacked the CSRF token, nothing broke the CSP', async () => {
+    await page.goto(`${base}/dashboard/`);
+    const cookie = (await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console');
+    expect(cookie).toBeDefined();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('input[name=email]').waitFor();
+    expect((await context.cookies(`${base}/api/console/session`)).find((c) => c.name === 'gh_console')).toBeUndefined();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/signin');
+    const replayed = await fetch(`${base}/api/console/session`, { headers: { cookie: `gh_console=${cookie!.value}` } });
+    expect(replayed.status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+});
