@@ -74,6 +74,7 @@ export function UsersPage({ app }: AppPageProps) {
                 </td>
                 <td>
                   {u.registered_devices.length} / {u.allowed_number_of_devices}
+                  <span class="phone-only"> devices</span>
                 </td>
                 <td>{formatDateTime(u.created_at)}</td>
               </tr>
