@@ -5,12 +5,13 @@ import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '
 import type { BanKey } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
-import type { DayCount, DayWindow } from '../domain/overview.js';
+import type { DayWindow } from '../domain/overview.js';
 import type { Instant } from '../domain/time.js';
 import type { UserTimeout } from '../domain/timeout.js';
 import type {
   AdjustmentRecord,
   AnnouncementRecord,
+  ApplicationOverviewCounts,
   ApplicationRecord,
   BanRecord,
   ConsoleTokenRecord,
@@ -29,6 +30,7 @@ import type {
 export type {
   AdjustmentRecord,
   AnnouncementRecord,
+  ApplicationOverviewCounts,
   ApplicationRecord,
   BanRecord,
   ConsoleTokenRecord,
@@ -297,21 +299,6 @@ export interface JobQueue {
   failJob(jobId: string, workerId: string, message: string, now: Instant, retryInMs: number | null): Promise<string[] | 'lost'>;
   /** Jobs not yet done (for tests and health). */
   countJobs(): Promise<number>;
-}
-
-/** An application's figures for the console overview, counted by the database. */
-export interface ApplicationOverviewCounts {
-  users: number;
-  /** Users whose membership is lifetime or runs past `now`. */
-  activeMemberships: number;
-  licensesUsed: number;
-  licensesUnused: number;
-  /** The sum of the size (as uploaded) of the contents being served. */
-  storageBytes: number;
-  /** Users created, by day of the window (days with none are absent). */
-  signUpsByDay: DayCount[];
-  /** Sessions opened (revoked or expired since, too), by day of the window. */
-  loginsByDay: DayCount[];
 }
 
 export interface OverviewStore {

@@ -5,6 +5,7 @@ import type { AnnouncementStatus } from '../domain/announcements.js';
 import type { BanKey } from '../domain/bans.js';
 import type { FileSource, FileState } from '../domain/files.js';
 import type { Adjustment, Membership } from '../domain/membership.js';
+import type { DayCount } from '../domain/overview.js';
 import type { Instant } from '../domain/time.js';
 import type { UserTimeout } from '../domain/timeout.js';
 
@@ -163,4 +164,19 @@ export interface JobRecord {
   leaseUntil: Instant | null;
   leaseOwner: string | null;
   createdAt: Instant;
+}
+
+/** An application's figures for the console overview, counted by the database. */
+export interface ApplicationOverviewCounts {
+  users: number;
+  /** Users whose membership is lifetime or runs past `now`. */
+  activeMemberships: number;
+  licensesUsed: number;
+  licensesUnused: number;
+  /** The sum of the size (as uploaded) of the contents being served. */
+  storageBytes: number;
+  /** Users created, by day of the window (days with none are absent). */
+  signUpsByDay: DayCount[];
+  /** Sessions opened (revoked or expired since, too), by day of the window. */
+  loginsByDay: DayCount[];
 }

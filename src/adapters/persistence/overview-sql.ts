@@ -2,7 +2,7 @@
 // and returns only totals and one row per day with activity, never the rows themselves. Each
 // adapter runs them in one read transaction and maps the rows with toOverview.
 import { type AnyColumn, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import type { ApplicationOverviewCounts } from '../../application/ports.js';
+import type { ApplicationOverviewCounts } from '../../application/records.js';
 import { DAY_MS, type DayCount, type DayWindow } from '../../domain/overview.js';
 
 /**
