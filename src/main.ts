@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   console.log(`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`);
+  console.log(`Dashboard: http://${config.host}:${port}/dashboard/`);
   console.log('Create the first owner with: npm run --silent gatehouse -- owner create --email you@example.com --password "<password>"');
 }
 
