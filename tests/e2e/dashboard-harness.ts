@@ -118,3 +118,9 @@ export async function integrationPost(base: string, api: { key: string; secret: 
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
+
+/** A client application's GET on the integration API, with the application's key and secret and no user credentials. */
+export async function integrationGet(base: string, api: { key: string; secret: string }, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${base}/api/integration${path}`, { headers: { 'x-api-key': api.key, 'x-api-secret': api.secret } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}

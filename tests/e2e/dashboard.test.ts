@@ -12,6 +12,7 @@ import {
   confirm,
   DESKTOP,
   horizontalFit,
+  integrationGet,
   integrationPost,
   launchChromium,
   openPage,
@@ -51,6 +52,19 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
   });
 
   const integration = (path: string, body: unknown) => integrationPost(base, api, path, body);
+  /** What the console API holds, asked with the owner's own token (not the browser's session). */
+  const consoleGet = async <T>(path: string): Promise<{ status: number; body: T }> => {
+    const res = await server.t.inject({ method: 'GET', url: `/api/console${path}`, headers: { authorization: `Bearer ${server.t.ownerToken}` } });
+    return { status: res.statusCode, body: res.json() as T };
+  };
+  /**
+   * Parsing the hostile announcement (DOMPurify's inert document inherits the page's CSP) draws
+   * the CSP's refusals of its handlers and style: reported, blocked, and never in the preview.
+   * Takes them out of `problems`, checking they are those and nothing else.
+   */
+  const cspRefusalsOfThePreview = () => {
+    for (const refusal of problems.splice(0)) expect(refusal).toMatch(/^CSP: (Executing inline event handler|Applying inline style) violates/);
+  };
 
   it('serves index.html with a CSP and without inline script or style', async () => {
     const res = await fetch(`${base}/dashboard/`);
@@ -240,10 +254,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(html).not.toMatch(/<script|onerror|onclick|javascript:|style=/i);
     expect(html).toContain('https://example.com/notes');
     expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
-    // Parsing the hostile text (DOMPurify's inert document inherits the page's CSP) draws the
-    // CSP's refusals of its handlers and style: reported, blocked, and never in the preview.
-    const refusals = problems.splice(0);
-    for (const refusal of refusals) expect(refusal).toMatch(/^CSP: (Executing inline event handler|Applying inline style) violates/);
+    cspRefusalsOfThePreview();
     await screenshot(page, 'announcements');
     await page.getByRole('button', { name: 'Create announcement' }).click();
     await page.getByRole('cell', { name: 'Version 2 is out' }).waitFor();
@@ -294,6 +305,63 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByRole('button', { name: 'Rotate API secret' }).waitFor();
     expect(await page.content()).not.toContain(rotated);
+  });
+
+  it('edits an announcement: its title, window and status show in the list, the console API and the application context', async () => {
+    type Announcement = { id: string; title: string; status: string; publish_from: string; publish_until: string | null };
+    const announcements = async () => (await consoleGet<Announcement[]>(`/applications/${appId}/announcements`)).body;
+    // Anonymous access is on since the settings were saved: the application context needs no user.
+    const shownToClients = async () => {
+      const res = await integrationGet(base, api, '/app_context');
+      expect(res.status).toBe(200);
+      return (res.body['announcements'] as Announcement[]).map((a) => a.title);
+    };
+    expect(await shownToClients()).toEqual(['Version 2 is out']);
+    const [created] = await announcements();
+
+    // A window from two days ago to thirty days ahead, typed as the browser's local time; what
+    // the API must then hold and the list show are worked out in the browser too.
+    const day = 86_400_000;
+    const localInput = (ms: number, time: string) => `${new Date(ms).toISOString().slice(0, 10)}T${time}`;
+    const from = localInput(Date.now() - 2 * day, '09:30');
+    const until = localInput(Date.now() + 30 * day, '18:45');
+    const asIso = (local: string) => page.evaluate<string>(`new Date(${JSON.stringify(local)}).toISOString()`);
+    const asShown = (iso: string) => page.evaluate<string>(`new Date(${JSON.stringify(iso)}).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })`);
+
+    await page.goto(`${base}/dashboard/apps/${appId}/announcements`);
+    await page.getByRole('row').filter({ hasText: 'Version 2 is out' }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByText('Edit "Version 2 is out"').waitFor();
+    expect(await page.locator('input[name=title]').inputValue()).toBe('Version 2 is out');
+    expect(await page.locator('select[name=status]').inputValue()).toBe('PUBLISHED');
+    await page.locator('input[name=title]').fill('Version 2.1 is out');
+    await page.locator('input[name=publish_from]').fill(from);
+    await page.locator('input[name=publish_until]').fill(until);
+    await screenshot(page, 'announcement-edit');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Version 2.1 is out' });
+    await row.waitFor();
+    await page.getByText('New announcement').waitFor();
+    const [fromIso, untilIso] = [await asIso(from), await asIso(until)];
+    expect(await row.locator('td').nth(2).textContent()).toBe(await asShown(fromIso));
+    expect(await row.locator('td').nth(3).textContent()).toBe(await asShown(untilIso));
+    expect(await row.locator('.badge').textContent()).toBe('PUBLISHED');
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await announcements()).toMatchObject([{ id: created!.id, title: 'Version 2.1 is out', status: 'PUBLISHED', publish_from: fromIso, publish_until: untilIso }]);
+    // Published and its window open: clients see it, under its new title.
+    expect(await shownToClients()).toEqual(['Version 2.1 is out']);
+
+    // Back to a draft: the list and the API say so, and clients no longer see it.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await page.getByText('Edit "Version 2.1 is out"').waitFor();
+    expect(await page.locator('input[name=publish_from]').inputValue()).toBe(from);
+    expect(await page.locator('input[name=publish_until]').inputValue()).toBe(until);
+    await page.locator('select[name=status]').selectOption('DRAFT');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => row.locator('.badge').textContent()).toBe('DRAFT');
+    expect(await announcements()).toMatchObject([{ id: created!.id, title: 'Version 2.1 is out', status: 'DRAFT', publish_from: fromIso, publish_until: untilIso }]);
+    expect(await shownToClients()).toEqual([]);
+    // The edit form previewed the hostile content of the announcement created above.
+    cspRefusalsOfThePreview();
   });
 
   it('uploads a file with progress, watches it reach COMPLETED, downloads and deletes it', async () => {
