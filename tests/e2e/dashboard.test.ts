@@ -2,6 +2,7 @@
 // creates an application, issues licenses, sees users who signed up through the integration API,
 // times one out, uploads a file until it is COMPLETED; another owner sees none of it; every main
 // page fits a desktop and a phone; no inline script, a CSP, and the session cookie's flags.
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     const res = await server.t.inject({ method: 'GET', url: `/api/console${path}`, headers: { authorization: `Bearer ${server.t.ownerToken}` } });
     return { status: res.statusCode, body: res.json() as T };
   };
+  const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
   /**
    * Parsing the hostile announcement (DOMPurify's inert document inherits the page's CSP) draws
    * the CSP's refusals of its handlers and style: reported, blocked, and never in the preview.
@@ -391,6 +393,67 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     const notes = page.locator('tr[data-file="notes.txt"]');
     await expect.poll(() => notes.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('COMPLETED');
     expect(await notes.textContent()).toContain('public');
+  });
+
+  it('replaces a file\'s contents, with a moving progress bar: same id, PENDING, then COMPLETED with the new bytes', async () => {
+    type FileRecord = { id: string; name: string; processing_status: string; size_bytes: number | null; sha256: string | null };
+    const files = async () => (await consoleGet<FileRecord[]>(`/applications/${appId}/files`)).body;
+    await page.goto(`${base}/dashboard/apps/${appId}/files`);
+    const first = Buffer.alloc(64 * 1024, 'first version ');
+    await page.locator('input[type=file]').setInputFiles({ name: 'app.zip', mimeType: 'application/zip', buffer: first });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const row = page.locator('tr[data-file="app.zip"]');
+    await expect.poll(() => row.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('COMPLETED');
+    const original = (await files()).find((f) => f.name === 'app.zip')!;
+    expect(original.sha256).toBe(sha256(first));
+
+    await row.getByRole('button', { name: 'Replace' }).click();
+    await page.getByText('Replace the contents of app.zip').waitFor();
+    const second = randomBytes(2 * 1024 * 1024);
+    await page.locator('input[type=file]').setInputFiles({ name: 'app-v2.zip', mimeType: 'application/zip', buffer: second });
+    // Uploads to localhost end at once: throttled to 512 KiB/s, the 2 MiB take about four
+    // seconds, and the progress bar is seen part way.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
+    try {
+      const response = page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname === `/api/console/applications/${appId}/files/${original.id}`);
+      await page.getByRole('button', { name: 'Replace contents' }).click();
+      // A function, not a string: the page's CSP refuses eval. Its body runs in the page, where
+      // `document` exists (this file is compiled without the DOM's types).
+      const partWay = await page.waitForFunction(() => {
+        const bar = (globalThis as unknown as { document: { querySelector(s: string): { value: number; nextElementSibling: { textContent: string } } | null } }).document.querySelector('progress[aria-label="Upload progress"]');
+        return bar !== null && bar.value > 0 && bar.value < 1 && { value: bar.value, label: bar.nextElementSibling.textContent };
+      });
+      const { value, label } = (await partWay.jsonValue()) as { value: number; label: string };
+      expect(value).toBeGreaterThan(0);
+      expect(value).toBeLessThan(1);
+      expect(label).toMatch(/^\d{1,3}%$/);
+      expect(Number.parseInt(label, 10)).toBeLessThanOrEqual(100);
+      await screenshot(page, 'file-replace-progress');
+      // The answer to the replacement: the same file, back to PENDING.
+      const answer = await response;
+      expect(answer.status()).toBe(200);
+      expect(await answer.json()).toMatchObject({ id: original.id, name: 'app.zip', processing_status: 'PENDING' });
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+    await page.locator('progress').waitFor({ state: 'detached' });
+    await page.getByText('Upload a file').waitFor();
+    await expect.poll(() => row.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('COMPLETED');
+    expect(await row.textContent()).toContain('2.0 MiB');
+    const after = (await files()).filter((f) => f.name === 'app.zip');
+    expect(after).toMatchObject([{ id: original.id, processing_status: 'COMPLETED', size_bytes: second.length, sha256: sha256(second) }]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download' }).click()]);
+    expect(sha256(await readFile((await download.path())!))).toBe(sha256(second));
+
+    // Gone again, so the overview counts only notes.txt.
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await confirm(page);
+    await row.waitFor({ state: 'detached' });
+    expect((await files()).map((f) => f.name)).toEqual(['notes.txt']);
   });
 
   it('shows the overview: counts and the chart of the last 30 days', async () => {
