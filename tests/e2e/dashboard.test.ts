@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../src/application/console/owners.js';
+import { createApplication } from '../support/test-app.js';
 import {
   browserAvailable,
   buildDashboard,
@@ -469,6 +470,38 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByText('Sign-ups (2)').waitFor();
     await page.getByText('Logins (2)').waitFor();
     await screenshot(page, 'overview');
+  });
+
+  it('deletes an application from its settings, after confirmation: gone from the list and the API, its key refused', async () => {
+    // An application of its own, so the other tests keep theirs.
+    const doomed = await createApplication(server.t, { name: 'Retired Tool' });
+    const doomedApi = { key: doomed.credentials.api_key, secret: doomed.credentials.api_secret };
+    const signUp = (username: string) => integrationPost(base, doomedApi, '/sign_up', { username, password: `${username}-password-1`, hardware_id: `hw-${username}` });
+    expect((await signUp('carol')).status).toBe(201);
+
+    await page.goto(`${base}/dashboard/`);
+    await page.getByRole('link', { name: /Retired Tool/ }).click();
+    await page.getByTestId('overview-stats').waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Delete application' }).click();
+    expect(await page.getByRole('dialog').textContent()).toContain('Delete Retired Tool?');
+    await screenshot(page, 'confirm-delete-application');
+    // Cancelled: nothing happens.
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect((await consoleGet(`/applications/${doomed.id}`)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete application' }).click();
+    await confirm(page);
+    await page.getByRole('heading', { name: 'Applications' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/');
+    await page.getByText('Acme Desktop').waitFor();
+    expect(await page.getByText('Retired Tool').count()).toBe(0);
+    expect((await consoleGet(`/applications/${doomed.id}`)).status).toBe(404);
+    expect((await consoleGet<Array<{ name: string }>>('/applications')).body.map((a) => a.name)).toEqual(['Acme Desktop']);
+    const refused = await signUp('dave');
+    expect(refused.status).toBe(401);
+    expect(refused.body['error_code']).toBe('INVALID_API_CREDENTIALS');
   });
 
   it('never shows owner A\'s applications to owner B', async () => {
