@@ -1,7 +1,8 @@
 // The dashboard end to end, in a real browser against a real listening server: an owner signs in,
 // creates an application, issues licenses, sees users who signed up through the integration API,
-// times one out, uploads a file until it is COMPLETED; another owner sees none of it; every main
-// page fits a desktop and a phone; no inline script, a CSP, and the session cookie's flags.
+// times one out, edits an announcement and sees clients see it (or not), uploads a file until it is
+// COMPLETED and replaces its contents, deletes an application; another owner sees none of it; every
+// main page fits a desktop and a phone; no inline script, a CSP, and the session cookie's flags.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
