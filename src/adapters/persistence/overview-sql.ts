@@ -26,6 +26,7 @@ export function overviewTotals(t: OverviewTables, applicationId: string, now: nu
   const { users, licenses, files } = t;
   return sql`select
     (select count(*) from ${users} where ${users.applicationId} = ${applicationId}) as users,
+    -- the domain's isMembershipActive (lifetime, or active until later than now), as a count
     (select count(*) from ${users} where ${users.applicationId} = ${applicationId}
        and (${users.isLifetime} or ${users.activeUntil} > ${literal(now)})) as active_memberships,
     (select count(*) from ${licenses} where ${licenses.applicationId} = ${applicationId} and ${licenses.usedAt} is not null) as licenses_used,

@@ -2,18 +2,14 @@
 // it has, and its sign-ups and logins over the last 30 UTC days.
 import { type DailyActivity, dailyActivity, overviewWindow } from '../../domain/overview.js';
 import type { Deps } from '../deps.js';
-import type { OwnerRecord } from '../ports.js';
+import type { ApplicationOverviewCounts, OwnerRecord } from '../ports.js';
 import { ownedApplication } from './applications.js';
 
-export interface ApplicationOverview {
-  users: number;
-  activeMemberships: number;
-  licensesUsed: number;
-  licensesUnused: number;
-  storageBytes: number;
+/** The store's totals, with its per-day counts turned into the window's days. */
+export type ApplicationOverview = Omit<ApplicationOverviewCounts, 'signUpsByDay' | 'loginsByDay'> & {
   /** 30 entries, oldest first, today (UTC) last. */
   daily: DailyActivity[];
-}
+};
 
 export async function applicationOverview(deps: Deps, owner: OwnerRecord, appId: string): Promise<ApplicationOverview> {
   const app = await ownedApplication(deps, owner, appId);
