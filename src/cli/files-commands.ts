@@ -6,7 +6,8 @@ import { basename } from 'node:path';
 import { PassThrough, type Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createDecryptStream, KEY_LENGTH } from '../adapters/crypto/file-encryption.js';
+import { createDecryptStream } from '../adapters/crypto/file-encryption.js';
+import { filesKeyBytes } from '../client/gatehouse-client.js';
 import type { AdminApi, AdminFile } from './admin-api.js';
 import { commonOptions, connect, note, result, seconds } from './ci-options.js';
 import { CliError, EXIT, UsageError } from './cli-errors.js';
@@ -111,9 +112,11 @@ async function list(args: string[]): Promise<number> {
 }
 
 function decodeKey(value: string): Buffer {
-  const key = Buffer.from(value, 'base64');
-  if (key.length !== KEY_LENGTH) throw new UsageError('the files encryption key must be the base64 of 32 bytes (--key or GATEHOUSE_FILES_ENCRYPTION_KEY)');
-  return key;
+  try {
+    return filesKeyBytes(value);
+  } catch {
+    throw new UsageError('the files encryption key must be the base64 of 32 bytes (--key or GATEHOUSE_FILES_ENCRYPTION_KEY)');
+  }
 }
 
 /** Where `pull` writes by default: the last segment of the file's name, or its id when that is no usable file name. */

@@ -27,7 +27,8 @@ export interface GatehouseClientOptions {
 
 const INTEGRATION = '/api/integration';
 
-function decodeKey(key: string | Uint8Array): Buffer {
+/** The files encryption key's 32 bytes, from its base64 (as the console shows it) or the bytes. */
+export function filesKeyBytes(key: string | Uint8Array): Buffer {
   const bytes = typeof key === 'string' ? Buffer.from(key, 'base64') : Buffer.from(key);
   if (bytes.length !== KEY_LENGTH) throw new RangeError(`filesEncryptionKey must be ${KEY_LENGTH} bytes (base64 of 32 bytes)`);
   return bytes;
@@ -50,7 +51,7 @@ export class GatehouseClient {
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.appHeaders = { 'x-api-key': options.apiKey, 'x-api-secret': options.apiSecret };
-    this.filesKey = options.filesEncryptionKey === undefined ? null : decodeKey(options.filesEncryptionKey);
+    this.filesKey = options.filesEncryptionKey === undefined ? null : filesKeyBytes(options.filesEncryptionKey);
     this.hardwareId = options.hardwareId;
   }
 
