@@ -6,7 +6,6 @@ import { confirmAction } from './confirm.js';
 export interface Loaded<T> {
   data: T | null;
   error: ApiError | null;
-  loading: boolean;
   reload: () => Promise<void>;
   setData: (value: T) => void;
 }
@@ -18,24 +17,20 @@ export function asApiError(e: unknown): ApiError {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [loading, setLoading] = useState(true);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
   const reload = useCallback(async () => {
-    setLoading(true);
     try {
       setData(await run());
       setError(null);
     } catch (e) {
       setError(asApiError(e));
-    } finally {
-      setLoading(false);
     }
   }, [run]);
   useEffect(() => {
     void reload();
   }, [reload]);
-  return { data, error, loading, reload, setData };
+  return { data, error, reload, setData };
 }
 
 /** Runs an action (a form's submit, a button) with its own busy flag and error. */
