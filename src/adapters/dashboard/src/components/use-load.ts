@@ -1,5 +1,5 @@
 // Loads something from the API for a page: the value, the error to show, and a way to reload.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { confirmAction } from './confirm.js';
 
@@ -19,16 +19,26 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [error, setError] = useState<ApiError | null>(null);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
+  // Only the newest request may set state: when the deps change (another filter, page or
+  // application) or the page unmounts, an answer still on its way is dropped, so a slow old
+  // answer never overwrites a newer one.
+  const latest = useRef(0);
   const reload = useCallback(async () => {
+    const call = ++latest.current;
     try {
-      setData(await run());
+      const value = await run();
+      if (call !== latest.current) return;
+      setData(value);
       setError(null);
     } catch (e) {
-      setError(asApiError(e));
+      if (call === latest.current) setError(asApiError(e));
     }
   }, [run]);
   useEffect(() => {
     void reload();
+    return () => {
+      latest.current += 1;
+    };
   }, [reload]);
   return { data, error, reload, setData };
 }
