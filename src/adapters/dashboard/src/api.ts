@@ -118,7 +118,12 @@ export function upload<T>(method: 'POST' | 'PUT', path: string, form: FormData, 
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
-        resolve(JSON.parse(xhr.responseText) as T);
+        // A throw here would leave the promise pending and the form busy for good.
+        try {
+          resolve(JSON.parse(xhr.responseText) as T);
+        } catch {
+          reject(new ApiError(xhr.status, 'BAD_RESPONSE', 'The server answered the upload with something unreadable. Reload the page to see whether it arrived.'));
+        }
       } else {
         const error = errorFromBody(xhr.status, xhr.responseText, xhr.getResponseHeader('retry-after'));
         if (error.code === 'INVALID_CONSOLE_TOKEN') onSignedOut();

@@ -1,7 +1,8 @@
 // The app: learn whether a console session runs (the cookie), then route.
+import type { FunctionComponent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, setCsrfToken, whenSignedOut } from './api.js';
-import { AppShell } from './components/app-shell.js';
+import { AppShell, type AppPageProps } from './components/app-shell.js';
 import { ConfirmHost } from './components/confirm.js';
 import { Link } from './components/link.js';
 import { AnnouncementsPage } from './pages/announcements.js';
@@ -16,7 +17,7 @@ import { SignInPage } from './pages/sign-in.js';
 import { UserPage } from './pages/user.js';
 import { UsersPage } from './pages/users.js';
 import { VariablesPage } from './pages/variables.js';
-import { BASE, navigate, useRoute, type Route } from './router.js';
+import { BASE, navigate, useRoute, type AppPage, type Route } from './router.js';
 import type { Owner, Session } from './types.js';
 
 type SessionState = { state: 'loading' } | { state: 'signed-out' } | { state: 'signed-in'; owner: Owner };
@@ -84,6 +85,18 @@ export function App() {
   );
 }
 
+/** Each of an application's pages, inside its shell. */
+const APP_PAGE_VIEWS: Record<AppPage, FunctionComponent<AppPageProps>> = {
+  overview: OverviewPage,
+  settings: SettingsPage,
+  licenses: LicensesPage,
+  users: UsersPage,
+  bans: BansPage,
+  variables: VariablesPage,
+  announcements: AnnouncementsPage,
+  files: FilesPage,
+};
+
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'signin':
@@ -106,30 +119,13 @@ function Page({ route }: { route: Route }) {
           {(p) => <UserPage {...p} userId={route.userId} />}
         </AppShell>
       );
-    default:
+    default: {
+      const AppPageView = APP_PAGE_VIEWS[route.page];
       return (
         <AppShell appId={route.appId} current={route.page}>
-          {(p) => {
-            switch (route.page) {
-              case 'overview':
-                return <OverviewPage {...p} />;
-              case 'settings':
-                return <SettingsPage {...p} />;
-              case 'licenses':
-                return <LicensesPage {...p} />;
-              case 'users':
-                return <UsersPage {...p} />;
-              case 'bans':
-                return <BansPage {...p} />;
-              case 'variables':
-                return <VariablesPage {...p} />;
-              case 'announcements':
-                return <AnnouncementsPage {...p} />;
-              case 'files':
-                return <FilesPage {...p} />;
-            }
-          }}
+          {(p) => <AppPageView {...p} />}
         </AppShell>
       );
+    }
   }
 }

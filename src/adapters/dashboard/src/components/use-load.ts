@@ -1,12 +1,11 @@
 // Loads something from the API for a page: the value, the error to show, and a way to reload.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { confirmAction } from './confirm.js';
 
 export interface Loaded<T> {
   data: T | null;
   error: ApiError | null;
-  loading: boolean;
   reload: () => Promise<void>;
   setData: (value: T) => void;
 }
@@ -18,24 +17,30 @@ export function asApiError(e: unknown): ApiError {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [loading, setLoading] = useState(true);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
+  // Only the newest request may set state: when the deps change (another filter, page or
+  // application) or the page unmounts, an answer still on its way is dropped, so a slow old
+  // answer never overwrites a newer one.
+  const latest = useRef(0);
   const reload = useCallback(async () => {
-    setLoading(true);
+    const call = ++latest.current;
     try {
-      setData(await run());
+      const value = await run();
+      if (call !== latest.current) return;
+      setData(value);
       setError(null);
     } catch (e) {
-      setError(asApiError(e));
-    } finally {
-      setLoading(false);
+      if (call === latest.current) setError(asApiError(e));
     }
   }, [run]);
   useEffect(() => {
     void reload();
+    return () => {
+      latest.current += 1;
+    };
   }, [reload]);
-  return { data, error, loading, reload, setData };
+  return { data, error, reload, setData };
 }
 
 /** Runs an action (a form's submit, a button) with its own busy flag and error. */
