@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { encryptedSize } from '../src/adapters/crypto/file-encryption.js';
+import { encryptedSize } from '../src/file-format/encrypted-file.js';
 import type { BenchApp } from './fixture.js';
 import { generatedUpload, type GeneratedUpload } from './generated-upload.js';
 import { readProcMemory, resetPeakRss, RssSampler } from './proc-memory.js';

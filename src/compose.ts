@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Deps } from './application/deps.js';
+import { createJobBell } from './application/files/job-bell.js';
 import type { BlobStore, Clock, Store } from './application/ports.js';
 import { createArgon2Hasher, type Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
@@ -44,8 +45,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     files: {
       maxUploadBytes: options.maxUploadBytes,
       jobLeaseMs: options.jobLeaseMs ?? JOB_LEASE_MS,
-      // Replaced by the composition root once the processor exists.
-      onJobQueued: () => undefined,
+      jobQueued: createJobBell(),
     },
   };
 }

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
-import { createEncryptStream } from './adapters/crypto/file-encryption.js';
+import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { buildHttpApp } from './adapters/http/server.js';
@@ -41,7 +41,6 @@ async function main(): Promise<void> {
     meter: createDigestPool().meter,
     onError: (error, job) => app.log.warn({ err: error, jobId: job?.id, fileId: job?.fileId }, 'file processing attempt failed'),
   });
-  deps.files.onJobQueued = () => processor.wake();
   const sweep = () =>
     sweepOrphanBlobs(deps).then(
       (removed) => removed > 0 && app.log.info({ removed }, 'orphaned blobs removed'),

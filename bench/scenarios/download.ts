@@ -1,7 +1,7 @@
 // Scenario 3: the integration download of a large file (plain, and encrypted: both served as
 // stored) against a bare node:http server streaming the same stored file from disk.
 import { request } from 'node:http';
-import { encryptedSize } from '../../src/adapters/crypto/file-encryption.js';
+import { encryptedSize } from '../../src/file-format/encrypted-file.js';
 import { join } from 'node:path';
 import { alternate, median } from '../alternate.js';
 import { startCeilingServer } from '../ceiling-process.js';

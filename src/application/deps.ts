@@ -1,4 +1,5 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
+import type { JobBell } from './files/job-bell.js';
 import type { BlobStore, Clock, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
 
 /** What every use case runs against: the driven ports and the limits from configuration. */
@@ -16,8 +17,8 @@ export interface Deps {
     maxUploadBytes: number;
     /** Lease of a claimed processing job; heartbeats renew it. */
     jobLeaseMs: number;
-    /** Called after a job is queued, so a local worker starts at once instead of at its next poll. */
-    onJobQueued: () => void;
+    /** Rung after a job is queued, so a local worker starts at once instead of at its next poll. */
+    jobQueued: JobBell;
   };
 }
 

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { PassThrough, type Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createDecryptStream } from '../adapters/crypto/file-encryption.js';
+import { createDecryptStream } from '../file-format/encrypted-file.js';
 import { filesKeyBytes } from '../client/gatehouse-client.js';
 import type { AdminApi, AdminFile } from './admin-api.js';
 import { commonOptions, connect, note, result, seconds } from './ci-options.js';

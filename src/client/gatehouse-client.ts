@@ -6,13 +6,13 @@
  */
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { createDecryptStream, KEY_LENGTH } from '../adapters/crypto/file-encryption.js';
+import { createDecryptStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { errorFromResponse, SessionExpiredError } from './errors.js';
 import type { Adjustment, AppContext, LoginCredentials, Session, UserSummary } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
-export { EncryptedFileError } from '../adapters/crypto/file-encryption.js';
+export { EncryptedFileError } from '../file-format/encrypted-file.js';
 
 export interface GatehouseClientOptions {
   /** Where the server answers, e.g. https://gatehouse.example.com (no /api suffix). */

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,13 +49,10 @@ async function listTs(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
 }
 
-/** Transpiles the adapter, the modules it shares with PostgreSQL (row mappers, overview SQL, find-above) and the domain into `out`. */
+/** Transpiles the store with its SQLite dialect (not the PostgreSQL one), find-above and the domain into `out`. */
 async function buildChildRuntime(out: string): Promise<void> {
-  const shared = [
-    ...['row-mappers.ts', 'files-row-mappers.ts', 'overview-sql.ts'].map((f) => join(repo, 'src/adapters/persistence', f)),
-    join(repo, 'src/adapters/find-above.ts'),
-  ];
-  const sources = [...(await listTs(join(repo, 'src/adapters/persistence/sqlite'))), ...shared, ...(await listTs(join(repo, 'src/domain')))];
+  const persistence = (await listTs(join(repo, 'src/adapters/persistence'))).filter((f) => !f.includes(`${sep}postgres${sep}`));
+  const sources = [...persistence, join(repo, 'src/adapters/find-above.ts'), ...(await listTs(join(repo, 'src/domain')))];
   for (const file of sources) {
     const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },

@@ -18,7 +18,7 @@ import {
   encryptBuffer,
   encryptedSize,
   type EncryptedFileErrorCode,
-} from '../../src/adapters/crypto/file-encryption.js';
+} from '../../src/file-format/encrypted-file.js';
 
 const KEY = randomBytes(32);
 const OTHER_KEY = randomBytes(32);

@@ -45,7 +45,6 @@ export async function startDashboardServer(dashboardDir: string): Promise<Dashbo
   // Real time: what the browser shows (and the timeouts it sets) line up with the server's clock.
   t.clock.set(Date.now());
   const ticker = setInterval(() => t.clock.set(Date.now()), 50);
-  t.deps.files.onJobQueued = () => t.processor.wake();
   t.processor.start();
   await t.http.listen({ host: '127.0.0.1', port: 0 });
   const address = t.http.server.address();

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/application/deps.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
-import { decryptBuffer } from '../../src/adapters/crypto/file-encryption.js';
+import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 
 const run = promisify(execFile);

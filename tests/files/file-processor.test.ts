@@ -9,7 +9,7 @@ import type { Deps } from '../../src/application/deps.js';
 import type { BlobStore, Store } from '../../src/application/ports.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
-import { createEncryptStream, decryptBuffer } from '../../src/adapters/crypto/file-encryption.js';
+import { createEncryptStream, decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { JOB_MAX_ATTEMPTS, retryDelay } from '../../src/domain/files.js';
 import { upload } from '../support/files.js';

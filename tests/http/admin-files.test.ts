@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decryptBuffer } from '../../src/adapters/crypto/file-encryption.js';
+import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { expectError } from '../support/integration.js';
 import { processAll, upload } from '../support/files.js';

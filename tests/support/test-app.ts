@@ -15,7 +15,7 @@ import { buildHttpApp } from '../../src/adapters/http/server.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import { composeDeps } from '../../src/compose.js';
 import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
-import { createEncryptStream } from '../../src/adapters/crypto/file-encryption.js';
+import { createEncryptStream } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';

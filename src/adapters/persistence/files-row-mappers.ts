@@ -1,12 +1,13 @@
-// Rows of `files` and `jobs` to port records and back, for both SQL adapters (same row types;
-// tests/contract/schemas-match.test.ts). A file's state is spread over columns:
-// the processing columns, and the stored contents as six columns that are all set or all null.
+// Rows of `files` and `jobs` to port records and back, for the shared store on either dialect
+// (one table spec, tables.ts; same row types, tests/contract/schemas-match.test.ts). A file's
+// state is spread over columns: the processing columns, and the stored contents as six columns
+// that are all set or all null.
 import type { FileRecord, JobRecord, FileMetadataPatch } from '../../application/ports.js';
 import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../domain/files.js';
-import type * as t from './sqlite/schema.js';
+import type { Tables } from './tables.js';
 
-type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
-type FileRow = Row<typeof t.files>;
+type FileRow = Tables['files']['$inferSelect'];
+type JobRow = Tables['jobs']['$inferSelect'];
 
 export function storedColumns(s: StoredContents | null) {
   return {
@@ -79,7 +80,7 @@ export const toFile = (r: FileRow): FileRecord => ({
 });
 
 // seq only orders claims; it is no part of the record.
-export const toJob = ({ seq: _seq, ...r }: Row<typeof t.jobs>): JobRecord => r;
+export const toJob = ({ seq: _seq, ...r }: JobRow): JobRecord => r;
 
 /** The columns a metadata patch writes: optional fields only when given. */
 export function metadataColumns(p: FileMetadataPatch) {

@@ -1,6 +1,6 @@
 // The console overview's queries, one SQL text for SQLite and PostgreSQL: the database counts
-// and returns only totals and one row per day with activity, never the rows themselves. Each
-// adapter runs them in one read transaction and maps the rows with toOverview.
+// and returns only totals and one row per day with activity, never the rows themselves. The store
+// (store/overview-store.ts) runs them in one read snapshot and maps the rows with toOverview.
 import { type AnyColumn, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { ApplicationOverviewCounts } from '../../application/records.js';
 import { DAY_MS, type DayCount, type DayWindow } from '../../domain/overview.js';

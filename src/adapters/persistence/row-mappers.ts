@@ -1,5 +1,6 @@
-// Rows to port records and back, for both SQL adapters: the PostgreSQL and SQLite schemas infer
-// the same row types (tests/contract/schemas-match.test.ts), so the SQLite ones stand for both.
+// Rows to port records and back, for the shared store (store/*.ts) on either dialect: the tables
+// are declared once (tables.ts), and both dialects' tables infer the same row types
+// (tests/contract/schemas-match.test.ts).
 import type {
   AdjustmentRecord,
   AnnouncementRecord,
@@ -18,13 +19,13 @@ import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { AnnouncementStatus } from '../../domain/announcements.js';
 import type { BanType } from '../../domain/bans.js';
 import type { AdjustmentType, Membership } from '../../domain/membership.js';
-import type * as t from './sqlite/schema.js';
+import type { Tables } from './tables.js';
 
-type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
+type Row<K extends keyof Tables> = Tables[K]['$inferSelect'];
 
 // Text columns holding enums are only ever written from typed records, so narrowing on read is safe.
-export const toOwner = (r: Row<typeof t.owners>): OwnerRecord => ({ ...r });
-export const toConsoleToken = (r: Row<typeof t.consoleTokens>): ConsoleTokenRecord => ({ ...r });
+export const toOwner = (r: Row<'owners'>): OwnerRecord => ({ ...r });
+export const toConsoleToken = (r: Row<'consoleTokens'>): ConsoleTokenRecord => ({ ...r });
 
 export function settingsColumns(s: ApplicationSettings) {
   return {
@@ -40,7 +41,7 @@ export function settingsColumns(s: ApplicationSettings) {
   };
 }
 
-export const applicationRow = (a: ApplicationRecord): Row<typeof t.applications> => ({
+export const applicationRow = (a: ApplicationRecord): Row<'applications'> => ({
   id: a.id,
   ownerId: a.ownerId,
   name: a.name,
@@ -52,7 +53,7 @@ export const applicationRow = (a: ApplicationRecord): Row<typeof t.applications>
   createdAt: a.createdAt,
 });
 
-export const toApplication = (r: Row<typeof t.applications>): ApplicationRecord => ({
+export const toApplication = (r: Row<'applications'>): ApplicationRecord => ({
   id: r.id,
   ownerId: r.ownerId,
   name: r.name,
@@ -76,7 +77,7 @@ export const toApplication = (r: Row<typeof t.applications>): ApplicationRecord 
 
 export const membershipColumns = (m: Membership) => ({ activeUntil: m.activeUntil, isLifetime: m.isLifetime });
 
-export const userRow = (u: UserRecord): Row<typeof t.users> => ({
+export const userRow = (u: UserRecord): Row<'users'> => ({
   id: u.id,
   applicationId: u.applicationId,
   username: u.username,
@@ -93,7 +94,7 @@ export const userRow = (u: UserRecord): Row<typeof t.users> => ({
   createdAt: u.createdAt,
 });
 
-export const toUser = (r: Row<typeof t.users>): UserRecord => ({
+export const toUser = (r: Row<'users'>): UserRecord => ({
   id: r.id,
   applicationId: r.applicationId,
   username: r.username,
@@ -109,11 +110,11 @@ export const toUser = (r: Row<typeof t.users>): UserRecord => ({
   createdAt: r.createdAt,
 });
 
-export const toDevice = (r: Row<typeof t.devices>): DeviceRecord => ({ ...r });
-export const toSession = (r: Row<typeof t.sessions>): SessionRecord => ({ ...r });
-export const toLicense = (r: Row<typeof t.licenses>): LicenseRecord => ({ ...r });
+export const toDevice = (r: Row<'devices'>): DeviceRecord => ({ ...r });
+export const toSession = (r: Row<'sessions'>): SessionRecord => ({ ...r });
+export const toLicense = (r: Row<'licenses'>): LicenseRecord => ({ ...r });
 
-export const adjustmentRow = (a: AdjustmentRecord): Row<typeof t.adjustments> => ({
+export const adjustmentRow = (a: AdjustmentRecord): Row<'adjustments'> => ({
   id: a.id,
   applicationId: a.applicationId,
   userId: a.userId,
@@ -126,16 +127,16 @@ export const adjustmentRow = (a: AdjustmentRecord): Row<typeof t.adjustments> =>
   reason: a.reason,
 });
 
-export const toAdjustment = (r: Row<typeof t.adjustments>): AdjustmentRecord => ({
+export const toAdjustment = (r: Row<'adjustments'>): AdjustmentRecord => ({
   ...r,
   type: r.type as AdjustmentType,
 });
 
-export const toVariable = (r: Row<typeof t.variables>): VariableRecord => ({ ...r });
+export const toVariable = (r: Row<'variables'>): VariableRecord => ({ ...r });
 
-export const toAnnouncement = (r: Row<typeof t.announcements>): AnnouncementRecord => ({
+export const toAnnouncement = (r: Row<'announcements'>): AnnouncementRecord => ({
   ...r,
   status: r.status as AnnouncementStatus,
 });
 
-export const toBan = (r: Row<typeof t.bans>): BanRecord => ({ ...r, type: r.type as BanType });
+export const toBan = (r: Row<'bans'>): BanRecord => ({ ...r, type: r.type as BanType });

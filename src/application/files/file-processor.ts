@@ -135,6 +135,7 @@ export function createFileProcessor(deps: Deps, options: FileProcessorOptions): 
   let running = false;
   let active = 0;
   let timer: NodeJS.Timeout | null = null;
+  let unlisten: (() => void) | null = null;
   const inFlight = new Set<Promise<void>>();
 
   async function claimOne(): Promise<boolean> {
@@ -165,6 +166,7 @@ export function createFileProcessor(deps: Deps, options: FileProcessorOptions): 
     start() {
       if (running) return;
       running = true;
+      unlisten = deps.files.jobQueued.listen(fill);
       fill();
       timer = setInterval(fill, options.pollMs);
       timer.unref();
@@ -174,6 +176,7 @@ export function createFileProcessor(deps: Deps, options: FileProcessorOptions): 
     },
     async stop() {
       running = false;
+      unlisten?.();
       if (timer) clearInterval(timer);
       await Promise.all([...inFlight]);
     },

@@ -78,7 +78,7 @@ export async function createFile(
   return consuming(deps, staged, async () => {
     const { file, job } = pendingFile(deps, app, name, fields, upload, staged);
     await deps.store.createFile(file, job);
-    deps.files.onJobQueued();
+    deps.files.jobQueued.ring();
     return file;
   });
 }
@@ -96,7 +96,7 @@ export async function upsertFileByName(
     const { file, job } = pendingFile(deps, app, name, fields, upload, staged);
     const result = await deps.store.upsertFileByName(file, job);
     await discardBlobs(deps, result.discard);
-    deps.files.onJobQueued();
+    deps.files.jobQueued.ring();
     return { file: result.file, created: result.created };
   });
 }
@@ -126,7 +126,7 @@ export async function updateFile(
     );
     if (result === null) throw fileNotFound();
     await discardBlobs(deps, result.discard);
-    deps.files.onJobQueued();
+    deps.files.jobQueued.ring();
     return result.file;
   });
 }

@@ -4,22 +4,18 @@
 // filling and a per-row remap on every call); the SQL is still drizzle's, so the schema and the
 // SQL cannot drift apart.
 import { is, Placeholder } from 'drizzle-orm';
+import type { BuiltSelect } from '../dialect.js';
 import type { LaneArg, ReadLane } from './read-lane.js';
 
-/** What a drizzle select builder offers: its SQL, and the rows it would return. */
-export interface BuiltSelect<Rows extends unknown[]> {
-  toSQL(): { sql: string; params: unknown[] };
-  readonly _: { readonly result: Rows };
-}
 
 /** The values of a read's placeholders, by name: text, or text arrays. */
-export type ReadValues = Record<string, string | string[]>;
+export type ReadValues = Record<string, string | number | string[]>;
 
 /**
  * The read `query` as a function of its placeholders' values. Its other parameters (a LIMIT)
  * are fixed as built, so the statement text never varies: it is prepared once per connection.
  */
-export function preparedRead<Rows extends unknown[]>(lane: ReadLane, query: BuiltSelect<Rows>): (values: ReadValues) => Promise<Rows> {
+export function preparedRead<Row>(lane: ReadLane, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]> {
   const { sql, params } = query.toSQL();
   const slots = params.map((p): ((values: ReadValues) => LaneArg) => {
     if (!is(p, Placeholder)) return () => p as LaneArg;
@@ -33,6 +29,6 @@ export function preparedRead<Rows extends unknown[]>(lane: ReadLane, query: Buil
   return async (values) => {
     const args = slots.map((slot) => slot(values));
     // The rows carry the schema's property names and JS types (see read-lane.ts): drizzle's rows.
-    return (await lane.query(sql, args)) as Rows;
+    return (await lane.query(sql, args)) as Row[];
   };
 }

@@ -10,17 +10,17 @@
 import type Database from 'better-sqlite3';
 import { and, eq, sql } from 'drizzle-orm';
 import type { BanKey, BanType } from '../../../domain/bans.js';
-import type { Db } from './db.js';
+import type { Db } from '../dialect.js';
+import type { Tables } from '../tables.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
-import { bans } from './schema.js';
 
 const MAX_KEYS = 256;
 
 const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
 
-export type MatchingBans = (applicationId: string, keys: readonly BanKey[]) => BanKey[];
+export type MatchingBans = (applicationId: string, keys: readonly BanKey[]) => Promise<BanKey[]>;
 
-export function prepareMatchingBans(db: Db, client: Database.Database): MatchingBans {
+export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database): MatchingBans {
   const fields = { type: bans.type, value: bans.value };
   const bySize = new Map<number, PreparedRead<{ type: string; value: string }>>();
   const statementFor = (size: number) => {
@@ -40,7 +40,7 @@ export function prepareMatchingBans(db: Db, client: Database.Database): Matching
     return read;
   };
 
-  return (applicationId, keys) => {
+  return async (applicationId, keys) => {
     const found: BanKey[] = [];
     // No keys, no query: nothing can match.
     for (let start = 0; start < keys.length; start += MAX_KEYS) {

@@ -13,6 +13,7 @@
 // db.transaction) they read within that transaction like the tx handle would.
 import type Database from 'better-sqlite3';
 import { Column, is, Placeholder } from 'drizzle-orm';
+import type { BuiltSelect } from '../dialect.js';
 
 type Value = string | number | null;
 export type ReadParams = Readonly<Record<string, Value>>;
@@ -22,12 +23,6 @@ export interface PreparedRead<Row> {
   all(params: ReadParams): Row[];
 }
 
-/** A drizzle select over one table's columns, with sql.placeholder(name) for what varies. */
-interface Select<Row> {
-  toSQL(): { sql: string; params: unknown[] };
-  /** Only for its type: the row type of the select. */
-  all(): Row[];
-}
 
 type Slot = { name: string } | { value: Value };
 
@@ -36,7 +31,7 @@ type Slot = { name: string } | { value: Value };
  * the decoder reads the row's values in that order, and the rendered SQL is checked to start with
  * those columns so the two cannot drift apart.
  */
-export function prepareRead<Row>(client: Database.Database, fields: Record<string, Column>, query: Select<Row>): PreparedRead<Row> {
+export function prepareRead<Row>(client: Database.Database, fields: Record<string, Column>, query: BuiltSelect<Row>): PreparedRead<Row> {
   const { sql, params } = query.toSQL();
   const columns = Object.entries(fields);
   const selectList = `select ${columns.map(([, c]) => `"${c.name}"`).join(', ')} from `;

@@ -2,18 +2,19 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
-import { binary, type Connection, isUniqueViolation } from './db.js';
-import type { HotReads } from './hot-reads.js';
+import { type Dialect, isUniqueViolation } from '../dialect.js';
+import type { HotReads } from '../hot-reads.js';
 import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
-import { applications, authAccountCounters, authIpCounters, consoleTokens, owners } from './schema.js';
 
-export function ownerStore({ db }: Connection): OwnerStore {
+export function ownerStore(d: Dialect): OwnerStore {
+  const { db } = d;
+  const { owners, consoleTokens } = d.t;
   return {
     async createOwner(owner) {
       try {
-        await db.insert(owners).values(owner);
+        await d.write((w) => w.insert(owners).values(owner));
       } catch (e) {
-        if (isUniqueViolation(e, 'owners_email_unique')) throw new DomainError('EMAIL_TAKEN', 'an owner with this email exists');
+        if (isUniqueViolation(d, e, owners.email)) throw new DomainError('EMAIL_TAKEN', 'an owner with this email exists');
         throw e;
       }
     },
@@ -26,10 +27,10 @@ export function ownerStore({ db }: Connection): OwnerStore {
       return row ? toOwner(row) : null;
     },
     async updateOwnerPasswordHash(id, passwordHash) {
-      await db.update(owners).set({ passwordHash }).where(eq(owners.id, id));
+      await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
     },
     async createConsoleToken(token) {
-      await db.insert(consoleTokens).values(token);
+      await d.write((w) => w.insert(consoleTokens).values(token));
     },
     async findConsoleToken(digest) {
       const [row] = await db.select().from(consoleTokens).where(eq(consoleTokens.digest, digest));
@@ -37,22 +38,26 @@ export function ownerStore({ db }: Connection): OwnerStore {
     },
     async revokeConsoleToken(id, now) {
       // The first revocation time is the one worth keeping.
-      await db
-        .update(consoleTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt)));
+      await d.write((w) =>
+        w
+          .update(consoleTokens)
+          .set({ revokedAt: now })
+          .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt))),
+      );
     },
   };
 }
 
-export function applicationStore({ db, transaction }: Connection, reads: HotReads): ApplicationStore {
+export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore {
+  const { db } = d;
+  const { applications, authAccountCounters, authIpCounters } = d.t;
   const find = async (id: string) => {
     const [row] = await db.select().from(applications).where(eq(applications.id, id));
     return row ? toApplication(row) : null;
   };
   return {
     async createApplication(app) {
-      await db.insert(applications).values(applicationRow(app));
+      await d.write((w) => w.insert(applications).values(applicationRow(app)));
     },
     async sampleSealedSecret() {
       const [row] = await db.select({ sealed: applications.filesKeySealed }).from(applications).limit(1);
@@ -63,7 +68,7 @@ export function applicationStore({ db, transaction }: Connection, reads: HotRead
         .select()
         .from(applications)
         .where(eq(applications.ownerId, ownerId))
-        .orderBy(asc(applications.createdAt), asc(binary(applications.id)));
+        .orderBy(asc(applications.createdAt), asc(d.binary(applications.id)));
       return rows.map(toApplication);
     },
     async findApplication(id) {
@@ -82,17 +87,18 @@ export function applicationStore({ db, transaction }: Connection, reads: HotRead
         ...(patch.adminApiKeyDigest !== undefined ? { adminApiKeyDigest: patch.adminApiKeyDigest } : {}),
       };
       // drizzle refuses an empty SET; an empty patch is a plain read.
-      if (Object.keys(set).length > 0) await db.update(applications).set(set).where(eq(applications.id, id));
+      if (Object.keys(set).length > 0) await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
       return find(id);
     },
     async deleteApplication(id) {
       // Everything the application owns goes with it through ON DELETE CASCADE, but for the
       // throttle counters, which have no foreign key (owner sign-in shares their tables). They are
       // deleted address counters first, the order in which the throttle locks them.
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         await tx.delete(authIpCounters).where(eq(authIpCounters.applicationId, id));
         await tx.delete(authAccountCounters).where(eq(authAccountCounters.applicationId, id));
-        return (await tx.delete(applications).where(eq(applications.id, id))).count > 0;
+        const deleted = await tx.delete(applications).where(eq(applications.id, id)).returning({ id: applications.id });
+        return deleted.length > 0;
       });
     },
   };

@@ -1,55 +1,61 @@
-// The durable queue of upload jobs. Workers (in any instance sharing the database) claim a job
-// under a lease, heartbeat while they work and settle it; a lease that lapses lets another worker
-// take the job over, after which the first worker's settlement is 'lost'. Claiming locks the
-// oldest claimable row with FOR UPDATE SKIP LOCKED, so parallel claims take different jobs without
-// waiting on each other; settling locks the file and then the job, the order every write of a
-// file's contents takes them in, and checks the lease under those locks.
+// The durable queue of upload jobs. Workers (in any instance or process sharing the database)
+// claim a job under a lease, heartbeat while they work and settle it; a lease that lapses lets
+// another worker take the job over, after which the first worker's settlement is 'lost'. Claiming
+// locks the oldest claimable row skipping locked ones (PostgreSQL: FOR UPDATE SKIP LOCKED), so
+// parallel claims take different jobs without waiting on each other; settling locks the file and
+// then the job, the order every write of a file's contents takes them in, and checks the lease
+// under those locks. (SQLite's transactions hold the whole database: see Dialect.locked.)
 import { and, asc, count, eq, isNull, lte, or } from 'drizzle-orm';
 import type { FileRecord, JobQueue, JobRecord } from '../../../application/ports.js';
 import { completeUpload, failUpload, type FileState, isClaimable } from '../../../domain/files.js';
 import type { Instant } from '../../../domain/time.js';
-import type { Connection, Db } from './db.js';
-import { lockFileById } from './file-store.js';
+import type { Db, Dialect } from '../dialect.js';
 import { stateColumns, toJob } from '../files-row-mappers.js';
-import { files, jobs } from './schema.js';
+import { lockFileById } from './file-store.js';
 
 /**
  * The job and its file, both locked, while `workerId` holds the job's lease; null when the job is
  * gone or another worker took it. The file is locked first (a job's file never changes), like
  * replaceFileContents and deleteFile do, which then drop the job: taking the job first could deadlock.
  */
-async function lockHeldJob(tx: Db, jobId: string, workerId: string): Promise<{ job: JobRecord; file: FileRecord | null } | null> {
+async function lockHeldJob(d: Dialect, tx: Db, jobId: string, workerId: string): Promise<{ job: JobRecord; file: FileRecord | null } | null> {
+  const { jobs } = d.t;
   const [peek] = await tx.select({ fileId: jobs.fileId, leaseOwner: jobs.leaseOwner }).from(jobs).where(eq(jobs.id, jobId));
   if (peek === undefined || peek.leaseOwner !== workerId) return null;
-  const file = await lockFileById(tx, peek.fileId);
-  const [row] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('update');
+  const file = await lockFileById(d, tx, peek.fileId);
+  const [row] = await d.locked(tx.select().from(jobs).where(eq(jobs.id, jobId)));
   return row !== undefined && row.leaseOwner === workerId ? { job: toJob(row), file } : null;
 }
 
 /** Writes a file's next state; the domain returns the state itself when nothing changes. */
-async function settleFile(tx: Db, fileId: string, before: FileState, next: FileState, now: Instant): Promise<void> {
+async function settleFile(d: Dialect, tx: Db, fileId: string, before: FileState, next: FileState, now: Instant): Promise<void> {
   if (next === before) return;
+  const { files } = d.t;
   await tx
     .update(files)
     .set({ ...stateColumns(next), updatedAt: now })
     .where(eq(files.id, fileId));
 }
 
-export function jobQueue({ db, transaction }: Connection): JobQueue {
+export function jobQueue(d: Dialect): JobQueue {
+  const { db } = d;
+  const { jobs } = d.t;
   return {
     async claimJob(workerId, now, leaseMs) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // SQL only picks the candidate (oldest due and unleased, by run_after over its index, in
         // insertion order among equals); the domain's isClaimable has the last word. Rows other
         // claims hold are skipped, and one that a committed claim leased meanwhile fails the
         // re-checked WHERE and is skipped too.
-        const [candidate] = await tx
-          .select()
-          .from(jobs)
-          .where(and(lte(jobs.runAfter, now), or(isNull(jobs.leaseUntil), lte(jobs.leaseUntil, now))))
-          .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(jobs.seq))
-          .limit(1)
-          .for('update', { skipLocked: true });
+        const [candidate] = await d.locked(
+          tx
+            .select()
+            .from(jobs)
+            .where(and(lte(jobs.runAfter, now), or(isNull(jobs.leaseUntil), lte(jobs.leaseUntil, now))))
+            .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(jobs.seq))
+            .limit(1),
+          { skipLocked: true },
+        );
         if (candidate === undefined || !isClaimable(candidate, now)) return null;
         const [row] = await tx
           .update(jobs)
@@ -62,16 +68,19 @@ export function jobQueue({ db, transaction }: Connection): JobQueue {
 
     async heartbeat(jobId, workerId, now, leaseMs) {
       // One conditional UPDATE: it locks the row and re-checks the owner on its latest version.
-      const result = await db
-        .update(jobs)
-        .set({ leaseUntil: now + leaseMs })
-        .where(and(eq(jobs.id, jobId), eq(jobs.leaseOwner, workerId)));
-      return result.count > 0;
+      const extended = await d.write((w) =>
+        w
+          .update(jobs)
+          .set({ leaseUntil: now + leaseMs })
+          .where(and(eq(jobs.id, jobId), eq(jobs.leaseOwner, workerId)))
+          .returning({ id: jobs.id }),
+      );
+      return extended.length > 0;
     },
 
     async completeJob(jobId, workerId, contents, now) {
-      return transaction(async (tx) => {
-        const held = await lockHeldJob(tx, jobId, workerId);
+      return d.transaction(async (tx) => {
+        const held = await lockHeldJob(d, tx, jobId, workerId);
         if (held === null) return 'lost' as const;
         const { job, file } = held;
         // The staging upload is spent once the contents are stored, whatever the file makes of them.
@@ -80,7 +89,7 @@ export function jobQueue({ db, transaction }: Connection): JobQueue {
           keys.push(contents.blobKey);
         } else {
           const { next, discard } = completeUpload(file.state, job.id, contents);
-          await settleFile(tx, file.id, file.state, next, now);
+          await settleFile(d, tx, file.id, file.state, next, now);
           if (discard !== null) keys.push(discard);
         }
         await tx.delete(jobs).where(eq(jobs.id, job.id));
@@ -89,8 +98,8 @@ export function jobQueue({ db, transaction }: Connection): JobQueue {
     },
 
     async failJob(jobId, workerId, message, now, retryInMs) {
-      return transaction(async (tx) => {
-        const held = await lockHeldJob(tx, jobId, workerId);
+      return d.transaction(async (tx) => {
+        const held = await lockHeldJob(d, tx, jobId, workerId);
         if (held === null) return 'lost' as const;
         const { job, file } = held;
         if (retryInMs !== null) {
@@ -100,7 +109,7 @@ export function jobQueue({ db, transaction }: Connection): JobQueue {
             .where(eq(jobs.id, job.id));
           return [];
         }
-        if (file !== null) await settleFile(tx, file.id, file.state, failUpload(file.state, job.id, message), now);
+        if (file !== null) await settleFile(d, tx, file.id, file.state, failUpload(file.state, job.id, message), now);
         await tx.delete(jobs).where(eq(jobs.id, job.id));
         return [...new Set([job.stagingKey, job.outputKey])];
       });

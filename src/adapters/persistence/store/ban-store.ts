@@ -2,20 +2,18 @@
 // a license ban flags the license so redemption refuses it.
 import { and, desc, eq } from 'drizzle-orm';
 import type { BanRecord, BanStore } from '../../../application/ports.js';
-import type { BanKey } from '../../../domain/bans.js';
-import { binary, type Connection } from './db.js';
-import type { HotReads } from './hot-reads.js';
+import type { Dialect } from '../dialect.js';
+import type { HotReads } from '../hot-reads.js';
 import { toBan } from '../row-mappers.js';
-import { bans, licenses, sessions } from './schema.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
 
-const keyMatch = (k: BanKey) => and(eq(bans.type, k.type), eq(bans.value, k.value));
-
-export function banStore({ db, transaction }: Connection, reads: HotReads): BanStore {
+export function banStore(d: Dialect, reads: HotReads): BanStore {
+  const { db } = d;
+  const { bans, licenses, sessions } = d.t;
   return {
     findMatchingBans: reads.findMatchingBans,
     async addBans(applicationId, records, now) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         const stored: BanRecord[] = [];
         for (const ban of records) {
           // A concurrent insert of the same key is waited for; either way the row is then there.
@@ -26,7 +24,7 @@ export function banStore({ db, transaction }: Connection, reads: HotReads): BanS
           const [row] = await tx
             .select()
             .from(bans)
-            .where(and(eq(bans.applicationId, applicationId), keyMatch(ban)));
+            .where(and(eq(bans.applicationId, applicationId), eq(bans.type, ban.type), eq(bans.value, ban.value)));
           if (!row) throw new Error('ban vanished inside its own transaction');
           stored.push(toBan(row));
           // Applied for existing bans too: idempotent, and it heals anything that slipped past.
@@ -34,8 +32,8 @@ export function banStore({ db, transaction }: Connection, reads: HotReads): BanS
             // A login of the user holds the user's row lock from its ban check to its commit:
             // waiting for that lock means its session exists (and is revoked below) or the login
             // has yet to check, and will find this ban.
-            await lockUser(tx, ban.value);
-            await revokeLiveSessions(tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
+            await lockUser(d, tx, ban.value);
+            await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
           } else if (ban.type === 'license') {
             // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
             await tx
@@ -52,11 +50,11 @@ export function banStore({ db, transaction }: Connection, reads: HotReads): BanS
         .select()
         .from(bans)
         .where(eq(bans.applicationId, applicationId))
-        .orderBy(desc(bans.createdAt), desc(binary(bans.id)));
+        .orderBy(desc(bans.createdAt), desc(d.binary(bans.id)));
       return rows.map(toBan);
     },
     async deleteBan(applicationId, banId) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         const [row] = await tx
           .delete(bans)
           .where(and(eq(bans.applicationId, applicationId), eq(bans.id, banId)))

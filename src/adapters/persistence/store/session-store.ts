@@ -4,20 +4,20 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports.js';
 import { planSession } from '../../../domain/sessions.js';
-import type { Connection } from './db.js';
-import type { HotReads } from './hot-reads.js';
-import { sessions } from './schema.js';
+import type { Dialect } from '../dialect.js';
+import type { HotReads } from '../hot-reads.js';
 import { admit, assertStillAdmitted, lockUser } from './writes.js';
 
-export function sessionStore({ db, transaction }: Connection, reads: HotReads): SessionStore {
+export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
+  const { sessions } = d.t;
   return {
     async openSession({ session, device, cap, now }) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
         // that landed meanwhile must still refuse the login. This re-read locks the user's row.
-        await assertStillAdmitted(tx, session.applicationId, session.userId, now);
+        await assertStillAdmitted(d, tx, session.applicationId, session.userId, now);
         const deviceRegistered =
-          device === null ? false : await admit(tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
+          device === null ? false : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
         // Only live sessions matter to the plan; expired and revoked ones are filtered out here
         // rather than loaded.
         const live = await tx
@@ -31,17 +31,19 @@ export function sessionStore({ db, transaction }: Connection, reads: HotReads): 
       });
     },
     async admitDevice({ userId, hardwareId, allowed, newDeviceId, now }) {
-      await transaction(async (tx) => {
-        await lockUser(tx, userId);
-        await admit(tx, userId, hardwareId, allowed, newDeviceId, now);
+      await d.transaction(async (tx) => {
+        await lockUser(d, tx, userId);
+        await admit(d, tx, userId, hardwareId, allowed, newDeviceId, now);
       });
     },
     findSession: reads.findSession,
     async revokeSession(id, now) {
-      await db
-        .update(sessions)
-        .set({ revokedAt: now })
-        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+      await d.write((w) =>
+        w
+          .update(sessions)
+          .set({ revokedAt: now })
+          .where(and(eq(sessions.id, id), isNull(sessions.revokedAt))),
+      );
     },
   };
 }

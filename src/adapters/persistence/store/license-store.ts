@@ -1,25 +1,25 @@
 // Licenses, and redeeming them (for a new license-code user or an existing user). Redemption locks
-// the license row (SELECT ... FOR UPDATE) before checking it and marks it with a conditional
-// UPDATE, so a code is used once even when several instances share the database.
+// the license row (see Dialect.locked) before checking it and marks it with a conditional UPDATE,
+// so a code is used once even when several instances or processes share the database.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AdjustmentRecord, LicenseRecord, LicenseStore, UserStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
-import { binary, type Connection, type Db, chunks } from './db.js';
+import { chunks, type Db, type Dialect } from '../dialect.js';
+import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, toLicense } from '../row-mappers.js';
-import { licenses, users } from './schema.js';
-import type { HotReads } from './hot-reads.js';
 import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
-async function findByDigest(tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
+async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
+  const { licenses } = d.t;
   const query = tx
     .select()
     .from(licenses)
     .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)));
-  const [row] = lock ? await query.for('update') : await query;
+  const [row] = lock ? await d.locked(query) : await query;
   return row ? toLicense(row) : null;
 }
 
@@ -27,21 +27,25 @@ async function findByDigest(tx: Db, applicationId: string, codeDigest: string, l
  * Marks a license used. The row lock already excludes other redemptions; the conditions on the
  * UPDATE keep the single use even without it.
  */
-async function markUsed(tx: Db, licenseId: string, userId: string, now: Instant): Promise<boolean> {
-  const result = await tx
+async function markUsed(d: Dialect, tx: Db, licenseId: string, userId: string, now: Instant): Promise<boolean> {
+  const { licenses } = d.t;
+  const marked = await tx
     .update(licenses)
     .set({ usedAt: now, usedByUserId: userId })
-    .where(and(eq(licenses.id, licenseId), isNull(licenses.usedAt), eq(licenses.banned, false)));
-  return result.count === 1;
+    .where(and(eq(licenses.id, licenseId), isNull(licenses.usedAt), eq(licenses.banned, false)))
+    .returning({ id: licenses.id });
+  return marked.length === 1;
 }
 
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function licenseStore({ db, transaction }: Connection, reads: HotReads): LicenseStore & Redemption {
+export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemption {
+  const { db } = d;
+  const { licenses, users } = d.t;
   return {
     async insertLicenses(batch) {
       if (batch.length === 0) return;
-      await transaction(async (tx) => {
+      await d.transaction(async (tx) => {
         for (const part of chunks(batch)) await tx.insert(licenses).values(part);
       });
     },
@@ -51,7 +55,7 @@ export function licenseStore({ db, transaction }: Connection, reads: HotReads): 
         .select()
         .from(licenses)
         .where(and(eq(licenses.applicationId, applicationId), byStatus))
-        .orderBy(asc(licenses.createdAt), asc(binary(licenses.id)));
+        .orderBy(asc(licenses.createdAt), asc(d.binary(licenses.id)));
       return rows.map(toLicense);
     },
     findLicenseByDigest: reads.findLicenseByDigest,
@@ -64,13 +68,14 @@ export function licenseStore({ db, transaction }: Connection, reads: HotReads): 
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
     async deleteUnusedLicense(applicationId, id) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
-        const [row] = await tx
-          .select({ usedAt: licenses.usedAt })
-          .from(licenses)
-          .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)))
-          .for('update');
+        const [row] = await d.locked(
+          tx
+            .select({ usedAt: licenses.usedAt })
+            .from(licenses)
+            .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id))),
+        );
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));
@@ -79,8 +84,8 @@ export function licenseStore({ db, transaction }: Connection, reads: HotReads): 
     },
 
     async signUpWithLicense(input) {
-      return transaction(async (tx) => {
-        const license = await findByDigest(tx, input.applicationId, input.licenseDigest, true);
+      return d.transaction(async (tx) => {
+        const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
         assertRedeemable(license, 'sign_up');
         const { membership, adjustment } = applyLicense(
           emptyMembership,
@@ -89,28 +94,28 @@ export function licenseStore({ db, transaction }: Connection, reads: HotReads): 
           input.adjustmentId,
         );
         const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
-        await insertUser(tx, user);
-        if (!(await markUsed(tx, license.id, user.id, input.now))) {
+        await insertUser(d, tx, user);
+        if (!(await markUsed(d, tx, license.id, user.id, input.now))) {
           throw licenseRefusal('used', 'sign_up');
         }
         const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
-        await insertAdjustment(tx, record);
-        await insertDevice(tx, input.device);
+        await insertAdjustment(d, tx, record);
+        await insertDevice(d, tx, input.device);
         return { user, adjustment: record };
       });
     },
 
     async activateLicense(input) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // The user first (its membership is read, changed and written back, and a device may be
         // admitted), then the license: always in this order, so redemptions cannot deadlock.
-        const user = await findUser(tx, input.applicationId, input.userId, true);
+        const user = await findUser(d, tx, input.applicationId, input.userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-        const license = await findByDigest(tx, input.applicationId, input.licenseDigest, true);
+        const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
         assertRedeemable(license, 'activation');
-        if (!(await markUsed(tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
+        if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
         if (input.device !== null) {
-          await admit(tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
+          await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         }
         const { membership, adjustment } = applyLicense(
           user.membership,
@@ -120,7 +125,7 @@ export function licenseStore({ db, transaction }: Connection, reads: HotReads): 
         );
         await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
         const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
-        await insertAdjustment(tx, record);
+        await insertAdjustment(d, tx, record);
         return record;
       });
     },

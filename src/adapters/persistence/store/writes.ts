@@ -1,4 +1,4 @@
-// Writes shared by several store areas, always run inside the caller's transaction.
+// Writes shared by several store areas, always run inside the caller's transaction (`tx`).
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/ports.js';
 import { bannedError } from '../../../domain/bans.js';
@@ -7,64 +7,70 @@ import { DomainError } from '../../../domain/errors.js';
 import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, isUniqueViolation } from './db.js';
+import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
 import { adjustmentRow, toUser, userRow } from '../row-mappers.js';
-import { adjustments, bans, devices, sessions, users } from './schema.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
-export async function insertUser(tx: Db, user: UserRecord): Promise<void> {
+export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<void> {
+  const { users } = d.t;
   try {
     await tx.insert(users).values(userRow(user));
   } catch (e) {
-    if (isUniqueViolation(e, 'users_app_username_key_uq')) throw new DomainError('USERNAME_TAKEN', 'this username is taken');
+    if (isUniqueViolation(d, e, users.usernameKey)) throw new DomainError('USERNAME_TAKEN', 'this username is taken');
     throw e;
   }
 }
 
-export async function insertDevice(tx: Db, device: DeviceRecord | null): Promise<void> {
-  if (device !== null) await tx.insert(devices).values(device);
+export async function insertDevice(d: Dialect, tx: Db, device: DeviceRecord | null): Promise<void> {
+  if (device !== null) await tx.insert(d.t.devices).values(device);
 }
 
-export async function insertAdjustment(tx: Db, adjustment: AdjustmentRecord): Promise<void> {
-  await tx.insert(adjustments).values(adjustmentRow(adjustment));
+export async function insertAdjustment(d: Dialect, tx: Db, adjustment: AdjustmentRecord): Promise<void> {
+  await tx.insert(d.t.adjustments).values(adjustmentRow(adjustment));
 }
 
 /**
- * The user of the application. With `lock`, the row is locked (FOR UPDATE) until the transaction
- * ends: every read-decide-write about one user (its devices, sessions, membership) takes this lock
- * first, so such transactions on one user run one after another, in any process.
+ * The user of the application. With `lock`, the row is locked until the transaction ends
+ * (PostgreSQL: FOR UPDATE; SQLite's transaction already holds the whole database): every
+ * read-decide-write about one user (its devices, sessions, membership) takes this lock first, so
+ * such transactions on one user run one after another, in any process.
  */
-export async function findUser(tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
+export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
+  const { users } = d.t;
   const query = tx
     .select()
     .from(users)
     .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)));
-  const [row] = lock ? await query.for('update') : await query;
+  const [row] = lock ? await d.locked(query) : await query;
   return row ? toUser(row) : null;
 }
 
 /** Locks a user's row by id alone (see findUser), for callers that know no application. */
-export async function lockUser(tx: Db, userId: string): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+export async function lockUser(d: Dialect, tx: Db, userId: string): Promise<void> {
+  const { users } = d.t;
+  await d.locked(tx.select({ id: users.id }).from(users).where(eq(users.id, userId)));
 }
 
 /**
  * Revokes the live (unrevoked, unexpired) sessions matching `where`; returns how many. Expired
  * ones are left alone: they are already unusable and keep their history.
  */
-export async function revokeLiveSessions(tx: Db, where: SQL | undefined, now: Instant): Promise<number> {
-  const result = await tx
+export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefined, now: Instant): Promise<number> {
+  const { sessions } = d.t;
+  const revoked = await tx
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-  return result.count;
+    .where(and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .returning({ id: sessions.id });
+  return revoked.length;
 }
 
 /**
  * Admits a hardware id for a user, registering it when new; true when it registered. The caller
  * holds the user's row lock, so the devices counted here cannot change before the insert.
  */
-export async function admit(tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): Promise<boolean> {
+export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): Promise<boolean> {
+  const { devices } = d.t;
   const registered = await tx
     .select({ id: devices.id, hardwareId: devices.hardwareId })
     .from(devices)
@@ -78,8 +84,9 @@ export async function admit(tx: Db, userId: string, hardwareId: string, allowed:
  * Re-reads (and locks) the user inside a transaction and applies the domain's timeout, ban and
  * membership rules.
  */
-export async function assertStillAdmitted(tx: Db, applicationId: string, userId: string, now: Instant): Promise<void> {
-  const user = await findUser(tx, applicationId, userId, true);
+export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<void> {
+  const { bans } = d.t;
+  const user = await findUser(d, tx, applicationId, userId, true);
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
   const [userBan] = await tx
     .select({ id: bans.id })

@@ -4,21 +4,25 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { UserStore } from '../../../application/ports.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
-import { binary, type Connection, chunks } from './db.js';
+import { chunks, type Dialect } from '../dialect.js';
+import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, toAdjustment, toDevice, toUser } from '../row-mappers.js';
-import { adjustments, devices, sessions, userIps, users } from './schema.js';
-import type { HotReads } from './hot-reads.js';
 import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function userStore({ db, transaction, snapshot }: Connection, reads: HotReads): UserArea {
+/** `text` as a LIKE pattern that matches it literally: its wildcards (and the escape) escaped with `\`. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function userStore(d: Dialect, reads: HotReads): UserArea {
+  const { db } = d;
+  const { adjustments, devices, sessions, userIps, users } = d.t;
   return {
     async signUp({ user, device }) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // A clash of the username waits for the other insert and fails on the unique constraint.
-        await insertUser(tx, user);
-        await insertDevice(tx, device);
+        await insertUser(d, tx, user);
+        await insertDevice(d, tx, device);
         return user;
       });
     },
@@ -27,31 +31,38 @@ export function userStore({ db, transaction, snapshot }: Connection, reads: HotR
     findUserByLicenseId: reads.findUserByLicenseId,
     async getUserDetails(applicationId, userId) {
       // One read-only snapshot so the user, devices and adjustments are consistent.
-      return snapshot(async (tx) => {
-        const user = await findUser(tx, applicationId, userId);
+      return d.snapshot(async (tx) => {
+        const user = await findUser(d, tx, applicationId, userId);
         if (user === null) return null;
         const userDevices = (
-          await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(binary(devices.id)))
+          await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)))
         ).map(toDevice);
-        // No rowid here: same-instant adjustments are ordered by id. The contract only ever
-        // compares the order of adjustments made at different instants.
+        // Same-instant adjustments are ordered by id, not insertion order (PostgreSQL has no
+        // rowid): the contract only ever compares the order of adjustments made at different instants.
         const history = (
-          await tx.select().from(adjustments).where(eq(adjustments.userId, userId)).orderBy(asc(adjustments.occurredAt), asc(binary(adjustments.id)))
+          await tx
+            .select()
+            .from(adjustments)
+            .where(eq(adjustments.userId, userId))
+            .orderBy(asc(adjustments.occurredAt), asc(d.binary(adjustments.id)))
         ).map(toAdjustment);
         return { user, devices: userDevices, adjustments: history };
       });
     },
     async searchUsers(applicationId, query, page) {
       // Match against the stored case-folded key with the same folding the domain uses, so
-      // non-ASCII letters compare case-insensitively whatever the database's collation.
-      // strpos() takes the needle literally: no LIKE wildcards to escape.
+      // non-ASCII letters compare case-insensitively whatever the database's collation. LIKE with
+      // an explicit ESCAPE is the substring test both databases share (SQLite has no strpos,
+      // PostgreSQL no instr); the needle's wildcards are escaped so it matches literally. LIKE's
+      // own case rules do not matter: PostgreSQL's is case-sensitive, SQLite's folds ASCII only,
+      // and both sides are already folded by usernameKey().
       const needle = usernameKey(query);
-      const contains = needle === '' ? undefined : sql`strpos(${users.usernameKey}, ${needle}) > 0`;
+      const contains = needle === '' ? undefined : sql`${users.usernameKey} like ${`%${likeLiteral(needle)}%`} escape '\\'`;
       const rows = await db
         .select()
         .from(users)
         .where(and(eq(users.applicationId, applicationId), contains))
-        .orderBy(asc(users.createdAt), asc(binary(users.id)))
+        .orderBy(asc(users.createdAt), asc(d.binary(users.id)))
         .limit(page.limit)
         .offset(page.offset);
       return rows.map(toUser);
@@ -62,58 +73,61 @@ export function userStore({ db, transaction, snapshot }: Connection, reads: HotR
         ...(limits.allowedSessions !== undefined ? { allowedSessions: limits.allowedSessions } : {}),
       };
       const mine = and(eq(users.applicationId, applicationId), eq(users.id, userId));
-      if (Object.keys(set).length > 0) await db.update(users).set(set).where(mine);
-      return findUser(db, applicationId, userId);
+      if (Object.keys(set).length > 0) await d.write((w) => w.update(users).set(set).where(mine));
+      return findUser(d, db, applicationId, userId);
     },
     async setUserTimeout(applicationId, userId, timeout, now) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // The UPDATE locks the user's row: a login of this user (which locks it too) either
         // finished before, and its session is revoked here, or runs after and sees the timeout.
         const changed = await tx
           .update(users)
           .set({ timedOutUntil: timeout?.until ?? null, timeoutReason: timeout?.reason ?? null })
-          .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)));
-        if (changed.count === 0) return false;
-        if (timeout !== null) await revokeLiveSessions(tx, eq(sessions.userId, userId), now);
+          .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)))
+          .returning({ id: users.id });
+        if (changed.length === 0) return false;
+        if (timeout !== null) await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         return true;
       });
     },
     async deleteDevice(applicationId, userId, deviceId, now) {
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         // Locked like a login of the user, so no session is opened on the device meanwhile.
-        if ((await findUser(tx, applicationId, userId, true)) === null) return false;
+        if ((await findUser(d, tx, applicationId, userId, true)) === null) return false;
         const [device] = await tx
           .select()
           .from(devices)
           .where(and(eq(devices.id, deviceId), eq(devices.userId, userId)));
         if (!device) return false;
         await tx.delete(devices).where(eq(devices.id, deviceId));
-        await revokeLiveSessions(tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
+        await revokeLiveSessions(d, tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
         return true;
       });
     },
     async revokeUserSessions(applicationId, userId, now) {
-      return revokeLiveSessions(db, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId)), now);
+      return d.write((w) => revokeLiveSessions(d, w, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId)), now));
     },
     async bulkAdjust(applicationId, userIds, change, now, newId) {
       // Refuse a bad change before opening the transaction: nothing can have been written.
       validateBulkChange(change);
       // Sorted, so two bulk adjustments lock the users they share in the same order.
       const ids = [...new Set(userIds)].sort();
-      return transaction(async (tx) => {
+      return d.transaction(async (tx) => {
         let adjusted = 0;
         for (const part of chunks(ids)) {
-          // Locked, so a redemption or another adjustment of these users cannot interleave.
-          const rows = await tx
-            .select()
-            .from(users)
-            .where(and(eq(users.applicationId, applicationId), inArray(users.id, part)))
-            .orderBy(asc(users.id))
-            .for('update');
+          // Locked, so a redemption or another adjustment of these users cannot interleave; by
+          // bytes, the order the ids were sorted in above.
+          const rows = await d.locked(
+            tx
+              .select()
+              .from(users)
+              .where(and(eq(users.applicationId, applicationId), inArray(users.id, part)))
+              .orderBy(asc(d.binary(users.id))),
+          );
           for (const user of rows.map(toUser)) {
             const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-            await insertAdjustment(tx, { ...adjustment, applicationId, userId: user.id });
+            await insertAdjustment(d, tx, { ...adjustment, applicationId, userId: user.id });
             adjusted++;
           }
         }
@@ -121,7 +135,7 @@ export function userStore({ db, transaction, snapshot }: Connection, reads: HotR
       });
     },
     async recordIp(userId, ip, now) {
-      await transaction(async (tx) => {
+      await d.transaction(async (tx) => {
         await tx
           .insert(userIps)
           .values({ userId, ip, firstSeen: now, lastSeen: now })
@@ -130,7 +144,7 @@ export function userStore({ db, transaction, snapshot }: Connection, reads: HotR
       });
     },
     async updatePasswordHash(userId, passwordHash) {
-      await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+      await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));
     },
   };
 }

@@ -1,0 +1,93 @@
+// The seam between the Store, written once (store/*.ts), and the two SQL databases it runs on.
+// A dialect says how to open and migrate its database, how to run a read-decide-write
+// transaction, how to tell a unique violation, and how to serve its tuned hot reads; everything
+// else is the shared store's. Where the databases really differ (row locks, collation, insertion
+// order, raw rows) the difference is one function here. See docs/architecture.md.
+import { type Column, getTableName, type SQL } from 'drizzle-orm';
+import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
+import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
+import type { BanKey } from '../../domain/bans.js';
+import type { Tables } from './tables.js';
+
+/**
+ * The query builder the store writes its queries with. Both dialects' drizzle databases build the
+ * same SQL from the same calls (select, insert, update, delete, returning, onConflict..., joins),
+ * and awaiting a query gives its rows in both; the store is typed against PostgreSQL's and uses
+ * only that common part (never SQLite's .run()/.get()/.all(), never .for(): see `locked`).
+ * SQLite's database and tables stand behind these types (sqlite/dialect.ts); the contract suite,
+ * run on both, is what holds them to it.
+ */
+export type Db = PgDatabase<PostgresJsQueryResultHKT>;
+
+/** A select that can lock the rows it reads (PostgreSQL's FOR UPDATE). */
+export interface Lockable<Rows> extends PromiseLike<Rows> {
+  for(strength: 'update', config?: LockConfig): PromiseLike<Rows>;
+}
+
+/** What a prepared hot read takes: its placeholders' values by name. */
+export type ReadValues = Record<string, string | number>;
+
+/** A drizzle select with sql.placeholder(name) for what varies, as the hot reads build them. */
+export interface BuiltSelect<Row> {
+  toSQL(): { sql: string; params: unknown[] };
+  readonly _: { readonly result: Row[] };
+}
+
+/** The table and columns of a unique constraint a write violated. */
+export interface UniqueViolation {
+  table: string;
+  columns: string[];
+}
+
+export interface Dialect {
+  /** The tables, as this dialect declares them (tables.ts). */
+  t: Tables;
+  /** Reads outside any transaction. Never writes through it (SQLite: a read-only connection). */
+  db: Db;
+  /** One autocommitted write statement (or a few that need no atomicity), outside a transaction. */
+  write<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * A read-decide-write transaction: everything `work` does commits together, and anything it
+   * throws rolls it all back. It holds against other connections and processes: SQLite takes the
+   * write lock first (BEGIN IMMEDIATE, one transaction at a time in the process); PostgreSQL runs
+   * READ COMMITTED and `work` takes row locks with `locked`, and is run again on a serialization
+   * failure or deadlock, so it must only touch the database.
+   */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /** A consistent read-only snapshot of several reads. */
+  snapshot<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * `query` with the rows it reads locked until the transaction ends (PostgreSQL: FOR UPDATE,
+   * SKIP LOCKED with `skipLocked`). SQLite runs it as it is: its transaction already holds the
+   * write lock of the whole database.
+   */
+  locked<Rows>(query: Lockable<Rows>, options?: { skipLocked?: boolean }): PromiseLike<Rows>;
+  /** The unique (or primary key) constraint `e` reports, or null for any other error. */
+  uniqueViolation(e: unknown): UniqueViolation | null;
+  /** A text column ordered by its bytes (SQLite's BINARY collation, whatever PostgreSQL's is). */
+  binary(column: Column): SQL;
+  /** The value of a new row's insertion-order column (tables.ts, Kit.insertionOrder), if the insert writes it. */
+  insertionOrder(table: Tables['jobs']): Partial<Record<'seq', SQL>>;
+  /** Rows of a raw SQL query (the overview's aggregates) with the driver's own value types. */
+  rows<Row>(tx: Db, query: SQL): Promise<Row[]>;
+  /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */
+  prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
+  /** The bans of the application among `keys`: every authenticated request asks, so each dialect tunes it. */
+  matchingBans(applicationId: string, keys: readonly BanKey[]): Promise<BanKey[]>;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Whether `e` violated a unique constraint covering `column`. */
+export function isUniqueViolation(dialect: Pick<Dialect, 'uniqueViolation'>, e: unknown, column: Column): boolean {
+  const violation = dialect.uniqueViolation(e);
+  return violation !== null && violation.table === getTableName(column.table) && violation.columns.includes(column.name);
+}
+
+/** Splits long id lists so one statement stays below either database's bound-parameter limit. */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,157 @@
+// The PostgreSQL dialect (dialect.ts): a pool for writes and transactions, migrated under an
+// advisory lock, and the read lane for the hot reads (read-lane.ts). Any number of instances may
+// share the database: every read-decide-write runs in a retrying READ COMMITTED transaction that
+// takes row locks (`locked`) before it decides.
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, type Column, eq, type SQL, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import type { BanKey, BanType } from '../../../domain/bans.js';
+import { folderAbove } from '../../find-above.js';
+import type { Db, Dialect, UniqueViolation } from '../dialect.js';
+import { preparedRead } from './prepared-read.js';
+import { preparingClient } from './prepared-client.js';
+import { openReadLane } from './read-lane.js';
+import * as t from './schema.js';
+
+/** The migrations of this dialect, in the repository (found from this module, see find-above.ts). */
+function migrationsFolder(): string {
+  return join(folderAbove(import.meta.url, join('drizzle', 'postgres', 'meta', '_journal.json')), 'drizzle', 'postgres');
+}
+
+/** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
+const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
+
+/**
+ * Applies the pending migrations once however many instances start together: each takes the same
+ * advisory lock on a connection of its own first, so one migrates while the others wait, and
+ * those then find nothing left to apply.
+ */
+async function runMigrations(client: postgres.Sql): Promise<void> {
+  const folder = migrationsFolder();
+  const lockHolder = await client.reserve();
+  try {
+    await lockHolder.unsafe(`select pg_advisory_lock(${MIGRATION_LOCK})`);
+    try {
+      await migrate(drizzle({ client }), { migrationsFolder: folder });
+    } finally {
+      await lockHolder.unsafe(`select pg_advisory_unlock(${MIGRATION_LOCK})`);
+    }
+  } finally {
+    lockHolder.release();
+  }
+}
+
+/** The driver's error behind `e`: drizzle wraps it (DrizzleQueryError.cause). */
+function pgError(e: unknown): { code: string; table: string | null; detail: string | null } | null {
+  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    const { code, table_name, detail } = cur as { code?: unknown; table_name?: unknown; detail?: unknown };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      return { code, table: typeof table_name === 'string' ? table_name : null, detail: typeof detail === 'string' ? detail : null };
+    }
+  }
+  return null;
+}
+
+/** PostgreSQL names the columns in the detail: "Key (application_id, username_key)=(...) already exists." */
+function uniqueViolation(e: unknown): UniqueViolation | null {
+  const err = pgError(e);
+  if (err === null || err.code !== '23505') return null;
+  const columns = /^Key \(([^)]*)\)=/.exec(err.detail ?? '')?.[1]?.split(',').map((c) => c.trim()) ?? [];
+  return { table: err.table ?? '', columns };
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** Whether a failed transaction may simply be run again: serialization_failure, deadlock_detected. */
+function isRetryable(e: unknown): boolean {
+  const code = pgError(e)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+async function withRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= MAX_ATTEMPTS || !isRetryable(e)) throw e;
+      // Small, growing and jittered, so the transactions that collided do not collide again.
+      await sleep(Math.random() * 10 * 2 ** attempt);
+    }
+  }
+}
+
+// Each kind of transaction has a drizzle instance whose client opens it with these in its BEGIN.
+const READ_COMMITTED = 'isolation level read committed';
+const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';
+
+/**
+ * Connects to `url` (postgres://...) and migrates the database; several instances starting at
+ * once migrate it once. The pool is closed again when that fails.
+ */
+export async function openPostgresDialect(url: string): Promise<Dialect> {
+  // The pool carries writes and transactions only (the hot reads have the read lane). A
+  // transaction holds its connection while it waits for row locks (parallel logins of one user
+  // queue on the user's row), so the pool keeps room beyond the cores: 10, postgres.js's default;
+  // with the lane, 11 backends an instance. Fewer (4) measured no cheaper per login.
+  const pool = postgres(url, { max: 10, onnotice: () => {} });
+  try {
+    await runMigrations(pool);
+  } catch (e) {
+    await pool.end({ timeout: 5 });
+    throw e;
+  }
+  const db: Db = drizzle({ client: preparingClient(pool) });
+  const committed = drizzle({ client: preparingClient(pool, READ_COMMITTED) });
+  const snapshots = drizzle({ client: preparingClient(pool, READ_ONLY_SNAPSHOT) });
+  const lane = openReadLane(url);
+
+  // One statement whatever the number of keys: the keys travel as two arrays, so the text (and
+  // the prepared statement) stays the same. Each (type, value) pair is a probe of the
+  // (application_id, type, value) unique index.
+  const p = sql.placeholder;
+  const bansMatching = preparedRead(
+    lane,
+    db
+      .select({ type: t.bans.type, value: t.bans.value })
+      .from(t.bans)
+      .where(
+        and(
+          eq(t.bans.applicationId, p('applicationId')),
+          sql`(${t.bans.type}, ${t.bans.value}) in (select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`,
+        ),
+      ),
+  );
+
+  return {
+    t,
+    db,
+    write: (work) => work(db),
+    transaction: (work) => withRetry(() => committed.transaction((tx) => work(tx))),
+    snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),
+    locked: (query, options) => (options?.skipLocked === true ? query.for('update', { skipLocked: true }) : query.for('update')),
+    uniqueViolation,
+    // Byte order, as SQLite's BINARY collation, whatever the database's collation (a linguistic
+    // one would, for one, skip the dashes of UUIDs).
+    binary: (column: Column) => sql`${column} collate "C"`,
+    // An identity column numbers the rows itself.
+    insertionOrder: () => ({}),
+    rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
+    prepare: (_fields, query) => preparedRead(lane, query),
+    async matchingBans(applicationId: string, keys: readonly BanKey[]): Promise<BanKey[]> {
+      if (keys.length === 0) return [];
+      const rows = await bansMatching({ applicationId, types: keys.map((k) => k.type), values: keys.map((k) => k.value) });
+      // The type column only ever holds BanType values written from typed records.
+      return rows.map((r) => ({ type: r.type as BanType, value: r.value }));
+    },
+    async ping() {
+      // Both connections' ways: the pool's and the read lane's.
+      await Promise.all([db.execute(sql`select 1`), lane.ping()]);
+    },
+    async close() {
+      await Promise.all([pool.end({ timeout: 5 }), lane.end()]);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The Store, written once over a dialect (dialect.ts): each area of the port lives in its own
+// module under store/, the integration requests' reads are prepared once (hot-reads.ts), and the
+// dialect brings the connection, its transactions and the few places the databases differ.
+import type { Store } from '../../application/ports.js';
+import type { Dialect } from './dialect.js';
+import { hotReads } from './hot-reads.js';
+import { banStore } from './store/ban-store.js';
+import { contentStore } from './store/content-store.js';
+import { fileStore } from './store/file-store.js';
+import { jobQueue } from './store/job-queue.js';
+import { licenseStore } from './store/license-store.js';
+import { applicationStore, ownerStore } from './store/owner-application-store.js';
+import { overviewStore } from './store/overview-store.js';
+import { sessionStore } from './store/session-store.js';
+import { throttleStore } from './store/throttle-store.js';
+import { userStore } from './store/user-store.js';
+
+/** The Store over an opened (and migrated) dialect; closing the store closes the dialect. */
+export function openStore(dialect: Dialect): Store {
+  const reads = hotReads(dialect);
+  return {
+    ...ownerStore(dialect),
+    ...applicationStore(dialect, reads),
+    ...overviewStore(dialect),
+    ...licenseStore(dialect, reads),
+    ...userStore(dialect, reads),
+    ...sessionStore(dialect, reads),
+    ...banStore(dialect, reads),
+    ...throttleStore(dialect),
+    ...contentStore(dialect, reads),
+    ...fileStore(dialect, reads),
+    ...jobQueue(dialect),
+    ping: () => dialect.ping(),
+    close: () => dialect.close(),
+  };
+}

@@ -1,0 +1,202 @@
+// The SQLite dialect (dialect.ts): a writer connection that migrates the file and runs every
+// write, one transaction at a time in this process, and a read-only connection for the reads
+// outside transactions, which WAL lets run beside the writer and never shows them a transaction
+// still open on it.
+import { closeSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Column, type SQL, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { folderAbove } from '../../find-above.js';
+import type { Db, Dialect, UniqueViolation } from '../dialect.js';
+import type { Tables } from '../tables.js';
+import { prepareMatchingBans } from './ban-matching.js';
+import { prepareRead } from './prepared-read.js';
+import * as schema from './schema.js';
+
+/** The migrations of this dialect, in the repository (found from this module, see find-above.ts). */
+function migrationsFolder(): string {
+  return join(folderAbove(import.meta.url, join('drizzle', 'sqlite', 'meta', '_journal.json')), 'drizzle', 'sqlite');
+}
+
+function runMigrations(db: Parameters<typeof migrate>[0]): void {
+  const folder = migrationsFolder();
+  try {
+    migrate(db, { migrationsFolder: folder });
+  } catch {
+    // drizzle reads the applied migrations before its BEGIN, so two processes opening a fresh
+    // file together may both try to apply them and the slower one fails. A second pass sees
+    // the other's committed work and applies nothing; a real failure fails again and is thrown.
+    migrate(db, { migrationsFolder: folder });
+  }
+}
+
+const BUSY_RETRY_MS = 10_000;
+
+function withBusyRetry<T>(work: () => T): T {
+  const giveUpAt = Date.now() + BUSY_RETRY_MS;
+  for (;;) {
+    try {
+      return work();
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > giveUpAt) throw e;
+      // Start-up only, so a synchronous pause is fine.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
+/**
+ * Creates the database file readable by its owner only, before SQLite does (SQLite gives its
+ * -wal and -shm files the database file's permissions): it holds every digest and sealed secret.
+ */
+function createPrivately(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+}
+
+function openWriter(path: string): Database.Database {
+  if (path !== ':memory:') createPrivately(path);
+  const client = new Database(path);
+  // busy_timeout first: it makes every later statement, the switch to WAL included, wait for a
+  // lock another process holds instead of failing at once with SQLITE_BUSY.
+  client.pragma('busy_timeout = 5000');
+  // WAL lets readers proceed beside the single writer. Switching a fresh file to it needs a lock
+  // that processes opening the file together contend for, so it is retried for a bounded time.
+  withBusyRetry(() => client.pragma('journal_mode = WAL'));
+  client.pragma('foreign_keys = ON');
+  client.pragma('synchronous = NORMAL');
+  try {
+    runMigrations(drizzle({ client }));
+  } catch (e) {
+    client.close();
+    throw e;
+  }
+  return client;
+}
+
+function openReader(path: string): Database.Database {
+  const client = new Database(path, { readonly: true, fileMustExist: true });
+  client.pragma('busy_timeout = 5000');
+  return client;
+}
+
+type Serial = <T>(work: () => Promise<T>) => Promise<T>;
+
+/** Runs async work one piece at a time, in call order. */
+function serialized(): Serial {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = tail.then(work);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
+/**
+ * One writer queue per database file in this process, shared by every dialect open on it. Another
+ * connection's BEGIN IMMEDIATE waits for the file's write lock synchronously (busy_timeout),
+ * blocking the event loop; a transaction of this process paused at an await would then never
+ * reach its COMMIT. Queued here, a second connection of the process never waits on the first.
+ */
+const writerQueues = new Map<string, { serial: Serial; users: number }>();
+
+function writerQueue(path: string): { serial: Serial; release: () => void } {
+  // Each ':memory:' connection is a database of its own.
+  if (path === ':memory:') return { serial: serialized(), release: () => {} };
+  const key = resolve(path);
+  const entry = writerQueues.get(key) ?? { serial: serialized(), users: 0 };
+  entry.users++;
+  writerQueues.set(key, entry);
+  let released = false;
+  return {
+    serial: entry.serial,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--entry.users === 0) writerQueues.delete(key);
+    },
+  };
+}
+
+/** Runs `work` inside BEGIN `mode` ... COMMIT on `client`, rolling back whatever it throws. */
+async function inTransaction<T>(client: Database.Database, mode: 'IMMEDIATE' | 'DEFERRED', db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  client.exec(`BEGIN ${mode}`);
+  try {
+    const result = await work(db);
+    client.exec('COMMIT');
+    return result;
+  } catch (e) {
+    if (client.inTransaction) client.exec('ROLLBACK');
+    throw e;
+  }
+}
+
+/** The driver's error behind `e`: drizzle may wrap it (DrizzleQueryError.cause). */
+function sqliteError(e: unknown): { code: string; message: string } | null {
+  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) return { code, message: cur.message };
+  }
+  return null;
+}
+
+/** SQLite names the columns: "UNIQUE constraint failed: users.application_id, users.username_key". */
+function uniqueViolation(e: unknown): UniqueViolation | null {
+  const err = sqliteError(e);
+  if (err === null || (err.code !== 'SQLITE_CONSTRAINT_UNIQUE' && err.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY')) return null;
+  const list = err.message.split('failed: ')[1] ?? '';
+  const qualified = list.split(',').map((c) => c.trim().split('.'));
+  return { table: qualified[0]?.[0] ?? '', columns: qualified.map((parts) => parts[1] ?? '') };
+}
+
+/**
+ * Opens (creating and migrating as needed) the database at `path`, or an in-memory one for
+ * ':memory:' (one connection serves both sides there; it is for tests).
+ */
+export function openSqliteDialect(path: string): Dialect {
+  const writer = openWriter(path);
+  let reader: Database.Database;
+  try {
+    reader = path === ':memory:' ? writer : openReader(path);
+  } catch (e) {
+    writer.close();
+    throw e;
+  }
+  // The tables and databases are SQLite's, behind the store's PostgreSQL-typed view (dialect.ts).
+  const t = schema as unknown as Tables;
+  const writeDb = drizzle({ client: writer }) as unknown as Db;
+  const readDb = drizzle({ client: reader }) as unknown as Db;
+  const queue = writerQueue(path);
+  const oneWriter = queue.serial;
+  // A read snapshot is a transaction on the reader: one at a time there too (on the writer when
+  // the two are one connection).
+  const oneSnapshot = reader === writer ? oneWriter : serialized();
+
+  return {
+    t,
+    db: readDb,
+    write: (work) => oneWriter(() => work(writeDb)),
+    transaction: (work) => oneWriter(() => inTransaction(writer, 'IMMEDIATE', writeDb, work)),
+    snapshot: (work) => oneSnapshot(() => inTransaction(reader, 'DEFERRED', readDb, work)),
+    locked: (query) => query,
+    uniqueViolation,
+    // BINARY is SQLite's default collation already.
+    binary: (column: Column) => sql`${column}`,
+    insertionOrder: (jobs) => ({ seq: sql`(select coalesce(max(${jobs.seq}), 0) + 1 from ${jobs})` }),
+    rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
+    prepare: (fields, query) => {
+      const read = prepareRead(reader, fields, query);
+      return async (values) => read.all(values);
+    },
+    matchingBans: prepareMatchingBans(readDb, t.bans, reader),
+    async ping() {
+      reader.prepare('select 1').get();
+    },
+    async close() {
+      if (reader !== writer && reader.open) reader.close();
+      if (writer.open) writer.close();
+      queue.release();
+    },
+  };
+}

@@ -1,0 +1,192 @@
+// Files of an application and the jobs that bring their contents in. Every write of contents runs
+// in one transaction that locks the file's row, decides with the domain (acceptUpload) and writes
+// the file and its job together, so concurrent uploads of one file serialise.
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../../application/ports.js';
+import { DomainError } from '../../../domain/errors.js';
+import { acceptUpload } from '../../../domain/files.js';
+import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
+import { fileRow, metadataColumns, stateColumns, toFile } from '../files-row-mappers.js';
+import type { HotReads } from '../hot-reads.js';
+
+const nameTaken = () => new DomainError('FILE_NAME_TAKEN', 'a file with this name already exists');
+
+/** Runs a write of `files`, reporting a clash of (application, name) as FILE_NAME_TAKEN. */
+async function guardName<T>(d: Dialect, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (isUniqueViolation(d, e, d.t.files.name)) throw nameTaken();
+    throw e;
+  }
+}
+
+/** The file of the application; with `lock`, its row is locked until the transaction ends. */
+export async function findFileIn(d: Dialect, tx: Db, applicationId: string, fileId: string, lock = false): Promise<FileRecord | null> {
+  const { files } = d.t;
+  const query = tx
+    .select()
+    .from(files)
+    .where(and(eq(files.applicationId, applicationId), eq(files.id, fileId)));
+  const [row] = lock ? await d.locked(query) : await query;
+  return row ? toFile(row) : null;
+}
+
+/** Unscoped and locked: for the job queue, whose jobs name their file. */
+export async function lockFileById(d: Dialect, tx: Db, fileId: string): Promise<FileRecord | null> {
+  const { files } = d.t;
+  const [row] = await d.locked(tx.select().from(files).where(eq(files.id, fileId)));
+  return row ? toFile(row) : null;
+}
+
+async function lockByName(d: Dialect, tx: Db, applicationId: string, name: string): Promise<FileRecord | null> {
+  const { files } = d.t;
+  const [row] = await d.locked(
+    tx
+      .select()
+      .from(files)
+      .where(and(eq(files.applicationId, applicationId), eq(files.name, name))),
+  );
+  return row ? toFile(row) : null;
+}
+
+/** The job is bound to the file it is inserted for: the file's id and application win. */
+async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<void> {
+  const { jobs } = d.t;
+  await tx.insert(jobs).values({ ...job, fileId: file.id, applicationId: file.applicationId, ...d.insertionOrder(jobs) });
+}
+
+/** A new file as it starts: PENDING on its job, nothing stored (acceptUpload of no previous state). */
+const pendingNew = (file: FileRecord, job: JobRecord): FileRecord => ({ ...file, state: acceptUpload(null, job.id) });
+
+async function createIn(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<FileRecord> {
+  const record = pendingNew(file, job);
+  await guardName(d, () => tx.insert(d.t.files).values(fileRow(record)));
+  await insertJob(d, tx, record, job);
+  return record;
+}
+
+/**
+ * New contents for `file`, whose row the caller has locked: PENDING on the new job, previous
+ * stored contents kept. The job it awaited until now is superseded: its row goes, and its blobs
+ * are returned for deletion.
+ */
+async function replaceIn(d: Dialect, tx: Db, file: FileRecord, patch: FileMetadataPatch, job: JobRecord): Promise<{ file: FileRecord; discard: string[] }> {
+  const { files, jobs } = d.t;
+  const state = acceptUpload(file.state, job.id);
+  const discard: string[] = [];
+  if (file.state.pendingJobId !== null) {
+    const dropped = await tx
+      .delete(jobs)
+      .where(and(eq(jobs.id, file.state.pendingJobId), eq(jobs.fileId, file.id)))
+      .returning({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey });
+    for (const j of dropped) discard.push(j.stagingKey, j.outputKey);
+  }
+  const [row] = await guardName(d, () =>
+    tx
+      .update(files)
+      .set({ ...metadataColumns(patch), ...stateColumns(state) })
+      .where(eq(files.id, file.id))
+      .returning(),
+  );
+  if (row === undefined) throw new Error(`file ${file.id} vanished inside its transaction`);
+  const updated = toFile(row);
+  await insertJob(d, tx, updated, job);
+  return { file: updated, discard };
+}
+
+export function fileStore(d: Dialect, reads: HotReads): FileStore {
+  const { files, jobs } = d.t;
+  return {
+    async createFile(file, job) {
+      await d.transaction(async (tx) => {
+        await createIn(d, tx, file, job);
+      });
+    },
+
+    async replaceFileContents(applicationId, fileId, patch, job) {
+      return d.transaction(async (tx) => {
+        const file = await findFileIn(d, tx, applicationId, fileId, true);
+        return file === null ? null : replaceIn(d, tx, file, patch, job);
+      });
+    },
+
+    async upsertFileByName(file, job) {
+      return d.transaction(async (tx) => {
+        const patch: FileMetadataPatch = {
+          isPublic: file.isPublic,
+          storeEncrypted: file.storeEncrypted,
+          source: file.source,
+          updatedAt: file.updatedAt,
+          mimeType: file.mimeType,
+          originalFilename: file.originalFilename,
+        };
+        const existing = await lockByName(d, tx, file.applicationId, file.name);
+        if (existing !== null) return { ...(await replaceIn(d, tx, existing, patch, job)), created: false };
+        // When another transaction creates the name first (PostgreSQL: between the read above and
+        // this insert), the insert waits for it and then inserts nothing, leaving this transaction
+        // usable (an error would abort it), and the file it created is replaced like any existing
+        // one. A plain conditional insert rather than a savepoint: both dialects have it.
+        const record = pendingNew(file, job);
+        const inserted = await tx
+          .insert(files)
+          .values(fileRow(record))
+          .onConflictDoNothing({ target: [files.applicationId, files.name] })
+          .returning({ id: files.id });
+        if (inserted.length > 0) {
+          await insertJob(d, tx, record, job);
+          return { file: record, created: true, discard: [] };
+        }
+        const created = await lockByName(d, tx, file.applicationId, file.name);
+        // Created and deleted again meanwhile: the name was taken when this upload asked for it.
+        if (created === null) throw nameTaken();
+        return { ...(await replaceIn(d, tx, created, patch, job)), created: false };
+      });
+    },
+
+    async updateFileMetadata(applicationId, fileId, patch) {
+      // One UPDATE: nothing is read before it, so no transaction is needed.
+      const [row] = await guardName(d, () =>
+        d.write((w) =>
+          w
+            .update(files)
+            .set(metadataColumns(patch))
+            .where(and(eq(files.applicationId, applicationId), eq(files.id, fileId)))
+            .returning(),
+        ),
+      );
+      return row ? toFile(row) : null;
+    },
+
+    findFile: reads.findFile,
+
+    listFiles: reads.listFiles,
+
+    async deleteFile(applicationId, fileId) {
+      return d.transaction(async (tx) => {
+        const file = await findFileIn(d, tx, applicationId, fileId, true);
+        if (file === null) return null;
+        const held = await tx.select({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey }).from(jobs).where(eq(jobs.fileId, file.id));
+        // The file's jobs go with it (ON DELETE CASCADE).
+        await tx.delete(files).where(eq(files.id, file.id));
+        const keys = [...(file.state.stored ? [file.state.stored.blobKey] : []), ...held.flatMap((j) => [j.stagingKey, j.outputKey])];
+        return [...new Set(keys)];
+      });
+    },
+
+    async referencedBlobKeys() {
+      // One snapshot: a job completing between the two reads moves its output key from `jobs` to
+      // `files`, and reads of different moments could see it in neither.
+      return d.snapshot(async (tx) => {
+        const keys = new Set<string>();
+        for (const f of await tx.select({ key: files.storedBlobKey }).from(files).where(isNotNull(files.storedBlobKey))) {
+          if (f.key !== null) keys.add(f.key);
+        }
+        for (const j of await tx.select({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey }).from(jobs)) {
+          keys.add(j.stagingKey).add(j.outputKey);
+        }
+        return keys;
+      });
+    },
+  };
+}

@@ -1,0 +1,336 @@
+// The tables of the Store, written once for both dialects. Each dialect's schema module calls
+// defineTables with its own column kit (sqlite/schema.ts, postgres/schema.ts), and drizzle-kit
+// generates each dialect's migrations from the result, so the two schemas cannot drift apart.
+// Instants are epoch milliseconds and byte sizes bytes, read as JS numbers; flags are booleans.
+// Everything an application owns cascades from `applications`, so deleting one row removes it all.
+// How to add a table or a column: docs/architecture.md.
+import { sql } from 'drizzle-orm';
+import type {
+  check,
+  index,
+  PgBigInt53BuilderInitial,
+  PgBooleanBuilderInitial,
+  PgIntegerBuilderInitial,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+} from 'drizzle-orm/pg-core';
+
+type Number53 = PgBigInt53BuilderInitial<string>;
+
+/**
+ * What a table needs from a dialect. The types are PostgreSQL's builders: the store's queries are
+ * typed against one dialect's tables (see dialect.ts), and the SQLite kit builds tables of the
+ * same shape (same names, same JS types) behind that type.
+ */
+export interface Kit {
+  table: typeof pgTable;
+  text: typeof text;
+  /** A small integer (counts, minutes, limits). */
+  integer: (name: string) => PgIntegerBuilderInitial<string>;
+  /** An instant: epoch milliseconds. */
+  instant: (name: string) => Number53;
+  /** A count that may pass 2^31 (byte sizes). */
+  bigNumber: (name: string) => Number53;
+  flag: (name: string) => PgBooleanBuilderInitial<string>;
+  /**
+   * A column numbering rows in insertion order, the last tie-break of an ordering (PostgreSQL: an
+   * identity column; SQLite: written by the insert, see insertionOrder in dialect.ts).
+   */
+  insertionOrder: (name: string) => ReturnType<ReturnType<Number53['notNull']>['generatedAlwaysAsIdentity']>;
+  index: typeof index;
+  unique: typeof unique;
+  primaryKey: typeof primaryKey;
+  check: typeof check;
+}
+
+export function defineTables(k: Kit) {
+  const owners = k.table('owners', {
+    id: k.text('id').primaryKey(),
+    email: k.text('email').notNull().unique(),
+    passwordHash: k.text('password_hash').notNull(),
+    createdAt: k.instant('created_at').notNull(),
+  });
+
+  const consoleTokens = k.table(
+    'console_tokens',
+    {
+      id: k.text('id').primaryKey(),
+      ownerId: k.text('owner_id')
+        .notNull()
+        .references(() => owners.id, { onDelete: 'cascade' }),
+      digest: k.text('digest').notNull().unique(),
+      createdAt: k.instant('created_at').notNull(),
+      revokedAt: k.instant('revoked_at'),
+      // Browser (cookie) sessions end 12 hours after sign-in; CLI and API tokens never (null).
+      expiresAt: k.instant('expires_at'),
+    },
+    (t) => [k.index('console_tokens_owner_idx').on(t.ownerId)],
+  );
+
+  const applications = k.table(
+    'applications',
+    {
+      id: k.text('id').primaryKey(),
+      ownerId: k.text('owner_id')
+        .notNull()
+        .references(() => owners.id, { onDelete: 'cascade' }),
+      name: k.text('name').notNull(),
+      anonymousAccess: k.flag('anonymous_access').notNull(),
+      deviceAuth: k.flag('device_auth').notNull(),
+      legacyAuth: k.flag('legacy_auth').notNull(),
+      tokenAuth: k.flag('token_auth').notNull(),
+      sessionTtlSeconds: k.integer('session_ttl_seconds').notNull(),
+      defaultAllowedDevices: k.integer('default_allowed_devices').notNull(),
+      defaultAllowedSessions: k.integer('default_allowed_sessions').notNull(),
+      banPropagation: k.flag('ban_propagation').notNull(),
+      passwordMinLength: k.integer('password_min_length').notNull(),
+      apiKey: k.text('api_key').notNull().unique(),
+      apiSecretDigest: k.text('api_secret_digest').notNull(),
+      adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
+      filesKeySealed: k.text('files_key_sealed').notNull(),
+      createdAt: k.instant('created_at').notNull(),
+    },
+    (t) => [k.index('applications_owner_idx').on(t.ownerId)],
+  );
+
+  const appRef = () =>
+    k.text('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' });
+
+  const users = k.table(
+    'users',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      username: k.text('username').notNull(),
+      usernameKey: k.text('username_key').notNull(),
+      credentialType: k.text('credential_type').notNull(),
+      passwordHash: k.text('password_hash'),
+      // No foreign key: a used license is never deleted, and licenses point back at users.
+      licenseId: k.text('license_id'),
+      allowedDevices: k.integer('allowed_devices').notNull(),
+      allowedSessions: k.integer('allowed_sessions').notNull(),
+      activeUntil: k.instant('active_until'),
+      isLifetime: k.flag('is_lifetime').notNull(),
+      timedOutUntil: k.instant('timed_out_until'),
+      timeoutReason: k.text('timeout_reason'),
+      lastIp: k.text('last_ip'),
+      createdAt: k.instant('created_at').notNull(),
+    },
+    (t) => [
+      k.unique('users_app_username_key_uq').on(t.applicationId, t.usernameKey),
+      k.index('users_app_license_idx').on(t.applicationId, t.licenseId),
+      // The console overview counts sign-ups per day of one application.
+      k.index('users_app_created_idx').on(t.applicationId, t.createdAt),
+    ],
+  );
+
+  const userRef = () =>
+    k.text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' });
+
+  const devices = k.table(
+    'devices',
+    {
+      id: k.text('id').primaryKey(),
+      userId: userRef(),
+      hardwareId: k.text('hardware_id').notNull(),
+      registeredAt: k.instant('registered_at').notNull(),
+    },
+    (t) => [k.unique('devices_user_hardware_uq').on(t.userId, t.hardwareId)],
+  );
+
+  const sessions = k.table(
+    'sessions',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      userId: userRef(),
+      hardwareId: k.text('hardware_id'),
+      tokenDigest: k.text('token_digest').notNull(),
+      createdAt: k.instant('created_at').notNull(),
+      expiresAt: k.instant('expires_at').notNull(),
+      revokedAt: k.instant('revoked_at'),
+    },
+    // app_created: the console overview counts logins (sessions opened) per day of one application.
+    (t) => [k.index('sessions_user_idx').on(t.userId), k.index('sessions_app_created_idx').on(t.applicationId, t.createdAt)],
+  );
+
+  const licenses = k.table(
+    'licenses',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      // Unique across the service, not per application: a code identifies one license anywhere.
+      codeDigest: k.text('code_digest').notNull().unique(),
+      codeSealed: k.text('code_sealed').notNull(),
+      minutes: k.integer('minutes'),
+      note: k.text('note'),
+      createdAt: k.instant('created_at').notNull(),
+      usedAt: k.instant('used_at'),
+      usedByUserId: k.text('used_by_user_id'),
+      banned: k.flag('banned').notNull(),
+    },
+    // used_by_user_id: every authenticated request looks up the licenses its user redeemed.
+    (t) => [k.index('licenses_app_idx').on(t.applicationId), k.index('licenses_used_by_idx').on(t.usedByUserId)],
+  );
+
+  const adjustments = k.table(
+    'adjustments',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      userId: userRef(),
+      type: k.text('type').notNull(),
+      occurredAt: k.instant('occurred_at').notNull(),
+      minutes: k.integer('minutes'),
+      grantsLifetime: k.flag('grants_lifetime').notNull(),
+      revokesLifetime: k.flag('revokes_lifetime').notNull(),
+      licenseId: k.text('license_id'),
+      reason: k.text('reason'),
+    },
+    (t) => [k.index('adjustments_user_idx').on(t.userId)],
+  );
+
+  const userIps = k.table(
+    'user_ips',
+    {
+      userId: userRef(),
+      ip: k.text('ip').notNull(),
+      firstSeen: k.instant('first_seen').notNull(),
+      lastSeen: k.instant('last_seen').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.userId, t.ip] })],
+  );
+
+  const variables = k.table(
+    'variables',
+    {
+      applicationId: appRef(),
+      name: k.text('name').notNull(),
+      value: k.text('value').notNull(),
+      isPublic: k.flag('is_public').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.name] })],
+  );
+
+  const announcements = k.table(
+    'announcements',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      title: k.text('title').notNull(),
+      contentHtml: k.text('content_html').notNull(),
+      status: k.text('status').notNull(),
+      publishFrom: k.instant('publish_from').notNull(),
+      publishUntil: k.instant('publish_until'),
+      createdAt: k.instant('created_at').notNull(),
+    },
+    (t) => [k.index('announcements_app_idx').on(t.applicationId)],
+  );
+
+  const bans = k.table(
+    'bans',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      type: k.text('type').notNull(),
+      value: k.text('value').notNull(),
+      reason: k.text('reason'),
+      createdAt: k.instant('created_at').notNull(),
+    },
+    (t) => [k.unique('bans_app_type_value_uq').on(t.applicationId, t.type, t.value)],
+  );
+
+  // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
+  // so they carry no foreign key; deleteApplication removes an application's counters itself.
+  const authAccountCounters = k.table(
+    'auth_account_counters',
+    {
+      applicationId: k.text('application_id').notNull(),
+      accountKey: k.text('account_key').notNull(),
+      failures: k.integer('failures').notNull(),
+      lockedUntil: k.instant('locked_until'),
+      lockouts: k.integer('lockouts').notNull(),
+      inFlight: k.integer('in_flight').notNull().default(0),
+      inFlightUntil: k.instant('in_flight_until'),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey] })],
+  );
+
+  const authIpCounters = k.table(
+    'auth_ip_counters',
+    {
+      applicationId: k.text('application_id').notNull(),
+      ip: k.text('ip').notNull(),
+      windowStart: k.instant('window_start').notNull(),
+      failures: k.integer('failures').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.ip] })],
+  );
+
+  // A file's stored contents are all of stored_blob_key, size_bytes, sha256, stored_size_bytes,
+  // stored_sha256 and stored_encrypted, or none of them (nothing stored yet).
+  const files = k.table(
+    'files',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      name: k.text('name').notNull(),
+      isPublic: k.flag('is_public').notNull(),
+      mimeType: k.text('mime_type').notNull(),
+      originalFilename: k.text('original_filename').notNull(),
+      storeEncrypted: k.flag('store_encrypted').notNull(),
+      source: k.text('source').notNull(),
+      processingStatus: k.text('processing_status').notNull(),
+      processingError: k.text('processing_error'),
+      // No foreign key: jobs point at files, and a settled file awaits none.
+      pendingJobId: k.text('pending_job_id'),
+      storedBlobKey: k.text('stored_blob_key'),
+      sizeBytes: k.bigNumber('size_bytes'),
+      sha256: k.text('sha256'),
+      storedSizeBytes: k.bigNumber('stored_size_bytes'),
+      storedSha256: k.text('stored_sha256'),
+      storedEncrypted: k.flag('stored_encrypted'),
+      createdAt: k.instant('created_at').notNull(),
+      updatedAt: k.instant('updated_at').notNull(),
+    },
+    (t) => [
+      k.unique('files_app_name_uq').on(t.applicationId, t.name),
+      k.check(
+        'files_stored_together',
+        sql.join([t.sizeBytes, t.sha256, t.storedSizeBytes, t.storedSha256, t.storedEncrypted].map((c) => sql`(${t.storedBlobKey} is null) = (${c} is null)`), sql` and `),
+      ),
+    ],
+  );
+
+  const jobs = k.table(
+    'jobs',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      fileId: k.text('file_id')
+        .notNull()
+        .references(() => files.id, { onDelete: 'cascade' }),
+      stagingKey: k.text('staging_key').notNull(),
+      outputKey: k.text('output_key').notNull(),
+      encrypt: k.flag('encrypt').notNull(),
+      attempts: k.integer('attempts').notNull(),
+      runAfter: k.instant('run_after').notNull(),
+      leaseUntil: k.instant('lease_until'),
+      leaseOwner: k.text('lease_owner'),
+      createdAt: k.instant('created_at').notNull(),
+      // Insertion order, the last tie-break of claiming (each dialect numbers rows its own way, see Kit).
+      seq: k.insertionOrder('seq'),
+    },
+    (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
+  );
+
+  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authIpCounters, files, jobs };
+}
+
+export type Tables = ReturnType<typeof defineTables>;
