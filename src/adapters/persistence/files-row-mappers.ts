@@ -1,5 +1,5 @@
 // Rows of `files` and `jobs` to port records and back, for the shared store on either dialect
-// (one table spec, tables.ts; same row types, tests/contract/schemas-match.test.ts). A file's
+// (one table spec, tables.ts, so the same row types). A file's
 // state is spread over columns: the processing columns, and the stored contents as six columns
 // that are all set or all null.
 import type { FileRecord, JobRecord, FileMetadataPatch } from '../../application/ports.js';

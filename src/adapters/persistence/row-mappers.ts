@@ -1,6 +1,5 @@
 // Rows to port records and back, for the shared store (store/*.ts) on either dialect: the tables
-// are declared once (tables.ts), and both dialects' tables infer the same row types
-// (tests/contract/schemas-match.test.ts).
+// are declared once (tables.ts), so both dialects' tables have the same row types.
 import type {
   AdjustmentRecord,
   AnnouncementRecord,

@@ -20,21 +20,6 @@ export const postgresKit: Kit = {
   check,
 };
 
-export const {
-  owners,
-  consoleTokens,
-  applications,
-  users,
-  devices,
-  sessions,
-  licenses,
-  adjustments,
-  userIps,
-  variables,
-  announcements,
-  bans,
-  authAccountCounters,
-  authIpCounters,
-  files,
-  jobs,
-} = defineTables(postgresKit);
+// drizzle-kit reads a dialect's tables from the top-level exports of this module.
+// prettier-ignore
+export const { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authIpCounters, files, jobs } = defineTables(postgresKit);

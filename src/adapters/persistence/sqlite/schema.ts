@@ -28,21 +28,6 @@ const sqliteBuilders = {
 
 export const sqliteKit = sqliteBuilders as unknown as Kit;
 
-export const {
-  owners,
-  consoleTokens,
-  applications,
-  users,
-  devices,
-  sessions,
-  licenses,
-  adjustments,
-  userIps,
-  variables,
-  announcements,
-  bans,
-  authAccountCounters,
-  authIpCounters,
-  files,
-  jobs,
-} = defineTables(sqliteKit);
+// drizzle-kit reads a dialect's tables from the top-level exports of this module.
+// prettier-ignore
+export const { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authIpCounters, files, jobs } = defineTables(sqliteKit);
