@@ -25,6 +25,9 @@ export function ownerStore({ db }: Connection): OwnerStore {
       const [row] = await db.select().from(owners).where(eq(owners.id, id));
       return row ? toOwner(row) : null;
     },
+    async listOwners() {
+      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(owners.email))).map(toOwner);
+    },
     async updateOwnerPasswordHash(id, passwordHash) {
       await db.update(owners).set({ passwordHash }).where(eq(owners.id, id));
     },

@@ -24,6 +24,9 @@ export function ownerStore({ db }: Connection): OwnerStore {
       const row = db.select().from(owners).where(eq(owners.id, id)).get();
       return row ? toOwner(row) : null;
     },
+    async listOwners() {
+      return db.select().from(owners).orderBy(asc(owners.createdAt), asc(owners.email)).all().map(toOwner);
+    },
     async updateOwnerPasswordHash(id, passwordHash) {
       db.update(owners).set({ passwordHash }).where(eq(owners.id, id)).run();
     },
