@@ -14,6 +14,12 @@ const USAGE = `usage:
   gatehouse owner list [--json]
   gatehouse owner reset-password --email EMAIL
       Sets a new password (no old one needed) and lifts a sign-in lock.
+  gatehouse backup <file>
+      Copies the SQLite database (consistent while the server runs) to <file> and the file
+      contents to <file>.blobs/.
+  gatehouse restore <file>
+      With the server stopped: replaces the data folder's database and files with the backup's
+      (what was there is moved aside into the data folder).
   The owner commands ask for the password on the terminal, or take it from --password-stdin
   (or --password PASSWORD, visible in process lists). They use the server's configuration:
   GATEHOUSE_DATA_DIR (default ./data of the current folder), DATABASE_URL, GATEHOUSE_MASTER_KEY.
@@ -46,6 +52,7 @@ async function run(argv: string[]): Promise<number> {
     const run = (await import('./cli/files-commands.js')).fileCommands[command ?? ''];
     if (run !== undefined) return run(rest);
   }
+  if (group === 'backup' || group === 'restore') return (await import('./cli/backup-commands.js')).backupCommands[group]!(argv.slice(1));
   if (group === 'user') return (await import('./cli/user-command.js')).userCommand(argv.slice(1));
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
 }

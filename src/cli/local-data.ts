@@ -22,13 +22,13 @@ export interface LocalData {
  * server's folder, or without its GATEHOUSE_DATA_DIR, would otherwise write to an empty
  * database of its own that the server never reads (README, "CI command line").
  */
-export function assertDatabaseExists(config: Config, init: boolean): void {
+export function assertDatabaseExists(config: Config, init: boolean, offerInit = true): void {
   if (config.databaseUrl !== null || init) return;
   const file = join(config.dataDir, SQLITE_FILE);
   if (!existsSync(file)) {
     throw new CliError(
       EXIT.FAILURE,
-      `no Gatehouse database at ${file}: run this where the server runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder), or pass --init to create a new one`,
+      `no Gatehouse database at ${file}: run this where the server runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder)${offerInit ? ', or pass --init to create a new one' : ''}`,
     );
   }
 }
