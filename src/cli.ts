@@ -1,12 +1,28 @@
 #!/usr/bin/env node
-// The gatehouse command. `owner create` opens the configured database (the server's own
-// configuration); the CI commands (files, user) only speak HTTP to a running server's admin API.
-// Each group is loaded on demand, so the CI commands never load the database drivers.
+// The gatehouse command. The owner commands, backup and restore open the configured data (the
+// server's own configuration); the CI commands (files, user) only speak HTTP to a running
+// server's admin API. Each group is loaded on demand, so the CI commands never load the database
+// drivers.
 import { describeFailure, EXIT, UsageError } from './cli/cli-errors.js';
 
 const USAGE = `usage:
-  gatehouse owner create --email EMAIL --password PASSWORD
-      Creates an owner in the configured database; prints {"owner": {...}, "token": "..."}.
+  gatehouse owner create --email EMAIL [--init]
+      Creates an owner in the server's database; prints {"owner": {...}, "token": "..."}.
+      Refuses to create a new SQLite database unless --init.
+  gatehouse owner login --email EMAIL
+      Checks the owner's password and prints a new console token, as owner create does.
+  gatehouse owner list [--json]
+  gatehouse owner reset-password --email EMAIL
+      Sets a new password (no old one needed) and lifts a sign-in lock.
+  gatehouse backup <file>
+      Copies the SQLite database (consistent while the server runs) to <file> and the file
+      contents to <file>.blobs/.
+  gatehouse restore <file>
+      With the server stopped: replaces the data folder's database and files with the backup's
+      (what was there is moved aside into the data folder).
+  The owner commands ask for the password on the terminal, or take it from --password-stdin
+  (or --password PASSWORD, visible in process lists). They use the server's configuration:
+  GATEHOUSE_DATA_DIR (default ./data of the current folder), DATABASE_URL, GATEHOUSE_MASTER_KEY.
 
   gatehouse files push <path> [--name NAME] [--public] [--encrypted] [--wait] [--timeout S] [--interval S]
       Creates or replaces the file NAME (default: the path's file name) from <path>;
@@ -28,11 +44,15 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return group === undefined ? EXIT.USAGE : EXIT.OK;
   }
-  if (group === 'owner' && command === 'create') return (await import('./cli/owner-create.js')).ownerCreate(rest);
+  if (group === 'owner') {
+    const run = (await import('./cli/owner-commands.js')).ownerCommands[command ?? ''];
+    if (run !== undefined) return run(rest);
+  }
   if (group === 'files') {
     const run = (await import('./cli/files-commands.js')).fileCommands[command ?? ''];
     if (run !== undefined) return run(rest);
   }
+  if (group === 'backup' || group === 'restore') return (await import('./cli/backup-commands.js')).backupCommands[group]!(argv.slice(1));
   if (group === 'user') return (await import('./cli/user-command.js')).userCommand(argv.slice(1));
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
 }

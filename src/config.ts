@@ -23,6 +23,8 @@ export interface Config {
   workers: number;
   /** Lease of a claimed file-processing job; a job whose worker died is retaken after it. */
   jobLeaseMs: number;
+  /** How long a stop waits for requests and jobs in flight before cutting them off. */
+  shutdownGraceSeconds: number;
   logLevel: string;
 }
 
@@ -86,6 +88,7 @@ export function readConfig(env: Env = process.env): Config {
     ipFailureLimit: integer(env, 'GATEHOUSE_IP_FAILURE_LIMIT', 100, 1, 100_000_000),
     workers: integer(env, 'GATEHOUSE_WORKERS', 2, 1, 64),
     jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
+    shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),
     logLevel,
   };
   if (config.blobStore === 's3' && config.s3.bucket === null) throw new ConfigError('S3_BUCKET is required when GATEHOUSE_BLOB_STORE=s3');

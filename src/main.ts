@@ -12,6 +12,8 @@ import { composeDeps } from './compose.js';
 import { assertMasterKeyMatches } from './startup-checks.js';
 import { ConfigError, readConfig } from './config.js';
 import { assertBlobStoreReachable, assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+import { answerCommandLine } from './server-command-line.js';
+import { stopOnSignals, trackRequests } from './shutdown.js';
 
 const SWEEP_EVERY_MS = 60 * 60_000;
 
@@ -49,20 +51,20 @@ async function main(): Promise<void> {
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   sweeper.unref();
 
-  let closing = false;
-  const close = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    clearInterval(sweeper);
-    await app.close();
-    // Jobs in hand finish (or, if the process is killed first, are retaken after their lease).
-    await processor.stop();
-    await store.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void close('SIGTERM'));
-  process.on('SIGINT', () => void close('SIGINT'));
+  stopOnSignals({
+    app,
+    inFlight: trackRequests(app),
+    jobsInHand: processor.jobsInHand,
+    graceSeconds: config.shutdownGraceSeconds,
+    stopWork: async () => {
+      clearInterval(sweeper);
+      // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
+      await processor.stop();
+    },
+    closeStore: () => store.close(),
+    say: (line) => console.log(line),
+    exit: (code) => process.exit(code),
+  });
 
   // Checks the bucket or folder (clearing temp files a crash left mid-write).
   await assertBlobStoreReachable(config, blobs);
@@ -73,14 +75,28 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   console.log(`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`);
   console.log(`Dashboard: http://${config.host}:${port}/dashboard/`);
-  console.log('Create the first owner with: npm run --silent gatehouse -- owner create --email you@example.com --password "<password>"');
+  if ((await store.listOwners()).length === 0) {
+    // The CLI must open this same data: in the checkout its default is the same ./data.
+    const where = config.databaseUrl === null ? `GATEHOUSE_DATA_DIR=${shellWord(config.dataDir)} ` : '';
+    console.log(`No owner yet. Create the first one (in the checkout; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`);
+  } else {
+    console.log('Sign in at the dashboard; a lost console token: npm run --silent gatehouse -- owner login --email <email>');
+  }
 }
 
+/** A path as one word a POSIX shell reads back unchanged. */
+const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
+
+const answered = answerCommandLine(process.argv.slice(2));
+if (answered !== null) process.exit(answered);
+
 main().catch((error: unknown) => {
+  const { code, syscall, address, port } = (error ?? {}) as NodeJS.ErrnoException & { address?: string; port?: number };
   if (error instanceof ConfigError) {
     console.error(`gatehouse: ${error.message}`);
-  } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
-    console.error(`gatehouse: the address is in use; set HOST or PORT to another one`);
+  } else if (syscall === 'listen') {
+    const why = code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'this user may not use that port' : (code ?? 'refused');
+    console.error(`gatehouse: cannot listen on ${address}:${port}: ${why}; set HOST or PORT to another one`);
   } else {
     console.error(`gatehouse: failed to start: ${(error as Error)?.message ?? String(error)}`);
   }

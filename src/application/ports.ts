@@ -56,6 +56,8 @@ export interface OwnerStore {
   createOwner(owner: OwnerRecord): Promise<void>;
   findOwnerByEmail(email: string): Promise<OwnerRecord | null>;
   findOwnerById(id: string): Promise<OwnerRecord | null>;
+  /** Every owner, oldest first (the CLI's `owner list`). */
+  listOwners(): Promise<OwnerRecord[]>;
   updateOwnerPasswordHash(id: string, passwordHash: string): Promise<void>;
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;

@@ -15,13 +15,15 @@ export interface CliRun {
   peakRssKiB: number;
 }
 
-export function runGatehouse(outDir: string, args: string[], env: Record<string, string>, cwd = repoRoot): Promise<CliRun> {
-  const child = spawn(process.execPath, [join(outDir, 'src', 'cli.js'), ...args], { cwd, env: baseServerEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** `input`, when given, is written to the command's stdin (then closed). */
+export function runGatehouse(outDir: string, args: string[], env: Record<string, string>, cwd = repoRoot, input?: string): Promise<CliRun> {
+  const child = spawn(process.execPath, [join(outDir, 'src', 'cli.js'), ...args], { cwd, env: baseServerEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin!.end(input);
   const out: Buffer[] = [];
   let stderr = '';
   let peakRssKiB = 0;
-  child.stdout.on('data', (d: Buffer) => out.push(d));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => out.push(d));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const sample = setInterval(() => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));

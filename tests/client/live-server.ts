@@ -51,7 +51,7 @@ export async function startLiveServer(name: string): Promise<LiveServer> {
   const build = await buildServer(name);
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
   const env = baseServerEnv({ GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-  const owner = JSON.parse(await runCli(build.outDir, env, ['owner', 'create', '--email', `${name}@example.com`, '--password', 'live-server-password-1'])) as { token: string };
+  const owner = JSON.parse(await runCli(build.outDir, env, ['owner', 'create', '--init', '--email', `${name}@example.com`, '--password', 'live-server-password-1'])) as { token: string };
   const server = await startServerProcess(build.outDir, env);
   const base = server.base;
 

@@ -1,15 +1,18 @@
-// Acceptance (issue 7, point 3): the README's SDK example and its two pipeline snippets (the
-// GitHub Actions step and the plain shell step) are read from README.md and run as written
-// against a real server, from a scratch project that has the package installed (its package.json
-// and the compiled build, as `npm install` of the package would lay them out): `gatehouse/client`
-// resolves through the package's exports and `npx gatehouse` through its bin.
+// Acceptance (issue 7, point 3; issue 13, points 1 and 2): the README's examples are read from
+// README.md and run as written against real servers. The two pipeline snippets (the GitHub
+// Actions step and the plain shell step) run from a scratch project that has the package
+// installed (its package.json and the compiled build, as `npm install` lays them out). The
+// walkthrough ("First owner and first application") runs block by block in one shell, in a
+// checkout with a server started there, and then the SDK example as a reader continues: a new
+// project beside the checkout, the package installed with npm, the program saved under the
+// README's file name and run with the README's command.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseServerEnv, repoRoot } from '../support/server-process.js';
+import { baseServerEnv, killServer, repoRoot, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startLiveServer, type AppCredentials, type LiveServer } from './live-server.js';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
@@ -108,29 +111,99 @@ describe('README pipeline snippets', () => {
   }, 120_000);
 });
 
-describe('README SDK example', () => {
-  it('logs in, reads the context, downloads and decrypts app.zip, logs out', async () => {
-    expect((await live.console('PUT', `/applications/${app.id}/variables/latest_version`, { value: '1.4.2', is_public: true })).status).toBe(200);
-    const headers = { 'x-api-key': app.api_key, 'x-api-secret': app.api_secret, 'content-type': 'application/json' };
-    const signUp = await fetch(`${live.base}/api/integration/sign_up`, { method: 'POST', headers, body: JSON.stringify({ username: 'alice', password: 'alice-password-1', hardware_id: 'machine-1' }) });
-    expect(signUp.status).toBe(201);
-    const env = { GATEHOUSE_URL: live.base, GATEHOUSE_API_KEY: app.api_key, GATEHOUSE_API_SECRET: app.api_secret, GATEHOUSE_FILES_ENCRYPTION_KEY: app.files_encryption_key, APP_USERNAME: 'alice', APP_PASSWORD: 'alice-password-1' };
-    const block = markedBlock(readme, 'sdk-example');
-    expect(block.lang).toBe('js');
-    writeFileSync(join(project, 'example.mjs'), block.code);
-    rmSync(join(project, 'app.zip'), { force: true });
+/** The text of the section under `## heading`, up to the next `## `. */
+function section(markdown: string, heading: string): string {
+  const at = markdown.indexOf(`\n## ${heading}\n`);
+  if (at < 0) throw new Error(`README.md has no section ${heading}`);
+  const end = markdown.indexOf('\n## ', at + 1);
+  return markdown.slice(at, end < 0 ? undefined : end);
+}
 
-    // No membership yet: the example's own error branch.
-    const inactive = await exec(process.execPath, ['example.mjs'], project, env);
+/** Every ```sh block of a text, in order. */
+const shellBlocks = (text: string) => [...text.matchAll(/```sh\n([\s\S]*?)\n```\n/g)].map((m) => m[1] as string);
+
+/** The first unlabelled fenced block after `<!-- readme-test: name -->`'s block: its printed output. */
+function printedOutputAfter(markdown: string, name: string): string {
+  const at = markdown.indexOf(`<!-- readme-test: ${name} -->`);
+  const m = /```\w*\n[\s\S]*?\n```\n\s*```\n([\s\S]*?)\n```\n/.exec(markdown.slice(at));
+  if (at < 0 || m === null) throw new Error(`no printed output after readme-test: ${name}`);
+  return `${m[1]}\n`;
+}
+
+describe('README walkthrough, then the SDK example in a new project', () => {
+  let server: ServerProcess | null = null;
+  let parent = '';
+  afterAll(async () => {
+    await killServer(server);
+    if (parent) rmSync(parent, { recursive: true, force: true });
+  });
+
+  it('runs as printed, in order, from a checkout with a server started there', async () => {
+    // The checkout as a reader has it after `npm install`: the package.json (its `gatehouse`
+    // script; the build scripts left out, the build being done) and dist/.
+    parent = mkdtempSync(join(tmpdir(), 'gatehouse-readme-reader-'));
+    const checkout = join(parent, 'gatehouse');
+    mkdirSync(checkout);
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    pkg.scripts = { gatehouse: pkg.scripts['gatehouse'] as string };
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify(pkg, null, 2));
+    symlinkSync(live.build.outDir, join(checkout, 'dist'), 'dir');
+
+    // `npm start` there: no GATEHOUSE_DATA_DIR, so ./data of the checkout, as the CLI will use.
+    const env = baseServerEnv({ LOG_LEVEL: 'warn' });
+    delete env['GATEHOUSE_DATA_DIR'];
+    server = await startServerProcess(live.build.outDir, env, 20_000, checkout);
+    expect(server.output.join('')).toContain(`No owner yet. Create the first one (in the checkout; it asks for a password): GATEHOUSE_DATA_DIR=${join(checkout, 'data')} npm run`);
+
+    const walkthrough = shellBlocks(section(readme, 'First owner and first application'));
+    expect(walkthrough.length).toBeGreaterThanOrEqual(12);
+    expect(walkthrough[0]).toBe('GH=http://127.0.0.1:8080');
+    const steps = [`GH=${server.base}`, ...walkthrough.slice(1)];
+    const setup = markedBlock(readme, 'sdk-setup');
+    const example = markedBlock(readme, 'sdk-example');
+    const runExample = markedBlock(readme, 'sdk-run');
+    expect([setup.lang, example.lang, runExample.lang]).toEqual(['sh', 'js', 'sh']);
+    const fileName = /Save the program below as `([^`]+)`/.exec(readme)?.[1];
+    expect(fileName).toBe('example.mjs');
+    const script = [
+      'set -eo pipefail',
+      ...steps.map((code, i) => `echo '@@step ${i}'\n${code}`),
+      `echo '@@setup'\n${setup.code}`,
+      // The reader saves the program in the new project.
+      `cat > ${fileName} <<'GATEHOUSE_README_EXAMPLE'\n${example.code}\nGATEHOUSE_README_EXAMPLE`,
+      `echo '@@run'\n${runExample.code}`,
+      `echo '@@credentials'\necho "$API_KEY $API_SECRET"`,
+    ].join('\n');
+    const run = await exec('bash', ['-c', script], checkout, env as Record<string, string>);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const out = Object.fromEntries(run.stdout.split(/^@@/m).filter(Boolean).map((part) => {
+      const nl = part.indexOf('\n');
+      return [part.slice(0, nl), part.slice(nl + 1)];
+    }));
+
+    expect(JSON.parse(out['step 1'] as string)).toMatchObject({ owner: { email: 'you@example.com' } });
+    expect(JSON.parse(out['step 5'] as string)).toMatchObject({ username: expect.stringMatching(/^user-/), membership: { is_active: true } });
+    expect(out['step 7']).toContain('{"name":"latest_version","value":"1.4.2"}');
+    expect(JSON.parse((out['step 8'] as string).trim().split('\n').at(-1) as string)).toHaveProperty('session_token');
+    // Step 11: waited until stored, then the download.
+    expect(out[`step ${steps.length - 2}`]).toBe('COMPLETED\nrelease notes for 1.4.2\n');
+    expect(out[`step ${steps.length - 1}`]).toMatch(/^HTTP\/1\.1 204/);
+
+    // The SDK example prints what the README shows, and leaves the file in the project.
+    expect(out['run']).toBe(printedOutputAfter(readme, 'sdk-run'));
+    const client = join(parent, 'my-client');
+    expect(readFileSync(join(client, 'notes.txt'), 'utf8')).toBe('release notes for 1.4.2\n');
+
+    // Its error branch: a user without a membership yet.
+    const [apiKey, apiSecret] = (out['credentials'] as string).trim().split(' ') as [string, string];
+    const signUp = await fetch(`${server.base}/api/integration/sign_up`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bob', password: 'bob-password-1', hardware_id: 'machine-2' }),
+    });
+    expect(signUp.status).toBe(201);
+    const inactive = await exec(process.execPath, [fileName as string], client, { GATEHOUSE_URL: server.base, GATEHOUSE_API_KEY: apiKey, GATEHOUSE_API_SECRET: apiSecret, APP_USERNAME: 'bob', APP_PASSWORD: 'bob-password-1' });
     expect(inactive.code).toBe(1);
     expect(inactive.stderr.trim()).toBe('No active membership: activate a license first.');
-
-    const [code] = await live.licenses(app.id, 1, 600);
-    const activated = await fetch(`${live.base}/api/integration/activate_license`, { method: 'POST', headers, body: JSON.stringify({ code, username: 'alice', password: 'alice-password-1', hardware_id: 'machine-1' }) });
-    expect(activated.status).toBe(200);
-    const run = await exec(process.execPath, ['example.mjs'], project, env);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe('Hello alice: 9 hours left\nlatest_version = 1.4.2\nDownloaded app.zip\n');
-    expect(readFileSync(join(project, 'app.zip')).equals(build)).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });

@@ -15,6 +15,15 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await store().findOwnerById(randomUUID())).toBeNull();
     });
 
+    test('listOwners lists every owner, oldest first', async () => {
+      expect(await store().listOwners()).toEqual([]);
+      const later = makeOwner({ createdAt: T0 + 1000 });
+      const first = makeOwner({ createdAt: T0 });
+      await store().createOwner(later);
+      await store().createOwner(first);
+      expect(await store().listOwners()).toEqual([first, later]);
+    });
+
     test('updateOwnerPasswordHash replaces the hash', async () => {
       const owner = makeOwner();
       await store().createOwner(owner);

@@ -43,13 +43,17 @@ function expectSecurityHeaders(res: { headers: Record<string, unknown> }) {
 }
 
 describe('a built dashboard', () => {
-  it('redirects /dashboard to /dashboard/ and serves index.html there, uncached', async () => {
+  it('redirects / and /dashboard to /dashboard/ and serves index.html there, uncached', async () => {
     t = await startTestApp({ dashboardDir: built });
     const redirect = await get('/dashboard');
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toBe('/dashboard/');
     expectSecurityHeaders(redirect);
     expect((await get('/dashboard?next=x')).headers.location).toBe('/dashboard/?next=x');
+    // The bare address, opened in a browser, leads to the dashboard too.
+    const root = await get('/');
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/dashboard/');
 
     const page = await get('/dashboard/');
     expect(page.statusCode).toBe(200);

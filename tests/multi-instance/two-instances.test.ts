@@ -138,7 +138,7 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
   beforeAll(async () => {
     const [built, be] = await Promise.all([getBuild(), setup()]);
     backend = be;
-    const stdout = await runCli(built.outDir, backend.envs[0], ['owner', 'create', '--email', 'multi@example.com', '--password', 'multi-instance-password-1']);
+    const stdout = await runCli(built.outDir, backend.envs[0], ['owner', 'create', '--init', '--email', 'multi@example.com', '--password', 'multi-instance-password-1']);
     ownerAuth = { authorization: `Bearer ${(JSON.parse(stdout) as { token: string }).token}` };
     // Sequentially: on SQLite the first migrates the shared file before the second opens it.
     a = await startServerProcess(built.outDir, backend.envs[0]);

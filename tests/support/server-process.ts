@@ -60,9 +60,9 @@ export function baseServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv 
   return { ...env, PORT: '0', HOST: '127.0.0.1', ...extra };
 }
 
-/** Starts the compiled server; resolves once it prints its address. */
-export function startServerProcess(outDir: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [join(outDir, 'src', 'main.js')], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the compiled server (in `cwd`, the repository by default); resolves once it prints its address. */
+export function startServerProcess(outDir: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000, cwd = repoRoot): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [join(outDir, 'src', 'main.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const alive = () => child.exitCode === null && child.signalCode === null;

@@ -94,6 +94,8 @@ const sendIndex = (reply: FastifyReply, index: Buffer) =>
  */
 export async function dashboardRoutes(app: FastifyInstance, dir: string): Promise<void> {
   const root = resolve(dir);
+  // The server's own address, opened in a browser, is the dashboard.
+  app.get('/', async (_request, reply) => reply.redirect('/dashboard/', 302));
   await app.register(
     async (scope) => {
       // On request, so every answer under /dashboard carries them: files, redirects and errors.

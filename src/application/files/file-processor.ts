@@ -120,6 +120,8 @@ export interface FileProcessor {
   start(): void;
   /** Looks for work now (after a local upload) instead of at the next poll. */
   wake(): void;
+  /** Jobs being processed now (the shutdown message counts them). */
+  jobsInHand(): number;
   /** Stops claiming, and waits for jobs in hand to finish. */
   stop(): Promise<void>;
   /** Claims and runs jobs until none is claimable; for tests and scripts. */
@@ -134,6 +136,7 @@ export interface FileProcessor {
 export function createFileProcessor(deps: Deps, options: FileProcessorOptions): FileProcessor {
   let running = false;
   let active = 0;
+  let jobsInHand = 0;
   let timer: NodeJS.Timeout | null = null;
   let unlisten: (() => void) | null = null;
   const inFlight = new Set<Promise<void>>();
@@ -141,7 +144,12 @@ export function createFileProcessor(deps: Deps, options: FileProcessorOptions): 
   async function claimOne(): Promise<boolean> {
     const job = await deps.store.claimJob(options.workerId, deps.clock.now(), deps.files.jobLeaseMs);
     if (job === null) return false;
-    await runJob(deps, job, options);
+    jobsInHand += 1;
+    try {
+      await runJob(deps, job, options);
+    } finally {
+      jobsInHand -= 1;
+    }
     return true;
   }
 
@@ -174,6 +182,7 @@ export function createFileProcessor(deps: Deps, options: FileProcessorOptions): 
     wake() {
       if (running) fill();
     },
+    jobsInHand: () => jobsInHand,
     async stop() {
       running = false;
       unlisten?.();

@@ -26,6 +26,9 @@ export function ownerStore(d: Dialect): OwnerStore {
       const [row] = await db.select().from(owners).where(eq(owners.id, id));
       return row ? toOwner(row) : null;
     },
+    async listOwners() {
+      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email)))).map(toOwner);
+    },
     async updateOwnerPasswordHash(id, passwordHash) {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
     },

@@ -1,0 +1,86 @@
+// `gatehouse owner create|login|list|reset-password`: owner accounts, worked on the data itself
+// (see local-data.ts), so they need no console token: local access to the data is the authority.
+import { parseArgs } from 'node:util';
+import { acceptNewPassword, validateEmail } from '../domain/credentials-policy.js';
+import { accountKeys, CONSOLE_THROTTLE_SCOPE } from '../application/credential-checks.js';
+import { createOwner, issueConsoleToken, verifyOwnerSignIn } from '../application/console/owners.js';
+import { CliError, EXIT, UsageError } from './cli-errors.js';
+import { openLocalData, type LocalData } from './local-data.js';
+import { passwordOptions, readPassword } from './password-input.js';
+
+/** The address the console throttle counts CLI sign-ins under. */
+const CLI_CALLER = { ip: 'cli' };
+
+async function withData<T>(init: boolean, work: (data: LocalData) => Promise<T>): Promise<T> {
+  const data = await openLocalData({ init });
+  try {
+    return await work(data);
+  } finally {
+    await data.close();
+  }
+}
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function emailOf(values: { email?: string | undefined }, command: string): string {
+  if (!values.email) throw new UsageError(`owner ${command} needs --email`);
+  return values.email;
+}
+
+async function create(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, init: { type: 'boolean' }, ...passwordOptions }, strict: true });
+  const email = emailOf(values, 'create');
+  return withData(values.init ?? false, async ({ deps }) => {
+    print(await createOwner(deps, email, await readPassword(values, true)));
+    return EXIT.OK;
+  });
+}
+
+/** A new console token for an owner who lost theirs: the password is checked (and throttled) as at the console. */
+async function login(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });
+  const email = emailOf(values, 'login');
+  return withData(false, async ({ deps }) => {
+    const password = await readPassword(values, false);
+    print(await issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, CLI_CALLER)));
+    return EXIT.OK;
+  });
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+  return withData(false, async ({ deps }) => {
+    const owners = (await deps.store.listOwners()).map((o) => ({ id: o.id, email: o.email, created_at: new Date(o.createdAt).toISOString() }));
+    if (values.json) print(owners);
+    else for (const o of owners) process.stdout.write(`${o.email}\t${o.id}\tcreated ${o.created_at}\n`);
+    if (!values.json && owners.length === 0) process.stderr.write('no owners yet: create one with gatehouse owner create\n');
+    return EXIT.OK;
+  });
+}
+
+/**
+ * Sets a new password without the old one, and lifts a sign-in lock on the account. Console
+ * tokens already issued keep working (README, "CI command line").
+ */
+async function resetPassword(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });
+  const email = validateEmail(emailOf(values, 'reset-password'));
+  return withData(false, async ({ deps }) => {
+    const owner = await deps.store.findOwnerByEmail(email);
+    if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
+    const password = await readPassword(values, true);
+    await deps.store.updateOwnerPasswordHash(owner.id, await deps.hasher.hash(acceptNewPassword(password, 8)));
+    // A success settles the account's counter: failures forgiven, any lock lifted.
+    const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(email), ip: CLI_CALLER.ip, now: deps.clock.now() };
+    await deps.store.settleAuthAttempt(attempt, 'success', deps.limits);
+    print({ owner: { id: owner.id, email: owner.email } });
+    return EXIT.OK;
+  });
+}
+
+export const ownerCommands: Record<string, (args: string[]) => Promise<number>> = {
+  create,
+  login,
+  list,
+  'reset-password': resetPassword,
+};

@@ -1,0 +1,98 @@
+// How the server stops on SIGINT or SIGTERM (README, "Stopping the server"): it stops accepting,
+// says what it is waiting for, waits at most the grace time for requests in flight and the file
+// jobs in hand, and stops at once on a second signal. Whatever is cut off is what a crash would
+// leave: staged uploads no row refers to (the orphan sweep removes them), temp files (cleared at
+// the next start) and claimed jobs (retaken when their lease lapses).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export interface InFlight {
+  uploads: number;
+  requests: number;
+}
+
+/** Counts the requests being served, uploads apart (routes marked `config: { upload: true }`). */
+export function trackRequests(app: FastifyInstance): () => InFlight {
+  const open = new Set<FastifyRequest>();
+  app.addHook('onRequest', (request, reply, done) => {
+    open.add(request);
+    // 'close' comes when the answer is sent or the connection is gone, whichever is first.
+    reply.raw.once('close', () => open.delete(request));
+    done();
+  });
+  return () => {
+    let uploads = 0;
+    for (const request of open) if ((request.routeOptions.config as { upload?: boolean } | undefined)?.upload) uploads += 1;
+    return { uploads, requests: open.size - uploads };
+  };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "1 upload and 2 file jobs", or '' when nothing is in flight. */
+export function describeWork(inFlight: InFlight, jobs: number): string {
+  const parts: string[] = [];
+  if (inFlight.uploads > 0) parts.push(plural(inFlight.uploads, 'upload'));
+  if (inFlight.requests > 0) parts.push(plural(inFlight.requests, 'request'));
+  if (jobs > 0) parts.push(plural(jobs, 'file-processing job'));
+  return parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+export interface ShutdownOptions {
+  app: FastifyInstance;
+  inFlight: () => InFlight;
+  /** File jobs being processed by this instance. */
+  jobsInHand: () => number;
+  graceSeconds: number;
+  /** After the listener closed: finish the jobs in hand (processor.stop). */
+  stopWork: () => Promise<void>;
+  /** Last: close the database. */
+  closeStore: () => Promise<void>;
+  say: (line: string) => void;
+  exit: (code: number) => never;
+}
+
+/** How long a forced stop lets cut-off handlers clean up before the process exits. */
+const CUT_OFF_CLEANUP_MS = 2_000;
+
+export function stopOnSignals(options: ShutdownOptions): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      options.say(`${signal} again: stopping now`);
+      options.exit(1);
+    }
+    closing = true;
+    const waiting = describeWork(options.inFlight(), options.jobsInHand());
+    const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again`;
+    options.say(
+      waiting === ''
+        ? `${signal}: shutting down`
+        : `${signal}: shutting down; waiting for ${waiting} to finish, up to ${options.graceSeconds} s; ${again} to stop now`,
+    );
+    const closed = options.app.close();
+    const graceTimer = setTimeout(() => {
+      const left = describeWork(options.inFlight(), options.jobsInHand());
+      options.say(`stopped waiting after ${options.graceSeconds} s${left ? `: cutting off ${left}` : ''}`);
+      options.app.server.closeAllConnections();
+      const cleanup = setTimeout(() => options.exit(1), CUT_OFF_CLEANUP_MS);
+      cleanup.unref();
+      void closed.then(() => options.exit(1), () => options.exit(1));
+    }, options.graceSeconds * 1000);
+    graceTimer.unref();
+    void closed
+      .then(() => options.stopWork())
+      .then(() => {
+        clearTimeout(graceTimer);
+        return options.closeStore();
+      })
+      .then(
+        () => options.exit(0),
+        (error: unknown) => {
+          options.say(`shutdown failed: ${(error as Error)?.message ?? String(error)}`);
+          options.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
