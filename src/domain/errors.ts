@@ -79,3 +79,6 @@ export const isDomainError = (e: unknown): e is DomainError => e instanceof Doma
 export function validationError(field: string, message: string): DomainError {
   return new DomainError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });
 }
+
+/** A user is required and none was presented: the answer that tells a client to log in (decisions.md's exact message). */
+export const loginRequired = (): DomainError => new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');

@@ -31,8 +31,8 @@ describe('client downloads and the app context', () => {
     const got = await call(t, app, 'GET', `/files/${pub.id}/download`);
     expect(got.statusCode).toBe(200);
     expect(got.rawPayload.equals(pub.content)).toBe(true);
-    // Private files answer exactly like missing ones to those who may not see them.
-    expectError(await call(t, app, 'GET', `/files/${priv.id}/download`), 404, 'FILE_NOT_FOUND');
+    // A private file asks an anonymous caller to log in (see the next test).
+    expectError(await call(t, app, 'GET', `/files/${priv.id}/download`), 401, 'LOGIN_REQUIRED');
 
     const u = await member(t, app, 'alice');
     const tok = await token(t, app, { username: 'alice', password: u.password });
@@ -57,6 +57,31 @@ describe('client downloads and the app context', () => {
     t.clock.advance(10 * 60_000);
     expectError(await call(t, app, 'GET', `/files/${file.id}/download`, undefined, { headers: bearer(tok) }), 403, 'MEMBERSHIP_INACTIVE');
     expectError(await call(t, app, 'GET', `/files/${file.id}/download`, undefined, { headers: { 'x-api-key': 'nope', 'x-api-secret': 'nope' } }), 401, 'INVALID_API_CREDENTIALS');
+  });
+
+  it('an anonymous caller asking for a private file is told to log in; unknown and foreign ids stay 404', async () => {
+    const app = await createApplication(t, { anonymous_access: true, device_auth: false });
+    const other = await createApplication(t, { anonymous_access: true, device_auth: false });
+    const priv = await stored(app, 'private.bin', false);
+    const pendingPriv = await stored(app, 'pending-private.bin', false);
+    const foreignPriv = await stored(other, 'foreign-private.bin', false);
+    const foreignPub = await stored(other, 'foreign-public.bin', true);
+    await t.processor.drain();
+    await upload(t, 'PUT', `/api/admin/files/${pendingPriv.id}`, `Bearer ${app.credentials.admin_api_key}`, { name: 'pending-private.bin', is_public: 'false', store_encrypted: 'false' }, { content: Buffer.from('y') });
+
+    const res = expectError(await call(t, app, 'GET', `/files/${priv.id}/download`), 401, 'LOGIN_REQUIRED');
+    expect(res.message).toBe('Only logged in users are allowed to access');
+    // A private file whose replacement is still pending keeps serving, so it too asks for a login.
+    expectError(await call(t, app, 'GET', `/files/${pendingPriv.id}/download`), 401, 'LOGIN_REQUIRED');
+    // Ids of another application, private or public, and ids that do not exist: 404 as before.
+    expectError(await call(t, app, 'GET', `/files/${foreignPriv.id}/download`), 404, 'FILE_NOT_FOUND');
+    expectError(await call(t, app, 'GET', `/files/${foreignPub.id}/download`), 404, 'FILE_NOT_FOUND');
+    expectError(await call(t, app, 'GET', '/files/00000000-0000-4000-8000-000000000000/download'), 404, 'FILE_NOT_FOUND');
+
+    // Logged in, the same private file downloads.
+    const u = await member(t, app, 'carol');
+    const tok = await token(t, app, { username: 'carol', password: u.password });
+    expect((await call(t, app, 'GET', `/files/${priv.id}/download`, undefined, { headers: bearer(tok) })).statusCode).toBe(200);
   });
 
   it('Range works on client downloads too', async () => {

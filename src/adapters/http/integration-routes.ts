@@ -6,7 +6,7 @@ import { appContext } from '../../application/integration/app-context.js';
 import { login, logout } from '../../application/integration/login.js';
 import { signUpWithLicense } from '../../application/integration/sign-up-with-license.js';
 import { signUp } from '../../application/integration/sign-up.js';
-import { DomainError } from '../../domain/errors.js';
+import { loginRequired } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
 import { bearer, callerOf, header, presentedUser } from './request-parts.js';
 import { HardwareId, LicenseCode, Password, Username, Uuid, closed, takesNoBody } from './schemas.js';
@@ -54,7 +54,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post('/auth/logout', takesNoBody, async (request, reply) => {
     const app = await applicationOf(request);
     const token = bearer(request);
-    if (token === undefined) throw new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');
+    if (token === undefined) throw loginRequired();
     await logout(deps, app, token);
     return reply.code(204).send();
   });

@@ -9,6 +9,7 @@ import { DASHBOARD_HEADERS, dashboardRoutes, defaultDashboardDir, isDashboardUrl
 import { consoleRoutes } from './console/console-routes.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
+import { lingeringClose } from './lingering-close.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -162,12 +163,15 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   app.server.headersTimeout = 20_000;
 
   registerErrorHandling(app);
+  lingeringClose(app);
   bodyDeadline(app);
   refuseNul(app);
   await app.register(multipart, {
-    // Our own checks decide (truncation means too large; see readUploadForm).
+    // Our own checks decide: busboy hands on one byte past the maximum, so the blob store's own
+    // limit fails the upload the moment it is too large and the 413 goes out at once, instead of
+    // after the rest of the file has been read (see readUploadForm and lingering-close.ts).
     throwFileSizeLimit: false,
-    limits: { fileSize: options.deps.files.maxUploadBytes, files: 1, fields: 5, parts: 10, fieldSize: 64 * 1024, headerPairs: 100 },
+    limits: { fileSize: options.deps.files.maxUploadBytes + 1, files: 1, fields: 5, parts: 10, fieldSize: 64 * 1024, headerPairs: 100 },
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

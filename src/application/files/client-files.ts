@@ -1,3 +1,4 @@
+import { loginRequired } from '../../domain/errors.js';
 import { isDownloadable, fileNotFound } from '../../domain/files.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
@@ -10,12 +11,17 @@ export function clientFiles(files: readonly FileRecord[], audience: Audience): F
 }
 
 /**
- * A file for a client download, under the same authentication as the app context. A file the
- * caller may not see answers exactly like a missing one.
+ * A file for a client download, under the same authentication as the app context. An anonymous
+ * caller asking for a private file of this application is told to log in (LOGIN_REQUIRED, what a
+ * client acts on); ids of no file or of another application's file answer 404, as does a file
+ * whose contents are not stored yet.
  */
 export async function clientDownload(deps: Deps, app: ApplicationRecord, fileId: string, presented: PresentedUser, caller: Caller): Promise<FileRecord> {
   const user = await authenticateReader(deps, app, presented, caller);
   const file = await deps.store.findFile(app.id, fileId);
-  if (file === null || clientFiles([file], user === null ? 'anonymous' : 'member').length === 0) throw fileNotFound();
+  if (file === null) throw fileNotFound();
+  const audience: Audience = user === null ? 'anonymous' : 'member';
+  if (visibleTo([file], audience).length === 0) throw loginRequired();
+  if (!isDownloadable(file.state)) throw fileNotFound();
   return file;
 }

@@ -1,5 +1,5 @@
 import { requireHardwareId } from '../../domain/devices.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, loginRequired } from '../../domain/errors.js';
 import { sessionRejection } from '../../domain/sessions.js';
 import { guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
@@ -100,7 +100,7 @@ export async function authenticateReader(
 ): Promise<UserRecord | null> {
   const user = await authenticateUser(deps, app, p, caller);
   if (user !== null) return user;
-  if (!app.settings.anonymousAccess) throw new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');
+  if (!app.settings.anonymousAccess) throw loginRequired();
   await guardBans(deps, app, { ip: caller.ip });
   return null;
 }
