@@ -7,13 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { createArgon2Hasher } from '../src/adapters/crypto/argon2-hasher.js';
 import type { Store, UserRecord } from '../src/application/ports.js';
 import { readConfig } from '../src/config.js';
-import { openConfiguredStore } from '../src/open-store.js';
+import { boot } from '../src/boot.js';
 import type { ServerProcess } from './server-process.js';
 
 const DAY_MS = 86_400_000;
 
 export async function seedUsers(server: ServerProcess, serverEnv: Record<string, string>, applicationId: string, count: number): Promise<void> {
-  const store: Store = await openConfiguredStore(readConfig({ ...serverEnv, GATEHOUSE_DATA_DIR: server.dataDir }));
+  const booted = await boot(readConfig({ ...serverEnv, GATEHOUSE_DATA_DIR: server.dataDir }));
+  const store: Store = booted.deps.store;
   try {
     const passwordHash = await createArgon2Hasher({ maxConcurrent: 1 }).hash(`seed-${randomUUID()}`);
     const now = Date.now();
@@ -45,6 +46,6 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
       }),
     );
   } finally {
-    await store.close();
+    await booted.close();
   }
 }

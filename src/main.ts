@@ -1,17 +1,14 @@
 // The composition root: read config, open adapters, build the app, listen, close on signals.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
-import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { buildHttpApp } from './adapters/http/server.js';
-import { composeDeps } from './compose.js';
-import { assertMasterKeyMatches } from './startup-checks.js';
+import { boot } from './boot.js';
 import { ConfigError, readConfig } from './config.js';
-import { assertBlobStoreReachable, assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
+import { assertBlobStoreReachable } from './open-store.js';
 import { answerCommandLine } from './server-command-line.js';
 import { stopOnSignals, trackRequests } from './shutdown.js';
 
@@ -19,20 +16,8 @@ const SWEEP_EVERY_MS = 60 * 60_000;
 
 async function main(): Promise<void> {
   const config = readConfig();
-  assertSupported(config);
-  mkdirSync(config.dataDir, { recursive: true });
-  const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
-  const store = await openConfiguredStore(config);
-  const blobs = openConfiguredBlobStore(config);
-  const deps = composeDeps({
-    store,
-    blobs,
-    masterKey,
-    limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
-    maxUploadBytes: config.maxUploadBytes,
-    jobLeaseMs: config.jobLeaseMs,
-  });
-  await assertMasterKeyMatches(deps);
+  const { deps, close: closeStore } = await boot(config);
+  const { store, blobs } = deps;
   const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy });
   const processor = createFileProcessor(deps, {
     workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
@@ -61,7 +46,7 @@ async function main(): Promise<void> {
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
       await processor.stop();
     },
-    closeStore: () => store.close(),
+    closeStore,
     say: (line) => console.log(line),
     exit: (code) => process.exit(code),
   });
@@ -73,9 +58,11 @@ async function main(): Promise<void> {
   void sweep();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  // Read before the first line is printed: whoever waits for that line finds the hint with it.
+  const hasOwner = (await store.listOwners()).length > 0;
   console.log(`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`);
   console.log(`Dashboard: http://${config.host}:${port}/dashboard/`);
-  if ((await store.listOwners()).length === 0) {
+  if (!hasOwner) {
     // The CLI must open this same data: in the checkout its default is the same ./data.
     const where = config.databaseUrl === null ? `GATEHOUSE_DATA_DIR=${shellWord(config.dataDir)} ` : '';
     console.log(`No owner yet. Create the first one (in the checkout; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`);

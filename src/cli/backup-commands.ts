@@ -10,7 +10,7 @@ import { decodeMasterKey, MASTER_KEY_FILE } from '../adapters/crypto/master-key.
 import { createLocalBlobStore } from '../adapters/blob/local-blob-store.js';
 import { backupSqliteFile, sqliteFileInUse } from '../adapters/persistence/sqlite/backup.js';
 import { openSqliteStore } from '../adapters/persistence/sqlite/sqlite-store.js';
-import { composeDeps } from '../compose.js';
+import { createSecrets } from '../adapters/crypto/secrets.js';
 import { readConfig, type Config } from '../config.js';
 import { BLOBS_FOLDER, SQLITE_FILE } from '../open-store.js';
 import { assertMasterKeyMatches } from '../startup-checks.js';
@@ -138,7 +138,7 @@ async function restore(args: string[]): Promise<number> {
   const store = openSqliteStore({ path: incoming });
   try {
     const blobs = createLocalBlobStore({ root: blobsBeside(file) });
-    await assertMasterKeyMatches(composeDeps({ store, blobs, masterKey, limits: { lockoutThreshold: 10, ipFailureLimit: 100 }, maxUploadBytes: 1 }));
+    await assertMasterKeyMatches({ store, secrets: createSecrets(masterKey) });
   } catch (error) {
     await store.close();
     await rm(incoming, { force: true });

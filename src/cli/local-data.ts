@@ -1,14 +1,12 @@
 // The commands that work on the data itself (owner ..., backup, restore) rather than over HTTP:
 // they open the configured database with the server's own configuration (same variables, same
 // resolution of the data folder, same master key), so local access to the data is the authority.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Deps } from '../application/deps.js';
-import { loadOrCreateMasterKey } from '../adapters/crypto/master-key.js';
-import { composeDeps } from '../compose.js';
+import { boot } from '../boot.js';
 import { readConfig, type Config } from '../config.js';
-import { assertSupported, openConfiguredBlobStore, openConfiguredStore, SQLITE_FILE } from '../open-store.js';
-import { assertMasterKeyMatches } from '../startup-checks.js';
+import { assertSupported, SQLITE_FILE } from '../open-store.js';
 import { CliError, EXIT } from './cli-errors.js';
 
 export interface LocalData {
@@ -37,22 +35,6 @@ export async function openLocalData(options: { init: boolean }): Promise<LocalDa
   const config = readConfig();
   assertSupported(config);
   assertDatabaseExists(config, options.init);
-  mkdirSync(config.dataDir, { recursive: true });
-  const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
-  const store = await openConfiguredStore(config);
-  try {
-    const deps = composeDeps({
-      store,
-      blobs: openConfiguredBlobStore(config),
-      masterKey,
-      limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
-      maxUploadBytes: config.maxUploadBytes,
-    });
-    // Digests must agree with the server's, or the token printed would never match.
-    await assertMasterKeyMatches(deps);
-    return { config, deps, close: () => store.close() };
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  // The server's own boot: digests agree with the server's, or a token printed would never match.
+  return boot(config);
 }

@@ -1,20 +1,17 @@
-// An in-process Gatehouse on a fresh SQLite file, with a clock the test moves by hand.
+// An in-process Gatehouse on a fresh database (SQLite, or PostgreSQL and S3), with a clock the test moves by hand.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Deps } from '../../src/application/deps.js';
-import type { BlobStore, Store } from '../../src/application/ports.js';
-import { createS3BlobStore } from '../../src/adapters/blob/s3-blob-store.js';
-import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
+import type { Store } from '../../src/application/ports.js';
 import { freshDatabase } from './postgres-databases.js';
 import { sharedS3Server } from './shared-s3.js';
 import { createOwner } from '../../src/application/console/owners.js';
 import { buildHttpApp } from '../../src/adapters/http/server.js';
-import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
-import { composeDeps } from '../../src/compose.js';
-import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
+import { boot } from '../../src/boot.js';
+import { readConfig } from '../../src/config.js';
 import { createEncryptStream } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
@@ -45,16 +42,26 @@ export function testClock(start = T0): TestClock {
  */
 export const testBackend: 'sqlite' | 'postgres' = process.env['GATEHOUSE_TEST_BACKEND'] === 'postgres' ? 'postgres' : 'sqlite';
 
-async function openBackend(dir: string): Promise<{ store: Store; blobs: BlobStore; close: () => Promise<void> }> {
-  if (testBackend === 'postgres') {
-    const db = await freshDatabase();
-    const store = await openPostgresStore({ url: db.url });
-    const s3 = await sharedS3Server();
-    const blobs = createS3BlobStore(s3.storeOptions(await s3.createBucket()));
-    return { store, blobs, close: async () => (await store.close(), await db.drop()) };
-  }
-  const store = openSqliteStore({ path: join(dir, 'gatehouse.db') });
-  return { store, blobs: createLocalBlobStore({ root: join(dir, 'blobs') }), close: () => store.close() };
+/**
+ * The server's configuration for the test's backend: SQLite and a local folder in the test's data
+ * folder, or a fresh PostgreSQL database and a fresh bucket (dropped by `drop`).
+ */
+async function backendEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  if (testBackend === 'sqlite') return { env: {}, drop: async () => {} };
+  const db = await freshDatabase();
+  const s3 = await sharedS3Server();
+  const o = s3.storeOptions(await s3.createBucket());
+  const env = {
+    DATABASE_URL: db.url,
+    GATEHOUSE_BLOB_STORE: 's3',
+    S3_BUCKET: o.bucket,
+    S3_REGION: o.region ?? '',
+    S3_ENDPOINT: o.endpoint ?? '',
+    S3_FORCE_PATH_STYLE: String(o.forcePathStyle ?? true),
+    S3_ACCESS_KEY_ID: o.accessKeyId ?? '',
+    S3_SECRET_ACCESS_KEY: o.secretAccessKey ?? '',
+  };
+  return { env, drop: db.drop };
 }
 
 export interface TestApp {
@@ -92,20 +99,23 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'gatehouse-test-'));
   const dbPath = join(dir, 'gatehouse.db');
-  const backend = await openBackend(dir);
-  const store = backend.store;
+  const backend = await backendEnv();
   const clock = testClock();
   const masterKey = randomBytes(32);
   const blobRoot = join(dir, 'blobs');
-  const deps = composeDeps({
-    store,
-    blobs: backend.blobs,
-    maxUploadBytes: options.maxUploadBytes ?? 64 * 1024 * 1024,
-    masterKey,
-    clock,
-    limits: { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits },
-    argon2: options.argon2 ?? testArgon2,
+  const limits = { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits };
+  const config = readConfig({
+    ...backend.env,
+    GATEHOUSE_DATA_DIR: dir,
+    GATEHOUSE_MASTER_KEY: masterKey.toString('base64'),
+    GATEHOUSE_MAX_UPLOAD_BYTES: String(options.maxUploadBytes ?? 64 * 1024 * 1024),
+    GATEHOUSE_LOCKOUT_THRESHOLD: String(limits.lockoutThreshold),
+    GATEHOUSE_IP_FAILURE_LIMIT: String(limits.ipFailureLimit),
   });
+  // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
+  const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });
+  const { deps } = booted;
+  const store = deps.store;
   const lines = options.logLines;
   const http = await buildHttpApp({
     deps,
@@ -131,7 +141,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await processor.stop();
       await http.close();
-      await backend.close();
+      await booted.close();
+      await backend.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
