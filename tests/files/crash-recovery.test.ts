@@ -1,11 +1,13 @@
 // Acceptance: background processing survives the server being killed. The compiled server runs
 // as a child process on a fresh data folder; large uploads are accepted (PENDING) and the process
-// is SIGKILLed at once or a moment later, while jobs are queued or mid-write, over several rounds.
+// is SIGKILLed over several rounds at points chosen by the state it is in, not by time: at once
+// (jobs queued), once a job is claimed (mid-processing), once a write is in progress in .tmp.
+// Sizes, contents and the file each later round replaces come from one seed.
 // After a final restart every file must end COMPLETED with the uploaded bytes (or FAILED, which
 // must be explained), every COMPLETED row must have its blob, and after an orphan sweep no blob
 // may be left that no file refers to.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -18,6 +20,7 @@ import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
 import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,6 +35,7 @@ const ROUNDS = 3;
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const random = seededRandom('crash-recovery');
 
 let dataDir = '';
 let env: NodeJS.ProcessEnv = {};
@@ -54,7 +58,8 @@ function startServer(): Promise<Server> {
   outputs.push(output);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start:\n${output.join('')}`)), 20_000);
+    // A bound for a slow start on a loaded machine, not a wait.
+    const timer = setTimeout(() => fail(new Error(`server did not start:\n${output.join('')}`)), 60_000);
     child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
     child.stdout!.on('data', (d: Buffer) => {
       output.push(d.toString());
@@ -89,7 +94,7 @@ interface Upload {
 const expected = new Map<string, Upload>();
 
 async function uploadFile(s: Server, auth: string, upload: Omit<Upload, 'sha256' | 'size'>, fileId: string | null, size: number): Promise<string> {
-  const content = randomBytes(size);
+  const content = random.bytes(size);
   const form = new FormData();
   if (fileId === null) form.append('name', upload.name);
   form.append('is_public', 'false');
@@ -128,6 +133,41 @@ function readdirSafe(dir: string): string[] {
     return readdirSync(dir);
   } catch {
     return [];
+  }
+}
+
+interface KillPoint {
+  name: string;
+  /** The server's state, read from its database and folder, has reached the point (`tmpBefore`: temp files earlier kills left). */
+  reached(tmpBefore: Set<string>): boolean;
+}
+
+/** Queued jobs and leases as the running server has them (a read-only look at the WAL database). */
+function queue(): { jobs: number; claimed: number } {
+  const db = new Database(join(dataDir, 'gatehouse.db'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare('select lease_owner, lease_until from jobs').all() as Array<{ lease_owner: string | null; lease_until: number | null }>;
+    return { jobs: rows.length, claimed: rows.filter((j) => j.lease_owner !== null && (j.lease_until ?? 0) > Date.now()).length };
+  } finally {
+    db.close();
+  }
+}
+
+const KILL_POINTS: KillPoint[] = [
+  { name: 'all uploads accepted (jobs queued)', reached: () => true },
+  { name: 'a job is claimed (processing under way)', reached: () => queue().claimed > 0 },
+  { name: 'a write is in progress in .tmp', reached: (before) => readdirSafe(join(dataDir, 'blobs', '.tmp')).some((name) => !before.has(name)) },
+];
+
+/**
+ * Polls until the point is reached; false if the queue emptied first (the round then kills an
+ * idle server, which the outstanding-work assertion below accounts for).
+ */
+async function waitFor(point: KillPoint, tmpBefore: Set<string>): Promise<boolean> {
+  for (;;) {
+    if (point.reached(tmpBefore)) return true;
+    if (queue().jobs === 0) return false;
+    await sleep(10);
   }
 }
 
@@ -190,24 +230,25 @@ describe('crash recovery of file processing', () => {
     for (let round = 1; round <= ROUNDS; round++) {
       if (round > 1) server = await startServer();
       const s = server;
+      const tmpBefore = new Set(readdirSafe(join(dataDir, 'blobs', '.tmp')));
       const uploads: Array<Promise<string>> = [];
       for (let i = 0; i < FILES_PER_ROUND; i++) {
         const upload = { name: `r${round}-f${i}`, encrypted: i % 2 === 1, round };
-        uploads.push(uploadFile(s, auth, upload, null, 8 * MiB + randomInt(24 * MiB + 1)));
+        uploads.push(uploadFile(s, auth, upload, null, 8 * MiB + random.int(24 * MiB + 1)));
       }
       // Later rounds also replace a file of an earlier round, which may still be PENDING.
       if (round > 1) {
-        const [id, previous] = [...expected.entries()][randomInt(expected.size)] as [string, Upload];
-        uploads.push(uploadFile(s, auth, { name: previous.name, encrypted: !previous.encrypted, round }, id, 8 * MiB + randomInt(8 * MiB)));
+        const [id, previous] = [...expected.entries()][random.int(expected.size)] as [string, Upload];
+        uploads.push(uploadFile(s, auth, { name: previous.name, encrypted: !previous.encrypted, round }, id, 8 * MiB + random.int(8 * MiB)));
       }
       await Promise.all(uploads);
-      const delay = round === 1 ? 0 : randomInt(301);
-      if (delay > 0) await sleep(delay);
+      const point = KILL_POINTS[(round - 1) % KILL_POINTS.length] as KillPoint;
+      const reached = await waitFor(point, tmpBefore);
       const killedAt = Date.now();
       await kill(s);
       const state = inspect(killedAt);
       inProgressAtKills += state.inProgress;
-      log.push(`round ${round}: ${uploads.length} uploads accepted, SIGKILL after ${delay} ms: ${JSON.stringify(state)}`);
+      log.push(`round ${round}: ${uploads.length} uploads accepted, SIGKILL ${reached ? `once ${point.name}` : `with no job left (${point.name} never seen)`}: ${JSON.stringify(state)}`);
       outstandingAtKills += state.jobs;
     }
     // The kills did land while work was outstanding.
@@ -223,7 +264,7 @@ describe('crash recovery of file processing', () => {
       expect(res.status).toBe(200);
       files = (await res.json()) as typeof files;
       if (files.every((f) => f.processing_status !== 'PENDING')) break;
-      if (Date.now() - restartedAt > 60_000) throw new Error(`files still PENDING after 60 s: ${JSON.stringify(files.filter((f) => f.processing_status === 'PENDING'))}`);
+      if (Date.now() - restartedAt > 150_000) throw new Error(`files still PENDING after 150 s: ${JSON.stringify(files.filter((f) => f.processing_status === 'PENDING'))}`);
       await sleep(250);
     }
     const failedAttempts = outputs.flat().join('').split('file processing attempt failed').length - 1;
@@ -272,5 +313,5 @@ describe('crash recovery of file processing', () => {
     } finally {
       await store.close();
     }
-  }, 150_000);
+  }, 400_000);
 });

@@ -4,7 +4,7 @@
 // when one instance is SIGKILLed mid-processing, the other finishing its jobs once their leases
 // run out. Run on PostgreSQL + S3 (s3rver) when GATEHOUSE_TEST_DATABASE_URL is set, and on SQLite
 // (two processes on one data folder: one database file, one local blob folder).
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -14,6 +14,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/postgres-databases.js';
 import { S3_TEST_CREDENTIALS, S3_TEST_REGION, startS3Server, type S3TestServer } from '../support/s3-server.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { baseServerEnv, buildServer, killServer, runCli, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
 
 const MiB = 1024 * 1024;
@@ -24,6 +25,8 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** files/<app>/<job>- of a stored key files/<app>/<job>-<attempt>: every attempt of that job. */
 const jobPrefix = (key: string | null) => (key ?? 'none').replace(/-\d+$/, '-');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Server starts may be slow while the rest of the suite runs on two cores: a bound, not a wait. */
+const START_LIMIT_MS = 60_000;
 
 // One build for both backends, made on first use.
 let build: Promise<Build> | null = null;
@@ -48,10 +51,17 @@ interface Json {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/**
+ * One connection per request. A kept-alive connection is closed by the server after 5 s idle;
+ * on a loaded machine the client's own 4 s idle timer can fire late, and a request written on a
+ * socket the server has just closed fails with `write EPIPE` (seen once under load).
+ */
+const NO_REUSE = { connection: 'close' };
+
 async function request(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Json> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    headers: { ...NO_REUSE, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -90,6 +100,8 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
   let appHeaders: Record<string, string> = {};
   let adminAuth: Record<string, string> = {};
   const log: string[] = [];
+  // Sizes, names and contents from one seed per backend: every run uploads the same bytes.
+  const random = seededRandom(`two-instances:${name}`);
 
   async function licenses(app: string, count: number): Promise<string[]> {
     const res = await request(pick(0), 'POST', `/api/console/applications/${app}/licenses`, ownerAuth, { count, minutes: 60 });
@@ -111,13 +123,13 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
   }
 
   async function uploadTo(base: string, i: number, size: number, encrypted: boolean) {
-    const content = randomBytes(size);
+    const content = random.bytes(size);
     const form = new FormData();
-    form.append('name', `f-${i}-${randomBytes(3).toString('hex')}`);
+    form.append('name', `f-${i}`);
     form.append('is_public', 'false');
     form.append('store_encrypted', String(encrypted));
     form.append('file', new Blob([content]), 'build.bin');
-    const res = await fetch(`${base}/api/admin/files`, { method: 'POST', headers: adminAuth, body: form });
+    const res = await fetch(`${base}/api/admin/files`, { method: 'POST', headers: { ...NO_REUSE, ...adminAuth }, body: form });
     const body = (await res.json()) as { id: string; processing_status: string };
     expect(res.status, JSON.stringify(body)).toBe(201);
     return { id: body.id, sha256: sha(content) };
@@ -141,13 +153,13 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     const stdout = await runCli(built.outDir, backend.envs[0], ['owner', 'create', '--init', '--email', 'multi@example.com', '--password', 'multi-instance-password-1']);
     ownerAuth = { authorization: `Bearer ${(JSON.parse(stdout) as { token: string }).token}` };
     // Sequentially: on SQLite the first migrates the shared file before the second opens it.
-    a = await startServerProcess(built.outDir, backend.envs[0]);
-    b = await startServerProcess(built.outDir, backend.envs[1]);
+    a = await startServerProcess(built.outDir, backend.envs[0], START_LIMIT_MS);
+    b = await startServerProcess(built.outDir, backend.envs[1], START_LIMIT_MS);
     const app = await createApp({ name: `Multi ${name}`, device_auth: true, default_allowed_devices: 2, default_allowed_sessions: 3 });
     appId = app.id;
     appHeaders = app.headers;
     adminAuth = app.admin;
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all([killServer(a), killServer(b)]);
@@ -221,8 +233,8 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
   }, 60_000);
 
   it('every upload, spread over both instances, is processed exactly once', async () => {
-    const uploads = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTo(pick(i), i, 2 * MiB + randomInt(2 * MiB), i % 3 === 0)));
-    const { files, ms } = await settle(pick(1), uploads.map((u) => u.id), 40_000);
+    const uploads = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTo(pick(i), i, 2 * MiB + random.int(2 * MiB), i % 3 === 0)));
+    const { files, ms } = await settle(pick(1), uploads.map((u) => u.id), 90_000);
     log.push(`10 uploads over A and B settled in ${ms} ms`);
     for (const u of uploads) {
       const f = files.find((x) => x.id === u.id)!;
@@ -239,19 +251,19 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     expect(objects.filter((k) => k.startsWith(`files/${appId}/`))).toHaveLength(uploads.length);
     expect(await backend.jobRows()).toBe(0);
     expect(await backend.stagingObjects()).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('when one instance is SIGKILLed mid-processing, the other finishes its jobs', async () => {
     const sA = a as ServerProcess;
     const sB = b as ServerProcess;
-    const uploads = await Promise.all(Array.from({ length: 6 }, (_, i) => uploadTo(sA.base, 100 + i, 16 * MiB + randomInt(16 * MiB), i % 2 === 1)));
+    const uploads = await Promise.all(Array.from({ length: 6 }, (_, i) => uploadTo(sA.base, 100 + i, 16 * MiB + random.int(16 * MiB), i % 2 === 1)));
     const killedAt = Date.now();
     sA.child.kill('SIGKILL');
     expect((await sA.exited).signal).toBe('SIGKILL');
     const pendingAtKill = await backend.jobRows();
     // The kill landed while A still held work (queued or claimed).
     expect(pendingAtKill).toBeGreaterThan(0);
-    const { files, ms } = await settle(sB.base, uploads.map((u) => u.id), 45_000);
+    const { files, ms } = await settle(sB.base, uploads.map((u) => u.id), 90_000);
     log.push(`6 large uploads to A, A SIGKILLed with ${pendingAtKill} jobs queued; B settled them ${Date.now() - killedAt} ms after the kill (${ms} ms polling)`);
     for (const u of uploads) {
       const f = files.find((x) => x.id === u.id)!;
@@ -261,7 +273,7 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     // The bytes B serves are the ones uploaded to A (plain files: the upload itself).
     const plain = uploads.filter((_, i) => i % 2 === 0);
     for (const u of plain) {
-      const res = await fetch(`${sB.base}/api/admin/files/${u.id}/download`, { headers: adminAuth });
+      const res = await fetch(`${sB.base}/api/admin/files/${u.id}/download`, { headers: { ...NO_REUSE, ...adminAuth } });
       expect(res.status).toBe(200);
       expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(u.sha256);
     }
@@ -277,7 +289,7 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
       leftovers += mine.length - 1;
     }
     log.push(`after the kill: ${leftovers} uncommitted objects of the killed instance left for the orphan sweep`);
-  }, 90_000);
+  }, 150_000);
 }
 
 function commonEnv(): Record<string, string> {
