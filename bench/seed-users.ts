@@ -15,7 +15,10 @@ const DAY_MS = 86_400_000;
 export async function seedUsers(server: ServerProcess, serverEnv: Record<string, string>, applicationId: string, count: number): Promise<void> {
   const store: Store = await openConfiguredStore(readConfig({ ...serverEnv, GATEHOUSE_DATA_DIR: server.dataDir }));
   try {
-    const passwordHash = await createArgon2Hasher({ maxConcurrent: 1 }).hash(`seed-${randomUUID()}`);
+    const work = createArgon2Hasher({ maxConcurrent: 1, maxQueuedPerLane: 1 }).admit('seed');
+    if (work === null) throw new Error('a fresh hasher has room');
+    const passwordHash = await work.hash(`seed-${randomUUID()}`);
+    work.done();
     const now = Date.now();
     const one = async (i: number) => {
       const user: UserRecord = {

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
     maxUploadBytes: config.maxUploadBytes,
     jobLeaseMs: config.jobLeaseMs,
+    passwordQueuePerApplication: config.passwordQueue,
   });
   await assertMasterKeyMatches(deps);
   const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy });

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, call, member, token } from '../support/integration.js';
+import { wrapPasswordWork } from '../support/password-work.js';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -38,12 +39,11 @@ it('an unknown username costs the same argon2 verification as a wrong password',
   const app = await createApplication(t, { device_auth: false });
   await member(t, app, 'bob');
   const calls: string[] = [];
-  const real = t.deps.hasher;
-  t.deps.hasher = {
-    ...real,
-    verify: (h, p) => (calls.push('verify'), real.verify(h, p)),
-    verifyDummy: (p) => (calls.push('dummy'), real.verifyDummy(p)),
-  };
+  wrapPasswordWork(t.deps, (work) => ({
+    ...work,
+    verify: (h, p) => (calls.push('verify'), work.verify(h, p)),
+    verifyDummy: (p) => (calls.push('dummy'), work.verifyDummy(p)),
+  }));
   const wrong = await call(t, app, 'POST', '/auth/login', { credentials: { username: 'bob', password: 'not the password' } });
   const unknown = await call(t, app, 'POST', '/auth/login', { credentials: { username: 'nobody-here', password: 'not the password' } });
   expect(wrong.body).toBe(unknown.body);

@@ -87,6 +87,8 @@ export interface TestAppOptions {
   logLines?: string[];
   /** The dashboard build to serve (default: the server's own default). */
   dashboardDir?: string;
+  /** Requests with password work in progress or waiting, per application (default: the server's). */
+  passwordQueue?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -105,6 +107,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     limits: { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits },
     argon2: options.argon2 ?? testArgon2,
+    ...(options.passwordQueue === undefined ? {} : { passwordQueuePerApplication: options.passwordQueue }),
   });
   const lines = options.logLines;
   const http = await buildHttpApp({
