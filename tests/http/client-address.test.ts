@@ -49,6 +49,9 @@ describe('one spelling per address, however it arrives', () => {
     for (const spelling of ['::ffff:1.2.3.4', '::FFFF:1.2.3.4', '0:0:0:0:0:ffff:1.2.3.4', '::ffff:0102:0304', '0:0:0:0:0:FFFF:102:304']) {
       expectError(await call(t, app, 'GET', '/app_context', undefined, via(spelling)), 403, 'BANNED');
     }
+    // Some proxies write the client's port too.
+    expectError(await call(t, app, 'GET', '/app_context', undefined, via('1.2.3.4:5678')), 403, 'BANNED');
+    expectError(await call(t, app, 'GET', '/app_context', undefined, via('[::ffff:1.2.3.4]:443')), 403, 'BANNED');
     // Straight from the socket too.
     expectError(await call(t, app, 'GET', '/app_context', undefined, { ip: '::ffff:1.2.3.4' }), 403, 'BANNED');
   });
