@@ -104,26 +104,41 @@ function bodyDeadline(app: FastifyInstance): void {
   app.addHook('onResponse', clear);
 }
 
-/** The path of the first string holding a NUL character, or null. */
-function nulAt(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+/** A UTF-16 surrogate without its other half: not a character, and not encodable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What is wrong with a string no stored text may hold, or null when nothing is. */
+function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text (a lone UTF-16 surrogate is not)';
+  return null;
+}
+
+/** The path of the first string that cannot be stored, and why; or null. */
+function unstorableAt(value: unknown, path: string, depth = 0): { field: string; problem: string } | null {
+  if (typeof value === 'string') {
+    const problem = unstorable(value);
+    return problem === null ? null : { field: path, problem };
+  }
   if (value === null || typeof value !== 'object' || depth > 32) return null;
   for (const [key, inner] of Object.entries(value)) {
-    const found = nulAt(inner, path ? `${path}.${key}` : key, depth + 1);
+    const found = unstorableAt(inner, path ? `${path}.${key}` : key, depth + 1);
     if (found !== null) return found;
   }
   return null;
 }
 
 /**
- * No text Gatehouse keeps may hold NUL (PostgreSQL's text cannot, and no name or code needs it),
- * so a NUL anywhere in a parameter, query value or JSON body is refused at the edge with 422,
- * before it can reach a lookup.
+ * No text Gatehouse keeps may hold NUL (PostgreSQL's text cannot, and no name or code needs it)
+ * or a lone UTF-16 surrogate (JSON's `"\ud800"` escape allows one; it has no UTF-8 form, so it
+ * would be stored changed, and a hardware id stored so could never match again). Either,
+ * anywhere in a parameter, query value or JSON body, is refused at the edge with 422, before it
+ * can reach a lookup.
  */
-function refuseNul(app: FastifyInstance): void {
+function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const field = nulAt(request.params, '') ?? nulAt(request.query, '') ?? nulAt(request.body, '');
-    done(field === null ? undefined : validationError(field || 'body', 'must not contain NUL characters'));
+    const found = unstorableAt(request.params, '') ?? unstorableAt(request.query, '') ?? unstorableAt(request.body, '');
+    done(found === null ? undefined : validationError(found.field || 'body', found.problem));
   });
 }
 
@@ -165,7 +180,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   lingeringClose(app);
   bodyDeadline(app);
-  refuseNul(app);
+  refuseUnstorableText(app);
   await app.register(multipart, {
     // Our own checks decide: busboy hands on one byte past the maximum, so the blob store's own
     // limit fails the upload the moment it is too large and the 413 goes out at once, instead of
