@@ -2,7 +2,6 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
-import { canonicalLicenseCode } from '../../domain/license.js';
 import { validationError } from '../../domain/errors.js';
 import { adminRoutes } from './admin-routes.js';
 import { DASHBOARD_HEADERS, dashboardRoutes, defaultDashboardDir, isDashboardUrl } from './dashboard.js';
@@ -10,6 +9,7 @@ import { consoleRoutes } from './console/console-routes.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
+import { maskLicenseCodes } from './log-redaction.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -37,9 +37,9 @@ const REDACTED = [
 ];
 
 /**
- * Request log lines: license codes travel in paths (admin lookup, console licenses) and are
- * secrets, so any path segment that reads as one is masked. Headers (secret ones redacted) only
- * at debug and trace, so info lines stay lean.
+ * Request log lines: license codes are secrets and travel in URLs, so any code-shaped run is
+ * masked (log-redaction.ts). Headers (secret ones redacted) only at debug and trace, so info
+ * lines stay lean.
  */
 function requestSerializer(withHeaders: boolean) {
   return (req: { method: string; url: string; headers: unknown; ip?: string }) => ({
@@ -48,32 +48,6 @@ function requestSerializer(withHeaders: boolean) {
     ip: req.ip,
     ...(withHeaders ? { headers: req.headers } : {}),
   });
-}
-
-const readsAsCode = (raw: string): boolean => {
-  try {
-    return canonicalLicenseCode(decodeURIComponent(raw.replace(/\+/g, ' '))) !== null;
-  } catch {
-    return false;
-  }
-};
-
-/** Path segments and query values that read as license codes, masked. */
-function maskLicenseCodes(url: string): string {
-  const [path = '', query] = url.split('?', 2);
-  const masked = path
-    .split('/')
-    .map((segment) => (readsAsCode(segment) ? '[license-code]' : segment))
-    .join('/');
-  if (query === undefined) return masked;
-  const params = query
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      return eq >= 0 && readsAsCode(pair.slice(eq + 1)) ? `${pair.slice(0, eq)}=[license-code]` : pair;
-    })
-    .join('&');
-  return `${masked}?${params}`;
 }
 
 /** How long any request body but an upload may take to arrive. */
