@@ -16,7 +16,10 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
   const booted = await boot(readConfig({ ...serverEnv, GATEHOUSE_DATA_DIR: server.dataDir }));
   const store: Store = booted.deps.store;
   try {
-    const passwordHash = await createArgon2Hasher({ maxConcurrent: 1 }).hash(`seed-${randomUUID()}`);
+    const work = createArgon2Hasher({ maxConcurrent: 1, maxQueuedPerLane: 1 }).admit('seed');
+    if (work === null) throw new Error('a fresh hasher has room');
+    const passwordHash = await work.hash(`seed-${randomUUID()}`);
+    work.done();
     const now = Date.now();
     const one = async (i: number) => {
       const user: UserRecord = {

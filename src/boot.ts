@@ -40,6 +40,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
       limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
       maxUploadBytes: config.maxUploadBytes,
       jobLeaseMs: config.jobLeaseMs,
+      passwordQueuePerApplication: config.passwordQueue,
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.argon2 ? { argon2: options.argon2 } : {}),
     });

@@ -20,7 +20,12 @@ export interface ComposeOptions {
   clock?: Clock;
   /** Tests may lower the cost; the service always runs at the decisions.md floor or above. */
   argon2?: Argon2Parameters;
+  /** Requests with password work in progress or waiting, per application (and for the console). */
+  passwordQueuePerApplication?: number;
 }
+
+/** README, Configuration: GATEHOUSE_PASSWORD_QUEUE. */
+export const DEFAULT_PASSWORD_QUEUE = 64;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
@@ -35,7 +40,11 @@ export function composeDeps(options: ComposeOptions): Deps {
   const threads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4;
   return {
     store: options.store,
-    hasher: createArgon2Hasher({ maxConcurrent: Math.max(1, Math.min(threads, availableParallelism())), parameters: options.argon2 }),
+    hasher: createArgon2Hasher({
+      maxConcurrent: Math.max(1, Math.min(threads, availableParallelism())),
+      maxQueuedPerLane: options.passwordQueuePerApplication ?? DEFAULT_PASSWORD_QUEUE,
+      parameters: options.argon2,
+    }),
     tokens: createSessionTokens(deriveKey(options.masterKey, 'session-tokens')),
     secrets: createSecrets(options.masterKey),
     clock: options.clock ?? systemClock,

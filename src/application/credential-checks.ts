@@ -2,6 +2,7 @@ import { canonicalLicenseCode } from '../domain/license.js';
 import { presentedPassword, usernameKey } from '../domain/credentials-policy.js';
 import { DomainError } from '../domain/errors.js';
 import type { Caller, Deps } from './deps.js';
+import { withPasswordWork } from './password-work.js';
 import type { ApplicationRecord, AuthAttempt, LicenseRecord, UserRecord } from './ports.js';
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
@@ -57,19 +58,21 @@ export async function checkPassword(
   const pw = presentedPassword(password);
   const key = usernameKey(username);
   const attempt = { applicationId: app.id, accountKey: accountKeys.user(key), ip: caller.ip, now: deps.clock.now() };
-  const user = await throttledCheck(deps, attempt, async () => {
-    const found = await deps.store.findUserByUsernameKey(app.id, key);
-    if (found === null || found.passwordHash === null) {
-      await deps.hasher.verifyDummy(pw);
-      return null;
+  return withPasswordWork(deps, app.id, async (work) => {
+    const user = await throttledCheck(deps, attempt, async () => {
+      const found = await deps.store.findUserByUsernameKey(app.id, key);
+      if (found === null || found.passwordHash === null) {
+        await work.verifyDummy(pw);
+        return null;
+      }
+      return (await work.verify(found.passwordHash, pw)) ? found : null;
+    });
+    if (user === null || user.passwordHash === null) throw invalidCredentials();
+    if (deps.hasher.needsRehash(user.passwordHash)) {
+      await deps.store.updatePasswordHash(user.id, await work.hash(pw));
     }
-    return (await deps.hasher.verify(found.passwordHash, pw)) ? found : null;
+    return user;
   });
-  if (user === null || user.passwordHash === null) throw invalidCredentials();
-  if (deps.hasher.needsRehash(user.passwordHash)) {
-    await deps.store.updatePasswordHash(user.id, await deps.hasher.hash(pw));
-  }
-  return user;
 }
 
 export function licenseDigest(deps: Deps, code: string): string | null {

@@ -1,5 +1,6 @@
 // `gatehouse owner create|login|list|reset-password`: owner accounts, worked on the data itself
 // (see local-data.ts), so they need no console token: local access to the data is the authority.
+import { withPasswordWork } from '../application/password-work.js';
 import { parseArgs } from 'node:util';
 import { acceptNewPassword, validateEmail } from '../domain/credentials-policy.js';
 import { accountKeys, CONSOLE_THROTTLE_SCOPE } from '../application/credential-checks.js';
@@ -69,7 +70,7 @@ async function resetPassword(args: string[]): Promise<number> {
     const owner = await deps.store.findOwnerByEmail(email);
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
     const password = await readPassword(values, true);
-    await deps.store.updateOwnerPasswordHash(owner.id, await deps.hasher.hash(acceptNewPassword(password, 8)));
+    await deps.store.updateOwnerPasswordHash(owner.id, await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8))));
     // A success settles the account's counter: failures forgiven, any lock lifted.
     const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(email), ip: CLI_CALLER.ip, now: deps.clock.now() };
     await deps.store.settleAuthAttempt(attempt, 'success', deps.limits);

@@ -55,7 +55,7 @@ export class DeviceRequiredError extends GatehouseError {}
 export class DeviceLimitReachedError extends GatehouseError {}
 /** 401 SESSION_LIMIT_REACHED: the user has as many live sessions as allowed. */
 export class SessionLimitReachedError extends GatehouseError {}
-/** 429 RATE_LIMITED or ACCOUNT_LOCKED: too many failed checks; see retryAfterSeconds. */
+/** 429 RATE_LIMITED, ACCOUNT_LOCKED (too many failed checks) or PASSWORD_QUEUE_FULL (too many waiting); see retryAfterSeconds. */
 export class RateLimitedError extends GatehouseError {}
 /** 401 INVALID_API_CREDENTIALS / INVALID_ADMIN_API_KEY: the application's (or admin) key was refused. */
 export class InvalidApiCredentialsError extends GatehouseError {}
@@ -75,6 +75,7 @@ const classByCode: Record<string, ErrorClass> = {
   SESSION_LIMIT_REACHED: SessionLimitReachedError,
   RATE_LIMITED: RateLimitedError,
   ACCOUNT_LOCKED: RateLimitedError,
+  PASSWORD_QUEUE_FULL: RateLimitedError,
   INVALID_API_CREDENTIALS: InvalidApiCredentialsError,
   INVALID_ADMIN_API_KEY: InvalidApiCredentialsError,
   FILE_NOT_FOUND: NotFoundError,

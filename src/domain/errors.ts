@@ -40,6 +40,7 @@ export const errorCodes = [
   'CSRF_REJECTED',
   'RATE_LIMITED',
   'ACCOUNT_LOCKED',
+  'PASSWORD_QUEUE_FULL',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
@@ -58,7 +59,7 @@ export interface ErrorDetails {
   reason?: string | null;
   /** VALIDATION_FAILED: the offending fields. */
   errors?: FieldError[];
-  /** RATE_LIMITED / ACCOUNT_LOCKED: how long the caller should wait. */
+  /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL: how long the caller should wait. */
   retryAfterSeconds?: number;
 }
 

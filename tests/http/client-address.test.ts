@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { ban, call, expectError } from '../support/integration.js';
 
@@ -25,4 +25,48 @@ it('behind a configured proxy, the forwarded client address is the one checked a
   expect(res.statusCode).toBe(201);
   const user = await t.inject({ method: 'GET', url: `/api/admin/user/alice`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
   expect(user.json().last_ip).toBe('10.80.0.9');
+});
+
+describe('one spelling per address, however it arrives', () => {
+  const proxy = '10.70.0.1';
+  const via = (forwarded: string) => ({ headers: { 'x-forwarded-for': forwarded }, ip: proxy });
+
+  it('an IP ban in compressed form refuses the uncompressed and upper-case forms a trusted proxy forwards', async () => {
+    t = await startTestApp({ trustProxy: [proxy] });
+    const app = await createApplication(t, { anonymous_access: true });
+    await ban(t, app, 'ip', '::1');
+    await ban(t, app, 'ip', '2001:db8::7');
+    for (const spelling of ['0:0:0:0:0:0:0:1', '0000:0000:0000:0000:0000:0000:0000:0001', '::0:1', '2001:0DB8:0000:0000:0000:0000:0000:0007', '2001:db8:0::0:7']) {
+      expectError(await call(t, app, 'GET', '/app_context', undefined, via(spelling)), 403, 'BANNED');
+    }
+    expect((await call(t, app, 'GET', '/app_context', undefined, via('2001:db8::8'))).statusCode).toBe(200);
+  });
+
+  it('IPv4-mapped IPv6, in any spelling, matches a ban on the IPv4 address', async () => {
+    t = await startTestApp({ trustProxy: [proxy] });
+    const app = await createApplication(t, { anonymous_access: true });
+    await ban(t, app, 'ip', '1.2.3.4');
+    for (const spelling of ['::ffff:1.2.3.4', '::FFFF:1.2.3.4', '0:0:0:0:0:ffff:1.2.3.4', '::ffff:0102:0304', '0:0:0:0:0:FFFF:102:304']) {
+      expectError(await call(t, app, 'GET', '/app_context', undefined, via(spelling)), 403, 'BANNED');
+    }
+    // Some proxies write the client's port too.
+    expectError(await call(t, app, 'GET', '/app_context', undefined, via('1.2.3.4:5678')), 403, 'BANNED');
+    expectError(await call(t, app, 'GET', '/app_context', undefined, via('[::ffff:1.2.3.4]:443')), 403, 'BANNED');
+    // Straight from the socket too.
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { ip: '::ffff:1.2.3.4' }), 403, 'BANNED');
+  });
+
+  it('a forwarded address that is not an IP address is refused, and never becomes a throttle or ban key', async () => {
+    t = await startTestApp({ trustProxy: [proxy] });
+    const app = await createApplication(t, { anonymous_access: true, device_auth: false });
+    for (const junk of ['not-an-ip', 'unknown', '1.2.3.400', '::g', '1.2.3.4.5', '01.2.3.4']) {
+      expectError(await call(t, app, 'POST', '/auth/login', { credentials: { username: 'alice', password: 'wrong password' } }, via(junk)), 400, 'MALFORMED_REQUEST');
+      expectError(await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123' }, via(junk)), 400, 'MALFORMED_REQUEST');
+    }
+    const throttle = await t.store.readThrottle(app.id, 'user:alice', 'not-an-ip');
+    expect(throttle.ip).toBeNull();
+    // Nobody signed up under a junk address.
+    const user = await t.inject({ method: 'GET', url: '/api/admin/user/alice', headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
+    expect(user.statusCode).toBe(404);
+  });
 });

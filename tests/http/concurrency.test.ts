@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { call, login, member, signUp, type TestApplication } from '../support/integration.js';
+import { wrapPasswordWork } from '../support/password-work.js';
 
 let t: TestApp;
 beforeEach(async () => {
-  t = await startTestApp();
+  // Races, not the password queue's bound, are what these tests look at: every request gets a place.
+  t = await startTestApp({ passwordQueue: 1000 });
 });
 afterEach(() => t.close());
 
@@ -48,14 +50,13 @@ describe('under parallel requests', () => {
     const app = await createApplication(t, { device_auth: false });
     await member(t, app, 'carol');
     let verifications = 0;
-    const real = t.deps.hasher;
-    t.deps.hasher = {
-      ...real,
+    wrapPasswordWork(t.deps, (work) => ({
+      ...work,
       verify: (hash, password) => {
         verifications += 1;
-        return real.verify(hash, password);
+        return work.verify(hash, password);
       },
-    };
+    }));
     const results = await Promise.all(Array.from({ length: 50 }, () => login(t, app, { username: 'carol', password: 'wrong password' })));
     expect(verifications).toBeLessThanOrEqual(10);
     expect(verifications).toBeGreaterThan(0);
@@ -67,7 +68,7 @@ describe('under parallel requests', () => {
 
   it('past the per-IP failure limit, auth requests from that address answer 429 RATE_LIMITED with Retry-After', async () => {
     await t.close();
-    t = await startTestApp({ limits: { ipFailureLimit: 20, lockoutThreshold: 1000 } });
+    t = await startTestApp({ passwordQueue: 1000, limits: { ipFailureLimit: 20, lockoutThreshold: 1000 } });
     const app = await createApplication(t, { device_auth: false });
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) => login(t, app, { username: `guess${i}`, password: 'wrong password' }, {}, { ip: '10.7.7.7' })),
@@ -84,7 +85,7 @@ describe('under parallel requests', () => {
 describe('license guesses at activation', () => {
   it('lock the guessing account after the threshold, and only that account', async () => {
     await t.close();
-    t = await startTestApp({ limits: { lockoutThreshold: 3, ipFailureLimit: 1000 } });
+    t = await startTestApp({ passwordQueue: 1000, limits: { lockoutThreshold: 3, ipFailureLimit: 1000 } });
     const app = await createApplication(t, { device_auth: false });
     await signUp(t, app, 'guesser', 'password123');
     await signUp(t, app, 'bystander', 'password123');

@@ -1,6 +1,7 @@
-import { afterEach, expect, it } from 'vitest';
-import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, call, member, token } from '../support/integration.js';
+import { wrapPasswordWork } from '../support/password-work.js';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -38,14 +39,55 @@ it('an unknown username costs the same argon2 verification as a wrong password',
   const app = await createApplication(t, { device_auth: false });
   await member(t, app, 'bob');
   const calls: string[] = [];
-  const real = t.deps.hasher;
-  t.deps.hasher = {
-    ...real,
-    verify: (h, p) => (calls.push('verify'), real.verify(h, p)),
-    verifyDummy: (p) => (calls.push('dummy'), real.verifyDummy(p)),
-  };
+  wrapPasswordWork(t.deps, (work) => ({
+    ...work,
+    verify: (h, p) => (calls.push('verify'), work.verify(h, p)),
+    verifyDummy: (p) => (calls.push('dummy'), work.verifyDummy(p)),
+  }));
   const wrong = await call(t, app, 'POST', '/auth/login', { credentials: { username: 'bob', password: 'not the password' } });
   const unknown = await call(t, app, 'POST', '/auth/login', { credentials: { username: 'nobody-here', password: 'not the password' } });
   expect(wrong.body).toBe(unknown.body);
   expect(calls).toEqual(['verify', 'dummy']);
+});
+
+describe('license codes are masked in any code-shaped run of a logged URL', () => {
+  /** Every character percent-encoded, as a client may send it. */
+  const encodeAll = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+  it('near-code forms: a trailing `;x` or `%`, percent-encoding, other separators, look-alikes, an extra symbol', async () => {
+    const lines: string[] = [];
+    t = await startTestApp({ logLines: lines });
+    const app = await createApplication(t, { device_auth: false });
+    const [code] = (await createLicenses(t, app.id, 1, 60)) as [string];
+    const compact = code.replace(/-/g, '');
+    const lookAlikes = code.replace(/1/g, 'l').replace(/0/g, 'o').toLowerCase();
+    const forms = [
+      `${code};x`,
+      `${code}%`,
+      `${code}%25`,
+      encodeAll(code),
+      code.replace(/-/g, '%2D'),
+      code.replace(/-/g, '%20'),
+      code.replace(/-/g, '+'),
+      `${compact}X`,
+      `X${compact}`,
+      lookAlikes,
+      `${code.slice(0, 12)}%${code.slice(12)}`,
+    ];
+    const admin = { authorization: `Bearer ${app.credentials.admin_api_key}` };
+    for (const form of forms) {
+      await t.inject({ method: 'GET', url: `/api/admin/user/${form}`, headers: admin });
+      await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/users?query=${form}&limit=5`, headers: { authorization: `Bearer ${t.ownerToken}` } });
+      await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/licenses/${form}/x`, headers: { authorization: `Bearer ${t.ownerToken}` } });
+    }
+    const log = lines.join('\n');
+    // The application's id (a UUID) is not a license code: it stays readable.
+    expect(log).toContain(`/api/console/applications/${app.id}/users?query=[license-code]&limit=5`);
+    expect(log).toContain('/api/admin/user/[license-code];x');
+    for (const form of forms) expect(log.includes(form), `log holds ${form}`).toBe(false);
+    // No group of the code, in either case, survives anywhere.
+    for (const group of code.split('-')) {
+      expect(log.toUpperCase().includes(group), `log holds the group ${group}`).toBe(false);
+    }
+  });
 });

@@ -65,8 +65,15 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],
 ];
 
+/** Text with lone UTF-16 surrogates (JSON's "\ud800" escapes) among ordinary characters and whole pairs. */
+const withLoneSurrogates = fc
+  .array(fc.oneof(fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff'), fc.constantFrom('a', '-', '0', '\ud83d\ude00')), { minLength: 1, maxLength: 20 })
+  .map((parts) => parts.join(''))
+  .filter((s) => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s));
+
 const pathParam = fc.oneof(
   fc.string({ maxLength: 40 }),
+  withLoneSurrogates,
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.constantFrom('..', '../../etc/passwd', '%00', '\u0000', 'a\r\nb', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000', '\u202Eevil'),
   fc.uuid(),
@@ -76,7 +83,7 @@ const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
     fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title'),
-    fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), fc.integer(), fc.double(), fc.constant(null)),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );
 
@@ -98,11 +105,27 @@ function headersFor(kind: string, chosen: 'valid' | 'random', random: Record<str
   return { authorization: `Bearer ${t.ownerToken}` };
 }
 
+/**
+ * Percent-encoded for a path; a lone surrogate has no UTF-8 form, so it goes as the bytes a
+ * careless client would send for it (its three-byte WTF-8 form, e.g. %ED%A0%80).
+ */
+function encodePathParam(param: string): string {
+  let out = '';
+  for (const ch of param) {
+    const cp = ch.codePointAt(0) ?? 0;
+    out +=
+      cp >= 0xd800 && cp <= 0xdfff
+        ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+        : encodeURIComponent(ch);
+  }
+  return out;
+}
+
 const fill = (template: string, param: string) =>
   template
     .replace('{app}', app.id)
     .replace('{user}', userId)
-    .replace(ID, encodeURIComponent(param));
+    .replace(ID, encodePathParam(param));
 
 describe('malformed input never yields 5xx', () => {
   it('JSON bodies of any shape on every route', async () => {
@@ -151,6 +174,24 @@ describe('malformed input never yields 5xx', () => {
         const url = template.replace('{app}', app.id) + encodeURIComponent(suffix);
         const res = await t.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
         expectClientError(res, url);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a hardware id with a lone surrogate answers 422 on every route that takes one', async () => {
+    const withHardwareId: Array<[string, Record<string, unknown>]> = [
+      ['/api/integration/sign_up', { username: 'someone', password: 'password123' }],
+      ['/api/integration/sign_up_with_license_code', { code }],
+      ['/api/integration/auth/login', { credentials: { username: 'alice', password: 'whatever password' } }],
+      ['/api/integration/activate_license', { code, username: 'alice', password: 'whatever password' }],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...withHardwareId), withLoneSurrogates, async ([url, fields], hardwareId) => {
+        const res = await t.inject({ method: 'POST', url, headers: app.headers, payload: { ...fields, hardware_id: hardwareId } });
+        expectClientError(res, `${url} ${JSON.stringify(hardwareId)}`);
+        expect(res.statusCode).toBe(422);
+        expect(res.json().errors[0].field).toBe('hardware_id');
       }),
       { numRuns: 100 },
     );

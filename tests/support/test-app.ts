@@ -94,6 +94,8 @@ export interface TestAppOptions {
   logLines?: string[];
   /** The dashboard build to serve (default: the server's own default). */
   dashboardDir?: string;
+  /** Requests with password work in progress or waiting, per application (default: the server's). */
+  passwordQueue?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -111,6 +113,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     GATEHOUSE_MAX_UPLOAD_BYTES: String(options.maxUploadBytes ?? 64 * 1024 * 1024),
     GATEHOUSE_LOCKOUT_THRESHOLD: String(limits.lockoutThreshold),
     GATEHOUSE_IP_FAILURE_LIMIT: String(limits.ipFailureLimit),
+    ...(options.passwordQueue === undefined ? {} : { GATEHOUSE_PASSWORD_QUEUE: String(options.passwordQueue) }),
   });
   // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
   const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });

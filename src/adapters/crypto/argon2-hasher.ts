@@ -1,6 +1,6 @@
 import { hash, parseOptions, verify } from '@node-rs/argon2';
 import type { PasswordHasher } from '../../application/ports.js';
-import { createBoundedRunner } from './bounded.js';
+import { createFairRunner } from './bounded.js';
 
 export interface Argon2Parameters {
   /** KiB. */
@@ -15,28 +15,43 @@ export const defaultArgon2Parameters: Argon2Parameters = { memoryCost: 19456, ti
 // Algorithm is a const enum in the typings, which isolated-module builds cannot inline.
 const ARGON2ID = 2;
 
-export function createArgon2Hasher(options: { parameters?: Argon2Parameters; maxConcurrent: number }): PasswordHasher {
+export interface Argon2HasherOptions {
+  parameters?: Argon2Parameters;
+  /** Hashes running at once, over all lanes. */
+  maxConcurrent: number;
+  /** Places (requests with password work in progress or waiting) per lane. */
+  maxQueuedPerLane: number;
+}
+
+export function createArgon2Hasher(options: Argon2HasherOptions): PasswordHasher {
   const parameters = options.parameters ?? defaultArgon2Parameters;
-  const run = createBoundedRunner(options.maxConcurrent);
+  const runner = createFairRunner({ concurrency: options.maxConcurrent, maxPerLane: options.maxQueuedPerLane });
   const hashOptions = { ...parameters, algorithm: ARGON2ID };
   // Made on first use, not at construction: no async work in a factory.
   let dummy: Promise<string> | null = null;
 
   return {
-    hash: (password) => run(() => hash(password, hashOptions)),
-    verify: (stored, password) =>
-      run(async () => {
-        try {
-          return await verify(stored, password);
-        } catch {
-          // A malformed stored hash verifies nothing; it never becomes a 500.
-          return false;
-        }
-      }),
-    async verifyDummy(password) {
-      dummy ??= hash('gatehouse-dummy-password', hashOptions);
-      const stored = await dummy;
-      await run(() => verify(stored, password).catch(() => false));
+    admit(lane) {
+      const place = runner.admit(lane);
+      if (place === null) return null;
+      return {
+        hash: (password) => place.run(() => hash(password, hashOptions)),
+        verify: (stored, password) =>
+          place.run(async () => {
+            try {
+              return await verify(stored, password);
+            } catch {
+              // A malformed stored hash verifies nothing; it never becomes a 500.
+              return false;
+            }
+          }),
+        async verifyDummy(password) {
+          dummy ??= hash('gatehouse-dummy-password', hashOptions);
+          const stored = await dummy;
+          await place.run(() => verify(stored, password).catch(() => false));
+        },
+        done: () => place.done(),
+      };
     },
     needsRehash(stored) {
       try {

@@ -1,24 +1,83 @@
 /**
- * Runs at most `limit` tasks at once; the rest wait in order. Bounds memory-hard work (argon2
- * takes ~19 MiB a hash) so a flood of logins queues instead of exhausting memory.
+ * Runs memory-hard work (argon2 takes ~19 MiB a hash) at most `concurrency` tasks at once, in
+ * lanes (one per application, and one for the console): README, "Password work queue".
+ *
+ * - Bounded: a lane holds at most `maxPerLane` places (requests with password work in progress or
+ *   waiting); one more is refused at once, so a flood never becomes an unbounded wait.
+ * - Fair: when a turn frees up, the busy lanes take turns (round-robin), so a long queue in one
+ *   lane delays another lane's task by at most one task of each busy lane, not by its whole queue.
  */
-export function createBoundedRunner(limit: number) {
-  let running = 0;
-  const waiting: Array<() => void> = [];
+export interface LaneAdmission {
+  /** Runs `task` when its turn comes. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Gives the place back; a second call does nothing. */
+  done(): void;
+}
 
-  const release = () => {
-    running -= 1;
-    const next = waiting.shift();
-    if (next) next();
+export interface FairRunner {
+  /** A place in `lane`'s queue, or null when the lane already holds `maxPerLane` places. */
+  admit(lane: string): LaneAdmission | null;
+}
+
+interface Lane {
+  places: number;
+  waiting: Array<() => void>;
+}
+
+export function createFairRunner(options: { concurrency: number; maxPerLane: number }): FairRunner {
+  const lanes = new Map<string, Lane>();
+  /** Lanes with waiting tasks, in the order they get their next turn. */
+  const turns: Lane[] = [];
+  let running = 0;
+
+  const forget = (name: string, lane: Lane) => {
+    if (lane.places === 0 && lane.waiting.length === 0) lanes.delete(name);
   };
 
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+  const startNext = () => {
+    const lane = turns.shift();
+    const next = lane?.waiting.shift();
+    if (lane === undefined || next === undefined) return;
+    if (lane.waiting.length > 0) turns.push(lane);
     running += 1;
-    try {
-      return await task();
-    } finally {
-      release();
+    next();
+  };
+
+  const turn = (lane: Lane): Promise<void> => {
+    if (running < options.concurrency && turns.length === 0) {
+      running += 1;
+      return Promise.resolve();
     }
+    return new Promise<void>((resolve) => {
+      if (lane.waiting.length === 0) turns.push(lane);
+      lane.waiting.push(resolve);
+    });
+  };
+
+  return {
+    admit(name) {
+      const lane = lanes.get(name) ?? { places: 0, waiting: [] };
+      if (lane.places >= options.maxPerLane) return null;
+      lane.places += 1;
+      lanes.set(name, lane);
+      let held = true;
+      return {
+        async run(task) {
+          await turn(lane);
+          try {
+            return await task();
+          } finally {
+            running -= 1;
+            startNext();
+          }
+        },
+        done() {
+          if (!held) return;
+          held = false;
+          lane.places -= 1;
+          forget(name, lane);
+        },
+      };
+    },
   };
 }

@@ -43,6 +43,7 @@ export const statusByCode = {
   CSRF_REJECTED: 403,
   RATE_LIMITED: 429,
   ACCOUNT_LOCKED: 429,
+  PASSWORD_QUEUE_FULL: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../application/deps.js';
 import type { PresentedUser } from '../../application/integration/authenticate-user.js';
-import { validationError } from '../../domain/errors.js';
-import { canonicalIpAddress } from '../../domain/ip-address.js';
+import { DomainError, validationError } from '../../domain/errors.js';
+import { parseIpAddress } from '../../domain/ip-address.js';
 
 /** One header's value, or undefined when absent or empty. */
 export function header(request: FastifyRequest, name: string): string | undefined {
@@ -21,7 +21,19 @@ export function bearer(request: FastifyRequest): string | undefined {
   return match?.[1] ?? raw;
 }
 
-export const callerOf = (request: FastifyRequest): Caller => ({ ip: canonicalIpAddress(request.ip) });
+/**
+ * The client's address, parsed and in its one spelling (README, "Client addresses"): the
+ * socket's, or behind a trusted proxy the forwarded one. A forwarded value may carry a port
+ * (`1.2.3.4:5678`, `[2001:db8::1]:443`), as some proxies write it. Anything that is not an
+ * address is refused here, so it never becomes a ban, throttle or recorded address.
+ */
+export function callerOf(request: FastifyRequest): Caller {
+  const raw = request.ip ?? '';
+  const bare = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(raw)?.[1] ?? /^\[([^\]]+)\](?::\d{1,5})?$/.exec(raw)?.[1] ?? raw;
+  const ip = parseIpAddress(bare);
+  if (ip === null) throw new DomainError('MALFORMED_REQUEST', 'the client address (X-Forwarded-For) is not an IP address');
+  return { ip };
+}
 
 /** Header limits, as the body schemas bound the same fields. */
 const LIMITS = { 'x-api-license-code': 100, 'x-api-username': 256, 'x-api-password': 1024, 'x-hardware-id': 256 } as const;

@@ -2,7 +2,6 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
-import { canonicalLicenseCode } from '../../domain/license.js';
 import { validationError } from '../../domain/errors.js';
 import { adminRoutes } from './admin-routes.js';
 import { DASHBOARD_HEADERS, dashboardRoutes, defaultDashboardDir, isDashboardUrl } from './dashboard.js';
@@ -10,6 +9,7 @@ import { consoleRoutes } from './console/console-routes.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
+import { maskLicenseCodes } from './log-redaction.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -37,9 +37,9 @@ const REDACTED = [
 ];
 
 /**
- * Request log lines: license codes travel in paths (admin lookup, console licenses) and are
- * secrets, so any path segment that reads as one is masked. Headers (secret ones redacted) only
- * at debug and trace, so info lines stay lean.
+ * Request log lines: license codes are secrets and travel in URLs, so any code-shaped run is
+ * masked (log-redaction.ts). Headers (secret ones redacted) only at debug and trace, so info
+ * lines stay lean.
  */
 function requestSerializer(withHeaders: boolean) {
   return (req: { method: string; url: string; headers: unknown; ip?: string }) => ({
@@ -48,32 +48,6 @@ function requestSerializer(withHeaders: boolean) {
     ip: req.ip,
     ...(withHeaders ? { headers: req.headers } : {}),
   });
-}
-
-const readsAsCode = (raw: string): boolean => {
-  try {
-    return canonicalLicenseCode(decodeURIComponent(raw.replace(/\+/g, ' '))) !== null;
-  } catch {
-    return false;
-  }
-};
-
-/** Path segments and query values that read as license codes, masked. */
-function maskLicenseCodes(url: string): string {
-  const [path = '', query] = url.split('?', 2);
-  const masked = path
-    .split('/')
-    .map((segment) => (readsAsCode(segment) ? '[license-code]' : segment))
-    .join('/');
-  if (query === undefined) return masked;
-  const params = query
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      return eq >= 0 && readsAsCode(pair.slice(eq + 1)) ? `${pair.slice(0, eq)}=[license-code]` : pair;
-    })
-    .join('&');
-  return `${masked}?${params}`;
 }
 
 /** How long any request body but an upload may take to arrive. */
@@ -104,26 +78,41 @@ function bodyDeadline(app: FastifyInstance): void {
   app.addHook('onResponse', clear);
 }
 
-/** The path of the first string holding a NUL character, or null. */
-function nulAt(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+/** A UTF-16 surrogate without its other half: not a character, and not encodable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What is wrong with a string no stored text may hold, or null when nothing is. */
+function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text (a lone UTF-16 surrogate is not)';
+  return null;
+}
+
+/** The path of the first string that cannot be stored, and why; or null. */
+function unstorableAt(value: unknown, path: string, depth = 0): { field: string; problem: string } | null {
+  if (typeof value === 'string') {
+    const problem = unstorable(value);
+    return problem === null ? null : { field: path, problem };
+  }
   if (value === null || typeof value !== 'object' || depth > 32) return null;
   for (const [key, inner] of Object.entries(value)) {
-    const found = nulAt(inner, path ? `${path}.${key}` : key, depth + 1);
+    const found = unstorableAt(inner, path ? `${path}.${key}` : key, depth + 1);
     if (found !== null) return found;
   }
   return null;
 }
 
 /**
- * No text Gatehouse keeps may hold NUL (PostgreSQL's text cannot, and no name or code needs it),
- * so a NUL anywhere in a parameter, query value or JSON body is refused at the edge with 422,
- * before it can reach a lookup.
+ * No text Gatehouse keeps may hold NUL (PostgreSQL's text cannot, and no name or code needs it)
+ * or a lone UTF-16 surrogate (JSON's `"\ud800"` escape allows one; it has no UTF-8 form, so it
+ * would be stored changed, and a hardware id stored so could never match again). Either,
+ * anywhere in a parameter, query value or JSON body, is refused at the edge with 422, before it
+ * can reach a lookup.
  */
-function refuseNul(app: FastifyInstance): void {
+function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const field = nulAt(request.params, '') ?? nulAt(request.query, '') ?? nulAt(request.body, '');
-    done(field === null ? undefined : validationError(field || 'body', 'must not contain NUL characters'));
+    const found = unstorableAt(request.params, '') ?? unstorableAt(request.query, '') ?? unstorableAt(request.body, '');
+    done(found === null ? undefined : validationError(found.field || 'body', found.problem));
   });
 }
 
@@ -165,7 +154,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   lingeringClose(app);
   bodyDeadline(app);
-  refuseNul(app);
+  refuseUnstorableText(app);
   await app.register(multipart, {
     // Our own checks decide: busboy hands on one byte past the maximum, so the blob store's own
     // limit fails the upload the moment it is too large and the 413 goes out at once, instead of

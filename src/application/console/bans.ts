@@ -1,5 +1,4 @@
-import { isIP } from 'node:net';
-import { canonicalIpAddress } from '../../domain/ip-address.js';
+import { parseIpAddress } from '../../domain/ip-address.js';
 import type { BanType } from '../../domain/bans.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { Deps } from '../deps.js';
@@ -16,26 +15,13 @@ export interface ShownBan {
   shownValue: string;
 }
 
-/**
- * An IP address in the form requests are checked in: IPv6 compressed and lower-case, and
- * IPv4-mapped IPv6 as plain IPv4, so a ban typed in any notation matches.
- */
-export function canonicalIp(raw: string): string | null {
-  const ip = raw.trim();
-  const version = isIP(ip);
-  if (version === 4) return ip;
-  if (version !== 6) return null;
-  if (ip.includes('%')) return ip.toLowerCase();
-  // The URL parser compresses and lower-cases, turning any IPv4 tail into hexadecimal.
-  return canonicalIpAddress(new URL(`http://[${ip}]/`).hostname.slice(1, -1));
-}
-
 async function resolveValue(deps: Deps, app: ApplicationRecord, type: BanType, raw: string): Promise<{ stored: string; shown: string }> {
   const value = raw.trim();
   if (value === '' || value.length > BAN_VALUE_MAX) throw validationError('value', `must be 1 to ${BAN_VALUE_MAX} characters`);
   switch (type) {
     case 'ip': {
-      const ip = canonicalIp(value);
+      // The spelling requests are checked in, so a ban typed in any notation matches.
+      const ip = parseIpAddress(value);
       if (ip === null) throw validationError('value', 'must be an IPv4 or IPv6 address');
       return { stored: ip, shown: ip };
     }

@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
 import { accountKeys, CONSOLE_THROTTLE_SCOPE, throttledCheck } from '../credential-checks.js';
 import { keyPrefixes, type Caller, type Deps } from '../deps.js';
+import { withPasswordWork } from '../password-work.js';
 import type { ConsoleTokenRecord, OwnerRecord } from '../ports.js';
 
 export interface OwnerSession {
@@ -27,10 +28,12 @@ export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresA
 
 /** The CLI bootstrap: a new owner and a first console token. */
 export async function createOwner(deps: Deps, email: string, password: string): Promise<OwnerSession> {
+  const validEmail = validateEmail(email);
+  const accepted = acceptNewPassword(password, 8);
   const owner: OwnerRecord = {
     id: deps.ids.uuid(),
-    email: validateEmail(email),
-    passwordHash: await deps.hasher.hash(acceptNewPassword(password, 8)),
+    email: validEmail,
+    passwordHash: await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(accepted)),
     createdAt: deps.clock.now(),
   };
   await deps.store.createOwner(owner);
@@ -46,17 +49,20 @@ export async function verifyOwnerSignIn(deps: Deps, email: string, password: str
   const pw = presentedPassword(password);
   const key = email.trim().toLowerCase();
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
-  const owner = await throttledCheck(deps, attempt, async () => {
-    const found = await deps.store.findOwnerByEmail(key);
-    if (found === null) {
-      await deps.hasher.verifyDummy(pw);
-      return null;
-    }
-    return (await deps.hasher.verify(found.passwordHash, pw)) ? found : null;
+  // Owners' sign-ins have a lane of their own in the password work queue, beside the applications'.
+  return withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, async (work) => {
+    const owner = await throttledCheck(deps, attempt, async () => {
+      const found = await deps.store.findOwnerByEmail(key);
+      if (found === null) {
+        await work.verifyDummy(pw);
+        return null;
+      }
+      return (await work.verify(found.passwordHash, pw)) ? found : null;
+    });
+    if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
+    if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await work.hash(pw));
+    return owner;
   });
-  if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
-  if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await deps.hasher.hash(pw));
-  return owner;
 }
 
 /** `POST /login`: a console token that lives until revoked (CLI, scripts). */

@@ -6,6 +6,7 @@ import { throttledCheck } from '../credential-checks.js';
 import { emptyMembership } from '../../domain/membership.js';
 import { guardBans } from '../ban-guard.js';
 import type { Caller, Deps } from '../deps.js';
+import { withPasswordWork } from '../password-work.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../ports.js';
 
 /** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, decisions.md). */
@@ -47,15 +48,17 @@ export async function signUp(
   // A sent hardware id is checked even where device auth is off; nothing is proven yet, so a
   // refusal here bans nothing more.
   await guardBans(deps, app, { ip: caller.ip, hardwareId: body.hardware_id ?? null });
-  // Refuse a taken name before spending a hash on it (the unique index still settles races). The
-  // check tells whether a username exists, so probing it counts against the address.
-  const free = await throttledCheck(deps, { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() }, async () =>
-    (await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null,
-  );
-  if (free === null) {
-    throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
-  }
-  const passwordHash = await deps.hasher.hash(password);
+  const passwordHash = await withPasswordWork(deps, app.id, async (work) => {
+    // Refuse a taken name before spending a hash on it (the unique index still settles races).
+    // The check tells whether a username exists, so probing it counts against the address.
+    const free = await throttledCheck(deps, { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() }, async () =>
+      (await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null,
+    );
+    if (free === null) {
+      throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
+    }
+    return work.hash(password);
+  });
   const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
   const created = await deps.store.signUp({ user, device: firstDevice(deps, user, hardwareId), now: user.createdAt });
   await deps.store.recordIp(created.id, caller.ip, user.createdAt);
