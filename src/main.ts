@@ -58,17 +58,16 @@ async function main(): Promise<void> {
   void sweep();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  // Read before the first line is printed: whoever waits for that line finds the hint with it.
-  const hasOwner = (await store.listOwners()).length > 0;
-  console.log(`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`);
-  console.log(`Dashboard: http://${config.host}:${port}/dashboard/`);
-  if (!hasOwner) {
-    // The CLI must open this same data: in the checkout its default is the same ./data.
-    const where = config.databaseUrl === null ? `GATEHOUSE_DATA_DIR=${shellWord(config.dataDir)} ` : '';
-    console.log(`No owner yet. Create the first one (in the checkout; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`);
-  } else {
-    console.log('Sign in at the dashboard; a lost console token: npm run --silent gatehouse -- owner login --email <email>');
-  }
+  // One write, the owner hint read first: whoever waits for the first line has the whole banner.
+  const where = config.databaseUrl === null ? `GATEHOUSE_DATA_DIR=${shellWord(config.dataDir)} ` : '';
+  const hint =
+    (await store.listOwners()).length === 0
+      ? // The CLI must open this same data: in the checkout its default is the same ./data.
+        `No owner yet. Create the first one (in the checkout; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`
+      : 'Sign in at the dashboard; a lost console token: npm run --silent gatehouse -- owner login --email <email>';
+  console.log(
+    [`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`, `Dashboard: http://${config.host}:${port}/dashboard/`, hint].join('\n'),
+  );
 }
 
 /** A path as one word a POSIX shell reads back unchanged. */
