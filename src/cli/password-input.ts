@@ -22,17 +22,15 @@ async function readStdin(): Promise<string> {
 /** Typed ahead of a prompt (a second line pasted at once): kept for the next prompt. */
 let typedAhead = '';
 
-/** One line from the terminal without echoing it. */
+/** One line from the terminal, which the caller has put in raw mode (no echo). */
 function prompt(question: string): Promise<string> {
   const input = process.stdin;
   process.stderr.write(question);
-  input.setRawMode(true);
   input.setEncoding('utf8');
   return new Promise((done, fail) => {
     let line = '';
     const finish = (error: Error | null, rest: string) => {
       typedAhead = rest;
-      input.setRawMode(false);
       input.pause();
       input.off('data', onData);
       process.stderr.write('\n');
@@ -63,7 +61,14 @@ export async function readPassword(values: PasswordValues, confirm: boolean): Pr
   if (values.password !== undefined) return values.password;
   if (values['password-stdin']) return readStdin();
   if (!process.stdin.isTTY) throw new UsageError('no password: pass --password-stdin and pipe it in, or run on a terminal to be asked');
-  const first = await prompt('Password: ');
-  if (confirm && (await prompt('Password again: ')) !== first) throw new UsageError('the two passwords differ');
-  return first;
+  // Raw (no echo) before the first prompt shows and until the last answer is read, so nothing
+  // typed ahead of a prompt, or between two, is ever echoed.
+  process.stdin.setRawMode(true);
+  try {
+    const first = await prompt('Password: ');
+    if (confirm && (await prompt('Password again: ')) !== first) throw new UsageError('the two passwords differ');
+    return first;
+  } finally {
+    process.stdin.setRawMode(false);
+  }
 }
