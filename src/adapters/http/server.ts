@@ -10,6 +10,7 @@ import { frameworkErrorHandler, registerErrorHandling, sendError } from './error
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
 import { maskLicenseCodes } from './log-redaction.js';
+import { createReadinessCheck } from './readiness.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -164,14 +165,10 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    try {
-      await Promise.all([options.deps.store.ping(), options.deps.blobs.ping()]);
-      return { status: 'ready' };
-    } catch {
-      return sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable');
-    }
-  });
+  const ready = createReadinessCheck(options.deps);
+  app.get('/readyz', async (_request, reply) =>
+    (await ready()) ? { status: 'ready' } : sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable'),
+  );
 
   await app.register(integrationRoutes, { prefix: '/api/integration', deps: options.deps });
   await app.register(adminRoutes, { prefix: '/api/admin', deps: options.deps });
