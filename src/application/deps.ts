@@ -1,5 +1,5 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
-import type { BlobStore, Clock, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
+import type { BlobStore, Clock, HtmlSanitizer, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
 
 /** What every use case runs against: the driven ports and the limits from configuration. */
 export interface Deps {
@@ -11,6 +11,8 @@ export interface Deps {
   ids: Ids;
   limits: ThrottleLimits;
   blobs: BlobStore;
+  /** Announcement HTML, sanitised on write. */
+  html: HtmlSanitizer;
   files: {
     /** Largest accepted upload, in bytes. */
     maxUploadBytes: number;
