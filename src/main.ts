@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     passwordQueuePerApplication: config.passwordQueue,
   });
   await assertMasterKeyMatches(deps);
-  const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy });
+  const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy, cookieSecure: config.cookieSecure });
   const processor = createFileProcessor(deps, {
     workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     concurrency: config.workers,
