@@ -6,6 +6,7 @@ import type { BlobStore, Clock, Store } from './application/ports.js';
 import { createArgon2Hasher, type Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
+import { createAnnouncementSanitizer } from './adapters/html/announcement-sanitizer.js';
 import type { ThrottleLimits } from './domain/auth-throttle.js';
 import { JOB_LEASE_MS } from './domain/files.js';
 
@@ -51,6 +52,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     ids: { uuid: randomUUID },
     limits: options.limits,
     blobs: options.blobs,
+    html: createAnnouncementSanitizer(),
     files: {
       maxUploadBytes: options.maxUploadBytes,
       jobLeaseMs: options.jobLeaseMs ?? JOB_LEASE_MS,

@@ -19,6 +19,8 @@ export interface Config {
   masterKey: Buffer | null;
   maxUploadBytes: number;
   trustProxy: string[];
+  /** `always`: the console cookie is Secure (and our origin https) whatever the proxy says. */
+  cookieSecure: 'auto' | 'always';
   lockoutThreshold: number;
   ipFailureLimit: number;
   /** Requests with password work in progress or waiting, per application, before 429. */
@@ -66,6 +68,8 @@ export function readConfig(env: Env = process.env): Config {
   if (rawKey !== null && masterKey === null) throw new ConfigError('GATEHOUSE_MASTER_KEY must be base64 of exactly 32 bytes');
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const cookieSecure = text(env, 'GATEHOUSE_COOKIE_SECURE') ?? 'auto';
+  if (cookieSecure !== 'auto' && cookieSecure !== 'always') throw new ConfigError(`GATEHOUSE_COOKIE_SECURE must be auto or always, got "${cookieSecure}"`);
   const forcePathStyle = text(env, 'S3_FORCE_PATH_STYLE');
   if (forcePathStyle !== null && !['true', 'false', '1', '0'].includes(forcePathStyle)) {
     throw new ConfigError('S3_FORCE_PATH_STYLE must be true or false');
@@ -87,6 +91,7 @@ export function readConfig(env: Env = process.env): Config {
     masterKey,
     maxUploadBytes: integer(env, 'GATEHOUSE_MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     trustProxy: (text(env, 'GATEHOUSE_TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    cookieSecure,
     lockoutThreshold: integer(env, 'GATEHOUSE_LOCKOUT_THRESHOLD', 10, 1, 1_000_000),
     ipFailureLimit: integer(env, 'GATEHOUSE_IP_FAILURE_LIMIT', 100, 1, 100_000_000),
     passwordQueue: integer(env, 'GATEHOUSE_PASSWORD_QUEUE', DEFAULT_PASSWORD_QUEUE, 1, 100_000),

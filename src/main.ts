@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const { deps, close: closeStore } = await boot(config);
   const { store, blobs } = deps;
-  const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy });
+  const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy, cookieSecure: config.cookieSecure });
   const processor = createFileProcessor(deps, {
     workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     concurrency: config.workers,

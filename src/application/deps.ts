@@ -1,6 +1,6 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
 import type { JobBell } from './files/job-bell.js';
-import type { BlobStore, Clock, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
+import type { BlobStore, Clock, HtmlSanitizer, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
 
 /** What every use case runs against: the driven ports and the limits from configuration. */
 export interface Deps {
@@ -12,6 +12,8 @@ export interface Deps {
   ids: Ids;
   limits: ThrottleLimits;
   blobs: BlobStore;
+  /** Announcement HTML, sanitised on write. */
+  html: HtmlSanitizer;
   files: {
     /** Largest accepted upload, in bytes. */
     maxUploadBytes: number;

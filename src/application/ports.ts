@@ -371,6 +371,11 @@ export interface PasswordHasher {
   needsRehash(hash: string): boolean;
 }
 
+/** Makes owner-written HTML safe to show to users: what the allow-list keeps, nothing else. */
+export interface HtmlSanitizer {
+  sanitize(html: string): string;
+}
+
 /** The hashing of one request, each call waiting for its lane's turn. */
 export interface PasswordWork {
   hash(password: string): Promise<string>;

@@ -6,7 +6,7 @@
  */
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { createDecryptStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
+import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { errorFromResponse, SessionExpiredError } from './errors.js';
 import type { Adjustment, AppContext, LoginCredentials, Session, UserSummary } from './types.js';
 
@@ -122,17 +122,19 @@ export class GatehouseClient {
    * context) is decrypted on the fly when the client has the files encryption key; the stream
    * then errors with an EncryptedFileError if the file was tampered with or cut short, so write
    * to a temporary file and keep it only once the stream has ended without error. Without the
-   * key, an encrypted file comes as stored.
+   * key, an encrypted file comes as stored, and the stream errors with an EncryptedFileError
+   * (NOT_ENCRYPTED_FILE) if the bytes are not in the encrypted format at all: where the context
+   * says encrypted, unencrypted bytes are refused either way.
    */
   async downloadFile(fileId: string): Promise<Readable> {
-    const encrypted = this.filesKey !== null && (await this.isEncrypted(fileId));
+    const encrypted = await this.isEncrypted(fileId);
     const response = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`);
     const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
     if (!encrypted) return body;
-    const decrypt = createDecryptStream(this.filesKey as Buffer);
+    const check = this.filesKey === null ? createFormatCheckStream() : createDecryptStream(this.filesKey);
     // pipeline destroys every stream with the first error, so the returned end reports it.
-    pipeline(body, decrypt, () => {});
-    return decrypt;
+    pipeline(body, check, () => {});
+    return check;
   }
 
   /**

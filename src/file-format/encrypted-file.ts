@@ -282,14 +282,7 @@ class Decryptor {
   }
 
   private readHeader(header: Buffer): void {
-    checkHeaderStart(header);
-    const chunkSize = header.readUInt32BE(5);
-    if (chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
-      throw new EncryptedFileError(
-        'INVALID_CHUNK_SIZE',
-        `encrypted file declares an invalid chunk size ${chunkSize} (allowed 1 to ${MAX_CHUNK_SIZE})`,
-      );
-    }
+    const chunkSize = checkHeader(header);
     // Copies: the header must not change under us if the caller reuses its buffer.
     this.header = Buffer.from(header);
     this.prefix = this.header.subarray(9, 9 + NONCE_PREFIX_LENGTH);
@@ -375,6 +368,40 @@ function checkHeaderStart(bytes: Buffer): void {
   }
 }
 
+/** Checks a whole header; its chunk size. */
+function checkHeader(header: Buffer): number {
+  checkHeaderStart(header);
+  const chunkSize = header.readUInt32BE(5);
+  if (chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
+    throw new EncryptedFileError('INVALID_CHUNK_SIZE', `encrypted file declares an invalid chunk size ${chunkSize} (allowed 1 to ${MAX_CHUNK_SIZE})`);
+  }
+  return chunkSize;
+}
+
+/** Passes stored bytes through once they begin with a valid header (see createFormatCheckStream). */
+class FormatCheck {
+  private head: Buffer | null = Buffer.alloc(0);
+
+  write(data: Buffer, emit: Emit): void {
+    if (this.head === null) return emit(data);
+    const head = Buffer.concat([this.head, data]);
+    if (head.length < HEADER_LENGTH) {
+      checkHeaderStart(head);
+      this.head = head;
+      return;
+    }
+    checkHeader(head.subarray(0, HEADER_LENGTH));
+    this.head = null;
+    emit(head);
+  }
+
+  end(): void {
+    if (this.head === null) return;
+    checkHeaderStart(this.head);
+    throw new EncryptedFileError('TRUNCATED', `encrypted file is truncated: ${this.head.length} bytes, shorter than the ${HEADER_LENGTH}-byte header`);
+  }
+}
+
 interface Core {
   write(data: Buffer, emit: Emit): void;
   end(emit: Emit): void;
@@ -418,6 +445,15 @@ export function createEncryptStream(key: Uint8Array, options?: EncryptOptions): 
  */
 export function createDecryptStream(key: Uint8Array): Transform {
   return toTransform(new Decryptor(key));
+}
+
+/**
+ * A Transform that passes stored bytes through unchanged, but errors with an EncryptedFileError
+ * unless they begin with a valid header of the format: for holders of an encrypted file without
+ * its key, who cannot authenticate it but can refuse bytes that are not one at all.
+ */
+export function createFormatCheckStream(): Transform {
+  return toTransform(new FormatCheck());
 }
 
 function runAll(core: Core, data: Uint8Array): Buffer[] {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/application/deps.js';
 import type { BlobStore, Store } from '../../src/application/ports.js';
-import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
+import { createFileProcessor, STORAGE_FAILED_MESSAGE, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createEncryptStream, decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
@@ -142,7 +142,8 @@ function failingWrites(times: number): BlobStore & { failures: number } {
     async write(key: string, body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>, options?: { maxBytes?: number }) {
       if (key.startsWith('files/') && fake.failures < times) {
         fake.failures += 1;
-        throw new Error('disk full');
+        // As the file system words it: a server path, which is not the client's business.
+        throw new Error(`ENOSPC: no space left on device, write '/srv/gatehouse/data/blobs/${key}'`);
       }
       return inner.write(key, body, options);
     },
@@ -288,7 +289,7 @@ describe('retries', () => {
     t.clock.advance(retryDelay(2));
     expect(await p.drain()).toBe(1);
     expect(blobs.failures).toBe(2);
-    expect(errors.map((e) => (e as Error).message)).toEqual(['disk full', 'disk full']);
+    expect(errors.map((e) => (e as Error).message)).toEqual([expect.stringContaining('ENOSPC'), expect.stringContaining('ENOSPC')]);
     const done = await record(f.id);
     expect(done.state).toMatchObject({ processingStatus: 'COMPLETED', processingError: null });
     expect(done.state.stored).toMatchObject({ sha256: sha(f.content), sizeBytes: 70_000, encrypted: true });
@@ -325,17 +326,21 @@ describe('retries', () => {
     expect((await download(v1.id)).statusCode).toBe(200); // served while the replacement is PENDING
 
     const blobs = failingWrites(Number.POSITIVE_INFINITY);
-    expect(await drainThroughRetries(processor(withPorts({ blobs }), 'w1'))).toBe(JOB_MAX_ATTEMPTS);
+    const errors: unknown[] = [];
+    expect(await drainThroughRetries(processor(withPorts({ blobs }), 'w1', { errors }))).toBe(JOB_MAX_ATTEMPTS);
     expect(blobs.failures).toBe(JOB_MAX_ATTEMPTS);
+    // The detail goes to the log (onError); the file carries a stable message without it.
+    expect(errors.map((e) => (e as Error).message)).toEqual(Array.from({ length: JOB_MAX_ATTEMPTS }, () => expect.stringContaining('ENOSPC')));
 
     const after = await record(v1.id);
-    expect(after.state).toMatchObject({ processingStatus: 'FAILED', processingError: 'disk full', pendingJobId: null });
+    expect(after.state).toMatchObject({ processingStatus: 'FAILED', processingError: STORAGE_FAILED_MESSAGE, pendingJobId: null });
+    expect(after.state.processingError).not.toMatch(/ENOSPC|\/srv|blobs/);
     expect(after.state.stored).toEqual(before);
     const res = await download(v1.id);
     expect(res.statusCode).toBe(200);
     expect(res.headers.etag).toBe(`"${before.storedSha256}"`);
     expect(decryptBuffer(Buffer.from(app.credentials.files_encryption_key, 'base64'), res.rawPayload).equals(v1.content)).toBe(true);
-    expect(await fileView(v1.id)).toMatchObject({ processing_status: 'FAILED', storage_status: 'STORED', processing_error: 'disk full' });
+    expect(await fileView(v1.id)).toMatchObject({ processing_status: 'FAILED', storage_status: 'STORED', processing_error: STORAGE_FAILED_MESSAGE });
     expect(await blobKeys()).toEqual([before.blobKey]);
   });
 });

@@ -181,6 +181,26 @@ describe('GET, download, DELETE', () => {
     expect((await get(`/files/${file.id}/download`, { 'if-none-match': `"${sha(content)}"` })).statusCode).toBe(304);
   });
 
+  it('a last position or suffix length of any length is clamped to the file (RFC 9110), not refused', async () => {
+    const content = randomBytes(1000);
+    const file = (await post({ name: 'clamped', is_public: 'true', store_encrypted: 'false' }, content)).json();
+    await processAll(t);
+    const whole = await get(`/files/${file.id}/download`, { range: `bytes=0-${'9'.repeat(17)}` });
+    expect(whole.statusCode).toBe(206);
+    expect(whole.headers['content-range']).toBe('bytes 0-999/1000');
+    expect(whole.rawPayload.equals(content)).toBe(true);
+    const rest = await get(`/files/${file.id}/download`, { range: `bytes=10-${'1'.repeat(40)}` });
+    expect(rest.headers['content-range']).toBe('bytes 10-999/1000');
+    expect(rest.rawPayload.equals(content.subarray(10))).toBe(true);
+    const suffix = await get(`/files/${file.id}/download`, { range: `bytes=-${'5'.repeat(25)}` });
+    expect(suffix.headers['content-range']).toBe('bytes 0-999/1000');
+    // Leading zeros are digits like any others.
+    const padded = await get(`/files/${file.id}/download`, { range: `bytes=${'0'.repeat(20)}10-${'0'.repeat(20)}19` });
+    expect(padded.headers['content-range']).toBe('bytes 10-19/1000');
+    // A first position past the end stays unsatisfiable, however it is written.
+    expect((await get(`/files/${file.id}/download`, { range: `bytes=${'9'.repeat(17)}-` })).statusCode).toBe(416);
+  });
+
   it('DELETE answers 204 and removes the row and the stored bytes', async () => {
     const file = (await post({ name: 'gone', is_public: 'true', store_encrypted: 'false' }, Buffer.from('bytes'))).json();
     await processAll(t);

@@ -145,4 +145,30 @@ describe('announcements', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].field).toBe('announcement_id');
   });
+
+  it('content_html is sanitised on write with an allow-list, on create and on PATCH alike', async () => {
+    const hostile =
+      '<p onclick="steal()">Hello <b>world</b><script>alert(1)</script></p>' +
+      '<a href="javascript:alert(1)">bad link</a> <a href="https://example.com/notes" title="Notes">notes</a>' +
+      '<img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe>' +
+      '<style>body{display:none}</style><div style="position:fixed">styled</div>' +
+      '<form action="https://evil.example"><input name="password"></form><svg><script>alert(2)</script></svg>';
+    const created = await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { ...base, content_html: hostile });
+    expect(created.statusCode).toBe(201);
+    const kept = created.json().content_html as string;
+    for (const attack of ['<script', 'onclick', 'onerror', 'javascript:', '<iframe', '<style', 'style=', '<form', '<input', '<svg', 'alert(']) {
+      expect(kept.toLowerCase(), attack).not.toContain(attack);
+    }
+    // What an announcement needs survives: text, formatting, safe links.
+    expect(kept).toContain('<p>Hello <b>world</b></p>');
+    expect(kept).toContain('<a href="https://example.com/notes" title="Notes">notes</a>');
+    expect(kept).toContain('<div>styled</div>');
+    // Stored so: the context and the list serve the sanitised text.
+    const served = (await context()).json().announcements[0].content_html;
+    expect(served).toBe(kept);
+
+    const patched = await consoleRequest(t, 'PATCH', `/applications/${app.id}/announcements/${created.json().id}`, { content_html: '<h2>Fixed</h2><img src="https://example.com/a.png" alt="shot" onload="x()">' });
+    expect(patched.json().content_html).toBe('<h2>Fixed</h2><img src="https://example.com/a.png" alt="shot" />');
+    expect((await context()).json().announcements[0].content_html).toBe(patched.json().content_html);
+  });
 });

@@ -35,6 +35,31 @@ describe('POST /api/console/session', () => {
     expect(setCookieOf(spoofed)).not.toContain('Secure');
   });
 
+  it('GATEHOUSE_COOKIE_SECURE=always: behind a proxy that does not say it terminates TLS, the cookie is Secure and the https origin is our own', async () => {
+    // The browser is on https://dash.example.com; the proxy forwards plain HTTP and says nothing.
+    const fromBrowser = { host: 'dash.example.com', origin: 'https://dash.example.com' };
+    // By default the server cannot know: no Secure, and the https origin reads as another site.
+    expect(setCookieOf(await t.inject({ method: 'POST', url: '/api/console/session', payload: signInBody, headers: { host: 'dash.example.com' } }))).not.toContain('Secure');
+    expect((await t.inject({ method: 'POST', url: '/api/console/session', payload: signInBody, headers: fromBrowser })).statusCode).toBe(403);
+
+    await t.close();
+    t = await startTestApp({ cookieSecure: 'always' });
+    const res = await t.inject({ method: 'POST', url: '/api/console/session', payload: signInBody, headers: fromBrowser });
+    expect(res.statusCode).toBe(200);
+    expect(setCookieOf(res)).toMatch(/; Max-Age=43200; Secure$/);
+    const cookie = /gh_console=([^;]+)/.exec(setCookieOf(res) ?? '')?.[1] ?? 'missing';
+    // A cookie-authenticated change from the https page goes through; one from plain http is foreign.
+    const headers = { ...fromBrowser, cookie: `gh_console=${cookie}`, 'x-csrf-token': res.json().csrf_token as string };
+    const created = await t.inject({ method: 'POST', url: '/api/console/applications', payload: { name: 'From the dashboard' }, headers });
+    expect(created.statusCode).toBe(201);
+    const plain = await t.inject({ method: 'POST', url: '/api/console/applications', payload: { name: 'x' }, headers: { ...headers, origin: 'http://dash.example.com' } });
+    expect(plain.statusCode).toBe(403);
+    // Signing out clears it with the same flags.
+    const out = await t.inject({ method: 'DELETE', url: '/api/console/session', headers });
+    expect(out.statusCode).toBe(204);
+    expect(setCookieOf(out)).toMatch(/Max-Age=0; Secure$/);
+  });
+
   it('refuses wrong credentials like /login, setting no cookie', async () => {
     const res = await t.inject({ method: 'POST', url: '/api/console/session', payload: { ...signInBody, password: 'wrong-password-1' } });
     expect(res.statusCode).toBe(401);

@@ -155,10 +155,18 @@ describe('start-up with a backing service it cannot use stops with one clear lin
 
 // ---- Readiness and recovery ---------------------------------------------------------------------
 
+/**
+ * The readiness apps' clock: real time, moved a second on before each probe, so that every probe
+ * here asks the backing services afresh (/readyz keeps an answer for one second).
+ */
+let skew = 0;
+const skewedClock = { now: () => Date.now() + skew };
+
 async function readyApp(store: Store, blobs: BlobStore): Promise<FastifyInstance> {
   const deps = composeDeps({
     store,
     blobs,
+    clock: skewedClock,
     maxUploadBytes: 1024 * 1024,
     masterKey: randomBytes(32),
     limits: { lockoutThreshold: 10, ipFailureLimit: 100 },
@@ -169,6 +177,7 @@ async function readyApp(store: Store, blobs: BlobStore): Promise<FastifyInstance
 
 /** GET /readyz, timed: it must answer within a few seconds whatever the backing services do. */
 async function readyz(app: FastifyInstance): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
+  skew += 1000;
   const started = Date.now();
   const res = await app.inject({ method: 'GET', url: '/readyz' });
   const ms = Date.now() - started;

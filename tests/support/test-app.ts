@@ -96,6 +96,8 @@ export interface TestAppOptions {
   dashboardDir?: string;
   /** Requests with password work in progress or waiting, per application (default: the server's). */
   passwordQueue?: number;
+  /** GATEHOUSE_COOKIE_SECURE (default `auto`). */
+  cookieSecure?: 'auto' | 'always';
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -124,6 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps,
     logLevel: lines ? 'debug' : false,
     trustProxy: options.trustProxy ?? [],
+    ...(options.cookieSecure ? { cookieSecure: options.cookieSecure } : {}),
     ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
   });

@@ -6,10 +6,12 @@ import { validationError } from '../../domain/errors.js';
 import { adminRoutes } from './admin-routes.js';
 import { DASHBOARD_HEADERS, dashboardRoutes, defaultDashboardDir, isDashboardUrl } from './dashboard.js';
 import { consoleRoutes } from './console/console-routes.js';
+import { createSessionCookies, type CookieSecurity } from './console/session-cookie.js';
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
 import { maskLicenseCodes } from './log-redaction.js';
+import { createReadinessCheck } from './readiness.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -21,6 +23,8 @@ export interface HttpOptions {
   logStream?: { write(line: string): void };
   /** The dashboard's build (default: dist/dashboard at the repository root). */
   dashboardDir?: string;
+  /** GATEHOUSE_COOKIE_SECURE (default `auto`). */
+  cookieSecure?: CookieSecurity;
 }
 
 // Header names whose values are secrets: never logged.
@@ -164,18 +168,14 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    try {
-      await Promise.all([options.deps.store.ping(), options.deps.blobs.ping()]);
-      return { status: 'ready' };
-    } catch {
-      return sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable');
-    }
-  });
+  const ready = createReadinessCheck(options.deps);
+  app.get('/readyz', async (_request, reply) =>
+    (await ready()) ? { status: 'ready' } : sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable'),
+  );
 
   await app.register(integrationRoutes, { prefix: '/api/integration', deps: options.deps });
   await app.register(adminRoutes, { prefix: '/api/admin', deps: options.deps });
-  await app.register(consoleRoutes, { prefix: '/api/console', deps: options.deps });
+  await app.register(consoleRoutes, { prefix: '/api/console', deps: options.deps, cookies: createSessionCookies(options.cookieSecure ?? 'auto') });
   await dashboardRoutes(app, options.dashboardDir ?? defaultDashboardDir());
   return app;
 }

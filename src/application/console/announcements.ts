@@ -18,11 +18,19 @@ export interface AnnouncementInput {
 
 const notFound = () => new DomainError('ANNOUNCEMENT_NOT_FOUND', 'no such announcement');
 
+/** Owners' HTML is stored sanitised (README, Announcements): clients show it as it is served. */
 export async function createAnnouncement(deps: Deps, owner: OwnerRecord, appId: string, input: AnnouncementInput): Promise<AnnouncementRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const title = validateName('title', input.title, ANNOUNCEMENT_TITLE_MAX);
   validateWindow(input.publishFrom, input.publishUntil);
-  const record: AnnouncementRecord = { ...input, title, id: deps.ids.uuid(), applicationId: app.id, createdAt: deps.clock.now() };
+  const record: AnnouncementRecord = {
+    ...input,
+    title,
+    contentHtml: deps.html.sanitize(input.contentHtml),
+    id: deps.ids.uuid(),
+    applicationId: app.id,
+    createdAt: deps.clock.now(),
+  };
   await deps.store.createAnnouncement(record);
   return record;
 }
@@ -44,6 +52,7 @@ export async function updateAnnouncement(
   const current = await deps.store.findAnnouncement(app.id, id);
   if (current === null) throw notFound();
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<AnnouncementInput>;
+  if (defined.contentHtml !== undefined) defined.contentHtml = deps.html.sanitize(defined.contentHtml);
   const next: AnnouncementRecord = { ...current, ...defined };
   if (defined.title !== undefined) next.title = validateName('title', defined.title, ANNOUNCEMENT_TITLE_MAX);
   validateWindow(next.publishFrom, next.publishUntil);

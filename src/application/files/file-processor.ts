@@ -12,6 +12,17 @@ import { discardBlobs } from './uploads.js';
  */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * A failure whose message is fit for the File's `processing_error`: stable wording, no server
+ * paths or driver text. Any other failure is recorded as STORAGE_FAILED_MESSAGE, its detail
+ * going to the log (onError) only.
+ */
+class ProcessingFailure extends Error {}
+
+export const STORAGE_FAILED_MESSAGE = 'the contents could not be read, encrypted or stored (the server log has the detail)';
+
+const processingErrorOf = (error: unknown): string => (error instanceof ProcessingFailure ? error.message : STORAGE_FAILED_MESSAGE);
+
 /** The streaming cipher of stored files, given the application's 32-byte files key. */
 export type EncryptStreamFactory = (key: Uint8Array) => NodeJS.ReadWriteStream;
 
@@ -52,7 +63,7 @@ async function produce(deps: Deps, job: JobRecord, options: FileProcessorOptions
   let key: Buffer | null = null;
   if (job.encrypt) {
     const app = await deps.store.findApplication(job.applicationId);
-    if (app === null) throw new Error('the application no longer exists');
+    if (app === null) throw new ProcessingFailure('the application no longer exists');
     key = Buffer.from(deps.secrets.open(app.filesKeySealed), 'base64');
   }
   const plain = options.meter();
@@ -61,7 +72,7 @@ async function produce(deps: Deps, job: JobRecord, options: FileProcessorOptions
   if (key !== null && stored !== null) stages.push(options.encryptStream(key), stored.stream);
   // Opened last: from here on the pipeline owns it (and closes it, whatever happens).
   const source = await deps.blobs.read(job.stagingKey, undefined, { chunkBytes: READ_CHUNK_BYTES });
-  if (source === null) throw new Error('the uploaded contents are missing from staging storage');
+  if (source === null) throw new ProcessingFailure('the uploaded contents are missing from staging storage');
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   const streams: Array<NodeJS.ReadableStream | NodeJS.ReadWriteStream | NodeJS.WritableStream> = [source, ...stages, out];
   const flowing = pipeline(streams, { signal });
@@ -82,7 +93,7 @@ async function produce(deps: Deps, job: JobRecord, options: FileProcessorOptions
   }
   const p = plain.result();
   const s = stored?.result() ?? p;
-  if (s.size !== info.size) throw new Error('stored size does not match the bytes written');
+  if (s.size !== info.size) throw new ProcessingFailure('the stored size does not match the bytes written');
   return { blobKey, sizeBytes: p.size, sha256: p.sha256, storedSizeBytes: s.size, storedSha256: s.sha256, encrypted: job.encrypt };
 }
 
@@ -108,8 +119,7 @@ async function runJob(deps: Deps, job: JobRecord, options: FileProcessorOptions)
     if (aborter.signal.aborted) return;
     options.onError?.(error, job);
     const final = job.attempts >= JOB_MAX_ATTEMPTS;
-    const message = error instanceof Error ? error.message : 'processing failed';
-    const done = await deps.store.failJob(job.id, workerId, message, deps.clock.now(), final ? null : retryDelay(job.attempts));
+    const done = await deps.store.failJob(job.id, workerId, processingErrorOf(error), deps.clock.now(), final ? null : retryDelay(job.attempts));
     if (done !== 'lost') await discardBlobs(deps, done);
   } finally {
     clearInterval(heartbeat);

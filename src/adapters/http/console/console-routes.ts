@@ -7,7 +7,7 @@ import { takesNoBody, Uuid } from '../schemas.js';
 import { applicationRoutes } from './application-routes.js';
 import { banRoutes } from './ban-routes.js';
 import { consoleCallerOf, ownerOf, setConsoleCaller, SignInBody } from './console-schemas.js';
-import { consoleRequestOf } from './session-cookie.js';
+import type { SessionCookies } from './session-cookie.js';
 import { browserSessionRoutes, browserSignInRoute } from './session-routes.js';
 import { ownedApplication } from '../../../application/console/applications.js';
 import { fileRoutes } from '../files/file-routes.js';
@@ -16,18 +16,18 @@ import { licenseRoutes } from './license-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /** The owner console API of console-api.md, under /api/console. */
-export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
   app.post('/login', { schema: { body: SignInBody } }, async (request) =>
     loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
   );
-  await app.register(browserSignInRoute, { deps });
+  await app.register(browserSignInRoute, { deps, cookies });
 
   // Everything else needs a console token, from a Bearer header or the dashboard's cookie (with
   // its CSRF proof). The hook lives in its own scope so the sign-in routes stay open, and runs on
   // request: an unauthenticated body is never parsed or validated.
   await app.register(async (authed) => {
     authed.addHook('onRequest', async (request) => {
-      setConsoleCaller(request, await authenticateConsoleRequest(deps, consoleRequestOf(request)));
+      setConsoleCaller(request, await authenticateConsoleRequest(deps, cookies.consoleRequestOf(request)));
     });
 
     authed.post('/logout', takesNoBody, async (request, reply) => {
@@ -35,7 +35,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       return reply.code(204).send();
     });
 
-    await authed.register(browserSessionRoutes, { deps });
+    await authed.register(browserSessionRoutes, { deps, cookies });
     await authed.register(applicationRoutes, { deps });
     await authed.register(licenseRoutes, { deps });
     await authed.register(contentRoutes, { deps });

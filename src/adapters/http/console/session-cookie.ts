@@ -29,31 +29,43 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
   return values.length === 1 && value !== undefined && TOKEN_SHAPE.test(value) ? value : undefined;
 }
 
-function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
-  // Secure whenever the request came over HTTPS, directly or through a trusted proxy.
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+/**
+ * GATEHOUSE_COOKIE_SECURE (README, Configuration): `auto` trusts what the request says (HTTPS
+ * directly, or a trusted proxy's X-Forwarded-Proto); `always` declares that browsers reach the
+ * console over HTTPS whatever the proxy in front says, so the cookie is always Secure and the
+ * server's own origin is https (the dashboard's Origin header then reads as our own).
+ */
+export type CookieSecurity = 'auto' | 'always';
+
+/** The browser session's cookie and origin, under one CookieSecurity setting. */
+export interface SessionCookies {
+  set(request: FastifyRequest, reply: FastifyReply, token: string): void;
+  clear(request: FastifyRequest, reply: FastifyReply): void;
+  /** The server's own origin parts, as the trusted-proxy setting (and `always`) resolve them. */
+  ownOrigin(request: FastifyRequest): ConsoleRequest['own'];
+  /** Everything console authentication needs from a request. */
+  consoleRequestOf(request: FastifyRequest): ConsoleRequest;
 }
 
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  reply.header('set-cookie', cookie(request, token, BROWSER_SESSION_MS / 1000));
-}
-
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('set-cookie', cookie(request, '', 0));
-}
-
-/** The server's own origin parts, as the trusted-proxy setting resolves them. */
-export const ownOrigin = (request: FastifyRequest): ConsoleRequest['own'] => ({ protocol: request.protocol, host: request.host });
-
-/** Everything console authentication needs from a request. */
-export function consoleRequestOf(request: FastifyRequest): ConsoleRequest {
+export function createSessionCookies(security: CookieSecurity): SessionCookies {
+  const protocolOf = (request: FastifyRequest) => (security === 'always' ? 'https' : request.protocol);
+  const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number): string => {
+    // Secure whenever the request came over HTTPS, directly or through a trusted proxy, or the setting says so.
+    const secure = protocolOf(request) === 'https' ? '; Secure' : '';
+    return `${SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+  };
+  const ownOrigin = (request: FastifyRequest): ConsoleRequest['own'] => ({ protocol: protocolOf(request), host: request.host });
   return {
-    method: request.method,
-    bearer: bearer(request),
-    cookie: sessionCookie(request),
-    csrfToken: header(request, 'x-csrf-token'),
-    origin: header(request, 'origin'),
-    own: ownOrigin(request),
+    set: (request, reply, token) => void reply.header('set-cookie', cookie(request, token, BROWSER_SESSION_MS / 1000)),
+    clear: (request, reply) => void reply.header('set-cookie', cookie(request, '', 0)),
+    ownOrigin,
+    consoleRequestOf: (request) => ({
+      method: request.method,
+      bearer: bearer(request),
+      cookie: sessionCookie(request),
+      csrfToken: header(request, 'x-csrf-token'),
+      origin: header(request, 'origin'),
+      own: ownOrigin(request),
+    }),
   };
 }

@@ -7,20 +7,20 @@ import type { Deps } from '../../../application/deps.js';
 import { callerOf, header } from '../request-parts.js';
 import { takesNoBody } from '../schemas.js';
 import { consoleCallerOf, SignInBody } from './console-schemas.js';
-import { clearSessionCookie, ownOrigin, setSessionCookie } from './session-cookie.js';
+import type { SessionCookies } from './session-cookie.js';
 
 /** `POST /session`: open, like `/login` (registered outside the authenticated scope). */
-export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
   app.post('/session', { schema: { body: SignInBody } }, async (request, reply) => {
     const { email, password } = request.body;
-    const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: ownOrigin(request) }, callerOf(request));
-    setSessionCookie(request, reply, session.token);
+    const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: cookies.ownOrigin(request) }, callerOf(request));
+    cookies.set(request, reply, session.token);
     return { owner: session.owner, csrf_token: session.csrfToken };
   });
 };
 
 /** `GET` and `DELETE /session`: inside the authenticated scope (cookie or Bearer). */
-export const browserSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const browserSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
   app.get('/session', async (request) => {
     const caller = consoleCallerOf(request);
     return { owner: { id: caller.owner.id, email: caller.owner.email }, csrf_token: csrfTokenOf(deps, caller.presented) };
@@ -28,7 +28,7 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = a
 
   app.delete('/session', takesNoBody, async (request, reply) => {
     await revokeConsoleToken(deps, consoleCallerOf(request).token);
-    clearSessionCookie(request, reply);
+    cookies.clear(request, reply);
     return reply.code(204).send();
   });
 };

@@ -15,7 +15,9 @@ export function parseByteRange(header: string | undefined, size: number): ByteRa
   if (match === null) return null;
   const [, first = '', last = ''] = match;
   if (first === '' && last === '') return null;
-  if (first.length > 16 || last.length > 16) return 'unsatisfiable';
+  // Positions of any length are numbers (RFC 9110, 14.1.2): a last position or suffix length
+  // past the end is clamped to it, a first position past the end is unsatisfiable. Number() of
+  // a long digit string is merely large (or Infinity), which compares the same way.
   if (first === '') {
     const suffix = Number(last);
     if (suffix === 0 || size === 0) return 'unsatisfiable';

@@ -1,0 +1,38 @@
+import sanitizeHtml from 'sanitize-html';
+import type { HtmlSanitizer } from '../../application/ports.js';
+
+/**
+ * The allow-list of announcement HTML (README, Announcements): owners write it, every client
+ * application shows it. Text formatting, lists, headings, quotes, code, tables, links (http,
+ * https, mailto) and images (http, https); no scripts, styles, event handlers, forms, frames,
+ * SVG or other URL schemes. Anything else is dropped (a disallowed tag keeps its text, except
+ * script-like tags, whose contents go too). sanitize-html parses with htmlparser2, a real HTML
+ * tokenizer, so markup tricks that fool patterns do not get through.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'hr', 'div', 'span',
+    'b', 'strong', 'i', 'em', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'abbr', 'code', 'pre', 'blockquote',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'ul', 'ol', 'li', 'dl', 'dt', 'dd',
+    'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
+    'a', 'img',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    abbr: ['title'],
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+    ol: ['start'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'svg', 'math', 'template', 'iframe', 'object'],
+};
+
+export function createAnnouncementSanitizer(): HtmlSanitizer {
+  return { sanitize: (html) => sanitizeHtml(html, OPTIONS) };
+}
