@@ -1,4 +1,4 @@
-import { canonicalLicenseCode } from '../domain/license.js';
+import { canonicalLicenseCode, licenseLoginRefusal } from '../domain/license.js';
 import { presentedPassword, usernameKey } from '../domain/credentials-policy.js';
 import { DomainError } from '../domain/errors.js';
 import type { Caller, Deps } from './deps.js';
@@ -86,13 +86,14 @@ export async function checkLicenseLogin(
 ): Promise<{ user: UserRecord; license: LicenseRecord }> {
   const digest = licenseDigest(deps, code);
   const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now: deps.clock.now() };
+  let presented: LicenseRecord | null = null;
   const found = await throttledCheck(deps, attempt, async () => {
     if (digest === null) return null;
-    const license = await deps.store.findLicenseByDigest(app.id, digest);
-    if (license === null) return null;
-    const user = await deps.store.findUserByLicenseId(app.id, license.id);
-    return user === null ? null : { user, license };
+    presented = await deps.store.findLicenseByDigest(app.id, digest);
+    if (presented === null) return null;
+    const user = await deps.store.findUserByLicenseId(app.id, presented.id);
+    return user === null ? null : { user, license: presented };
   });
-  if (found === null) throw invalidCredentials();
+  if (found === null) throw licenseLoginRefusal(presented);
   return found;
 }

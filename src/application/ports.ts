@@ -134,8 +134,8 @@ export interface UserStore {
   signUpWithLicense(input: SignUpWithLicenseInput): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
   /**
    * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
-   * LICENSE_REJECTED (missing or used), BANNED (license banned) or DEVICE_LIMIT_REACHED; a refusal
-   * writes nothing (no device either).
+   * LICENSE_INVALID (missing) or LICENSE_USED, as refused credentials, BANNED (license banned) or
+   * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
    */
   activateLicense(input: ActivateLicenseInput): Promise<AdjustmentRecord>;
   /** The ids of every license the user redeemed (sign-up and activations). */

@@ -20,7 +20,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
           store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
         ),
       );
-      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });
+      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const winner = (await store().findLicenseById(app.id, license.id))?.usedByUserId;
       const adjusted = await Promise.all(users.map(async (u) => (await store().getUserDetails(app.id, u.id))?.adjustments.length ?? 0));
       expect(adjusted.reduce((a, b) => a + b, 0)).toBe(1);

@@ -126,7 +126,7 @@ describe('SQLite store shared by several processes', () => {
     }));
     try {
       const result = await race(runtime, 'activate', path, inputs);
-      expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_REJECTED: PROCESSES * 10 - 1 } });
+      expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_USED: PROCESSES * 10 - 1 } });
       const details = await Promise.all(users.map((u) => store.getUserDetails(app.id, u.id)));
       expect(details.reduce((n, d) => n + (d?.adjustments.length ?? 0), 0)).toBe(1);
     } finally {

@@ -6,7 +6,7 @@ import type { Caller, Deps } from '../deps.js';
 import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
 import { userProof } from '../user-access.js';
 
-const rejected = () => licenseRefusal('missing', 'activation');
+const unknownCode = () => licenseRefusal('missing', 'activation');
 
 /**
  * Adds a license to an existing username-and-password account. The account is proven first; the
@@ -33,7 +33,7 @@ export async function activateLicense(
   const redeemed = await deps.store.redeemedLicenseIds(app.id, user.id);
   const licenseIds = license === null ? redeemed : [...redeemed, license.id];
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, userProof(deps, app, user));
-  if (license === null || digest === null) throw rejected();
+  if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
   const adjustment = await deps.store.activateLicense({
     applicationId: app.id,
