@@ -37,7 +37,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
       store,
       blobs: openConfiguredBlobStore(config),
       masterKey,
-      limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit },
+      limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit, accountFailureLimit: config.accountFailureLimit },
       maxUploadBytes: config.maxUploadBytes,
       jobLeaseMs: config.jobLeaseMs,
       ...(options.clock ? { clock: options.clock } : {}),

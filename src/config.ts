@@ -20,6 +20,7 @@ export interface Config {
   trustProxy: string[];
   lockoutThreshold: number;
   ipFailureLimit: number;
+  accountFailureLimit: number;
   workers: number;
   /** Lease of a claimed file-processing job; a job whose worker died is retaken after it. */
   jobLeaseMs: number;
@@ -86,6 +87,7 @@ export function readConfig(env: Env = process.env): Config {
     trustProxy: (text(env, 'GATEHOUSE_TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     lockoutThreshold: integer(env, 'GATEHOUSE_LOCKOUT_THRESHOLD', 10, 1, 1_000_000),
     ipFailureLimit: integer(env, 'GATEHOUSE_IP_FAILURE_LIMIT', 100, 1, 100_000_000),
+    accountFailureLimit: integer(env, 'GATEHOUSE_ACCOUNT_FAILURE_LIMIT', 100, 1, 100_000_000),
     workers: integer(env, 'GATEHOUSE_WORKERS', 2, 1, 64),
     jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),

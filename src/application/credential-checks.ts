@@ -46,6 +46,15 @@ export const accountKeys = {
   license: (digest: string | null) => `license:${digest ?? 'malformed'}`,
 };
 
+/**
+ * Every throttle account a user signs in or activates under: the password, the code guesses at
+ * activation, and the license code of a license-code user.
+ */
+export function userAccountKeys(user: UserRecord, licenseCodeDigest: string | null): string[] {
+  const keys = [accountKeys.user(user.usernameKey), accountKeys.activation(user.usernameKey)];
+  return licenseCodeDigest === null ? keys : [...keys, accountKeys.license(licenseCodeDigest)];
+}
+
 /** Username and password, with the same answer and the same work for an unknown user. */
 export async function checkPassword(
   deps: Deps,

@@ -1,7 +1,7 @@
 // Every driven port of Gatehouse, in one place. Adapters implement these; use cases depend on
 // nothing else. Instants are epoch milliseconds.
 import type { ApplicationSettings } from '../domain/application-settings.js';
-import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
+import type { AccountCounter, AccountWindow, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
 import type { BanKey } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
@@ -219,16 +219,26 @@ export interface AuthAttempt {
 export interface ThrottleStore {
   /**
    * ATOMIC: reserves one credential check. RATE_LIMITED when the address is over its limit,
-   * ACCOUNT_LOCKED while the account is locked, 'busy' while the account's failures plus checks in
-   * flight reach the threshold (the caller waits and tries again); nothing is written then.
-   * Otherwise the address counts a failure (forgiven on success) and the account a check in flight.
-   * Decides with reserveIpAttempt and reserveAccountAttempt of the domain.
+   * ACCOUNT_LOCKED while the account is locked everywhere or for this address, 'busy' while the
+   * (account, address) failures plus checks in flight reach the threshold (the caller waits and
+   * tries again); nothing is written then. Otherwise the address and the account's window count a
+   * failure (forgiven on success) and the (account, address) counter a check in flight. Decides
+   * with reserveIpAttempt, reserveAccountWindow and reserveAccountAttempt of the domain.
    */
   reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<'reserved' | 'busy'>;
-  /** ATOMIC: settles a reserved check with settleAccountAttempt (and ipAfterSuccess on success). */
+  /**
+   * ATOMIC: settles a reserved check with settleAccountAttempt (and, on success, ipAfterSuccess
+   * and accountWindowAfterSuccess).
+   */
   settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
-  /** For tests and the console: the counters as stored. */
-  readThrottle(applicationId: string, accountKey: string, ip: string): Promise<{ account: AccountCounter; ip: IpCounter | null }>;
+  /** For tests and the console: the counters as stored (`account`: the account at this address). */
+  readThrottle(
+    applicationId: string,
+    accountKey: string,
+    ip: string,
+  ): Promise<{ account: AccountCounter; everywhere: AccountWindow | null; ip: IpCounter | null }>;
+  /** Lifts every lock of the accounts (their counters at every address and their window). */
+  unlockAccounts(applicationId: string, accountKeys: string[]): Promise<void>;
 }
 
 export interface ContentStore {

@@ -139,7 +139,7 @@ describe('SQLite store shared by several processes', () => {
     const store = openSqliteStore({ path });
     const { app } = await seedApp(store);
     const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
-    const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
+    const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
     try {
       const reserve = { attempt, limits, count: 10 };
       const reserved = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => reserve));

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ACCOUNT_WINDOW_MS,
+  accountWindowAfterSuccess,
+  reserveAccountWindow,
   IN_FLIGHT_LEASE_MS,
   IP_WINDOW_MS,
   currentIpCounter,
@@ -387,5 +390,21 @@ describe('IP counter', () => {
       c = ipAfterSuccess(c, NOW + i);
     }
     expect(c).toEqual({ windowStart: NOW, failures: 0 });
+  });
+});
+
+describe('an account\'s failures from every address', () => {
+  it('count in an hour\'s window; at the limit the account is locked everywhere until the window ends', () => {
+    let c = null as ReturnType<typeof reserveAccountWindow> | null;
+    for (let i = 0; i < 3; i++) c = reserveAccountWindow(c, 3, NOW + i);
+    expect(c).toEqual({ windowStart: NOW, failures: 3 });
+    const error = expectDomainError(() => reserveAccountWindow(c, 3, NOW + MINUTE_MS), 'ACCOUNT_LOCKED');
+    expect(error.details.retryAfterSeconds).toBe((ACCOUNT_WINDOW_MS - MINUTE_MS) / 1000);
+    expect(reserveAccountWindow(c, 3, NOW + ACCOUNT_WINDOW_MS)).toEqual({ windowStart: NOW + ACCOUNT_WINDOW_MS, failures: 1 });
+  });
+
+  it('a success gives back only its own attempt', () => {
+    expect(accountWindowAfterSuccess({ windowStart: NOW, failures: 5 }, NOW + 1)).toEqual({ windowStart: NOW, failures: 4 });
+    expect(accountWindowAfterSuccess(null, NOW)).toEqual({ windowStart: NOW, failures: 0 });
   });
 });

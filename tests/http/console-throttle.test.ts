@@ -20,3 +20,9 @@ it('owner sign-in is throttled: parallel guesses lock the owner account after th
   t.clock.advance(61_000);
   expect((await signIn('owner-password-1')).statusCode).toBe(200);
 });
+
+it('an attacker\'s guesses from one address do not stop the owner signing in from another', async () => {
+  for (let i = 0; i < 5; i++) expect((await signIn(`guess-${i}`, '203.0.113.66')).statusCode).toBe(401);
+  expect((await signIn('owner-password-1', '203.0.113.66')).statusCode).toBe(429);
+  expect((await signIn('owner-password-1', '10.40.0.2')).statusCode).toBe(200);
+});

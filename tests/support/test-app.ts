@@ -103,7 +103,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = testClock();
   const masterKey = randomBytes(32);
   const blobRoot = join(dir, 'blobs');
-  const limits = { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits };
+  const limits = { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 100, ...options.limits };
   const config = readConfig({
     ...backend.env,
     GATEHOUSE_DATA_DIR: dir,
@@ -111,6 +111,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     GATEHOUSE_MAX_UPLOAD_BYTES: String(options.maxUploadBytes ?? 64 * 1024 * 1024),
     GATEHOUSE_LOCKOUT_THRESHOLD: String(limits.lockoutThreshold),
     GATEHOUSE_IP_FAILURE_LIMIT: String(limits.ipFailureLimit),
+    GATEHOUSE_ACCOUNT_FAILURE_LIMIT: String(limits.accountFailureLimit),
   });
   // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
   const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });

@@ -248,16 +248,30 @@ export function defineTables(k: Kit) {
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
   // so they carry no foreign key; deleteApplication removes an application's counters itself.
+  // Consecutive failures and locks of an account from one address (README, "Throttling").
   const authAccountCounters = k.table(
-    'auth_account_counters',
+    'auth_account_address_counters',
     {
       applicationId: k.text('application_id').notNull(),
       accountKey: k.text('account_key').notNull(),
+      ip: k.text('ip').notNull(),
       failures: k.integer('failures').notNull(),
       lockedUntil: k.instant('locked_until'),
       lockouts: k.integer('lockouts').notNull(),
       inFlight: k.integer('in_flight').notNull().default(0),
       inFlightUntil: k.instant('in_flight_until'),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey, t.ip] })],
+  );
+
+  // An account's failures from every address in the hour's window.
+  const authAccountWindows = k.table(
+    'auth_account_windows',
+    {
+      applicationId: k.text('application_id').notNull(),
+      accountKey: k.text('account_key').notNull(),
+      windowStart: k.instant('window_start').notNull(),
+      failures: k.integer('failures').notNull(),
     },
     (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey] })],
   );
@@ -330,7 +344,7 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authIpCounters, files, jobs };
+  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, files, jobs };
 }
 
 export type Tables = ReturnType<typeof defineTables>;
