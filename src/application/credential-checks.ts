@@ -14,12 +14,29 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs one credential check under the throttle: a turn is reserved before any password is
  * verified (waiting while the account's turns are all taken by checks in flight) and settled
  * afterwards as a success or a failure. Parallel guesses therefore cannot verify more passwords
- * than the threshold allows, while parallel correct logins only queue.
+ * than the threshold allows, while parallel correct logins only queue. Past the address's limit
+ * an account `familiar` with the address (signed in from it before) is still served; that is
+ * asked only then, so ordinary checks pay nothing for it.
  */
-export async function throttledCheck<T>(deps: Deps, attempt: AuthAttempt, check: () => Promise<T | null>): Promise<T | null> {
+export async function throttledCheck<T>(
+  deps: Deps,
+  attempt: AuthAttempt,
+  check: () => Promise<T | null>,
+  familiar?: () => Promise<boolean>,
+): Promise<T | null> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
-  while ((await deps.store.reserveAuthAttempt({ ...attempt, now: deps.clock.now() }, deps.limits)) === 'busy') {
+  let known = false;
+  const reserve = async () => {
+    try {
+      return await deps.store.reserveAuthAttempt({ ...attempt, familiar: known, now: deps.clock.now() }, deps.limits);
+    } catch (e) {
+      if (!(e instanceof DomainError && e.code === 'RATE_LIMITED') || known || familiar === undefined || !(await familiar())) throw e;
+      known = true;
+      return deps.store.reserveAuthAttempt({ ...attempt, familiar: true, now: deps.clock.now() }, deps.limits);
+    }
+  };
+  while ((await reserve()) === 'busy') {
     if (Date.now() > giveUpAt) {
       throw new DomainError('ACCOUNT_LOCKED', 'too many attempts in progress for this account; try again shortly', { retryAfterSeconds: 1 });
     }
@@ -55,6 +72,11 @@ export function userAccountKeys(user: UserRecord, licenseCodeDigest: string | nu
   return licenseCodeDigest === null ? keys : [...keys, accountKeys.license(licenseCodeDigest)];
 }
 
+/** Whether the claimed account exists and has signed in from the caller's address before. */
+export async function signedInFrom(deps: Deps, user: UserRecord | null, caller: Caller): Promise<boolean> {
+  return user !== null && (await deps.store.hasSignedInFrom(user.id, caller.ip));
+}
+
 /** Username and password, with the same answer and the same work for an unknown user. */
 export async function checkPassword(
   deps: Deps,
@@ -66,14 +88,19 @@ export async function checkPassword(
   const pw = presentedPassword(password);
   const key = usernameKey(username);
   const attempt = { applicationId: app.id, accountKey: accountKeys.user(key), ip: caller.ip, now: deps.clock.now() };
-  const user = await throttledCheck(deps, attempt, async () => {
-    const found = await deps.store.findUserByUsernameKey(app.id, key);
-    if (found === null || found.passwordHash === null) {
-      await deps.hasher.verifyDummy(pw);
-      return null;
-    }
-    return (await deps.hasher.verify(found.passwordHash, pw)) ? found : null;
-  });
+  const user = await throttledCheck(
+    deps,
+    attempt,
+    async () => {
+      const found = await deps.store.findUserByUsernameKey(app.id, key);
+      if (found === null || found.passwordHash === null) {
+        await deps.hasher.verifyDummy(pw);
+        return null;
+      }
+      return (await deps.hasher.verify(found.passwordHash, pw)) ? found : null;
+    },
+    async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller),
+  );
   if (user === null || user.passwordHash === null) throw invalidCredentials();
   if (deps.hasher.needsRehash(user.passwordHash)) {
     await deps.store.updatePasswordHash(user.id, await deps.hasher.hash(pw));
@@ -96,13 +123,14 @@ export async function checkLicenseLogin(
   const digest = licenseDigest(deps, code);
   const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now: deps.clock.now() };
   let presented: LicenseRecord | null = null;
-  const found = await throttledCheck(deps, attempt, async () => {
+  const holder = async (): Promise<{ user: UserRecord; license: LicenseRecord } | null> => {
     if (digest === null) return null;
     presented = await deps.store.findLicenseByDigest(app.id, digest);
     if (presented === null) return null;
     const user = await deps.store.findUserByLicenseId(app.id, presented.id);
     return user === null ? null : { user, license: presented };
-  });
+  };
+  const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller));
   if (found === null) throw licenseLoginRefusal(presented);
   return found;
 }

@@ -164,6 +164,8 @@ export interface UserStore {
    */
   bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string): Promise<number>;
   recordIp(userId: string, ip: string, now: Instant): Promise<void>;
+  /** Whether recordIp ever recorded this address for the user. */
+  hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
   updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
 }
 
@@ -214,6 +216,11 @@ export interface AuthAttempt {
   accountKey: string | null;
   ip: string;
   now: Instant;
+  /**
+   * The account has signed in from this address before: it is served past the address's limit
+   * (reserveIpAttempt). Asked only once the address is over its limit.
+   */
+  familiar?: boolean;
 }
 
 export interface ThrottleStore {

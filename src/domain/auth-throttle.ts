@@ -128,9 +128,15 @@ export function accountWindowAfterSuccess(c: AccountWindow | null, now: Instant)
   return { ...current, failures: Math.max(0, current.failures - 1) };
 }
 
-export function reserveIpAttempt(c: IpCounter | null, limit: number, now: Instant): IpCounter {
+/**
+ * Counts one attempt from the address; refused past the limit, except for an account that has
+ * signed in from this address before (`familiar`): one attacker behind a shared address (NAT)
+ * must not lock out everyone behind it. Its attempts still count, and its own (account, address)
+ * lock still holds.
+ */
+export function reserveIpAttempt(c: IpCounter | null, limit: number, now: Instant, familiar = false): IpCounter {
   const current = currentIpCounter(c, now);
-  if (current.failures >= limit) {
+  if (current.failures >= limit && !familiar) {
     throw new DomainError('RATE_LIMITED', 'too many failed attempts from this address; try again later', {
       retryAfterSeconds: retryAfter(current.windowStart + IP_WINDOW_MS, now),
     });

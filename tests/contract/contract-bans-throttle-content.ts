@@ -250,6 +250,15 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '203.0.113.1', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
     });
 
+    test('past the address\'s limit an account familiar with the address is still reserved; others, and checks without an account, are not', async () => {
+      const { app } = await seedApp(store());
+      for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:stranger' }), limits), 'RATE_LIMITED');
+      await domainError(store().reserveAuthAttempt({ ...attemptOf(app.id), accountKey: null, familiar: true }, limits), 'RATE_LIMITED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { familiar: true }), limits)).toBe('reserved');
+      expect((await store().readThrottle(app.id, 'user:alice', '198.51.100.4')).ip).toEqual({ windowStart: T0, failures: 6 });
+    });
+
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {
       const { app } = await seedApp(store());
       for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);

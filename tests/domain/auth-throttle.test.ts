@@ -408,3 +408,11 @@ describe('an account\'s failures from every address', () => {
     expect(accountWindowAfterSuccess(null, NOW)).toEqual({ windowStart: NOW, failures: 0 });
   });
 });
+
+describe('an address past its limit', () => {
+  it('still serves an account that signed in from it before, and keeps counting', () => {
+    const full = { windowStart: NOW, failures: 5 };
+    expectDomainError(() => reserveIpAttempt(full, 5, NOW + 1), 'RATE_LIMITED');
+    expect(reserveIpAttempt(full, 5, NOW + 1, true)).toEqual({ windowStart: NOW, failures: 6 });
+  });
+});

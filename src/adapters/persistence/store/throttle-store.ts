@@ -110,7 +110,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
   }
 
   return {
-    async reserveAuthAttempt({ applicationId, accountKey, ip, now }, limits) {
+    async reserveAuthAttempt({ applicationId, accountKey, ip, now, familiar }, limits) {
       try {
         return await d.transaction(async (tx) => {
           // Rows are always ensured and locked address, then account window, then (account,
@@ -123,7 +123,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
           // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
           // locking the accounts it names. Every decision precedes any write, and a refusal rolls
           // back the rows ensured above, so it writes nothing.
-          const nextIp = reserveIpAttempt(await readIp(tx, applicationId, ip, true), limits.ipFailureLimit, now);
+          const nextIp = reserveIpAttempt(await readIp(tx, applicationId, ip, true), limits.ipFailureLimit, now, familiar === true && accountKey !== null);
           let account: { window: AccountWindow; pair: AccountCounter } | null = null;
           if (accountKey !== null) {
             const window = reserveAccountWindow(await readWindow(tx, applicationId, accountKey, true), limits.accountFailureLimit, now);
