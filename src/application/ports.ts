@@ -244,6 +244,11 @@ export interface ThrottleStore {
     accountKey: string,
     ip: string,
   ): Promise<{ account: AccountCounter; everywhere: AccountWindow | null; ip: IpCounter | null }>;
+  /**
+   * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows and
+   * idle (account, address) counters. Returns how many rows went and how many remain.
+   */
+  purgeThrottle(now: Instant): Promise<{ deleted: number; kept: number }>;
   /** Lifts every lock of the accounts (their counters at every address and their window). */
   unlockAccounts(applicationId: string, accountKeys: string[]): Promise<void>;
 }

@@ -48,6 +48,23 @@ export type AccountWindow = WindowCounter;
 
 export const IN_FLIGHT_LEASE_MS = 30_000;
 
+/** How long an (account, address) counter may sit untouched, unlocked and idle, before it is forgotten. */
+export const IDLE_COUNTER_RETENTION_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * What a scheduled purge may delete at `now` without bounding anything it should not: windows
+ * that have ended (the domain reads them as fresh already), and (account, address) counters that
+ * are neither locked nor holding a live check and were last touched a retention period ago. The
+ * counters of names that never existed therefore cannot accumulate (README, "Throttling").
+ */
+export function throttlePurgeCutoffs(now: Instant): { ipWindowStartedBefore: Instant; accountWindowStartedBefore: Instant; idleSince: Instant } {
+  return {
+    ipWindowStartedBefore: now - IP_WINDOW_MS + 1,
+    accountWindowStartedBefore: now - ACCOUNT_WINDOW_MS + 1,
+    idleSince: now - IDLE_COUNTER_RETENTION_MS,
+  };
+}
+
 export const freshAccountCounter: AccountCounter = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
 
 export function lockDuration(lockouts: number): number {

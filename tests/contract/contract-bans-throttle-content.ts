@@ -13,6 +13,18 @@ const ban = (applicationId: string, type: BanType, value: string, createdAt = T0
 
 const fresh = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
 const LEASE = IN_FLIGHT_LEASE_MS;
+const DAY = 24 * 3_600_000;
+
+/** A seeded generator (mulberry32): the same names on every run. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 export function banThrottleContentContract({ store, test, section }: ContractContext): void {
   section('bans', () => {
@@ -257,6 +269,48 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await domainError(store().reserveAuthAttempt({ ...attemptOf(app.id), accountKey: null, familiar: true }, limits), 'RATE_LIMITED');
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { familiar: true }), limits)).toBe('reserved');
       expect((await store().readThrottle(app.id, 'user:alice', '198.51.100.4')).ip).toEqual({ windowStart: T0, failures: 6 });
+    });
+
+    test('purgeThrottle forgets ended windows and counters idle for a day, never a live lock or window', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      for (let i = 0; i < 3; i++) await store().reserveAuthAttempt(attempt, limits);
+      for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
+      const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      expect(await store().purgeThrottle(T0 + 30_000)).toEqual({ deleted: 0, kept: 3 });
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
+      // The address's window ends after 10 minutes, the account's after an hour; the counter stays
+      // until it has sat idle for a day.
+      expect(await store().purgeThrottle(T0 + IP_WINDOW_MS)).toEqual({ deleted: 1, kept: 2 });
+      expect(await store().purgeThrottle(T0 + 3_600_000)).toEqual({ deleted: 1, kept: 1 });
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(locked.account);
+      expect(await store().purgeThrottle(T0 + DAY - 1)).toEqual({ deleted: 0, kept: 1 });
+      expect(await store().purgeThrottle(T0 + DAY)).toEqual({ deleted: 1, kept: 0 });
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: null });
+    });
+
+    test('under a stream of random names the counters stay bounded (purged on a schedule)', async () => {
+      const { app } = await seedApp(store());
+      const random = seeded(12);
+      const STEP = 30 * 60_000;
+      const PER_STEP = 4;
+      let most = 0;
+      let deleted = 0;
+      for (let step = 0; step < 96; step++) {
+        const now = T0 + step * STEP;
+        for (let i = 0; i < PER_STEP; i++) {
+          const guess = { applicationId: app.id, accountKey: `user:${random().toString(36).slice(2)}`, ip: `203.0.${step % 250}.${i + 1}`, now };
+          await store().reserveAuthAttempt(guess, limits);
+          await store().settleAuthAttempt(guess, 'failure', limits);
+        }
+        const purged = await store().purgeThrottle(now);
+        deleted += purged.deleted;
+        if (step >= 48) most = Math.max(most, purged.kept);
+      }
+      // 384 names were tried; at most a day's worth of idle counters (48 steps and this one), the
+      // last hour's account windows and this step's address windows are ever kept.
+      expect(deleted).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(PER_STEP * 49 + PER_STEP * 2 + PER_STEP);
     });
 
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ACCOUNT_WINDOW_MS,
+  IDLE_COUNTER_RETENTION_MS,
+  throttlePurgeCutoffs,
   accountWindowAfterSuccess,
   reserveAccountWindow,
   IN_FLIGHT_LEASE_MS,
@@ -414,5 +416,19 @@ describe('an address past its limit', () => {
     const full = { windowStart: NOW, failures: 5 };
     expectDomainError(() => reserveIpAttempt(full, 5, NOW + 1), 'RATE_LIMITED');
     expect(reserveIpAttempt(full, 5, NOW + 1, true)).toEqual({ windowStart: NOW, failures: 6 });
+  });
+});
+
+describe('throttlePurgeCutoffs', () => {
+  it('lets a purge take exactly the windows the domain already reads as fresh, and counters idle a day', () => {
+    const cut = throttlePurgeCutoffs(NOW);
+    // A window that started exactly one window ago has ended (currentIpCounter starts afresh)...
+    expect(NOW - IP_WINDOW_MS < cut.ipWindowStartedBefore).toBe(true);
+    expect(currentIpCounter({ windowStart: NOW - IP_WINDOW_MS, failures: 7 }, NOW)).toEqual({ windowStart: NOW, failures: 0 });
+    // ...one that started a moment later has not.
+    expect(NOW - IP_WINDOW_MS + 1 < cut.ipWindowStartedBefore).toBe(false);
+    expect(NOW - ACCOUNT_WINDOW_MS < cut.accountWindowStartedBefore).toBe(true);
+    expect(NOW - ACCOUNT_WINDOW_MS + 1 < cut.accountWindowStartedBefore).toBe(false);
+    expect(cut.idleSince).toBe(NOW - IDLE_COUNTER_RETENTION_MS);
   });
 });

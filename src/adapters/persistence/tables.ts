@@ -260,6 +260,8 @@ export function defineTables(k: Kit) {
       lockouts: k.integer('lockouts').notNull(),
       inFlight: k.integer('in_flight').notNull().default(0),
       inFlightUntil: k.instant('in_flight_until'),
+      /** The last reservation or settlement: idle counters are purged (auth-throttle.ts, throttlePurgeCutoffs). */
+      touchedAt: k.instant('touched_at').notNull().default(0),
     },
     (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey, t.ip] })],
   );

@@ -2,7 +2,7 @@
 // (INSERT ... ON CONFLICT DO NOTHING), locks them (Dialect.locked), decides with the domain and
 // writes them back in one transaction, so parallel guesses (in any instance or process) are
 // counted one after another and cannot pass the limits.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { ThrottleStore } from '../../../application/ports.js';
 import {
   type AccountCounter,
@@ -15,6 +15,7 @@ import {
   reserveAccountWindow,
   reserveIpAttempt,
   settleAccountAttempt,
+  throttlePurgeCutoffs,
 } from '../../../domain/auth-throttle.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
@@ -68,10 +69,10 @@ export function throttleStore(d: Dialect): ThrottleStore {
    * lock: a missing row cannot be locked, and two transactions that both saw none would both
    * insert. Creating one with fresh values changes nothing a reader can tell apart.
    */
-  async function ensurePair(tx: Db, applicationId: string, accountKey: string, ip: string): Promise<void> {
+  async function ensurePair(tx: Db, applicationId: string, accountKey: string, ip: string, now: Instant): Promise<void> {
     await tx
       .insert(authAccountCounters)
-      .values({ applicationId, accountKey, ip, ...freshAccountCounter })
+      .values({ applicationId, accountKey, ip, ...freshAccountCounter, touchedAt: now })
       .onConflictDoNothing({ target: [authAccountCounters.applicationId, authAccountCounters.accountKey, authAccountCounters.ip] });
   }
 
@@ -94,10 +95,10 @@ export function throttleStore(d: Dialect): ThrottleStore {
       .onConflictDoNothing({ target: [authIpCounters.applicationId, authIpCounters.ip] });
   }
 
-  async function writePair(tx: Db, applicationId: string, accountKey: string, ip: string, c: AccountCounter): Promise<void> {
+  async function writePair(tx: Db, applicationId: string, accountKey: string, ip: string, c: AccountCounter, now: Instant): Promise<void> {
     await tx
       .update(authAccountCounters)
-      .set({ failures: c.failures, lockedUntil: c.lockedUntil, lockouts: c.lockouts, inFlight: c.inFlight, inFlightUntil: c.inFlightUntil })
+      .set({ failures: c.failures, lockedUntil: c.lockedUntil, lockouts: c.lockouts, inFlight: c.inFlight, inFlightUntil: c.inFlightUntil, touchedAt: now })
       .where(pairOf(applicationId, accountKey, ip));
   }
 
@@ -118,7 +119,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
           await ensureIp(tx, applicationId, ip, now);
           if (accountKey !== null) {
             await ensureWindow(tx, applicationId, accountKey, now);
-            await ensurePair(tx, applicationId, accountKey, ip);
+            await ensurePair(tx, applicationId, accountKey, ip, now);
           }
           // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
           // locking the accounts it names. Every decision precedes any write, and a refusal rolls
@@ -134,7 +135,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
           await writeIp(tx, applicationId, ip, nextIp);
           if (account !== null && accountKey !== null) {
             await writeWindow(tx, applicationId, accountKey, account.window);
-            await writePair(tx, applicationId, accountKey, ip, account.pair);
+            await writePair(tx, applicationId, accountKey, ip, account.pair, now);
           }
           return 'reserved' as const;
         });
@@ -151,14 +152,14 @@ export function throttleStore(d: Dialect): ThrottleStore {
         if (success) await ensureIp(tx, applicationId, ip, now);
         if (accountKey !== null) {
           if (success) await ensureWindow(tx, applicationId, accountKey, now);
-          await ensurePair(tx, applicationId, accountKey, ip);
+          await ensurePair(tx, applicationId, accountKey, ip, now);
         }
         const ipCounter = success ? await readIp(tx, applicationId, ip, true) : null;
         if (accountKey !== null) {
           const window = success ? await readWindow(tx, applicationId, accountKey, true) : null;
           const pair = await readPair(tx, applicationId, accountKey, ip, true);
           if (success) await writeWindow(tx, applicationId, accountKey, accountWindowAfterSuccess(window, now));
-          await writePair(tx, applicationId, accountKey, ip, settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now));
+          await writePair(tx, applicationId, accountKey, ip, settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now), now);
         }
         if (success) await writeIp(tx, applicationId, ip, ipAfterSuccess(ipCounter, now));
       });
@@ -169,6 +170,35 @@ export function throttleStore(d: Dialect): ThrottleStore {
         everywhere: await readWindow(tx, applicationId, accountKey),
         ip: await readIp(tx, applicationId, ip),
       }));
+    },
+    async purgeThrottle(now) {
+      const cut = throttlePurgeCutoffs(now);
+      const c = authAccountCounters;
+      const deleted = await d.write(async (db) => {
+        const ips = await db.delete(authIpCounters).where(lt(authIpCounters.windowStart, cut.ipWindowStartedBefore)).returning({ ip: authIpCounters.ip });
+        const windows = await db
+          .delete(authAccountWindows)
+          .where(lt(authAccountWindows.windowStart, cut.accountWindowStartedBefore))
+          .returning({ key: authAccountWindows.accountKey });
+        const pairs = await db
+          .delete(c)
+          .where(
+            and(
+              lte(c.touchedAt, cut.idleSince),
+              or(isNull(c.lockedUntil), lte(c.lockedUntil, now)),
+              or(eq(c.inFlight, 0), isNull(c.inFlightUntil), lte(c.inFlightUntil, now)),
+            ),
+          )
+          .returning({ key: c.accountKey });
+        return ips.length + windows.length + pairs.length;
+      });
+      const kept = await d.snapshot(async (tx) => {
+        const [a] = await tx.select({ n: count() }).from(authIpCounters);
+        const [b] = await tx.select({ n: count() }).from(authAccountWindows);
+        const [p] = await tx.select({ n: count() }).from(c);
+        return (a?.n ?? 0) + (b?.n ?? 0) + (p?.n ?? 0);
+      });
+      return { deleted, kept };
     },
     async unlockAccounts(applicationId, accountKeys) {
       if (accountKeys.length === 0) return;
