@@ -38,6 +38,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
       blobs: openConfiguredBlobStore(config),
       masterKey,
       limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit, accountFailureLimit: config.accountFailureLimit },
+      signUpLimits: { perAddress: config.signUpsPerAddress, perApplication: config.signUpsPerApplication },
       maxUploadBytes: config.maxUploadBytes,
       jobLeaseMs: config.jobLeaseMs,
       ...(options.clock ? { clock: options.clock } : {}),

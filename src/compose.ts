@@ -8,6 +8,7 @@ import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
 import type { ThrottleLimits } from './domain/auth-throttle.js';
 import { JOB_LEASE_MS } from './domain/files.js';
+import type { SignUpLimits } from './domain/sign-up-limits.js';
 
 export interface ComposeOptions {
   store: Store;
@@ -17,6 +18,7 @@ export interface ComposeOptions {
   jobLeaseMs?: number;
   masterKey: Uint8Array;
   limits: ThrottleLimits;
+  signUpLimits: SignUpLimits;
   clock?: Clock;
   /** Tests may lower the cost; the service always runs at the decisions.md floor or above. */
   argon2?: Argon2Parameters;
@@ -41,6 +43,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },
     limits: options.limits,
+    signUpLimits: options.signUpLimits,
     blobs: options.blobs,
     files: {
       maxUploadBytes: options.maxUploadBytes,

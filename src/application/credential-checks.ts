@@ -1,6 +1,7 @@
 import { canonicalLicenseCode, licenseLoginRefusal } from '../domain/license.js';
 import { presentedPassword, usernameKey } from '../domain/credentials-policy.js';
 import { DomainError } from '../domain/errors.js';
+import { addressBucket } from '../domain/ip-address.js';
 import type { Caller, Deps } from './deps.js';
 import type { ApplicationRecord, AuthAttempt, LicenseRecord, UserRecord } from './ports.js';
 
@@ -20,12 +21,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function throttledCheck<T>(
   deps: Deps,
-  attempt: AuthAttempt,
+  claimed: AuthAttempt,
   check: () => Promise<T | null>,
   familiar?: () => Promise<boolean>,
 ): Promise<T | null> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
+  // Addresses are counted by addressBucket (IPv6 by /64).
+  const attempt = { ...claimed, ip: addressBucket(claimed.ip) };
   let known = false;
   const reserve = async () => {
     try {

@@ -2,6 +2,7 @@
 // nothing else. Instants are epoch milliseconds.
 import type { ApplicationSettings } from '../domain/application-settings.js';
 import type { AccountCounter, AccountWindow, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
+import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { BanKey } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
@@ -223,6 +224,12 @@ export interface AuthAttempt {
   familiar?: boolean;
 }
 
+export interface SignUpSlot {
+  applicationId: string;
+  address: string;
+  now: Instant;
+}
+
 export interface ThrottleStore {
   /**
    * ATOMIC: reserves one credential check. RATE_LIMITED when the address is over its limit,
@@ -245,8 +252,15 @@ export interface ThrottleStore {
     ip: string,
   ): Promise<{ account: AccountCounter; everywhere: AccountWindow | null; ip: IpCounter | null }>;
   /**
-   * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows and
-   * idle (account, address) counters. Returns how many rows went and how many remain.
+   * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
+   * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.
+   */
+  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
+  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack). */
+  releaseSignUp(slot: SignUpSlot): Promise<void>;
+  /**
+   * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows (sign-up
+   * windows included) and idle (account, address) counters. Returns how many rows went and how many remain.
    */
   purgeThrottle(now: Instant): Promise<{ deleted: number; kept: number }>;
   /** Lifts every lock of the accounts (their counters at every address and their window). */

@@ -16,3 +16,36 @@ export function canonicalIpAddress(ip: string): string {
   }
   return lower;
 }
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted quad included), or null. */
+function ipv6Groups(ip: string): number[] | null {
+  let text = ip.toLowerCase();
+  const quad = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(2).map(Number) as [number, number, number, number];
+    if ([a, b, c, d].some((n) => n > 255)) return null;
+    text = `${quad[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const part = (s: string | undefined) => (s ? s.split(':') : []);
+  const head = part(halves[0]);
+  const tail = part(halves[1]);
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 1 ? 0 : missing).fill('0'), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => parseInt(g, 16));
+}
+
+/**
+ * The unit an address is counted under by the throttle and the sign-up limits: an IPv4 address
+ * itself, an IPv6 address by its /64 (one subscriber's network hands out a whole /64, so counting
+ * single addresses would count nothing). Anything else is its own unit.
+ */
+export function addressBucket(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const groups = ipv6Groups(ip);
+  if (groups === null) return ip;
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}

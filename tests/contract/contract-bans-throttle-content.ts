@@ -313,6 +313,27 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       expect(most).toBeLessThanOrEqual(PER_STEP * 49 + PER_STEP * 2 + PER_STEP);
     });
 
+    test('reserveSignUp counts sign-ups per address and per application; a full one is RATE_LIMITED and writes nothing', async () => {
+      const { app } = await seedApp(store());
+      const { app: other } = await seedApp(store());
+      const signUpLimits = { perAddress: 2, perApplication: 3 };
+      const slot = (applicationId: string, address: string, now = T0) => ({ applicationId, address, now });
+      await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
+      await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
+      const full = await domainError(store().reserveSignUp(slot(app.id, '203.0.113.1', T0 + 60_000), signUpLimits), 'RATE_LIMITED');
+      expect(full.details.retryAfterSeconds).toBe(3600 - 60);
+      // The refusal counted nothing on the application: one more address still fits.
+      await store().reserveSignUp(slot(app.id, '203.0.113.2'), signUpLimits);
+      await domainError(store().reserveSignUp(slot(app.id, '203.0.113.3'), signUpLimits), 'RATE_LIMITED');
+      // Another application is unaffected, from the same address too.
+      await store().reserveSignUp(slot(other.id, '203.0.113.1'), signUpLimits);
+      // A failed sign-up gives its count back; the windows end after an hour.
+      await store().releaseSignUp(slot(app.id, '203.0.113.1'));
+      await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
+      await store().reserveSignUp(slot(app.id, '203.0.113.3', T0 + 3_600_000), signUpLimits);
+      expect((await store().purgeThrottle(T0 + 3_600_000)).kept).toBe(2);
+    });
+
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {
       const { app } = await seedApp(store());
       for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);

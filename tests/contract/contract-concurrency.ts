@@ -114,6 +114,12 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       expect((await store().readThrottle(app.id, 'user:spread', '198.51.100.1')).everywhere).toEqual({ windowStart: T0, failures: 20 });
     });
 
+    test('30 parallel sign-up reservations from one address with a limit of 10: exactly 10 pass', async () => {
+      const { app } = await seedApp(store());
+      const result = await tallyValues(times(30, () => store().reserveSignUp({ applicationId: app.id, address: '198.51.100.90', now: T0 }, { perAddress: 10, perApplication: 1000 })));
+      expect(result).toEqual({ values: { undefined: 10 }, codes: { RATE_LIMITED: 20 } });
+    });
+
     test('50 parallel correct logins on one account with threshold 10 all get their turn, none locked', async () => {
       const { app } = await seedApp(store());
       const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };

@@ -278,6 +278,19 @@ export function defineTables(k: Kit) {
     (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey] })],
   );
 
+  // Successful sign-ups in the hour's window, per application (scope `application`) and per
+  // address bucket (scope `address:<bucket>`); domain/sign-up-limits.ts.
+  const signUpCounters = k.table(
+    'sign_up_counters',
+    {
+      applicationId: k.text('application_id').notNull(),
+      scope: k.text('scope').notNull(),
+      windowStart: k.instant('window_start').notNull(),
+      signUps: k.integer('sign_ups').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.scope] })],
+  );
+
   const authIpCounters = k.table(
     'auth_ip_counters',
     {
@@ -346,7 +359,7 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, files, jobs };
+  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, files, jobs };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -7,6 +7,7 @@ import type { ThrottleStore } from '../../../application/ports.js';
 import {
   type AccountCounter,
   type AccountWindow,
+  type WindowCounter,
   accountWindowAfterSuccess,
   freshAccountCounter,
   type IpCounter,
@@ -17,6 +18,7 @@ import {
   settleAccountAttempt,
   throttlePurgeCutoffs,
 } from '../../../domain/auth-throttle.js';
+import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
 
@@ -24,7 +26,7 @@ import type { Db, Dialect } from '../dialect.js';
 class Busy extends Error {}
 
 export function throttleStore(d: Dialect): ThrottleStore {
-  const { authAccountCounters, authAccountWindows, authIpCounters } = d.t;
+  const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const pairOf = (applicationId: string, accountKey: string, ip: string) =>
     and(eq(authAccountCounters.applicationId, applicationId), eq(authAccountCounters.accountKey, accountKey), eq(authAccountCounters.ip, ip));
   const windowOf = (applicationId: string, accountKey: string) =>
@@ -106,6 +108,41 @@ export function throttleStore(d: Dialect): ThrottleStore {
     await tx.update(authAccountWindows).set({ windowStart: c.windowStart, failures: c.failures }).where(windowOf(applicationId, accountKey));
   }
 
+  const scopeKey = (scope: SignUpScope, address: string) => (scope === 'application' ? 'application' : `address:${address}`);
+  const signUpsOf = (applicationId: string, key: string) => and(eq(signUpCounters.applicationId, applicationId), eq(signUpCounters.scope, key));
+
+  /**
+   * Ensures, locks, decides and writes the sign-up windows of the application and then of the
+   * address (always in that order, so two transactions cannot deadlock). `decide` may throw to
+   * refuse, before anything is written.
+   */
+  async function changeSignUps(
+    applicationId: string,
+    address: string,
+    now: Instant,
+    decide: (c: WindowCounter | null, scope: SignUpScope) => WindowCounter,
+  ): Promise<void> {
+    await d.transaction(async (tx) => {
+      const scopes: SignUpScope[] = ['application', 'address'];
+      const next: WindowCounter[] = [];
+      for (const scope of scopes) {
+        const key = scopeKey(scope, address);
+        await tx
+          .insert(signUpCounters)
+          .values({ applicationId, scope: key, windowStart: now, signUps: 0 })
+          .onConflictDoNothing({ target: [signUpCounters.applicationId, signUpCounters.scope] });
+        const [row] = await d.locked(
+          tx.select({ windowStart: signUpCounters.windowStart, failures: signUpCounters.signUps }).from(signUpCounters).where(signUpsOf(applicationId, key)),
+        );
+        next.push(decide(row ?? null, scope));
+      }
+      for (const [i, scope] of scopes.entries()) {
+        const c = next[i] as WindowCounter;
+        await tx.update(signUpCounters).set({ windowStart: c.windowStart, signUps: c.failures }).where(signUpsOf(applicationId, scopeKey(scope, address)));
+      }
+    });
+  }
+
   async function writeIp(tx: Db, applicationId: string, ip: string, c: IpCounter): Promise<void> {
     await tx.update(authIpCounters).set({ windowStart: c.windowStart, failures: c.failures }).where(ipOf(applicationId, ip));
   }
@@ -171,6 +208,14 @@ export function throttleStore(d: Dialect): ThrottleStore {
         ip: await readIp(tx, applicationId, ip),
       }));
     },
+    async reserveSignUp({ applicationId, address, now }, limits) {
+      await changeSignUps(applicationId, address, now, (c, scope) =>
+        reserveSignUp(c, scope, scope === 'application' ? limits.perApplication : limits.perAddress, now),
+      );
+    },
+    async releaseSignUp({ applicationId, address, now }) {
+      await changeSignUps(applicationId, address, now, (c) => signUpGivenBack(c, now));
+    },
     async purgeThrottle(now) {
       const cut = throttlePurgeCutoffs(now);
       const c = authAccountCounters;
@@ -190,13 +235,18 @@ export function throttleStore(d: Dialect): ThrottleStore {
             ),
           )
           .returning({ key: c.accountKey });
-        return ips.length + windows.length + pairs.length;
+        const signUps = await db
+          .delete(signUpCounters)
+          .where(lt(signUpCounters.windowStart, now - SIGN_UP_WINDOW_MS + 1))
+          .returning({ scope: signUpCounters.scope });
+        return ips.length + windows.length + pairs.length + signUps.length;
       });
       const kept = await d.snapshot(async (tx) => {
         const [a] = await tx.select({ n: count() }).from(authIpCounters);
         const [b] = await tx.select({ n: count() }).from(authAccountWindows);
         const [p] = await tx.select({ n: count() }).from(c);
-        return (a?.n ?? 0) + (b?.n ?? 0) + (p?.n ?? 0);
+        const [s] = await tx.select({ n: count() }).from(signUpCounters);
+        return (a?.n ?? 0) + (b?.n ?? 0) + (p?.n ?? 0) + (s?.n ?? 0);
       });
       return { deleted, kept };
     },
