@@ -146,6 +146,7 @@ describe('SQLite store shared by several processes', () => {
       expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
       expect(await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
+        everywhere: { windowStart: T0, failures: 10 },
         ip: { windowStart: T0, failures: 10 },
       });
       // The 10 checks settle as failures, two per process at once: none is lost, so the account locks.
