@@ -14,6 +14,8 @@ const USAGE = `usage:
   gatehouse owner list [--json]
   gatehouse owner reset-password --email EMAIL
       Sets a new password (no old one needed) and lifts a sign-in lock.
+  gatehouse owner unlock --email EMAIL
+      Lifts the sign-in locks on the owner's account, at every address; the password stays.
   gatehouse backup <file>
       Copies the SQLite database (consistent while the server runs) to <file> and the file
       contents to <file>.blobs/.

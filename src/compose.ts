@@ -9,6 +9,7 @@ import { createSessionTokens } from './adapters/crypto/session-tokens.js';
 import { createAnnouncementSanitizer } from './adapters/html/announcement-sanitizer.js';
 import type { ThrottleLimits } from './domain/auth-throttle.js';
 import { JOB_LEASE_MS } from './domain/files.js';
+import type { SignUpLimits } from './domain/sign-up-limits.js';
 
 export interface ComposeOptions {
   store: Store;
@@ -18,6 +19,7 @@ export interface ComposeOptions {
   jobLeaseMs?: number;
   masterKey: Uint8Array;
   limits: ThrottleLimits;
+  signUpLimits: SignUpLimits;
   clock?: Clock;
   /** Tests may lower the cost; the service always runs at the decisions.md floor or above. */
   argon2?: Argon2Parameters;
@@ -51,6 +53,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },
     limits: options.limits,
+    signUpLimits: options.signUpLimits,
     blobs: options.blobs,
     html: createAnnouncementSanitizer(),
     files: {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
+import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
 import { buildHttpApp } from './adapters/http/server.js';
@@ -35,6 +36,13 @@ async function main(): Promise<void> {
     );
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   sweeper.unref();
+  const purge = () =>
+    purgeThrottleCounters(deps).then(
+      (counts) => app.log.debug(counts, 'throttle counters purged'),
+      (error: unknown) => app.log.warn({ err: error }, 'throttle purge failed'),
+    );
+  const purger = setInterval(purge, THROTTLE_PURGE_EVERY_MS);
+  purger.unref();
 
   stopOnSignals({
     app,
@@ -43,6 +51,7 @@ async function main(): Promise<void> {
     graceSeconds: config.shutdownGraceSeconds,
     stopWork: async () => {
       clearInterval(sweeper);
+      clearInterval(purger);
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
       await processor.stop();
     },

@@ -1,6 +1,7 @@
-import { canonicalLicenseCode } from '../domain/license.js';
+import { canonicalLicenseCode, licenseLoginRefusal } from '../domain/license.js';
 import { presentedPassword, usernameKey } from '../domain/credentials-policy.js';
 import { DomainError } from '../domain/errors.js';
+import { addressBucket } from '../domain/ip-address.js';
 import type { Caller, Deps } from './deps.js';
 import { withPasswordWork } from './password-work.js';
 import type { ApplicationRecord, AuthAttempt, LicenseRecord, UserRecord } from './ports.js';
@@ -15,12 +16,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs one credential check under the throttle: a turn is reserved before any password is
  * verified (waiting while the account's turns are all taken by checks in flight) and settled
  * afterwards as a success or a failure. Parallel guesses therefore cannot verify more passwords
- * than the threshold allows, while parallel correct logins only queue.
+ * than the threshold allows, while parallel correct logins only queue. Past the address's limit
+ * an account `familiar` with the address (signed in from it before) is still served; that is
+ * asked only then, so ordinary checks pay nothing for it.
  */
-export async function throttledCheck<T>(deps: Deps, attempt: AuthAttempt, check: () => Promise<T | null>): Promise<T | null> {
+export async function throttledCheck<T>(
+  deps: Deps,
+  claimed: AuthAttempt,
+  check: () => Promise<T | null>,
+  familiar?: () => Promise<boolean>,
+): Promise<T | null> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
-  while ((await deps.store.reserveAuthAttempt({ ...attempt, now: deps.clock.now() }, deps.limits)) === 'busy') {
+  // Addresses are counted by addressBucket (IPv6 by /64).
+  const attempt = { ...claimed, ip: addressBucket(claimed.ip) };
+  let known = false;
+  const reserve = async () => {
+    try {
+      return await deps.store.reserveAuthAttempt({ ...attempt, familiar: known, now: deps.clock.now() }, deps.limits);
+    } catch (e) {
+      if (!(e instanceof DomainError && e.code === 'RATE_LIMITED') || known || familiar === undefined || !(await familiar())) throw e;
+      known = true;
+      return deps.store.reserveAuthAttempt({ ...attempt, familiar: true, now: deps.clock.now() }, deps.limits);
+    }
+  };
+  while ((await reserve()) === 'busy') {
     if (Date.now() > giveUpAt) {
       throw new DomainError('ACCOUNT_LOCKED', 'too many attempts in progress for this account; try again shortly', { retryAfterSeconds: 1 });
     }
@@ -47,6 +67,20 @@ export const accountKeys = {
   license: (digest: string | null) => `license:${digest ?? 'malformed'}`,
 };
 
+/**
+ * Every throttle account a user signs in or activates under: the password, the code guesses at
+ * activation, and the license code of a license-code user.
+ */
+export function userAccountKeys(user: UserRecord, licenseCodeDigest: string | null): string[] {
+  const keys = [accountKeys.user(user.usernameKey), accountKeys.activation(user.usernameKey)];
+  return licenseCodeDigest === null ? keys : [...keys, accountKeys.license(licenseCodeDigest)];
+}
+
+/** Whether the claimed account exists and has signed in from the caller's address before. */
+export async function signedInFrom(deps: Deps, user: UserRecord | null, caller: Caller): Promise<boolean> {
+  return user !== null && (await deps.store.hasSignedInFrom(user.id, caller.ip));
+}
+
 /** Username and password, with the same answer and the same work for an unknown user. */
 export async function checkPassword(
   deps: Deps,
@@ -59,14 +93,19 @@ export async function checkPassword(
   const key = usernameKey(username);
   const attempt = { applicationId: app.id, accountKey: accountKeys.user(key), ip: caller.ip, now: deps.clock.now() };
   return withPasswordWork(deps, app.id, async (work) => {
-    const user = await throttledCheck(deps, attempt, async () => {
-      const found = await deps.store.findUserByUsernameKey(app.id, key);
-      if (found === null || found.passwordHash === null) {
-        await work.verifyDummy(pw);
-        return null;
-      }
-      return (await work.verify(found.passwordHash, pw)) ? found : null;
-    });
+    const user = await throttledCheck(
+      deps,
+      attempt,
+      async () => {
+        const found = await deps.store.findUserByUsernameKey(app.id, key);
+        if (found === null || found.passwordHash === null) {
+          await work.verifyDummy(pw);
+          return null;
+        }
+        return (await work.verify(found.passwordHash, pw)) ? found : null;
+      },
+      async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller),
+    );
     if (user === null || user.passwordHash === null) throw invalidCredentials();
     if (deps.hasher.needsRehash(user.passwordHash)) {
       await deps.store.updatePasswordHash(user.id, await work.hash(pw));
@@ -89,13 +128,15 @@ export async function checkLicenseLogin(
 ): Promise<{ user: UserRecord; license: LicenseRecord }> {
   const digest = licenseDigest(deps, code);
   const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now: deps.clock.now() };
-  const found = await throttledCheck(deps, attempt, async () => {
+  let presented: LicenseRecord | null = null;
+  const holder = async (): Promise<{ user: UserRecord; license: LicenseRecord } | null> => {
     if (digest === null) return null;
-    const license = await deps.store.findLicenseByDigest(app.id, digest);
-    if (license === null) return null;
-    const user = await deps.store.findUserByLicenseId(app.id, license.id);
-    return user === null ? null : { user, license };
-  });
-  if (found === null) throw invalidCredentials();
+    presented = await deps.store.findLicenseByDigest(app.id, digest);
+    if (presented === null) return null;
+    const user = await deps.store.findUserByLicenseId(app.id, presented.id);
+    return user === null ? null : { user, license: presented };
+  };
+  const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller));
+  if (found === null) throw licenseLoginRefusal(presented);
   return found;
 }

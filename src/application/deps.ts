@@ -1,4 +1,5 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
+import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { JobBell } from './files/job-bell.js';
 import type { BlobStore, Clock, HtmlSanitizer, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
 
@@ -11,6 +12,8 @@ export interface Deps {
   clock: Clock;
   ids: Ids;
   limits: ThrottleLimits;
+  /** Successful sign-ups per address and per application, per hour. */
+  signUpLimits: SignUpLimits;
   blobs: BlobStore;
   /** Announcement HTML, sanitised on write. */
   html: HtmlSanitizer;

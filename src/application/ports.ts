@@ -1,7 +1,8 @@
 // Every driven port of Gatehouse, in one place. Adapters implement these; use cases depend on
 // nothing else. Instants are epoch milliseconds.
 import type { ApplicationSettings } from '../domain/application-settings.js';
-import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
+import type { AccountCounter, AccountWindow, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
+import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { BanKey } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
@@ -134,8 +135,8 @@ export interface UserStore {
   signUpWithLicense(input: SignUpWithLicenseInput): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
   /**
    * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
-   * LICENSE_REJECTED (missing or used), BANNED (license banned) or DEVICE_LIMIT_REACHED; a refusal
-   * writes nothing (no device either).
+   * LICENSE_INVALID (missing) or LICENSE_USED, as refused credentials, BANNED (license banned) or
+   * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
    */
   activateLicense(input: ActivateLicenseInput): Promise<AdjustmentRecord>;
   /** The ids of every license the user redeemed (sign-up and activations). */
@@ -164,6 +165,8 @@ export interface UserStore {
    */
   bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string): Promise<number>;
   recordIp(userId: string, ip: string, now: Instant): Promise<void>;
+  /** Whether recordIp ever recorded this address for the user. */
+  hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
   updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
 }
 
@@ -214,21 +217,54 @@ export interface AuthAttempt {
   accountKey: string | null;
   ip: string;
   now: Instant;
+  /**
+   * The account has signed in from this address before: it is served past the address's limit
+   * (reserveIpAttempt). Asked only once the address is over its limit.
+   */
+  familiar?: boolean;
+}
+
+export interface SignUpSlot {
+  applicationId: string;
+  address: string;
+  now: Instant;
 }
 
 export interface ThrottleStore {
   /**
    * ATOMIC: reserves one credential check. RATE_LIMITED when the address is over its limit,
-   * ACCOUNT_LOCKED while the account is locked, 'busy' while the account's failures plus checks in
-   * flight reach the threshold (the caller waits and tries again); nothing is written then.
-   * Otherwise the address counts a failure (forgiven on success) and the account a check in flight.
-   * Decides with reserveIpAttempt and reserveAccountAttempt of the domain.
+   * ACCOUNT_LOCKED while the account is locked everywhere or for this address, 'busy' while the
+   * (account, address) failures plus checks in flight reach the threshold (the caller waits and
+   * tries again); nothing is written then. Otherwise the address and the account's window count a
+   * failure (forgiven on success) and the (account, address) counter a check in flight. Decides
+   * with reserveIpAttempt, reserveAccountWindow and reserveAccountAttempt of the domain.
    */
   reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<'reserved' | 'busy'>;
-  /** ATOMIC: settles a reserved check with settleAccountAttempt (and ipAfterSuccess on success). */
+  /**
+   * ATOMIC: settles a reserved check with settleAccountAttempt (and, on success, ipAfterSuccess
+   * and accountWindowAfterSuccess).
+   */
   settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
-  /** For tests and the console: the counters as stored. */
-  readThrottle(applicationId: string, accountKey: string, ip: string): Promise<{ account: AccountCounter; ip: IpCounter | null }>;
+  /** For tests and the console: the counters as stored (`account`: the account at this address). */
+  readThrottle(
+    applicationId: string,
+    accountKey: string,
+    ip: string,
+  ): Promise<{ account: AccountCounter; everywhere: AccountWindow | null; ip: IpCounter | null }>;
+  /**
+   * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
+   * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.
+   */
+  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
+  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack). */
+  releaseSignUp(slot: SignUpSlot): Promise<void>;
+  /**
+   * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows (sign-up
+   * windows included) and idle (account, address) counters. Returns how many rows went and how many remain.
+   */
+  purgeThrottle(now: Instant): Promise<{ deleted: number; kept: number }>;
+  /** Lifts every lock of the accounts (their counters at every address and their window). */
+  unlockAccounts(applicationId: string, accountKeys: string[]): Promise<void>;
 }
 
 export interface ContentStore {

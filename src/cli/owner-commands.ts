@@ -1,10 +1,10 @@
-// `gatehouse owner create|login|list|reset-password`: owner accounts, worked on the data itself
+// `gatehouse owner create|login|list|reset-password|unlock`: owner accounts, worked on the data itself
 // (see local-data.ts), so they need no console token: local access to the data is the authority.
+import { CONSOLE_THROTTLE_SCOPE } from '../application/credential-checks.js';
 import { withPasswordWork } from '../application/password-work.js';
 import { parseArgs } from 'node:util';
 import { acceptNewPassword, validateEmail } from '../domain/credentials-policy.js';
-import { accountKeys, CONSOLE_THROTTLE_SCOPE } from '../application/credential-checks.js';
-import { createOwner, issueConsoleToken, verifyOwnerSignIn } from '../application/console/owners.js';
+import { createOwner, issueConsoleToken, unlockOwner, verifyOwnerSignIn } from '../application/console/owners.js';
 import { CliError, EXIT, UsageError } from './cli-errors.js';
 import { openLocalData, type LocalData } from './local-data.js';
 import { passwordOptions, readPassword } from './password-input.js';
@@ -71,10 +71,21 @@ async function resetPassword(args: string[]): Promise<number> {
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
     const password = await readPassword(values, true);
     await deps.store.updateOwnerPasswordHash(owner.id, await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8))));
-    // A success settles the account's counter: failures forgiven, any lock lifted.
-    const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(email), ip: CLI_CALLER.ip, now: deps.clock.now() };
-    await deps.store.settleAuthAttempt(attempt, 'success', deps.limits);
+    await unlockOwner(deps, owner);
     print({ owner: { id: owner.id, email: owner.email } });
+    return EXIT.OK;
+  });
+}
+
+/** Lifts the sign-in locks on an owner's account, at every address, keeping the password. */
+async function unlock(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } }, strict: true });
+  const email = validateEmail(emailOf(values, 'unlock'));
+  return withData(false, async ({ deps }) => {
+    const owner = await deps.store.findOwnerByEmail(email);
+    if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
+    await unlockOwner(deps, owner);
+    print({ owner: { id: owner.id, email: owner.email }, unlocked: true });
     return EXIT.OK;
   });
 }
@@ -84,4 +95,5 @@ export const ownerCommands: Record<string, (args: string[]) => Promise<number>> 
   login,
   list,
   'reset-password': resetPassword,
+  unlock,
 };

@@ -2,19 +2,25 @@ import { DomainError } from './errors.js';
 import { type Instant, MINUTE_MS } from './time.js';
 
 /**
- * Failed credential checks are throttled per account and per (application, client IP). Per
- * address, an attempt is counted as a failure before its password is verified and forgiven on
- * success, so parallel guesses cannot pass the limit. Per account, checks in flight are counted
- * beside settled failures (see reserveAccountAttempt).
+ * Failed credential checks are throttled per (account, address), per account and per
+ * (application, client IP) (README, "Throttling"). Consecutive failures from one address lock the
+ * account for that address only, so a stranger's guesses cannot lock its owner out elsewhere; a
+ * high hourly count of failures from every address locks it everywhere. Windowed counters count
+ * an attempt as a failure before its password is verified and forgive it on success, so parallel
+ * guesses cannot pass the limit. Per (account, address), checks in flight are counted beside
+ * settled failures (see reserveAccountAttempt).
  */
 export interface ThrottleLimits {
-  /** Consecutive failures that lock an account. */
+  /** Consecutive failures from one address that lock an account for that address. */
   lockoutThreshold: number;
   /** Failures per application and IP per window before 429. */
   ipFailureLimit: number;
+  /** Failures on one account per hour, from every address, past which it is locked everywhere. */
+  accountFailureLimit: number;
 }
 
 export const IP_WINDOW_MS = 10 * MINUTE_MS;
+export const ACCOUNT_WINDOW_MS = 60 * MINUTE_MS;
 const FIRST_LOCK_MS = MINUTE_MS;
 const LONGEST_LOCK_MS = 24 * 60 * MINUTE_MS;
 
@@ -30,12 +36,34 @@ export interface AccountCounter {
   inFlightUntil: Instant | null;
 }
 
-export interface IpCounter {
+/** Failures counted in a fixed window that starts with the first one. */
+export interface WindowCounter {
   windowStart: Instant;
   failures: number;
 }
 
+export type IpCounter = WindowCounter;
+/** An account's failures from every address. */
+export type AccountWindow = WindowCounter;
+
 export const IN_FLIGHT_LEASE_MS = 30_000;
+
+/** How long an (account, address) counter may sit untouched, unlocked and idle, before it is forgotten. */
+export const IDLE_COUNTER_RETENTION_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * What a scheduled purge may delete at `now` without bounding anything it should not: windows
+ * that have ended (the domain reads them as fresh already), and (account, address) counters that
+ * are neither locked nor holding a live check and were last touched a retention period ago. The
+ * counters of names that never existed therefore cannot accumulate (README, "Throttling").
+ */
+export function throttlePurgeCutoffs(now: Instant): { ipWindowStartedBefore: Instant; accountWindowStartedBefore: Instant; idleSince: Instant } {
+  return {
+    ipWindowStartedBefore: now - IP_WINDOW_MS + 1,
+    accountWindowStartedBefore: now - ACCOUNT_WINDOW_MS + 1,
+    idleSince: now - IDLE_COUNTER_RETENTION_MS,
+  };
+}
 
 export const freshAccountCounter: AccountCounter = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
 
@@ -88,14 +116,44 @@ export function settleAccountAttempt(c: AccountCounter, outcome: AttemptOutcome,
   return { ...current, failures, ...lease };
 }
 
-export function currentIpCounter(c: IpCounter | null, now: Instant): IpCounter {
-  if (c === null || now - c.windowStart >= IP_WINDOW_MS) return { windowStart: now, failures: 0 };
+function currentWindow(c: WindowCounter | null, windowMs: number, now: Instant): WindowCounter {
+  if (c === null || now - c.windowStart >= windowMs) return { windowStart: now, failures: 0 };
   return c;
 }
 
-export function reserveIpAttempt(c: IpCounter | null, limit: number, now: Instant): IpCounter {
-  const current = currentIpCounter(c, now);
+export function currentIpCounter(c: IpCounter | null, now: Instant): IpCounter {
+  return currentWindow(c, IP_WINDOW_MS, now);
+}
+
+/**
+ * Counts one attempt on the account from every address; refused once the hour's failures reach
+ * the limit (locked everywhere until the window ends).
+ */
+export function reserveAccountWindow(c: AccountWindow | null, limit: number, now: Instant): AccountWindow {
+  const current = currentWindow(c, ACCOUNT_WINDOW_MS, now);
   if (current.failures >= limit) {
+    throw new DomainError('ACCOUNT_LOCKED', 'too many failed attempts on this account; try again later', {
+      retryAfterSeconds: retryAfter(current.windowStart + ACCOUNT_WINDOW_MS, now),
+    });
+  }
+  return { ...current, failures: current.failures + 1 };
+}
+
+/** A success gives back the attempt it reserved; the hour's other failures stand. */
+export function accountWindowAfterSuccess(c: AccountWindow | null, now: Instant): AccountWindow {
+  const current = currentWindow(c, ACCOUNT_WINDOW_MS, now);
+  return { ...current, failures: Math.max(0, current.failures - 1) };
+}
+
+/**
+ * Counts one attempt from the address; refused past the limit, except for an account that has
+ * signed in from this address before (`familiar`): one attacker behind a shared address (NAT)
+ * must not lock out everyone behind it. Its attempts still count, and its own (account, address)
+ * lock still holds.
+ */
+export function reserveIpAttempt(c: IpCounter | null, limit: number, now: Instant, familiar = false): IpCounter {
+  const current = currentIpCounter(c, now);
+  if (current.failures >= limit && !familiar) {
     throw new DomainError('RATE_LIMITED', 'too many failed attempts from this address; try again later', {
       retryAfterSeconds: retryAfter(current.windowStart + IP_WINDOW_MS, now),
     });

@@ -19,7 +19,6 @@ export const errorCodes = [
   'DEVICE_REQUIRED',
   'DEVICE_LIMIT_REACHED',
   'SESSION_LIMIT_REACHED',
-  'LICENSE_REJECTED',
   'MEMBERSHIP_INACTIVE',
   'BANNED',
   'TIMED_OUT',
@@ -61,6 +60,11 @@ export interface ErrorDetails {
   errors?: FieldError[];
   /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL: how long the caller should wait. */
   retryAfterSeconds?: number;
+  /**
+   * The refused value was presented as a credential (a license code at login or activation), not
+   * as a form field: it is answered like any failed authentication (README, Errors).
+   */
+  refusedCredential?: true;
 }
 
 export class DomainError extends Error {

@@ -90,3 +90,15 @@ function formatIpv6(groups: number[]): string {
   if (bestStart < 0) return hex.join(':');
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
 }
+
+/**
+ * The unit an address is counted under by the throttle and the sign-up limits: an IPv4 address
+ * itself, an IPv6 address by its /64 (one subscriber's network hands out a whole /64, so counting
+ * single addresses would count nothing). Anything else is its own unit.
+ */
+export function addressBucket(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const groups = ipv6Groups(ip);
+  if (groups === null) return ip;
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}

@@ -66,18 +66,36 @@ export function licenseUse(l: LicenseState): LicenseUse {
 }
 
 /**
- * Where a license is redeemed decides how a refusal reads: at sign-up the code is a form field
- * (422, invalid apart from used); at activation it is a second credential (401, one answer for
- * unknown and used, so there is no oracle). A banned license is BANNED either way.
+ * Where a license code is presented decides how a refusal reads: at sign-up it is a form field
+ * (the refusal names the field); at activation and login it is a credential (a refused
+ * credential). Unknown and used codes are told apart everywhere: codes carry over 100 random
+ * bits, so telling them apart enumerates nothing. A banned license is BANNED either way.
  */
-export type Redemption = 'sign_up' | 'activation';
+export type Redemption = 'sign_up' | 'activation' | 'login';
 
 export function licenseRefusal(state: 'missing' | LicenseUse, redemption: Redemption): DomainError {
   if (state === 'banned') return new DomainError('BANNED', 'this license is banned');
-  if (redemption === 'activation') return new DomainError('LICENSE_REJECTED', 'invalid or already used license code');
-  return state === 'missing'
-    ? new DomainError('LICENSE_INVALID', 'this license code is not valid', { errors: [{ field: 'code', message: 'is not a valid license code' }] })
-    : new DomainError('LICENSE_USED', 'this license has already been used');
+  const asCredential = redemption !== 'sign_up';
+  if (state === 'missing') {
+    return new DomainError(
+      'LICENSE_INVALID',
+      'this license code is not valid',
+      asCredential ? { refusedCredential: true } : { errors: [{ field: 'code', message: 'is not a valid license code' }] },
+    );
+  }
+  return new DomainError('LICENSE_USED', 'this license has already been used', asCredential ? { refusedCredential: true } : {});
+}
+
+/**
+ * Why a license code logs no one in: it is unknown, no one signed up with it yet, or a password
+ * account redeemed it (used). Bans are decided later, once the account is known.
+ */
+export function licenseLoginRefusal(l: LicenseState | null): DomainError {
+  if (l === null) return licenseRefusal('missing', 'login');
+  if (l.usedAt === null) {
+    return new DomainError('LICENSE_INVALID', 'no account has signed up with this license code yet', { refusedCredential: true });
+  }
+  return licenseRefusal('used', 'login');
 }
 
 /** Refuses a missing, banned or used license for the redemption; passes a usable one. */

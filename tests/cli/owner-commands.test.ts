@@ -156,6 +156,22 @@ describe('owner commands on the server\'s data folder', () => {
     expect(short.stderr).toBe('gatehouse: password: must be at least 8 characters\n');
   }, 60_000);
 
+  it('owner unlock lifts the sign-in locks on an owner, at every address, and keeps the password', async () => {
+    const signIn = (password: string) =>
+      fetch(`${server!.base}/api/console/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password }) });
+    for (let i = 0; i < 10; i++) await signIn(`unlock-guess-${i}`);
+    expect((await signIn('a-brand-new-password')).status).toBe(429);
+
+    const unlocked = await cli(['owner', 'unlock', '--email', 'first@example.com'], folder);
+    expect(unlocked.code, unlocked.stderr).toBe(0);
+    expect(JSON.parse(unlocked.stdout)).toMatchObject({ owner: { email: 'first@example.com' }, unlocked: true });
+    expect((await signIn('a-brand-new-password')).status).toBe(200);
+
+    const unknown = await cli(['owner', 'unlock', '--email', 'nobody@example.com'], folder);
+    expect(unknown.code).toBe(5);
+    expect(unknown.stderr).toBe('gatehouse: no owner with the email nobody@example.com (see gatehouse owner list)\n');
+  }, 60_000);
+
   it('from another folder the owner commands refuse instead of using an empty database', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'gatehouse-owner-elsewhere-'));
     try {

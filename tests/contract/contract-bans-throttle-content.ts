@@ -13,6 +13,18 @@ const ban = (applicationId: string, type: BanType, value: string, createdAt = T0
 
 const fresh = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
 const LEASE = IN_FLIGHT_LEASE_MS;
+const DAY = 24 * 3_600_000;
+
+/** A seeded generator (mulberry32): the same names on every run. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 export function banThrottleContentContract({ store, test, section }: ContractContext): void {
   section('bans', () => {
@@ -73,7 +85,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
   });
 
   section('throttle', () => {
-    const limits = { lockoutThreshold: 3, ipFailureLimit: 5 };
+    const limits = { lockoutThreshold: 3, ipFailureLimit: 5, accountFailureLimit: 100 };
     type KeyedAttempt = AuthAttempt & { accountKey: string };
     const attemptOf = (applicationId: string, over: Partial<KeyedAttempt> = {}): KeyedAttempt => ({
       applicationId, accountKey: 'user:alice', ip: '198.51.100.4', now: T0, ...over,
@@ -81,7 +93,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
 
     test('readThrottle of untouched counters is fresh', async () => {
       const { app } = await seedApp(store());
-      expect(await store().readThrottle(app.id, 'user:nobody', '198.51.100.4')).toEqual({ account: fresh, ip: null });
+      expect(await store().readThrottle(app.id, 'user:nobody', '198.51.100.4')).toEqual({ account: fresh, everywhere: null, ip: null });
     });
 
     test('a reservation counts a check in flight on the account and a failure on the address', async () => {
@@ -90,11 +102,13 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
+        everywhere: { windowStart: T0, failures: 1 },
         ip: { windowStart: T0, failures: 1 },
       });
       expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 5 }, limits)).toBe('reserved');
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, inFlight: 2, inFlightUntil: T0 + 5 + LEASE },
+        everywhere: { windowStart: T0, failures: 2 },
         ip: { windowStart: T0, failures: 2 },
       });
     });
@@ -110,10 +124,11 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().settleAuthAttempt(attempt, 'success', limits);
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
+        everywhere: { windowStart: T0, failures: 2 },
         ip: { windowStart: T0, failures: 2 },
       });
       await store().settleAuthAttempt(attempt, 'success', limits);
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, ip: { windowStart: T0, failures: 1 } });
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: { windowStart: T0, failures: 1 }, ip: { windowStart: T0, failures: 1 } });
     });
 
     test('a settled failure keeps the address\'s failure and counts one on the account', async () => {
@@ -123,6 +138,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().settleAuthAttempt({ ...attempt, now: T0 + 10 }, 'failure', limits);
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, failures: 1 },
+        everywhere: { windowStart: T0, failures: 1 },
         ip: { windowStart: T0, failures: 1 },
       });
     });
@@ -133,7 +149,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       for (let i = 0; i < 3; i++) expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
       for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
       const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
-      expect(locked).toEqual({ account: { ...fresh, lockedUntil: T0 + 60_000, lockouts: 1 }, ip: { windowStart: T0, failures: 3 } });
+      expect(locked).toEqual({ account: { ...fresh, lockedUntil: T0 + 60_000, lockouts: 1 }, everywhere: { windowStart: T0, failures: 3 }, ip: { windowStart: T0, failures: 3 } });
       const error = await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1000 }, limits), 'ACCOUNT_LOCKED');
       expect(error.details.retryAfterSeconds).toBe(59);
       // A refused attempt writes nothing, to either counter.
@@ -155,7 +171,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().reserveAuthAttempt(attempt, limits);
       await store().reserveAuthAttempt(attempt, limits);
       const full = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
-      expect(full).toEqual({ account: { ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE }, ip: { windowStart: T0, failures: 3 } });
+      expect(full).toEqual({ account: { ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE }, everywhere: { windowStart: T0, failures: 3 }, ip: { windowStart: T0, failures: 3 } });
       expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits)).toBe('busy');
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(full);
       // A settled failure keeps the sum, so the account stays busy; a success frees turns.
@@ -186,7 +202,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       for (let i = 0; i < 4; i++) expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
       await store().settleAuthAttempt(attempt, 'success', limits);
       await store().settleAuthAttempt(attempt, 'failure', limits);
-      expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual({ account: fresh, ip: { windowStart: T0, failures: 3 } });
+      expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: { windowStart: T0, failures: 3 } });
       for (const key of ['', 'null', 'user:null', 'license:malformed']) {
         expect((await store().readThrottle(app.id, key, attempt.ip)).account).toEqual(fresh);
       }
@@ -199,6 +215,125 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual(before);
     });
 
+    test('a lock from one address leaves the account open from another (a stranger cannot lock its owner out)', async () => {
+      const { app } = await seedApp(store());
+      const attacker = attemptOf(app.id, { ip: '203.0.113.66' });
+      for (let i = 0; i < 3; i++) await store().reserveAuthAttempt(attacker, limits);
+      for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attacker, 'failure', limits);
+      await domainError(store().reserveAuthAttempt({ ...attacker, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
+      const owner = attemptOf(app.id, { now: T0 + 1 });
+      expect(await store().reserveAuthAttempt(owner, limits)).toBe('reserved');
+      await store().settleAuthAttempt(owner, 'success', limits);
+      // The owner's success forgives nothing at the attacker's address.
+      await domainError(store().reserveAuthAttempt({ ...attacker, now: T0 + 2 }, limits), 'ACCOUNT_LOCKED');
+      expect((await store().readThrottle(app.id, attacker.accountKey, attacker.ip)).account).toMatchObject({ lockouts: 1, lockedUntil: T0 + 60_000 });
+      expect((await store().readThrottle(app.id, owner.accountKey, owner.ip)).everywhere).toEqual({ windowStart: T0, failures: 3 });
+    });
+
+    test('past the hour\'s failures from every address the account is locked everywhere until the window ends', async () => {
+      const { app } = await seedApp(store());
+      const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 4 };
+      const ips = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
+      for (const ip of ips) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { ip }), tight);
+        await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', tight);
+      }
+      const error = await domainError(store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', now: T0 + 1000 }), tight), 'ACCOUNT_LOCKED');
+      expect(error.details.retryAfterSeconds).toBe(3600 - 1);
+      // Another account is not affected, and the lock ends with the window.
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '198.51.100.200' }), tight)).toBe('reserved');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', now: T0 + 3_600_000 }), tight)).toBe('reserved');
+    });
+
+    test('unlockAccounts lifts the accounts\' locks at every address and everywhere, and only theirs', async () => {
+      const { app } = await seedApp(store());
+      const roomy = { ...limits, ipFailureLimit: 100 };
+      const lock = async (accountKey: string, ip: string) => {
+        for (let i = 0; i < 3; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey, ip }), roomy);
+        for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attemptOf(app.id, { accountKey, ip }), 'failure', roomy);
+      };
+      await lock('user:alice', '203.0.113.1');
+      await lock('activation:alice', '203.0.113.2');
+      await lock('user:bob', '203.0.113.1');
+      await store().unlockAccounts(app.id, ['user:alice', 'activation:alice']);
+      expect(await store().readThrottle(app.id, 'user:alice', '203.0.113.1')).toMatchObject({ account: fresh, everywhere: null });
+      expect(await store().readThrottle(app.id, 'activation:alice', '203.0.113.2')).toMatchObject({ account: fresh, everywhere: null });
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:alice', ip: '203.0.113.1', now: T0 + 1 }), roomy)).toBe('reserved');
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '203.0.113.1', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
+    });
+
+    test('past the address\'s limit an account familiar with the address is still reserved; others, and checks without an account, are not', async () => {
+      const { app } = await seedApp(store());
+      for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:stranger' }), limits), 'RATE_LIMITED');
+      await domainError(store().reserveAuthAttempt({ ...attemptOf(app.id), accountKey: null, familiar: true }, limits), 'RATE_LIMITED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { familiar: true }), limits)).toBe('reserved');
+      expect((await store().readThrottle(app.id, 'user:alice', '198.51.100.4')).ip).toEqual({ windowStart: T0, failures: 6 });
+    });
+
+    test('purgeThrottle forgets ended windows and counters idle for a day, never a live lock or window', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      for (let i = 0; i < 3; i++) await store().reserveAuthAttempt(attempt, limits);
+      for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
+      const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      expect(await store().purgeThrottle(T0 + 30_000)).toEqual({ deleted: 0, kept: 3 });
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
+      // The address's window ends after 10 minutes, the account's after an hour; the counter stays
+      // until it has sat idle for a day.
+      expect(await store().purgeThrottle(T0 + IP_WINDOW_MS)).toEqual({ deleted: 1, kept: 2 });
+      expect(await store().purgeThrottle(T0 + 3_600_000)).toEqual({ deleted: 1, kept: 1 });
+      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(locked.account);
+      expect(await store().purgeThrottle(T0 + DAY - 1)).toEqual({ deleted: 0, kept: 1 });
+      expect(await store().purgeThrottle(T0 + DAY)).toEqual({ deleted: 1, kept: 0 });
+      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: null });
+    });
+
+    test('under a stream of random names the counters stay bounded (purged on a schedule)', async () => {
+      const { app } = await seedApp(store());
+      const random = seeded(12);
+      const STEP = 30 * 60_000;
+      const PER_STEP = 4;
+      let most = 0;
+      let deleted = 0;
+      for (let step = 0; step < 96; step++) {
+        const now = T0 + step * STEP;
+        for (let i = 0; i < PER_STEP; i++) {
+          const guess = { applicationId: app.id, accountKey: `user:${random().toString(36).slice(2)}`, ip: `203.0.${step % 250}.${i + 1}`, now };
+          await store().reserveAuthAttempt(guess, limits);
+          await store().settleAuthAttempt(guess, 'failure', limits);
+        }
+        const purged = await store().purgeThrottle(now);
+        deleted += purged.deleted;
+        if (step >= 48) most = Math.max(most, purged.kept);
+      }
+      // 384 names were tried; at most a day's worth of idle counters (48 steps and this one), the
+      // last hour's account windows and this step's address windows are ever kept.
+      expect(deleted).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(PER_STEP * 49 + PER_STEP * 2 + PER_STEP);
+    });
+
+    test('reserveSignUp counts sign-ups per address and per application; a full one is RATE_LIMITED and writes nothing', async () => {
+      const { app } = await seedApp(store());
+      const { app: other } = await seedApp(store());
+      const signUpLimits = { perAddress: 2, perApplication: 3 };
+      const slot = (applicationId: string, address: string, now = T0) => ({ applicationId, address, now });
+      await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
+      await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
+      const full = await domainError(store().reserveSignUp(slot(app.id, '203.0.113.1', T0 + 60_000), signUpLimits), 'RATE_LIMITED');
+      expect(full.details.retryAfterSeconds).toBe(3600 - 60);
+      // The refusal counted nothing on the application: one more address still fits.
+      await store().reserveSignUp(slot(app.id, '203.0.113.2'), signUpLimits);
+      await domainError(store().reserveSignUp(slot(app.id, '203.0.113.3'), signUpLimits), 'RATE_LIMITED');
+      // Another application is unaffected, from the same address too.
+      await store().reserveSignUp(slot(other.id, '203.0.113.1'), signUpLimits);
+      // A failed sign-up gives its count back; the windows end after an hour.
+      await store().releaseSignUp(slot(app.id, '203.0.113.1'));
+      await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
+      await store().reserveSignUp(slot(app.id, '203.0.113.3', T0 + 3_600_000), signUpLimits);
+      expect((await store().purgeThrottle(T0 + 3_600_000)).kept).toBe(2);
+    });
+
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {
       const { app } = await seedApp(store());
       for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);
@@ -206,7 +341,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const error = await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + 60_000 }), limits), 'RATE_LIMITED');
       expect(error.details.retryAfterSeconds).toBe((IP_WINDOW_MS - 60_000) / 1000);
       expect(await store().readThrottle(app.id, 'user:fresh', '198.51.100.4')).toEqual(before);
-      expect(before).toEqual({ account: fresh, ip: { windowStart: T0, failures: 5 } });
+      expect(before).toEqual({ account: fresh, everywhere: null, ip: { windowStart: T0, failures: 5 } });
       // A checked account is not charged either.
       const u0 = await store().readThrottle(app.id, 'user:u0', '198.51.100.4');
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:u0', now: T0 + 1 }), limits), 'RATE_LIMITED');

@@ -20,7 +20,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
           store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
         ),
       );
-      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });
+      expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const winner = (await store().findLicenseById(app.id, license.id))?.usedByUserId;
       const adjusted = await Promise.all(users.map(async (u) => (await store().getUserDetails(app.id, u.id))?.adjustments.length ?? 0));
       expect(adjusted.reduce((a, b) => a + b, 0)).toBe(1);
@@ -88,12 +88,13 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
 
     test('50 parallel reservations on one account with threshold 10: exactly 10 are reserved, the rest busy', async () => {
       const { app } = await seedApp(store());
-      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
+      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
       const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.77', now: T0 };
       const result = await tallyValues(times(50, () => store().reserveAuthAttempt(attempt, limits)));
       expect(result).toEqual({ values: { reserved: 10, busy: 40 }, codes: {} });
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
+        everywhere: { windowStart: T0, failures: 10 },
         ip: { windowStart: T0, failures: 10 },
       });
       // The 10 guesses fail, in parallel too: the account locks and no settlement is lost.
@@ -104,9 +105,24 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
     });
 
+    test('50 parallel guesses at one account from 50 addresses with an hourly limit of 20: exactly 20 are checked', async () => {
+      const { app } = await seedApp(store());
+      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 20 };
+      const attempt = (i: number) => ({ applicationId: app.id, accountKey: 'user:spread', ip: `198.51.100.${i + 1}`, now: T0 });
+      const result = await tallyValues(Array.from({ length: 50 }, (_, i) => store().reserveAuthAttempt(attempt(i), limits)));
+      expect(result).toEqual({ values: { reserved: 20 }, codes: { ACCOUNT_LOCKED: 30 } });
+      expect((await store().readThrottle(app.id, 'user:spread', '198.51.100.1')).everywhere).toEqual({ windowStart: T0, failures: 20 });
+    });
+
+    test('30 parallel sign-up reservations from one address with a limit of 10: exactly 10 pass', async () => {
+      const { app } = await seedApp(store());
+      const result = await tallyValues(times(30, () => store().reserveSignUp({ applicationId: app.id, address: '198.51.100.90', now: T0 }, { perAddress: 10, perApplication: 1000 })));
+      expect(result).toEqual({ values: { undefined: 10 }, codes: { RATE_LIMITED: 20 } });
+    });
+
     test('50 parallel correct logins on one account with threshold 10 all get their turn, none locked', async () => {
       const { app } = await seedApp(store());
-      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
+      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
       const attempt = { applicationId: app.id, accountKey: 'user:busy', ip: '198.51.100.79', now: T0 };
       let mostInFlight = 0;
       const login = async () => {
@@ -125,6 +141,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       expect(mostInFlight).toBeLessThanOrEqual(10);
       expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null },
+        everywhere: { windowStart: T0, failures: 0 },
         ip: { windowStart: T0, failures: 0 },
       });
     });
@@ -133,7 +150,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       const { app } = await seedApp(store());
       const result = await tallyValues(
         times(50, (i) =>
-          store().reserveAuthAttempt({ applicationId: app.id, accountKey: `user:u${i}`, ip: '198.51.100.78', now: T0 }, { lockoutThreshold: 10, ipFailureLimit: 20 }),
+          store().reserveAuthAttempt({ applicationId: app.id, accountKey: `user:u${i}`, ip: '198.51.100.78', now: T0 }, { lockoutThreshold: 10, ipFailureLimit: 20, accountFailureLimit: 1000 }),
         ),
       );
       expect(result).toEqual({ values: { reserved: 20 }, codes: { RATE_LIMITED: 30 } });

@@ -157,13 +157,13 @@ export function licenseContract({ store, test, section }: ContractContext): void
       expect((await store().findUserById(app.id, expired.id))?.membership.activeUntil).toBe(T0 + 30 * MIN);
     });
 
-    test('a missing or used license is LICENSE_REJECTED and changes nothing', async () => {
+    test('a used license is LICENSE_USED, a missing one LICENSE_INVALID, both credential refusals, and nothing changes', async () => {
       const { app, license } = await licensed(store());
       const first = await seedUser(store(), app.id);
       const second = await seedUser(store(), app.id);
       await store().activateLicense({ applicationId: app.id, userId: first.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
-      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_REJECTED');
-      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: 'lic:unknown', adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_REJECTED');
+      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_USED');
+      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: 'lic:unknown', adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_INVALID');
       const details = await store().getUserDetails(app.id, second.id);
       expect(details?.user.membership).toEqual(second.membership);
       expect(details?.adjustments).toEqual([]);

@@ -117,7 +117,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
         const announcement = { id: randomUUID(), applicationId, title: 't', contentHtml: '<p>x</p>', status: 'PUBLISHED' as const, publishFrom: T0, publishUntil: null, createdAt: T0 };
         await s.createAnnouncement(announcement);
         const attempt = { applicationId, accountKey: `user:${user.usernameKey}`, ip: '203.0.113.9', now: T0 };
-        await s.reserveAuthAttempt(attempt, { lockoutThreshold: 10, ipFailureLimit: 100 });
+        await s.reserveAuthAttempt(attempt, { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 1000 });
         return { user, license, session, announcement, attempt };
       };
       const gone = await seed(app.id);
@@ -134,7 +134,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.listVariables(app.id)).toEqual([]);
       expect(await s.findAnnouncement(app.id, gone.announcement.id)).toBeNull();
       const counters = await s.readThrottle(app.id, gone.attempt.accountKey, gone.attempt.ip);
-      expect(counters).toEqual({ account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null }, ip: null });
+      expect(counters).toEqual({ account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null }, everywhere: null, ip: null });
       expect(await s.findUserByUsernameKey(app.id, gone.user.usernameKey)).toBeNull();
 
       expect(await s.findUserById(kept.id, stays.user.id)).not.toBeNull();
@@ -143,7 +143,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.listBans(kept.id)).toHaveLength(1);
       expect(await s.listVariables(kept.id)).toHaveLength(1);
       const keptCounters = await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip);
-      expect(keptCounters).toMatchObject({ account: { inFlight: 1 }, ip: { failures: 1 } });
+      expect(keptCounters).toMatchObject({ account: { inFlight: 1 }, everywhere: { failures: 1 }, ip: { failures: 1 } });
     });
 
     test('ping answers while the store is open', async () => {

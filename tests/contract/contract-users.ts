@@ -128,6 +128,16 @@ export function userContract({ store, test, section }: ContractContext): void {
       await store().updatePasswordHash(user.id, '$argon2id$new');
       expect(await store().findUserById(app.id, user.id)).toEqual({ ...user, lastIp: '198.51.100.1', passwordHash: '$argon2id$new' });
     });
+
+    test('hasSignedInFrom tells the addresses recordIp recorded for the user, and only theirs', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id);
+      const other = await seedUser(store(), app.id);
+      await store().recordIp(user.id, '198.51.100.1', T0);
+      expect(await store().hasSignedInFrom(user.id, '198.51.100.1')).toBe(true);
+      expect(await store().hasSignedInFrom(user.id, '198.51.100.2')).toBe(false);
+      expect(await store().hasSignedInFrom(other.id, '198.51.100.1')).toBe(false);
+    });
   });
 
   section('bulkAdjust', () => {

@@ -126,7 +126,7 @@ describe('SQLite store shared by several processes', () => {
     }));
     try {
       const result = await race(runtime, 'activate', path, inputs);
-      expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_REJECTED: PROCESSES * 10 - 1 } });
+      expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_USED: PROCESSES * 10 - 1 } });
       const details = await Promise.all(users.map((u) => store.getUserDetails(app.id, u.id)));
       expect(details.reduce((n, d) => n + (d?.adjustments.length ?? 0), 0)).toBe(1);
     } finally {
@@ -139,13 +139,14 @@ describe('SQLite store shared by several processes', () => {
     const store = openSqliteStore({ path });
     const { app } = await seedApp(store);
     const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
-    const limits = { lockoutThreshold: 10, ipFailureLimit: 1000 };
+    const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
     try {
       const reserve = { attempt, limits, count: 10 };
       const reserved = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => reserve));
       expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
       expect(await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
+        everywhere: { windowStart: T0, failures: 10 },
         ip: { windowStart: T0, failures: 10 },
       });
       // The 10 checks settle as failures, two per process at once: none is lost, so the account locks.

@@ -68,7 +68,7 @@ describe('SQLite store on a file', () => {
         (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
       ),
     );
-    expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_REJECTED: 49 } });
+    expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
     expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
   });
 

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ACCOUNT_WINDOW_MS,
+  IDLE_COUNTER_RETENTION_MS,
+  throttlePurgeCutoffs,
+  accountWindowAfterSuccess,
+  reserveAccountWindow,
   IN_FLIGHT_LEASE_MS,
   IP_WINDOW_MS,
   currentIpCounter,
@@ -387,5 +392,43 @@ describe('IP counter', () => {
       c = ipAfterSuccess(c, NOW + i);
     }
     expect(c).toEqual({ windowStart: NOW, failures: 0 });
+  });
+});
+
+describe('an account\'s failures from every address', () => {
+  it('count in an hour\'s window; at the limit the account is locked everywhere until the window ends', () => {
+    let c = null as ReturnType<typeof reserveAccountWindow> | null;
+    for (let i = 0; i < 3; i++) c = reserveAccountWindow(c, 3, NOW + i);
+    expect(c).toEqual({ windowStart: NOW, failures: 3 });
+    const error = expectDomainError(() => reserveAccountWindow(c, 3, NOW + MINUTE_MS), 'ACCOUNT_LOCKED');
+    expect(error.details.retryAfterSeconds).toBe((ACCOUNT_WINDOW_MS - MINUTE_MS) / 1000);
+    expect(reserveAccountWindow(c, 3, NOW + ACCOUNT_WINDOW_MS)).toEqual({ windowStart: NOW + ACCOUNT_WINDOW_MS, failures: 1 });
+  });
+
+  it('a success gives back only its own attempt', () => {
+    expect(accountWindowAfterSuccess({ windowStart: NOW, failures: 5 }, NOW + 1)).toEqual({ windowStart: NOW, failures: 4 });
+    expect(accountWindowAfterSuccess(null, NOW)).toEqual({ windowStart: NOW, failures: 0 });
+  });
+});
+
+describe('an address past its limit', () => {
+  it('still serves an account that signed in from it before, and keeps counting', () => {
+    const full = { windowStart: NOW, failures: 5 };
+    expectDomainError(() => reserveIpAttempt(full, 5, NOW + 1), 'RATE_LIMITED');
+    expect(reserveIpAttempt(full, 5, NOW + 1, true)).toEqual({ windowStart: NOW, failures: 6 });
+  });
+});
+
+describe('throttlePurgeCutoffs', () => {
+  it('lets a purge take exactly the windows the domain already reads as fresh, and counters idle a day', () => {
+    const cut = throttlePurgeCutoffs(NOW);
+    // A window that started exactly one window ago has ended (currentIpCounter starts afresh)...
+    expect(NOW - IP_WINDOW_MS < cut.ipWindowStartedBefore).toBe(true);
+    expect(currentIpCounter({ windowStart: NOW - IP_WINDOW_MS, failures: 7 }, NOW)).toEqual({ windowStart: NOW, failures: 0 });
+    // ...one that started a moment later has not.
+    expect(NOW - IP_WINDOW_MS + 1 < cut.ipWindowStartedBefore).toBe(false);
+    expect(NOW - ACCOUNT_WINDOW_MS < cut.accountWindowStartedBefore).toBe(true);
+    expect(NOW - ACCOUNT_WINDOW_MS + 1 < cut.accountWindowStartedBefore).toBe(false);
+    expect(cut.idleSince).toBe(NOW - IDLE_COUNTER_RETENTION_MS);
   });
 });

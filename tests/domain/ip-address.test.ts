@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { parseIpAddress } from '../../src/domain/ip-address.js';
+import { addressBucket, parseIpAddress } from '../../src/domain/ip-address.js';
 
 describe('one spelling per address', () => {
   it('IPv4-mapped IPv6, dotted or hexadecimal, compressed or not, is the IPv4 address', () => {
@@ -59,5 +59,22 @@ describe('one spelling per address', () => {
       }),
       { seed: 12, numRuns: 20000 },
     );
+  });
+});
+
+describe('addressBucket', () => {
+  it('counts IPv4 by address and IPv6 by /64, however the address is written', () => {
+    expect(addressBucket('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:0db8:0001:0002:0000:0000:0000:0001')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBucket('::1')).toBe('0:0:0:0::/64');
+    expect(addressBucket('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(addressBucket('2001:db8:1:3::1')).not.toBe(addressBucket('2001:db8:1:2::1'));
+  });
+
+  it('leaves what is not an address as it is', () => {
+    for (const odd of ['cli', '1:2:3', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9']) expect(addressBucket(odd)).toBe(odd);
   });
 });

@@ -177,12 +177,18 @@ describe('license use', () => {
     expectDomainError(() => assertRedeemable({ ...fresh, banned: true }, 'sign_up'), 'BANNED');
   });
 
-  it('at activation unknown and used codes get one answer (no oracle); a ban is still BANNED', () => {
+  it('at activation unknown and used codes are told apart, as refused credentials; a ban is still BANNED', () => {
     const used = { ...fresh, usedAt: NOW, usedByUserId: 'user-1' };
-    expectDomainError(() => assertRedeemable(null, 'activation'), 'LICENSE_REJECTED');
-    expectDomainError(() => assertRedeemable(used, 'activation'), 'LICENSE_REJECTED');
-    expect(licenseRefusal('missing', 'activation').message).toBe(licenseRefusal('used', 'activation').message);
+    expectDomainError(() => assertRedeemable(null, 'activation'), 'LICENSE_INVALID');
+    expectDomainError(() => assertRedeemable(used, 'activation'), 'LICENSE_USED');
+    expect(licenseRefusal('missing', 'activation').details).toEqual({ refusedCredential: true });
+    expect(licenseRefusal('used', 'activation').details).toEqual({ refusedCredential: true });
     expectDomainError(() => assertRedeemable({ ...used, banned: true }, 'activation'), 'BANNED');
+  });
+
+  it('at sign-up the code is a form field, not a refused credential', () => {
+    expect(licenseRefusal('missing', 'sign_up').details.refusedCredential).toBeUndefined();
+    expect(licenseRefusal('used', 'sign_up').details.refusedCredential).toBeUndefined();
   });
 
   it('a sign-up refusal of an unknown code names the field', () => {

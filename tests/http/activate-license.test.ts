@@ -51,9 +51,9 @@ describe('POST /activate_license', () => {
     const [code] = await createLicenses(t, app.id, 1, 60);
     expectError(await activate({ code, username: 'alice', password: 'wrong-password' }), 401, 'INVALID_CREDENTIALS');
     expectError(await activate({ code, username: 'nobody', password: 'password123' }), 401, 'INVALID_CREDENTIALS');
-    expectError(await activate({ code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', username: 'alice', password: 'password123' }), 401, 'LICENSE_REJECTED');
+    expectError(await activate({ code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', username: 'alice', password: 'password123' }), 401, 'LICENSE_INVALID');
     expect((await activate({ code, username: 'alice', password: 'password123' })).statusCode).toBe(200);
-    expectError(await activate({ code, username: 'alice', password: 'password123' }), 401, 'LICENSE_REJECTED');
+    expectError(await activate({ code, username: 'alice', password: 'password123' }), 401, 'LICENSE_USED');
   });
 
   it('license-code users cannot activate (no password)', async () => {

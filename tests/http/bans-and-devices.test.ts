@@ -45,7 +45,7 @@ describe('devices', () => {
     const first = await call(t, app, 'POST', '/activate_license', { code, username: 'dave', password: 'password123', hardware_id: 'HW-1' });
     expect(first.statusCode).toBe(200);
     const reused = await call(t, app, 'POST', '/activate_license', { code, username: 'dave', password: 'password123', hardware_id: 'HW-2' });
-    expectError(reused, 401, 'LICENSE_REJECTED');
+    expectError(reused, 401, 'LICENSE_USED');
     const detail = await consoleRequest(t, 'GET', `/applications/${app.id}/users/${await userId(app.id, 'dave')}`);
     expect(detail.json().registered_devices.map((d: { hardware_id: string }) => d.hardware_id)).toEqual(['HW-1']);
   });

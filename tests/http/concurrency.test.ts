@@ -21,7 +21,7 @@ describe('under parallel requests', () => {
     const [code] = await createLicenses(t, app.id, 1, 60);
     const results = await Promise.all(names.map((n) => call(t, app, 'POST', '/activate_license', { code, username: n, password: 'password123' })));
     expect(statuses(results)).toEqual({ 200: 1, 401: 49 });
-    expect(results.filter((r) => r.statusCode === 401).every((r) => r.json().error_code === 'LICENSE_REJECTED')).toBe(true);
+    expect(results.filter((r) => r.statusCode === 401).every((r) => r.json().error_code === 'LICENSE_USED')).toBe(true);
     const used = await consoleRequest(t, 'GET', `/applications/${app.id}/licenses?status=used`);
     expect(used.json()).toHaveLength(1);
   });
@@ -91,7 +91,7 @@ describe('license guesses at activation', () => {
     await signUp(t, app, 'bystander', 'password123');
     const guess = (username: string, code: string) => call(t, app, 'POST', '/activate_license', { code, username, password: 'password123' });
     const wrong = 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA';
-    for (let i = 0; i < 3; i++) expect((await guess('guesser', wrong)).json().error_code).toBe('LICENSE_REJECTED');
+    for (let i = 0; i < 3; i++) expect((await guess('guesser', wrong)).json().error_code).toBe('LICENSE_INVALID');
     const locked = await guess('guesser', wrong);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error_code).toBe('ACCOUNT_LOCKED');

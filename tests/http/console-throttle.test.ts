@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { unlockOwner } from '../../src/application/console/owners.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -19,4 +20,18 @@ it('owner sign-in is throttled: parallel guesses lock the owner account after th
   expect((await signIn('owner-password-1')).statusCode).toBe(429);
   t.clock.advance(61_000);
   expect((await signIn('owner-password-1')).statusCode).toBe(200);
+});
+
+it('an attacker\'s guesses from one address do not stop the owner signing in from another', async () => {
+  for (let i = 0; i < 5; i++) expect((await signIn(`guess-${i}`, '203.0.113.66')).statusCode).toBe(401);
+  expect((await signIn('owner-password-1', '203.0.113.66')).statusCode).toBe(429);
+  expect((await signIn('owner-password-1', '10.40.0.2')).statusCode).toBe(200);
+});
+
+it('unlocking an owner (gatehouse owner unlock) lifts their locks at every address', async () => {
+  for (let i = 0; i < 5; i++) await signIn(`guess-${i}`, '203.0.113.66');
+  expect((await signIn('owner-password-1', '203.0.113.66')).statusCode).toBe(429);
+  const owner = await t.store.findOwnerByEmail('owner@example.com');
+  await unlockOwner(t.deps, owner!);
+  expect((await signIn('owner-password-1', '203.0.113.66')).statusCode).toBe(200);
 });

@@ -35,8 +35,27 @@ describe('POST /auth/login', () => {
     expect(unknown.body).toBe(wrong.body);
   });
 
-  it('401 INVALID_CREDENTIALS for an unknown license code', async () => {
-    expectError(await login(t, app, { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA' }, HW), 401, 'INVALID_CREDENTIALS');
+  it('401 LICENSE_INVALID for an unknown, malformed or never signed-up license code', async () => {
+    const body = expectError(await login(t, app, { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA' }, HW), 401, 'LICENSE_INVALID');
+    // A credential refusal names no form field.
+    expect(body).not.toHaveProperty('errors');
+    expectError(await login(t, app, { code: 'nonsense' }, HW), 401, 'LICENSE_INVALID');
+    const [unused] = await createLicenses(t, app.id, 1, 60);
+    expectError(await login(t, app, { code: unused as string }, HW), 401, 'LICENSE_INVALID');
+  });
+
+  it('401 LICENSE_USED for a code another account activated, at login and in the legacy header', async () => {
+    const legacy = await createApplication(t, { device_auth: false, legacy_auth: true });
+    await signUp(t, legacy, 'alice', 'password123');
+    const [code] = await createLicenses(t, legacy.id, 1, 60);
+    expect((await call(t, legacy, 'POST', '/activate_license', { code, username: 'alice', password: 'password123' })).statusCode).toBe(200);
+    expectError(await login(t, legacy, { code: code as string }), 401, 'LICENSE_USED');
+    expectError(await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': code as string } }), 401, 'LICENSE_USED');
+    expectError(
+      await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA' } }),
+      401,
+      'LICENSE_INVALID',
+    );
   });
 
   it('401 DEVICE_REQUIRED without a hardware id when device auth is on', async () => {

@@ -59,6 +59,7 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['GET', `/api/console/applications/{app}/users/${ID}`, 'console'],
   ['PATCH', `/api/console/applications/{app}/users/${ID}`, 'console'],
   ['PUT', `/api/console/applications/{app}/users/${ID}/timeout`, 'console'],
+  ['DELETE', `/api/console/applications/{app}/users/${ID}/lock`, 'console'],
   ['DELETE', `/api/console/applications/{app}/users/{user}/devices/${ID}`, 'console'],
   ['POST', '/api/console/applications/{app}/adjustments', 'console'],
   ['POST', '/api/console/applications/{app}/bans', 'console'],

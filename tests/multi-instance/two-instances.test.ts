@@ -299,6 +299,7 @@ function commonEnv(): Record<string, string> {
     GATEHOUSE_LOCKOUT_THRESHOLD: '10',
     // All clients are 127.0.0.1: the per-IP limit is not what is under test.
     GATEHOUSE_IP_FAILURE_LIMIT: '100000',
+    GATEHOUSE_SIGN_UPS_PER_ADDRESS: '100000',
     LOG_LEVEL: 'warn',
     GATEHOUSE_MAX_UPLOAD_BYTES: String(64 * MiB),
   };

@@ -16,6 +16,7 @@ import { createEncryptStream } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
+import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 
 export const T0 = Date.parse('2026-06-08T12:00:00.000Z');
 
@@ -85,6 +86,7 @@ export interface TestApp {
 
 export interface TestAppOptions {
   limits?: Partial<ThrottleLimits>;
+  signUpLimits?: Partial<SignUpLimits>;
   argon2?: typeof testArgon2;
   trustProxy?: string[];
   maxUploadBytes?: number;
@@ -107,7 +109,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = testClock();
   const masterKey = randomBytes(32);
   const blobRoot = join(dir, 'blobs');
-  const limits = { lockoutThreshold: 10, ipFailureLimit: 100, ...options.limits };
+  const limits = { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 100, ...options.limits };
   const config = readConfig({
     ...backend.env,
     GATEHOUSE_DATA_DIR: dir,
@@ -116,6 +118,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     GATEHOUSE_LOCKOUT_THRESHOLD: String(limits.lockoutThreshold),
     GATEHOUSE_IP_FAILURE_LIMIT: String(limits.ipFailureLimit),
     ...(options.passwordQueue === undefined ? {} : { GATEHOUSE_PASSWORD_QUEUE: String(options.passwordQueue) }),
+    GATEHOUSE_ACCOUNT_FAILURE_LIMIT: String(limits.accountFailureLimit),
+    // Generous by default: most tests sign many users up from one address.
+    GATEHOUSE_SIGN_UPS_PER_ADDRESS: String(options.signUpLimits?.perAddress ?? 100_000),
+    GATEHOUSE_SIGN_UPS_PER_APPLICATION: String(options.signUpLimits?.perApplication ?? 100_000),
   });
   // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
   const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });

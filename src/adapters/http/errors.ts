@@ -22,7 +22,6 @@ export const statusByCode = {
   DEVICE_REQUIRED: 401,
   DEVICE_LIMIT_REACHED: 401,
   SESSION_LIMIT_REACHED: 401,
-  LICENSE_REJECTED: 401,
   MEMBERSHIP_INACTIVE: 403,
   BANNED: 403,
   TIMED_OUT: 403,
@@ -48,6 +47,16 @@ export const statusByCode = {
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 
+/**
+ * A refused credential is a failed authentication, whatever its code says about why: the same
+ * LICENSE_INVALID that is a 422 form error at sign-up is a 401 at login and activation.
+ */
+const REFUSED_CREDENTIAL_STATUS = 401;
+
+export function statusOf(code: ErrorCode, details: ErrorDetails = {}): number {
+  return details.refusedCredential ? REFUSED_CREDENTIAL_STATUS : statusByCode[code];
+}
+
 /** `{error_code, message, detail}`; detail repeats message for `{"detail": ...}` clients. */
 export function errorBody(code: ErrorCode, message: string, details: ErrorDetails = {}) {
   return {
@@ -63,7 +72,7 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetails = {}) {
   if (details.retryAfterSeconds !== undefined) reply.header('retry-after', String(details.retryAfterSeconds));
-  return reply.code(statusByCode[code]).type('application/json; charset=utf-8').send(errorBody(code, message, details));
+  return reply.code(statusOf(code, details)).type('application/json; charset=utf-8').send(errorBody(code, message, details));
 }
 
 interface AjvIssue {

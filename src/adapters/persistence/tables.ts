@@ -248,18 +248,47 @@ export function defineTables(k: Kit) {
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
   // so they carry no foreign key; deleteApplication removes an application's counters itself.
+  // Consecutive failures and locks of an account from one address (README, "Throttling").
   const authAccountCounters = k.table(
-    'auth_account_counters',
+    'auth_account_address_counters',
     {
       applicationId: k.text('application_id').notNull(),
       accountKey: k.text('account_key').notNull(),
+      ip: k.text('ip').notNull(),
       failures: k.integer('failures').notNull(),
       lockedUntil: k.instant('locked_until'),
       lockouts: k.integer('lockouts').notNull(),
       inFlight: k.integer('in_flight').notNull().default(0),
       inFlightUntil: k.instant('in_flight_until'),
+      /** The last reservation or settlement: idle counters are purged (auth-throttle.ts, throttlePurgeCutoffs). */
+      touchedAt: k.instant('touched_at').notNull().default(0),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey, t.ip] })],
+  );
+
+  // An account's failures from every address in the hour's window.
+  const authAccountWindows = k.table(
+    'auth_account_windows',
+    {
+      applicationId: k.text('application_id').notNull(),
+      accountKey: k.text('account_key').notNull(),
+      windowStart: k.instant('window_start').notNull(),
+      failures: k.integer('failures').notNull(),
     },
     (t) => [k.primaryKey({ columns: [t.applicationId, t.accountKey] })],
+  );
+
+  // Successful sign-ups in the hour's window, per application (scope `application`) and per
+  // address bucket (scope `address:<bucket>`); domain/sign-up-limits.ts.
+  const signUpCounters = k.table(
+    'sign_up_counters',
+    {
+      applicationId: k.text('application_id').notNull(),
+      scope: k.text('scope').notNull(),
+      windowStart: k.instant('window_start').notNull(),
+      signUps: k.integer('sign_ups').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.scope] })],
   );
 
   const authIpCounters = k.table(
@@ -330,7 +359,7 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authIpCounters, files, jobs };
+  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, files, jobs };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -65,6 +65,11 @@ export async function verifyOwnerSignIn(deps: Deps, email: string, password: str
   });
 }
 
+/** Lifts every sign-in lock on the owner's account, at every address (CLI `owner unlock`). */
+export async function unlockOwner(deps: Deps, owner: OwnerRecord): Promise<void> {
+  await deps.store.unlockAccounts(CONSOLE_THROTTLE_SCOPE, [accountKeys.owner(owner.email.trim().toLowerCase())]);
+}
+
 /** `POST /login`: a console token that lives until revoked (CLI, scripts). */
 export async function loginOwner(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
   return issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, caller));

@@ -4,6 +4,7 @@ import { canonicalLicenseCode } from '../../domain/license.js';
 import { type BulkChange, validateBulkChange } from '../../domain/membership.js';
 import type { Instant } from '../../domain/time.js';
 import { type UserTimeout, validateTimeout } from '../../domain/timeout.js';
+import { userAccountKeys } from '../credential-checks.js';
 import type { Deps } from '../deps.js';
 import type { OwnerRecord, UserDetails } from '../ports.js';
 import { ownedApplication } from './applications.js';
@@ -100,6 +101,15 @@ export async function revokeSessions(deps: Deps, owner: OwnerRecord, appId: stri
   const app = await ownedApplication(deps, owner, appId);
   if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
   return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
+}
+
+/** Lifts every sign-in lock on the user, at every address (README, "Throttling"). */
+export async function unlockUser(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  const user = await deps.store.findUserById(app.id, userId);
+  if (user === null) throw notFound();
+  const license = user.licenseId === null ? null : await deps.store.findLicenseById(app.id, user.licenseId);
+  await deps.store.unlockAccounts(app.id, userAccountKeys(user, license?.codeDigest ?? null));
 }
 
 /** One bulk change to many users; ids that are not users of the application are skipped. */

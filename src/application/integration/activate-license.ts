@@ -1,12 +1,12 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { licenseRefusal } from '../../domain/license.js';
 import { guardBans } from '../ban-guard.js';
-import { accountKeys, checkPassword, licenseDigest, throttledCheck } from '../credential-checks.js';
+import { accountKeys, checkPassword, licenseDigest, signedInFrom, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
 import { userProof } from '../user-access.js';
 
-const rejected = () => licenseRefusal('missing', 'activation');
+const unknownCode = () => licenseRefusal('missing', 'activation');
 
 /**
  * Adds a license to an existing username-and-password account. The account is proven first; the
@@ -27,13 +27,16 @@ export async function activateLicense(
   // Only the question "is this a license of the application" is throttled; bans, the device cap
   // and single use are decided after it and are not guesses.
   const attempt = { applicationId: app.id, accountKey: accountKeys.activation(user.usernameKey), ip: caller.ip, now };
-  const license = await throttledCheck(deps, attempt, async () =>
-    digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
+  const license = await throttledCheck(
+    deps,
+    attempt,
+    async () => (digest === null ? null : deps.store.findLicenseByDigest(app.id, digest)),
+    () => signedInFrom(deps, user, caller),
   );
   const redeemed = await deps.store.redeemedLicenseIds(app.id, user.id);
   const licenseIds = license === null ? redeemed : [...redeemed, license.id];
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, userProof(deps, app, user));
-  if (license === null || digest === null) throw rejected();
+  if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
   const adjustment = await deps.store.activateLicense({
     applicationId: app.id,

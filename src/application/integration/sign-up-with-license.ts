@@ -3,7 +3,7 @@ import { guardBans } from '../ban-guard.js';
 import { licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationRecord, UserRecord } from '../ports.js';
-import { firstDevice, newUser, signUpDevice } from './sign-up.js';
+import { firstDevice, newUser, signUpDevice, withinSignUpLimits } from './sign-up.js';
 
 const invalidLicense = () => licenseRefusal('missing', 'sign_up');
 
@@ -33,15 +33,17 @@ export async function signUpWithLicense(
   const ids = { ip: caller.ip, hardwareId: body.hardware_id ?? null, licenseIds: license === null ? [] : [license.id] };
   await guardBans(deps, app, ids, async () => ({ authenticated: license !== null, registeredHardwareIds: [] }));
   if (license === null || digest === null) throw invalidLicense();
-  const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
-  const { user: created } = await deps.store.signUpWithLicense({
-    applicationId: app.id,
-    licenseDigest: digest,
-    user,
-    device: firstDevice(deps, user, hardwareId),
-    adjustmentId: deps.ids.uuid(),
-    now,
+  return withinSignUpLimits(deps, app, caller, async () => {
+    const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+    const { user: created } = await deps.store.signUpWithLicense({
+      applicationId: app.id,
+      licenseDigest: digest,
+      user,
+      device: firstDevice(deps, user, hardwareId),
+      adjustmentId: deps.ids.uuid(),
+      now,
+    });
+    await deps.store.recordIp(created.id, caller.ip, now);
+    return created;
   });
-  await deps.store.recordIp(created.id, caller.ip, now);
-  return created;
 }

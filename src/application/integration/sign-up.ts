@@ -5,6 +5,7 @@ import { requireHardwareId } from '../../domain/devices.js';
 import { throttledCheck } from '../credential-checks.js';
 import { emptyMembership } from '../../domain/membership.js';
 import { guardBans } from '../ban-guard.js';
+import { addressBucket } from '../../domain/ip-address.js';
 import type { Caller, Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../ports.js';
@@ -36,6 +37,22 @@ export function firstDevice(deps: Deps, user: UserRecord, hardwareId: string | n
   return { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
 }
 
+/**
+ * Runs a sign-up under the application's and the address's sign-up limits (429 RATE_LIMITED with
+ * Retry-After once either is full): the sign-up is counted before the work and given back if the
+ * work fails, so only successful sign-ups count and parallel ones cannot pass a limit.
+ */
+export async function withinSignUpLimits<T>(deps: Deps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>): Promise<T> {
+  const slot = { applicationId: app.id, address: addressBucket(caller.ip), now: deps.clock.now() };
+  await deps.store.reserveSignUp(slot, deps.signUpLimits);
+  try {
+    return await work();
+  } catch (error) {
+    await deps.store.releaseSignUp({ ...slot, now: deps.clock.now() });
+    throw error;
+  }
+}
+
 export async function signUp(
   deps: Deps,
   app: ApplicationRecord,
@@ -48,19 +65,22 @@ export async function signUp(
   // A sent hardware id is checked even where device auth is off; nothing is proven yet, so a
   // refusal here bans nothing more.
   await guardBans(deps, app, { ip: caller.ip, hardwareId: body.hardware_id ?? null });
-  const passwordHash = await withPasswordWork(deps, app.id, async (work) => {
-    // Refuse a taken name before spending a hash on it (the unique index still settles races).
-    // The check tells whether a username exists, so probing it counts against the address.
-    const free = await throttledCheck(deps, { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() }, async () =>
-      (await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null,
-    );
-    if (free === null) {
-      throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
-    }
-    return work.hash(password);
+  // The sign-up limits also bound sign-up as a username oracle: a free name makes an account
+  // (counted here), a taken one counts as a failure against the address.
+  return withinSignUpLimits(deps, app, caller, async () => {
+    const passwordHash = await withPasswordWork(deps, app.id, async (work) => {
+      // Refuse a taken name before spending a hash on it (the unique index still settles races).
+      const free = await throttledCheck(deps, { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() }, async () =>
+        (await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null,
+      );
+      if (free === null) {
+        throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
+      }
+      return work.hash(password);
+    });
+    const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
+    const created = await deps.store.signUp({ user, device: firstDevice(deps, user, hardwareId), now: user.createdAt });
+    await deps.store.recordIp(created.id, caller.ip, user.createdAt);
+    return created;
   });
-  const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
-  const created = await deps.store.signUp({ user, device: firstDevice(deps, user, hardwareId), now: user.createdAt });
-  await deps.store.recordIp(created.id, caller.ip, user.createdAt);
-  return created;
 }

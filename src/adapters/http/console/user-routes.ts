@@ -8,6 +8,7 @@ import {
   revokeSessions,
   searchUsers,
   timeOutUser,
+  unlockUser,
   updateUserLimits,
 } from '../../../application/console/users.js';
 import type { Deps } from '../../../application/deps.js';
@@ -84,6 +85,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
   app.delete('/applications/:app_id/users/:user_id/devices/:device_id', { schema: { params: DeviceParams } }, async (request, reply) => {
     const { app_id, user_id, device_id } = request.params;
     await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id);
+    return reply.code(204).send();
+  });
+
+  app.delete('/applications/:app_id/users/:user_id/lock', { schema: { params: UserParams } }, async (request, reply) => {
+    await unlockUser(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
 

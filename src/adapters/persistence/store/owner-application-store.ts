@@ -53,7 +53,7 @@ export function ownerStore(d: Dialect): OwnerStore {
 
 export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore {
   const { db } = d;
-  const { applications, authAccountCounters, authIpCounters } = d.t;
+  const { applications, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const find = async (id: string) => {
     const [row] = await db.select().from(applications).where(eq(applications.id, id));
     return row ? toApplication(row) : null;
@@ -100,6 +100,8 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
       return d.transaction(async (tx) => {
         await tx.delete(authIpCounters).where(eq(authIpCounters.applicationId, id));
         await tx.delete(authAccountCounters).where(eq(authAccountCounters.applicationId, id));
+        await tx.delete(authAccountWindows).where(eq(authAccountWindows.applicationId, id));
+        await tx.delete(signUpCounters).where(eq(signUpCounters.applicationId, id));
         const deleted = await tx.delete(applications).where(eq(applications.id, id)).returning({ id: applications.id });
         return deleted.length > 0;
       });

@@ -134,6 +134,10 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         return adjusted;
       });
     },
+    async hasSignedInFrom(userId, ip) {
+      const rows = await d.db.select({ ip: userIps.ip }).from(userIps).where(and(eq(userIps.userId, userId), eq(userIps.ip, ip))).limit(1);
+      return rows.length > 0;
+    },
     async recordIp(userId, ip, now) {
       await d.transaction(async (tx) => {
         await tx

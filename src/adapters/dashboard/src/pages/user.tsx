@@ -52,6 +52,14 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             <button type="button" class="btn btn-danger" onClick={act('Revoke all sessions?', `${u.username} is signed out everywhere.`, 'Revoke sessions', () => del(`${path}/sessions`))}>
               Revoke all sessions
             </button>
+            {' '}
+            <button
+              type="button"
+              class="btn"
+              onClick={act('Unlock sign-in?', `Failed sign-in attempts on ${u.username} are forgotten and every lock is lifted, at every address.`, 'Unlock', () => del(`${path}/lock`))}
+            >
+              Unlock sign-in
+            </button>
           </Card>
           <TimeoutCard user={u} path={path} onChange={() => void user.reload()} />
           <LimitsCard user={u} path={path} onChange={(v) => user.setData(v)} />

@@ -1,0 +1,1 @@
+ALTER TABLE "auth_account_address_counters" ADD COLUMN "touched_at" bigint DEFAULT 0 NOT NULL;

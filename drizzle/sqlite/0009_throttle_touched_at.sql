@@ -1,0 +1,1 @@
+ALTER TABLE `auth_account_address_counters` ADD `touched_at` integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,9 @@
+import type { Deps } from './deps.js';
+
+/** How often the server purges the throttle counters it may forget (README, "Throttling"). */
+export const THROTTLE_PURGE_EVERY_MS = 10 * 60_000;
+
+/** One scheduled purge: ended windows and idle counters go, so names that never existed leave nothing behind. */
+export async function purgeThrottleCounters(deps: Pick<Deps, 'store' | 'clock'>): Promise<{ deleted: number; kept: number }> {
+  return deps.store.purgeThrottle(deps.clock.now());
+}

@@ -1,0 +1,42 @@
+import type { WindowCounter } from './auth-throttle.js';
+import { DomainError } from './errors.js';
+import { type Instant, MINUTE_MS } from './time.js';
+
+/**
+ * Successful sign-ups are limited per address (IPv6 by /64, see addressBucket) and per application,
+ * per hour (README, "Throttling"). This bounds mass account creation and, with the address's
+ * failure limit that counts taken usernames, the use of sign-up as a username-existence oracle.
+ * A sign-up is counted before its work starts and given back if it fails, so parallel sign-ups
+ * cannot pass a limit.
+ */
+export interface SignUpLimits {
+  perAddress: number;
+  perApplication: number;
+}
+
+export const SIGN_UP_WINDOW_MS = 60 * MINUTE_MS;
+
+export type SignUpScope = 'address' | 'application';
+
+function current(c: WindowCounter | null, now: Instant): WindowCounter {
+  if (c === null || now - c.windowStart >= SIGN_UP_WINDOW_MS) return { windowStart: now, failures: 0 };
+  return c;
+}
+
+/** Counts one sign-up in the scope's window; refused with RATE_LIMITED once the window is full. */
+export function reserveSignUp(c: WindowCounter | null, scope: SignUpScope, limit: number, now: Instant): WindowCounter {
+  const window = current(c, now);
+  if (window.failures >= limit) {
+    const where = scope === 'address' ? 'from this address' : 'on this application';
+    throw new DomainError('RATE_LIMITED', `too many sign-ups ${where}; try again later`, {
+      retryAfterSeconds: Math.max(1, Math.ceil((window.windowStart + SIGN_UP_WINDOW_MS - now) / 1000)),
+    });
+  }
+  return { ...window, failures: window.failures + 1 };
+}
+
+/** A sign-up that failed gives its count back. */
+export function signUpGivenBack(c: WindowCounter | null, now: Instant): WindowCounter {
+  const window = current(c, now);
+  return { ...window, failures: Math.max(0, window.failures - 1) };
+}
