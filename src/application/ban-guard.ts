@@ -3,8 +3,9 @@ import type { Deps } from './deps.js';
 import type { ApplicationRecord } from './ports.js';
 
 /**
- * Refuses a request that carries a banned identifier. With the application's ban propagation on
- * and a proven credential, the other identifiers the request proved are banned too first. The
+ * Refuses a request that carries a banned identifier. With the application's ban propagation on,
+ * the other identifiers the request carried are banned too first (sign-ups included: README,
+ * "Bans"; a hardware id only when the proof registers it to the proven user). The
  * proof is asked for only when a ban matched: the common path costs one lookup.
  */
 export async function guardBans(

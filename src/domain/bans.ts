@@ -13,17 +13,17 @@ export interface RequestIdentifiers {
 }
 
 /**
- * What a request proved. Propagation reaches only what was proven: without a verified credential
- * (password, license code or live session) a refused request bans nothing more, and a claimed
- * hardware id is banned only when it is registered to the proven user. Otherwise anyone could
- * ban shared addresses or other people's devices by sending them beside a banned identifier.
+ * What a request proved beyond its address (the address is the connection's own, so it needs no
+ * proof). Users and licenses are among a request's identifiers only once proven (a verified
+ * password, license code or live session); a claimed hardware id is banned by propagation only
+ * when it is registered to the proven user, or anyone holding a banned identifier could ban other
+ * people's devices by sending their ids beside it.
  */
 export interface BanProof {
-  authenticated: boolean;
   registeredHardwareIds: readonly string[];
 }
 
-export const unproven: BanProof = { authenticated: false, registeredHardwareIds: [] };
+export const unproven: BanProof = { registeredHardwareIds: [] };
 
 export interface BanKey {
   type: BanType;
@@ -56,7 +56,7 @@ export function decideBans(ids: RequestIdentifiers, matching: readonly BanKey[],
   const carried = identifierKeys(ids);
   const hits = carried.filter((k) => matching.some((m) => sameKey(k, m)));
   if (hits.length === 0) return { banned: false, propagate: [] };
-  if (!propagation || !proof.authenticated) return { banned: true, propagate: [] };
+  if (!propagation) return { banned: true, propagate: [] };
   const provable = (k: BanKey) => k.type !== 'hardware_id' || proof.registeredHardwareIds.includes(k.value);
   return { banned: true, propagate: carried.filter((k) => !hits.some((h) => sameKey(h, k)) && provable(k)) };
 }

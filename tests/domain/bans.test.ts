@@ -3,7 +3,7 @@ import { bannedError, banTypes, decideBans, identifierKeys, type BanKey, type Ba
 
 const all = { ip: '203.0.113.7', hardwareId: 'hw-1', licenseIds: ['lic-1'], userId: 'user-1' };
 /** A verified user who owns hw-1. */
-const proven: BanProof = { authenticated: true, registeredHardwareIds: ['hw-1'] };
+const proven: BanProof = { registeredHardwareIds: ['hw-1'] };
 const ipKey: BanKey = { type: 'ip', value: '203.0.113.7' };
 const hwKey: BanKey = { type: 'hardware_id', value: 'hw-1' };
 const licKey: BanKey = { type: 'license', value: 'lic-1' };
@@ -53,18 +53,15 @@ describe('decideBans', () => {
     expect(decideBans(all, [ipKey, hwKey, licKey, userKey], true, proven)).toEqual({ banned: true, propagate: [] });
   });
 
-  it('an unauthenticated request is refused but propagates nothing (no shared address or stranger device gets banned)', () => {
-    expect(decideBans(all, [hwKey], true)).toEqual({ banned: true, propagate: [] });
-    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'victim-pc' }, [ipKey], true, { authenticated: false, registeredHardwareIds: [] })).toEqual({
-      banned: true,
-      propagate: [],
-    });
+  it('a request that proved no user (a sign-up) bans the address it came from, never a claimed device', () => {
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [hwKey], true)).toEqual({ banned: true, propagate: [ipKey] });
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'victim-pc' }, [ipKey], true)).toEqual({ banned: true, propagate: [] });
   });
 
   it('a claimed hardware id is propagated only when registered to the proven user', () => {
     const claimed = { ip: '203.0.113.7', hardwareId: 'victim-pc', userId: 'user-1' };
     expect(decideBans(claimed, [userKey], true, proven)).toEqual({ banned: true, propagate: [ipKey] });
-    expect(decideBans(claimed, [userKey], true, { authenticated: true, registeredHardwareIds: ['victim-pc'] })).toEqual({
+    expect(decideBans(claimed, [userKey], true, { registeredHardwareIds: ['victim-pc'] })).toEqual({
       banned: true,
       propagate: [ipKey, { type: 'hardware_id', value: 'victim-pc' }],
     });
