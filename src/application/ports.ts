@@ -2,7 +2,7 @@
 // nothing else. Instants are epoch milliseconds.
 import type { ApplicationSettings } from '../domain/application-settings.js';
 import type { AccountCounter, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
-import type { BanKey } from '../domain/bans.js';
+import type { BanKey, MatchedBan } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
 import type { DayWindow } from '../domain/overview.js';
@@ -191,18 +191,22 @@ export interface SessionStore {
 }
 
 export interface BanStore {
-  /** The bans of the application matching any of the keys. */
-  findMatchingBans(applicationId: string, keys: BanKey[]): Promise<BanKey[]>;
+  /** The live (unexpired) bans of the application matching any of the keys. */
+  findMatchingBans(applicationId: string, keys: BanKey[], now: Instant): Promise<MatchedBan[]>;
   /**
-   * ATOMIC: adds bans, skipping ones that exist (unique per application, type, value). A user ban
-   * revokes the user's sessions; a license ban flags the license. Returns the records now stored
-   * for those keys (existing or new), in input order.
+   * ATOMIC: adds bans (unique per application, type, value). A ban already stored for a key is
+   * kept, unless the new one replaces it (replacesStoredBan of the domain: it expired, or an
+   * owner bans what propagation banned). A user ban revokes the user's sessions; a license ban
+   * flags the license. Returns the records now stored for those keys, in input order.
    */
   addBans(applicationId: string, bans: BanRecord[], now: Instant): Promise<BanRecord[]>;
-  /** Newest first. */
-  listBans(applicationId: string): Promise<BanRecord[]>;
-  /** ATOMIC: removes a ban (clearing the license flag of a license ban). False when not found. */
-  deleteBan(applicationId: string, banId: string): Promise<boolean>;
+  /** The live bans, newest first. */
+  listBans(applicationId: string, now: Instant): Promise<BanRecord[]>;
+  /**
+   * ATOMIC: removes a ban (clearing the license flag of a license ban) and, with `cascade`, the
+   * bans it propagated. False when not found.
+   */
+  deleteBan(applicationId: string, banId: string, options?: { cascade?: boolean }): Promise<boolean>;
 }
 
 export interface AuthAttempt {

@@ -29,7 +29,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSession(timedOut.id)).toBeNull();
       await store().setUserTimeout(app.id, user.id, null, T0);
 
-      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0 }], T0);
+      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
       const banned = attempt();
       await domainError(open(banned), 'BANNED');
       expect(await store().findSession(banned.id)).toBeNull();

@@ -100,9 +100,9 @@ describe('SQLite store on a file', () => {
     await a.insertLicenses([license]);
     await a.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
     expect(await a.redeemedLicenseIds(app.id, user.id)).toEqual([license.id]);
-    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }])).toEqual([]);
-    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0 }], T0);
-    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }])).toEqual([{ type: 'user', value: user.id }]);
+    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([]);
+    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
+    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([expect.objectContaining({ type: 'user', value: user.id })]);
   });
 
   it('hands out remembered rows that no caller can change', async () => {

@@ -36,6 +36,7 @@ export function settingsColumns(s: ApplicationSettings) {
     defaultAllowedDevices: s.defaultAllowedDevices,
     defaultAllowedSessions: s.defaultAllowedSessions,
     banPropagation: s.banPropagation,
+    propagatedIpBanHours: s.propagatedIpBanHours,
     passwordMinLength: s.passwordMinLength,
   };
 }
@@ -65,6 +66,7 @@ export const toApplication = (r: Row<'applications'>): ApplicationRecord => ({
     defaultAllowedDevices: r.defaultAllowedDevices,
     defaultAllowedSessions: r.defaultAllowedSessions,
     banPropagation: r.banPropagation,
+    propagatedIpBanHours: r.propagatedIpBanHours,
     passwordMinLength: r.passwordMinLength,
   },
   apiKey: r.apiKey,

@@ -85,6 +85,8 @@ export function defineTables(k: Kit) {
       defaultAllowedDevices: k.integer('default_allowed_devices').notNull(),
       defaultAllowedSessions: k.integer('default_allowed_sessions').notNull(),
       banPropagation: k.flag('ban_propagation').notNull(),
+      // Null: IP bans made by propagation never expire. Existing applications take the default.
+      propagatedIpBanHours: k.integer('propagated_ip_ban_hours').default(24),
       passwordMinLength: k.integer('password_min_length').notNull(),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
@@ -242,8 +244,17 @@ export function defineTables(k: Kit) {
       value: k.text('value').notNull(),
       reason: k.text('reason'),
       createdAt: k.instant('created_at').notNull(),
+      // The ban whose refusal made this one by propagation (null: an owner made it). No foreign
+      // key: the origin may be deleted alone, and this ban still must not propagate.
+      propagatedFrom: k.text('propagated_from'),
+      // Propagated IP bans stop holding then; null: until deleted.
+      expiresAt: k.instant('expires_at'),
     },
-    (t) => [k.unique('bans_app_type_value_uq').on(t.applicationId, t.type, t.value)],
+    (t) => [
+      k.unique('bans_app_type_value_uq').on(t.applicationId, t.type, t.value),
+      // A cascading delete finds what a ban propagated.
+      k.index('bans_app_propagated_from_idx').on(t.applicationId, t.propagatedFrom),
+    ],
   );
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
