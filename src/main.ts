@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
+import { purgeEndedSessions } from './application/sessions/purge-sessions.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
 import { buildHttpApp } from './adapters/http/server.js';
@@ -33,7 +34,12 @@ async function main(): Promise<void> {
       (removed) => removed > 0 && app.log.info({ removed }, 'orphaned blobs removed'),
       (error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'),
     );
-  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  const purge = () =>
+    purgeEndedSessions(deps, config.sessionRetentionDays).then(
+      (removed) => removed > 0 && app.log.info({ removed }, 'ended sessions purged'),
+      (error: unknown) => app.log.warn({ err: error }, 'session purge failed'),
+    );
+  const sweeper = setInterval(() => void sweep().then(purge), SWEEP_EVERY_MS);
   sweeper.unref();
 
   stopOnSignals({
@@ -55,7 +61,7 @@ async function main(): Promise<void> {
   await assertBlobStoreReachable(config, blobs);
   await app.listen({ host: config.host, port: config.port });
   processor.start();
-  void sweep();
+  void sweep().then(purge);
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   // Read before the first line is printed: whoever waits for that line finds the hint with it.

@@ -188,6 +188,13 @@ export interface SessionStore {
   admitDevice(input: { userId: string; hardwareId: string; allowed: number; newDeviceId: string; now: Instant }): Promise<void>;
   findSession(id: string): Promise<SessionRecord | null>;
   revokeSession(id: string, now: Instant): Promise<void>;
+  /**
+   * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a
+   * session's expiry is its latest possible end); live ones and recent history stay. Returns how
+   * many it deleted. The overview's login counts do not depend on them (openSession counts each
+   * login per day as it opens it).
+   */
+  purgeEndedSessions(endedBefore: Instant, batch?: number): Promise<number>;
 }
 
 export interface BanStore {

@@ -18,6 +18,37 @@ const devicesOf = async (store: Store, applicationId: string, userId: string) =>
 
 export function sessionContract({ store, test, section }: ContractContext): void {
   section('sessions', () => {
+    test('history: a login among many ended sessions still counts only live ones; the purge deletes only sessions ended before the cut; login counts outlive it', async () => {
+      const { app, user } = await userOf(store());
+      const other = await seedUser(store(), app.id);
+      const DAY = 86_400_000;
+      // A year of ended sessions of this user and another: expired, and revoked ones.
+      const ended = [];
+      for (let i = 0; i < 200; i++) {
+        const createdAt = T0 - 365 * DAY + i * DAY;
+        ended.push(makeSession(app.id, i % 2 === 0 ? user.id : other.id, { createdAt, expiresAt: createdAt + 3_600_000, revokedAt: i % 3 === 0 ? createdAt + 60_000 : null }));
+      }
+      for (const session of ended) await store().openSession({ session, device: null, cap: 1, now: session.createdAt });
+      // With a cap of one, the login succeeds: none of the ended sessions counts.
+      const live = makeSession(app.id, user.id, { createdAt: T0, expiresAt: T0 + 3_600_000 });
+      await store().openSession({ session: live, device: null, cap: 1, now: T0 });
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1 }), 'SESSION_LIMIT_REACHED');
+
+      const window = { from: T0 - 400 * DAY, days: 401 };
+      const loginsBefore = (await store().applicationOverview(app.id, T0, window)).loginsByDay;
+      expect(loginsBefore.reduce((n, d) => n + d.count, 0)).toBe(201);
+
+      // Keep 30 days: sessions that expired before T0 - 30 days go, in small batches; the rest stay.
+      const cut = T0 - 30 * DAY;
+      const kept = ended.filter((x) => x.expiresAt >= cut);
+      expect(await store().purgeEndedSessions(cut, 7)).toBe(ended.length - kept.length);
+      for (const session of ended) expect(await store().findSession(session.id) !== null, session.id).toBe(session.expiresAt >= cut);
+      expect(await store().findSession(live.id)).not.toBeNull();
+      expect(await store().purgeEndedSessions(cut)).toBe(0);
+      // The overview's login counts are kept apart from the sessions.
+      expect((await store().applicationOverview(app.id, T0, window)).loginsByDay).toEqual(loginsBefore);
+    });
+
     test('openSession re-reads the user: a timeout, user ban or lost membership that overtook the login refuses it', async () => {
       const { app, user } = await userOf(store());
       const attempt = () => makeSession(app.id, user.id);
