@@ -184,8 +184,22 @@ export interface SessionStore {
    * the session cap (SESSION_LIMIT_REACHED) and inserts the session.
    */
   openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
-  /** ATOMIC: admits a device for the legacy per-request path (DEVICE_LIMIT_REACHED). */
-  admitDevice(input: { userId: string; hardwareId: string; allowed: number; newDeviceId: string; now: Instant }): Promise<void>;
+  /**
+   * The legacy per-request path's seat. One statement when the (user, hardware id) already holds
+   * a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC: admits the
+   * device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the domain
+   * (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
+   */
+  holdLegacySession(input: {
+    applicationId: string;
+    userId: string;
+    hardwareId: string | null;
+    device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+    cap: number;
+    newSessionId: string;
+    holdMs: number;
+    now: Instant;
+  }): Promise<void>;
   findSession(id: string): Promise<SessionRecord | null>;
   revokeSession(id: string, now: Instant): Promise<void>;
   /**

@@ -140,14 +140,40 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSession(randomUUID())).toBeNull();
     });
 
-    test('admitDevice registers under the cap, passes a known device and refuses over the cap', async () => {
+    test('holdLegacySession admits devices: registers under the cap, passes a known device and refuses over the cap', async () => {
       const { app, user } = await userOf(store());
-      const admit = (hardwareId: string) => store().admitDevice({ userId: user.id, hardwareId, allowed: 2, newDeviceId: randomUUID(), now: T0 });
+      const admit = (hardwareId: string) =>
+        store().holdLegacySession({
+          applicationId: app.id, userId: user.id, hardwareId, device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
+          cap: 100, newSessionId: randomUUID(), holdMs: 10_000, now: T0,
+        });
       await admit('hw-1');
       await admit('hw-1');
       await admit('hw-2');
       await domainError(admit('hw-3'), 'DEVICE_LIMIT_REACHED');
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
+    });
+
+    test('holdLegacySession: each (user, hardware id) holds one seat under the cap until 10 s after its last request, shared with token sessions', async () => {
+      const { app, user } = await userOf(store());
+      const hold = (hardwareId: string | null, now: number, cap = 2) =>
+        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
+      await hold('hw-1', T0);
+      await hold('hw-2', T0 + 1);
+      // The same machines again: their seats are held on, however often they ask.
+      for (let i = 0; i < 5; i++) await hold('hw-1', T0 + 2 + i);
+      await hold('hw-2', T0 + 9_000);
+      await domainError(hold('hw-3', T0 + 9_001), 'SESSION_LIMIT_REACHED');
+      await domainError(hold(null, T0 + 9_001), 'SESSION_LIMIT_REACHED');
+      // A token login counts against the same cap.
+      await domainError(store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-9', createdAt: T0 + 9_002 }), device: null, cap: 2, now: T0 + 9_002 }), 'SESSION_LIMIT_REACHED');
+      // hw-1 last asked at T0 + 6: 10 s later its seat is free; hw-2 still holds until T0 + 19 000.
+      await hold('hw-3', T0 + 10_006);
+      await domainError(hold('hw-4', T0 + 18_999), 'SESSION_LIMIT_REACHED');
+      await hold('hw-4', T0 + 19_000);
+      // A legacy seat is no login.
+      const logins = (await store().applicationOverview(app.id, T0, { from: T0 - 86_400_000, days: 2 })).loginsByDay;
+      expect(logins).toEqual([]);
     });
   });
 }

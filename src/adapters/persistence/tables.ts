@@ -157,6 +157,8 @@ export function defineTables(k: Kit) {
       createdAt: k.instant('created_at').notNull(),
       expiresAt: k.instant('expires_at').notNull(),
       revokedAt: k.instant('revoked_at'),
+      // An internal session held by legacy header authentication (no token was issued for it).
+      legacy: k.flag('legacy').notNull().default(false),
     },
     // user_expires: a login reads its user's unexpired sessions only, however many ended ones the
     // user has; expires: the retention purge finds sessions that ended long ago. (The overview

@@ -4,7 +4,7 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports.js';
 import { utcDayStart } from '../../../domain/overview.js';
-import { planSession } from '../../../domain/sessions.js';
+import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { admit, assertStillAdmitted, lockUser } from './writes.js';
@@ -38,10 +38,35 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         return { deviceRegistered };
       });
     },
-    async admitDevice({ userId, hardwareId, allowed, newDeviceId, now }) {
+    async holdLegacySession({ applicationId, userId, hardwareId, device, cap, newSessionId, holdMs, now }) {
+      const sameSeat = and(
+        eq(sessions.userId, userId),
+        hardwareId === null ? isNull(sessions.hardwareId) : eq(sessions.hardwareId, hardwareId),
+        eq(sessions.legacy, true),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      );
+      // The common case, a device already in use: one statement, no transaction.
+      const extended = await d.write((w) => w.update(sessions).set({ expiresAt: now + holdMs }).where(sameSeat).returning({ id: sessions.id }));
+      if (extended.length > 0) return;
       await d.transaction(async (tx) => {
+        // The user's row lock orders this with logins and other legacy requests of the user.
         await lockUser(d, tx, userId);
-        await admit(d, tx, userId, hardwareId, allowed, newDeviceId, now);
+        if (device !== null) await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now);
+        const live = await tx
+          .select({ id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy })
+          .from(sessions)
+          .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+        const plan = planLegacyHold(live, hardwareId, cap, now);
+        if (plan.kind === 'extend') {
+          await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
+          return;
+        }
+        for (const id of plan.replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
+        // No token is ever issued for it, so it has no digest to match.
+        await tx
+          .insert(sessions)
+          .values({ id: newSessionId, applicationId, userId, hardwareId, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
     findSession: reads.findSession,

@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "legacy" boolean DEFAULT false NOT NULL;

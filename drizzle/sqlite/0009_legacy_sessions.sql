@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `legacy` integer DEFAULT false NOT NULL;
