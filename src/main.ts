@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
-import { purgeEndedSessions } from './application/sessions/purge-sessions.js';
+import { purgeEndedSessions, purgeExpiredBans } from './application/sessions/purge-sessions.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
 import { buildHttpApp } from './adapters/http/server.js';
@@ -35,10 +35,16 @@ async function main(): Promise<void> {
       (error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'),
     );
   const purge = () =>
-    purgeEndedSessions(deps, config.sessionRetentionDays).then(
-      (removed) => removed > 0 && app.log.info({ removed }, 'ended sessions purged'),
-      (error: unknown) => app.log.warn({ err: error }, 'session purge failed'),
-    );
+    Promise.all([
+      purgeEndedSessions(deps, config.sessionRetentionDays).then(
+        (removed) => removed > 0 && app.log.info({ removed }, 'ended sessions purged'),
+        (error: unknown) => app.log.warn({ err: error }, 'session purge failed'),
+      ),
+      purgeExpiredBans(deps).then(
+        (removed) => removed > 0 && app.log.info({ removed }, 'expired bans purged'),
+        (error: unknown) => app.log.warn({ err: error }, 'ban purge failed'),
+      ),
+    ]);
   const sweeper = setInterval(() => void sweep().then(purge), SWEEP_EVERY_MS);
   sweeper.unref();
 

@@ -228,6 +228,8 @@ export interface BanStore {
    * bans it propagated. False when not found.
    */
   deleteBan(applicationId: string, banId: string, options?: { cascade?: boolean }): Promise<boolean>;
+  /** Deletes the bans that expired by `now` (propagated IP bans) in every application; returns how many. */
+  purgeExpiredBans(now: Instant): Promise<number>;
 }
 
 export interface AuthAttempt {

@@ -74,6 +74,17 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       expect(await store().addBans(app.id, [ban(app.id, 'ip', ipKey.value, T0 + 2800, { propagatedFrom: origin!.id, expiresAt: null })], T0 + 2800)).toEqual([owners]);
     });
 
+    test('purgeExpiredBans deletes only bans past their expiry', async () => {
+      const { app } = await seedApp(store());
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const soon = ban(app.id, 'ip', '198.51.100.7', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 1000 });
+      const later = ban(app.id, 'ip', '198.51.100.8', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 5000 });
+      await store().addBans(app.id, [soon, later], T0);
+      expect(await store().purgeExpiredBans(T0 + 999)).toBe(0);
+      expect(await store().purgeExpiredBans(T0 + 1000)).toBe(1);
+      expect((await store().listBans(app.id, T0)).map((b) => b.id).sort()).toEqual([origin!.id, later.id].sort());
+    });
+
     test('deleteBan with cascade also deletes the bans it propagated (clearing license flags); without, they stay', async () => {
       const { app } = await seedApp(store());
       const license = makeLicense(app.id);

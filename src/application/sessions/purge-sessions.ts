@@ -9,3 +9,8 @@ import type { Deps } from '../deps.js';
 export function purgeEndedSessions(deps: Pick<Deps, 'store' | 'clock'>, retentionDays: number): Promise<number> {
   return deps.store.purgeEndedSessions(deps.clock.now() - retentionDays * DAY_MS);
 }
+
+/** Deletes bans past their expiry (propagated IP bans): they no longer match or list. */
+export function purgeExpiredBans(deps: Pick<Deps, 'store' | 'clock'>): Promise<number> {
+  return deps.store.purgeExpiredBans(deps.clock.now());
+}

@@ -1,6 +1,6 @@
 // Bans. Adding one also applies it to what already exists: a user ban ends the user's sessions,
 // a license ban flags the license so redemption refuses it.
-import { and, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { BanRecord, BanStore } from '../../../application/ports.js';
 import { replacesStoredBan } from '../../../domain/bans.js';
 import { chunks, type Dialect } from '../dialect.js';
@@ -59,6 +59,11 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
         .where(and(eq(bans.applicationId, applicationId), or(isNull(bans.expiresAt), gt(bans.expiresAt, now))))
         .orderBy(desc(bans.createdAt), desc(d.binary(bans.id)));
       return rows.map(toBan);
+    },
+    async purgeExpiredBans(now) {
+      // Only IP bans expire, so no license flag needs clearing.
+      const gone = await d.write((w) => w.delete(bans).where(lte(bans.expiresAt, now)).returning({ id: bans.id }));
+      return gone.length;
     },
     async deleteBan(applicationId, banId, options) {
       return d.transaction(async (tx) => {
