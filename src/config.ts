@@ -33,6 +33,8 @@ export interface Config {
   jobLeaseMs: number;
   /** How long a stop waits for requests and jobs in flight before cutting them off. */
   shutdownGraceSeconds: number;
+  /** Sessions that ended longer ago than this are deleted by the hourly purge. */
+  sessionRetentionDays: number;
   logLevel: string;
 }
 
@@ -104,6 +106,7 @@ export function readConfig(env: Env = process.env): Config {
     workers: integer(env, 'GATEHOUSE_WORKERS', 2, 1, 64),
     jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),
+    sessionRetentionDays: integer(env, 'GATEHOUSE_SESSION_RETENTION_DAYS', 30, 1, 36_500),
     logLevel,
   };
   if (config.blobStore === 's3' && config.s3.bucket === null) throw new ConfigError('S3_BUCKET is required when GATEHOUSE_BLOB_STORE=s3');

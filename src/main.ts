@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
+import { purgeEndedSessions, purgeExpiredBans } from './application/sessions/purge-sessions.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
 import { buildHttpApp } from './adapters/http/server.js';
@@ -34,14 +35,25 @@ async function main(): Promise<void> {
       (removed) => removed > 0 && app.log.info({ removed }, 'orphaned blobs removed'),
       (error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'),
     );
-  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
-  sweeper.unref();
   const purge = () =>
+    Promise.all([
+      purgeEndedSessions(deps, config.sessionRetentionDays).then(
+        (removed) => removed > 0 && app.log.info({ removed }, 'ended sessions purged'),
+        (error: unknown) => app.log.warn({ err: error }, 'session purge failed'),
+      ),
+      purgeExpiredBans(deps).then(
+        (removed) => removed > 0 && app.log.info({ removed }, 'expired bans purged'),
+        (error: unknown) => app.log.warn({ err: error }, 'ban purge failed'),
+      ),
+    ]);
+  const sweeper = setInterval(() => void sweep().then(purge), SWEEP_EVERY_MS);
+  sweeper.unref();
+  const purgeThrottle = () =>
     purgeThrottleCounters(deps).then(
       (counts) => app.log.debug(counts, 'throttle counters purged'),
       (error: unknown) => app.log.warn({ err: error }, 'throttle purge failed'),
     );
-  const purger = setInterval(purge, THROTTLE_PURGE_EVERY_MS);
+  const purger = setInterval(purgeThrottle, THROTTLE_PURGE_EVERY_MS);
   purger.unref();
 
   stopOnSignals({
@@ -64,7 +76,7 @@ async function main(): Promise<void> {
   await assertBlobStoreReachable(config, blobs);
   await app.listen({ host: config.host, port: config.port });
   processor.start();
-  void sweep();
+  void sweep().then(purge);
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   // One write, the owner hint read first: whoever waits for the first line has the whole banner.

@@ -3,9 +3,10 @@ import type { Deps } from './deps.js';
 import type { ApplicationRecord } from './ports.js';
 
 /**
- * Refuses a request that carries a banned identifier. With the application's ban propagation on
- * and a proven credential, the other identifiers the request proved are banned too first. The
- * proof is asked for only when a ban matched: the common path costs one lookup.
+ * Refuses a request that carries a banned identifier. With the application's ban propagation on,
+ * the other identifiers the request carried are banned too first (sign-ups included; a hardware id only when the proof registers it to the proven user), unless
+ * only the address or propagated bans were hit (README, "Bans"). The proof is asked for only
+ * when a ban matched: the common path costs one lookup.
  */
 export async function guardBans(
   deps: Deps,
@@ -15,16 +16,17 @@ export async function guardBans(
 ): Promise<void> {
   const keys = identifierKeys(ids);
   if (keys.length === 0) return;
-  const matching = await deps.store.findMatchingBans(app.id, keys);
+  const now = deps.clock.now();
+  const matching = await deps.store.findMatchingBans(app.id, keys, now);
   if (matching.length === 0) return;
-  const decision = decideBans(ids, matching, app.settings.banPropagation, app.settings.banPropagation ? await proof() : unproven);
+  const policy = { enabled: app.settings.banPropagation, ipBanHours: app.settings.propagatedIpBanHours };
+  const decision = decideBans(ids, matching, policy, now, policy.enabled ? await proof() : unproven);
   if (!decision.banned) return;
   if (decision.propagate.length > 0) {
-    const now = deps.clock.now();
     await deps.store.addBans(
       app.id,
-      decision.propagate.map((k) => ({
-        ...k,
+      decision.propagate.map((p) => ({
+        ...p,
         id: deps.ids.uuid(),
         applicationId: app.id,
         reason: 'propagated: seen with a banned identifier',

@@ -3,7 +3,7 @@
 import type { ApplicationSettings } from '../domain/application-settings.js';
 import type { AccountCounter, AccountWindow, AttemptOutcome, IpCounter, ThrottleLimits } from '../domain/auth-throttle.js';
 import type { SignUpLimits } from '../domain/sign-up-limits.js';
-import type { BanKey } from '../domain/bans.js';
+import type { BanKey, MatchedBan } from '../domain/bans.js';
 import type { FileSource, StoredContents } from '../domain/files.js';
 import type { BulkChange } from '../domain/membership.js';
 import type { DayWindow } from '../domain/overview.js';
@@ -187,25 +187,52 @@ export interface SessionStore {
    * the session cap (SESSION_LIMIT_REACHED) and inserts the session.
    */
   openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
-  /** ATOMIC: admits a device for the legacy per-request path (DEVICE_LIMIT_REACHED). */
-  admitDevice(input: { userId: string; hardwareId: string; allowed: number; newDeviceId: string; now: Instant }): Promise<void>;
+  /**
+   * The legacy per-request path's seat. One statement when the (user, hardware id) already holds
+   * a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC: admits the
+   * device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the domain
+   * (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
+   */
+  holdLegacySession(input: {
+    applicationId: string;
+    userId: string;
+    hardwareId: string | null;
+    device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+    cap: number;
+    newSessionId: string;
+    holdMs: number;
+    now: Instant;
+  }): Promise<void>;
   findSession(id: string): Promise<SessionRecord | null>;
   revokeSession(id: string, now: Instant): Promise<void>;
+  /**
+   * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a
+   * session's expiry is its latest possible end); live ones and recent history stay. Returns how
+   * many it deleted. The overview's login counts do not depend on them (openSession counts each
+   * login per day as it opens it).
+   */
+  purgeEndedSessions(endedBefore: Instant, batch?: number): Promise<number>;
 }
 
 export interface BanStore {
-  /** The bans of the application matching any of the keys. */
-  findMatchingBans(applicationId: string, keys: BanKey[]): Promise<BanKey[]>;
+  /** The live (unexpired) bans of the application matching any of the keys. */
+  findMatchingBans(applicationId: string, keys: BanKey[], now: Instant): Promise<MatchedBan[]>;
   /**
-   * ATOMIC: adds bans, skipping ones that exist (unique per application, type, value). A user ban
-   * revokes the user's sessions; a license ban flags the license. Returns the records now stored
-   * for those keys (existing or new), in input order.
+   * ATOMIC: adds bans (unique per application, type, value). A ban already stored for a key is
+   * kept, unless the new one replaces it (replacesStoredBan of the domain: it expired, or an
+   * owner bans what propagation banned). A user ban revokes the user's sessions; a license ban
+   * flags the license. Returns the records now stored for those keys, in input order.
    */
   addBans(applicationId: string, bans: BanRecord[], now: Instant): Promise<BanRecord[]>;
-  /** Newest first. */
-  listBans(applicationId: string): Promise<BanRecord[]>;
-  /** ATOMIC: removes a ban (clearing the license flag of a license ban). False when not found. */
-  deleteBan(applicationId: string, banId: string): Promise<boolean>;
+  /** The live bans, newest first. */
+  listBans(applicationId: string, now: Instant): Promise<BanRecord[]>;
+  /**
+   * ATOMIC: removes a ban (clearing the license flag of a license ban) and, with `cascade`, the
+   * bans it propagated. False when not found.
+   */
+  deleteBan(applicationId: string, banId: string, options?: { cascade?: boolean }): Promise<boolean>;
+  /** Deletes the bans that expired by `now` (propagated IP bans) in every application; returns how many. */
+  purgeExpiredBans(now: Instant): Promise<number>;
 }
 
 export interface AuthAttempt {

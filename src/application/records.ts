@@ -123,6 +123,10 @@ export interface BanRecord extends BanKey {
   applicationId: string;
   reason: string | null;
   createdAt: Instant;
+  /** The ban whose refusal made this one by propagation; null for an owner's ban. */
+  propagatedFrom: string | null;
+  /** When the ban stops holding (propagated IP bans); null: until deleted. */
+  expiresAt: Instant | null;
 }
 
 export interface UserDetails {

@@ -14,7 +14,6 @@ import type { ApplicationRecord, UserRecord } from './ports.js';
 /** The proof a verified user brings: their own registered devices may be banned by propagation. */
 export function userProof(deps: Deps, app: ApplicationRecord, user: UserRecord) {
   return async () => ({
-    authenticated: true,
     registeredHardwareIds: (await deps.store.getUserDetails(app.id, user.id))?.devices.map((d) => d.hardwareId) ?? [],
   });
 }

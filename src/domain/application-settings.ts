@@ -11,6 +11,8 @@ export interface ApplicationSettings {
   defaultAllowedDevices: number;
   defaultAllowedSessions: number;
   banPropagation: boolean;
+  /** How long an IP ban made by propagation holds; null: until an owner deletes it. */
+  propagatedIpBanHours: number | null;
   passwordMinLength: number;
 }
 
@@ -23,12 +25,15 @@ export const defaultSettings: ApplicationSettings = {
   defaultAllowedDevices: 1,
   defaultAllowedSessions: 1,
   banPropagation: true,
+  propagatedIpBanHours: 24,
   passwordMinLength: 8,
 };
 
 export const SESSION_TTL_MIN = 30;
 export const SESSION_TTL_MAX = 30 * 24 * 3600;
 export const LIMIT_MAX = 10_000;
+/** A year: longer than that, an owner wants null (never expires). */
+export const PROPAGATED_IP_BAN_HOURS_MAX = 8760;
 
 function checkRange(field: string, n: number, min: number, max: number) {
   if (!Number.isInteger(n) || n < min || n > max) throw validationError(field, `must be an integer from ${min} to ${max}`);
@@ -38,6 +43,7 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   checkRange('session_ttl_seconds', s.sessionTtlSeconds, SESSION_TTL_MIN, SESSION_TTL_MAX);
   checkRange('default_allowed_devices', s.defaultAllowedDevices, 0, LIMIT_MAX);
   checkRange('default_allowed_sessions', s.defaultAllowedSessions, 1, LIMIT_MAX);
+  if (s.propagatedIpBanHours !== null) checkRange('propagated_ip_ban_hours', s.propagatedIpBanHours, 1, PROPAGATED_IP_BAN_HOURS_MAX);
   validatePasswordMinLength(s.passwordMinLength);
   return s;
 }

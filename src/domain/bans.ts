@@ -1,4 +1,5 @@
 import { DomainError } from './errors.js';
+import type { Instant } from './time.js';
 
 export const banTypes = ['ip', 'hardware_id', 'license', 'user'] as const;
 export type BanType = (typeof banTypes)[number];
@@ -13,17 +14,17 @@ export interface RequestIdentifiers {
 }
 
 /**
- * What a request proved. Propagation reaches only what was proven: without a verified credential
- * (password, license code or live session) a refused request bans nothing more, and a claimed
- * hardware id is banned only when it is registered to the proven user. Otherwise anyone could
- * ban shared addresses or other people's devices by sending them beside a banned identifier.
+ * What a request proved beyond its address (the address is the connection's own, so it needs no
+ * proof). Users and licenses are among a request's identifiers only once proven (a verified
+ * password, license code or live session); a claimed hardware id is banned by propagation only
+ * when it is registered to the proven user, or anyone holding a banned identifier could ban other
+ * people's devices by sending their ids beside it.
  */
 export interface BanProof {
-  authenticated: boolean;
   registeredHardwareIds: readonly string[];
 }
 
-export const unproven: BanProof = { authenticated: false, registeredHardwareIds: [] };
+export const unproven: BanProof = { registeredHardwareIds: [] };
 
 export interface BanKey {
   type: BanType;
@@ -42,23 +43,77 @@ export function identifierKeys(ids: RequestIdentifiers): BanKey[] {
 
 const sameKey = (a: BanKey, b: BanKey) => a.type === b.type && a.value === b.value;
 
+/** A live ban among a request's identifiers, as the store finds it. */
+export interface MatchedBan extends BanKey {
+  id: string;
+  /** The ban whose refusal made this one by propagation; null for a ban an owner made. */
+  propagatedFrom: string | null;
+}
+
+/** A ban to make by propagation, recording the ban it came from. */
+export interface PropagatedBan extends BanKey {
+  propagatedFrom: string;
+  /** IP bans: when it stops holding (null: never); other types never expire. */
+  expiresAt: Instant | null;
+}
+
+export interface PropagationPolicy {
+  /** The application's ban_propagation. */
+  enabled: boolean;
+  /** The application's propagated_ip_ban_hours: how long an IP ban made by propagation holds (null: for good). */
+  ipBanHours: number | null;
+}
+
 export interface BanDecision {
   banned: boolean;
   /** With propagation, the identifiers to ban because the request carried them beside a banned one. */
-  propagate: BanKey[];
+  propagate: PropagatedBan[];
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Whether a ban still holds at `now`: owner bans hold until deleted, propagated IP bans until they expire. */
+export const isBanLive = (ban: { expiresAt: Instant | null }, now: Instant) => ban.expiresAt === null || ban.expiresAt > now;
+
+/**
+ * Decides a request against the live bans that match its identifiers. With propagation on, a
+ * request refused for a banned user, license or hardware id bans the other identifiers it
+ * carried and proved, each recording the ban it came from. Only bans an owner made propagate,
+ * and never an IP ban: addresses are shared (NAT, carriers, VPNs, an untrusted proxy), so an
+ * address never passes a ban on to a person, and a propagated ban stops where it landed, so one
+ * owner ban cannot cascade through shared addresses to innocent users (README, "Bans").
+ */
+export function decideBans(
+  ids: RequestIdentifiers,
+  matching: readonly MatchedBan[],
+  policy: PropagationPolicy,
+  now: Instant,
+  proof: BanProof = unproven,
+): BanDecision {
+  const carried = identifierKeys(ids);
+  const hits = matching.filter((m) => carried.some((k) => sameKey(k, m)));
+  if (hits.length === 0) return { banned: false, propagate: [] };
+  const origin = hits.find((h) => h.type !== 'ip' && h.propagatedFrom === null);
+  if (!policy.enabled || origin === undefined) return { banned: true, propagate: [] };
+  const provable = (k: BanKey) => k.type !== 'hardware_id' || proof.registeredHardwareIds.includes(k.value);
+  return {
+    banned: true,
+    propagate: carried
+      .filter((k) => !hits.some((h) => sameKey(h, k)) && provable(k))
+      .map((k) => ({
+        ...k,
+        propagatedFrom: origin.id,
+        expiresAt: k.type === 'ip' && policy.ipBanHours !== null ? now + policy.ipBanHours * HOUR_MS : null,
+      })),
+  };
 }
 
 /**
- * Decides a request against the bans that match its identifiers. With propagation on, a request
- * refused for one banned identifier bans the other identifiers it carried and proved.
+ * Whether a new ban replaces the one stored for the same identifier: an expired ban is gone, and
+ * an owner's ban takes over one that propagation made (becoming permanent and an origin itself).
  */
-export function decideBans(ids: RequestIdentifiers, matching: readonly BanKey[], propagation: boolean, proof: BanProof = unproven): BanDecision {
-  const carried = identifierKeys(ids);
-  const hits = carried.filter((k) => matching.some((m) => sameKey(k, m)));
-  if (hits.length === 0) return { banned: false, propagate: [] };
-  if (!propagation || !proof.authenticated) return { banned: true, propagate: [] };
-  const provable = (k: BanKey) => k.type !== 'hardware_id' || proof.registeredHardwareIds.includes(k.value);
-  return { banned: true, propagate: carried.filter((k) => !hits.some((h) => sameKey(h, k)) && provable(k)) };
+export function replacesStoredBan(stored: { expiresAt: Instant | null; propagatedFrom: string | null }, incoming: { propagatedFrom: string | null }, now: Instant): boolean {
+  return !isBanLive(stored, now) || (stored.propagatedFrom !== null && incoming.propagatedFrom === null);
 }
 
 export const bannedError = () => new DomainError('BANNED', 'access from this account, address, device or license is banned');

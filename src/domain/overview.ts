@@ -25,9 +25,12 @@ export interface DailyActivity {
   logins: number;
 }
 
+/** The UTC midnight starting the day of `t`: the key a day's counts are kept under. */
+export const utcDayStart = (t: Instant): Instant => Math.floor(t / DAY_MS) * DAY_MS;
+
 /** The 30 UTC days ending with today (the day of `now`). */
 export function overviewWindow(now: Instant, days = OVERVIEW_DAYS): DayWindow {
-  const startOfToday = Math.floor(now / DAY_MS) * DAY_MS;
+  const startOfToday = utcDayStart(now);
   return { from: startOfToday - (days - 1) * DAY_MS, days };
 }
 

@@ -37,3 +37,26 @@ export function sessionRejection(s: SessionState | null, now: Instant): DomainEr
   }
   return null;
 }
+
+/**
+ * With legacy header authentication each (user, hardware id) in use holds an internal session
+ * until this long after its last request; it counts against the simultaneous-session cap like a
+ * token session (README, "Devices and sessions").
+ */
+export const LEGACY_SESSION_HOLD_MS = 10_000;
+
+/**
+ * A legacy request's seat: the live legacy session of the same (user, hardware id) is held on;
+ * otherwise a new one opens as a login would (the same device's older sessions replaced, the
+ * cap checked).
+ */
+export function planLegacyHold(
+  existing: ReadonlyArray<SessionState & { legacy: boolean }>,
+  hardwareId: string | null,
+  cap: number,
+  now: Instant,
+): { kind: 'extend'; id: string } | { kind: 'open'; replace: string[] } {
+  const held = existing.find((s) => s.legacy && s.hardwareId === hardwareId && isSessionLive(s, now));
+  if (held !== undefined) return { kind: 'extend', id: held.id };
+  return { kind: 'open', ...planSession(existing, hardwareId, cap, now) };
+}

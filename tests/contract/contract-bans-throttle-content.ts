@@ -7,8 +7,9 @@ import type { BanType } from '../../src/domain/bans.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
 
-const ban = (applicationId: string, type: BanType, value: string, createdAt = T0): BanRecord => ({
+const ban = (applicationId: string, type: BanType, value: string, createdAt = T0, origin: { propagatedFrom: string; expiresAt: number | null } | null = null): BanRecord => ({
   id: randomUUID(), applicationId, type, value, reason: `because ${type}`, createdAt,
+  propagatedFrom: origin?.propagatedFrom ?? null, expiresAt: origin?.expiresAt ?? null,
 });
 
 const fresh = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
@@ -36,9 +37,9 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const hw = ban(app.id, 'hardware_id', 'hw-9', T0 + 1);
       const again = await store().addBans(app.id, [hw, { ...ip, id: randomUUID(), reason: 'dup' }], T0 + 1);
       expect(again).toEqual([hw, ip]);
-      expect(await store().listBans(app.id)).toEqual([hw, ip]);
+      expect(await store().listBans(app.id, T0 + 1)).toEqual([hw, ip]);
       const { app: other } = await seedApp(store());
-      expect(await store().listBans(other.id)).toEqual([]);
+      expect(await store().listBans(other.id, T0 + 1)).toEqual([]);
     });
 
     test('findMatchingBans returns the application\'s bans among the keys', async () => {
@@ -51,10 +52,71 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
         { type: 'ip', value: 'hw-9' },
         { type: 'user', value: 'u-1' },
         { type: 'hardware_id', value: 'hw-9' },
-      ]);
+      ], T0);
       const byKey = (a: { type: string; value: string }, b: { type: string; value: string }) => `${a.type}${a.value}`.localeCompare(`${b.type}${b.value}`);
-      expect([...found].sort(byKey)).toEqual([{ type: 'hardware_id', value: 'hw-9' }, { type: 'ip', value: '203.0.113.7' }]);
-      expect(await store().findMatchingBans(app.id, [])).toEqual([]);
+      expect([...found].sort(byKey).map(({ type, value, propagatedFrom }) => ({ type, value, propagatedFrom }))).toEqual([
+        { type: 'hardware_id', value: 'hw-9', propagatedFrom: null },
+        { type: 'ip', value: '203.0.113.7', propagatedFrom: null },
+      ]);
+      expect(await store().findMatchingBans(app.id, [], T0)).toEqual([]);
+    });
+
+    test('a propagated ban records its origin; an expired one neither matches nor lists, and a new ban replaces it', async () => {
+      const { app } = await seedApp(store());
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const ipKey = { type: 'ip' as const, value: '198.51.100.4' };
+      const propagated = ban(app.id, 'ip', ipKey.value, T0, { propagatedFrom: origin!.id, expiresAt: T0 + 1000 });
+      expect(await store().addBans(app.id, [propagated], T0)).toEqual([propagated]);
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 999)).toEqual([{ ...ipKey, id: propagated.id, propagatedFrom: origin!.id }]);
+      // Expired: on both the hot read (each dialect's own) and the list.
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 1000)).toEqual([]);
+      expect((await store().listBans(app.id, T0 + 1000)).map((b) => b.id)).toEqual([origin!.id]);
+      // Propagating onto the expired row starts a new ban.
+      const again = ban(app.id, 'ip', ipKey.value, T0 + 2000, { propagatedFrom: origin!.id, expiresAt: T0 + 3000 });
+      expect(await store().addBans(app.id, [again], T0 + 2000)).toEqual([again]);
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 2500)).toEqual([{ ...ipKey, id: again.id, propagatedFrom: origin!.id }]);
+      // A live propagated ban stays when propagation meets it again...
+      const third = ban(app.id, 'ip', ipKey.value, T0 + 2600, { propagatedFrom: randomUUID(), expiresAt: T0 + 9000 });
+      expect(await store().addBans(app.id, [third], T0 + 2600)).toEqual([again]);
+      // ...but an owner's ban takes it over, for good.
+      const owners = ban(app.id, 'ip', ipKey.value, T0 + 2700);
+      expect(await store().addBans(app.id, [owners], T0 + 2700)).toEqual([owners]);
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 10_000_000)).toEqual([{ ...ipKey, id: owners.id, propagatedFrom: null }]);
+      // And an owner's ban is never replaced by propagation.
+      expect(await store().addBans(app.id, [ban(app.id, 'ip', ipKey.value, T0 + 2800, { propagatedFrom: origin!.id, expiresAt: null })], T0 + 2800)).toEqual([owners]);
+    });
+
+    test('purgeExpiredBans deletes only bans past their expiry', async () => {
+      const { app } = await seedApp(store());
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const soon = ban(app.id, 'ip', '198.51.100.7', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 1000 });
+      const later = ban(app.id, 'ip', '198.51.100.8', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 5000 });
+      await store().addBans(app.id, [soon, later], T0);
+      expect(await store().purgeExpiredBans(T0 + 999)).toBe(0);
+      expect(await store().purgeExpiredBans(T0 + 1000)).toBe(1);
+      expect((await store().listBans(app.id, T0)).map((b) => b.id).sort()).toEqual([origin!.id, later.id].sort());
+    });
+
+    test('deleteBan with cascade also deletes the bans it propagated (clearing license flags); without, they stay', async () => {
+      const { app } = await seedApp(store());
+      const license = makeLicense(app.id);
+      await store().insertLicenses([license]);
+      const [a, b] = await store().addBans(app.id, [ban(app.id, 'user', 'u-a'), ban(app.id, 'user', 'u-b')], T0);
+      const fromA = [
+        ban(app.id, 'ip', '198.51.100.5', T0, { propagatedFrom: a!.id, expiresAt: T0 + 5000 }),
+        ban(app.id, 'license', license.id, T0, { propagatedFrom: a!.id, expiresAt: null }),
+      ];
+      const fromB = ban(app.id, 'hardware_id', 'hw-b', T0, { propagatedFrom: b!.id, expiresAt: null });
+      await store().addBans(app.id, [...fromA, fromB], T0);
+      expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
+
+      expect(await store().deleteBan(app.id, b!.id)).toBe(true);
+      expect((await store().listBans(app.id, T0)).map((x) => x.id).sort()).toEqual([a!.id, ...fromA.map((x) => x.id), fromB.id].sort());
+
+      expect(await store().deleteBan(app.id, a!.id, { cascade: true })).toBe(true);
+      expect((await store().listBans(app.id, T0)).map((x) => x.id)).toEqual([fromB.id]);
+      expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(false);
+      expect(await store().deleteBan(app.id, a!.id, { cascade: true })).toBe(false);
     });
 
     test('a user ban revokes the user\'s live sessions', async () => {

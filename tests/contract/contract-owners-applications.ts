@@ -112,7 +112,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
         await s.insertLicenses([license]);
         const session = makeSession(applicationId, user.id);
         await s.openSession({ session, device: null, cap: 5, now: T0 });
-        await s.addBans(applicationId, [{ id: randomUUID(), applicationId, type: 'ip', value: '203.0.113.9', reason: null, createdAt: T0 }], T0);
+        await s.addBans(applicationId, [{ id: randomUUID(), applicationId, type: 'ip', value: '203.0.113.9', reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
         await s.putVariable({ applicationId, name: 'motd', value: 'hi', isPublic: true });
         const announcement = { id: randomUUID(), applicationId, title: 't', contentHtml: '<p>x</p>', status: 'PUBLISHED' as const, publishFrom: T0, publishUntil: null, createdAt: T0 };
         await s.createAnnouncement(announcement);
@@ -130,7 +130,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.findUserById(app.id, gone.user.id)).toBeNull();
       expect(await s.findLicenseById(app.id, gone.license.id)).toBeNull();
       expect(await s.findSession(gone.session.id)).toBeNull();
-      expect(await s.listBans(app.id)).toEqual([]);
+      expect(await s.listBans(app.id, T0)).toEqual([]);
       expect(await s.listVariables(app.id)).toEqual([]);
       expect(await s.findAnnouncement(app.id, gone.announcement.id)).toBeNull();
       const counters = await s.readThrottle(app.id, gone.attempt.accountKey, gone.attempt.ip);
@@ -140,7 +140,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.findUserById(kept.id, stays.user.id)).not.toBeNull();
       expect(await s.findLicenseById(kept.id, stays.license.id)).not.toBeNull();
       expect(await s.findSession(stays.session.id)).not.toBeNull();
-      expect(await s.listBans(kept.id)).toHaveLength(1);
+      expect(await s.listBans(kept.id, T0)).toHaveLength(1);
       expect(await s.listVariables(kept.id)).toHaveLength(1);
       const keptCounters = await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip);
       expect(keptCounters).toMatchObject({ account: { inFlight: 1 }, everywhere: { failures: 1 }, ip: { failures: 1 } });

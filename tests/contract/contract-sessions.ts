@@ -18,6 +18,37 @@ const devicesOf = async (store: Store, applicationId: string, userId: string) =>
 
 export function sessionContract({ store, test, section }: ContractContext): void {
   section('sessions', () => {
+    test('history: a login among many ended sessions still counts only live ones; the purge deletes only sessions ended before the cut; login counts outlive it', async () => {
+      const { app, user } = await userOf(store());
+      const other = await seedUser(store(), app.id);
+      const DAY = 86_400_000;
+      // A year of ended sessions of this user and another: expired, and revoked ones.
+      const ended = [];
+      for (let i = 0; i < 200; i++) {
+        const createdAt = T0 - 365 * DAY + i * DAY;
+        ended.push(makeSession(app.id, i % 2 === 0 ? user.id : other.id, { createdAt, expiresAt: createdAt + 3_600_000, revokedAt: i % 3 === 0 ? createdAt + 60_000 : null }));
+      }
+      for (const session of ended) await store().openSession({ session, device: null, cap: 1, now: session.createdAt });
+      // With a cap of one, the login succeeds: none of the ended sessions counts.
+      const live = makeSession(app.id, user.id, { createdAt: T0, expiresAt: T0 + 3_600_000 });
+      await store().openSession({ session: live, device: null, cap: 1, now: T0 });
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1 }), 'SESSION_LIMIT_REACHED');
+
+      const window = { from: T0 - 400 * DAY, days: 401 };
+      const loginsBefore = (await store().applicationOverview(app.id, T0, window)).loginsByDay;
+      expect(loginsBefore.reduce((n, d) => n + d.count, 0)).toBe(201);
+
+      // Keep 30 days: sessions that expired before T0 - 30 days go, in small batches; the rest stay.
+      const cut = T0 - 30 * DAY;
+      const kept = ended.filter((x) => x.expiresAt >= cut);
+      expect(await store().purgeEndedSessions(cut, 7)).toBe(ended.length - kept.length);
+      for (const session of ended) expect(await store().findSession(session.id) !== null, session.id).toBe(session.expiresAt >= cut);
+      expect(await store().findSession(live.id)).not.toBeNull();
+      expect(await store().purgeEndedSessions(cut)).toBe(0);
+      // The overview's login counts are kept apart from the sessions.
+      expect((await store().applicationOverview(app.id, T0, window)).loginsByDay).toEqual(loginsBefore);
+    });
+
     test('openSession re-reads the user: a timeout, user ban or lost membership that overtook the login refuses it', async () => {
       const { app, user } = await userOf(store());
       const attempt = () => makeSession(app.id, user.id);
@@ -29,7 +60,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSession(timedOut.id)).toBeNull();
       await store().setUserTimeout(app.id, user.id, null, T0);
 
-      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0 }], T0);
+      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
       const banned = attempt();
       await domainError(open(banned), 'BANNED');
       expect(await store().findSession(banned.id)).toBeNull();
@@ -109,14 +140,40 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSession(randomUUID())).toBeNull();
     });
 
-    test('admitDevice registers under the cap, passes a known device and refuses over the cap', async () => {
+    test('holdLegacySession admits devices: registers under the cap, passes a known device and refuses over the cap', async () => {
       const { app, user } = await userOf(store());
-      const admit = (hardwareId: string) => store().admitDevice({ userId: user.id, hardwareId, allowed: 2, newDeviceId: randomUUID(), now: T0 });
+      const admit = (hardwareId: string) =>
+        store().holdLegacySession({
+          applicationId: app.id, userId: user.id, hardwareId, device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
+          cap: 100, newSessionId: randomUUID(), holdMs: 10_000, now: T0,
+        });
       await admit('hw-1');
       await admit('hw-1');
       await admit('hw-2');
       await domainError(admit('hw-3'), 'DEVICE_LIMIT_REACHED');
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
+    });
+
+    test('holdLegacySession: each (user, hardware id) holds one seat under the cap until 10 s after its last request, shared with token sessions', async () => {
+      const { app, user } = await userOf(store());
+      const hold = (hardwareId: string | null, now: number, cap = 2) =>
+        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
+      await hold('hw-1', T0);
+      await hold('hw-2', T0 + 1);
+      // The same machines again: their seats are held on, however often they ask.
+      for (let i = 0; i < 5; i++) await hold('hw-1', T0 + 2 + i);
+      await hold('hw-2', T0 + 9_000);
+      await domainError(hold('hw-3', T0 + 9_001), 'SESSION_LIMIT_REACHED');
+      await domainError(hold(null, T0 + 9_001), 'SESSION_LIMIT_REACHED');
+      // A token login counts against the same cap.
+      await domainError(store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-9', createdAt: T0 + 9_002 }), device: null, cap: 2, now: T0 + 9_002 }), 'SESSION_LIMIT_REACHED');
+      // hw-1 last asked at T0 + 6: 10 s later its seat is free; hw-2 still holds until T0 + 19 000.
+      await hold('hw-3', T0 + 10_006);
+      await domainError(hold('hw-4', T0 + 18_999), 'SESSION_LIMIT_REACHED');
+      await hold('hw-4', T0 + 19_000);
+      // A legacy seat is no login.
+      const logins = (await store().applicationOverview(app.id, T0, { from: T0 - 86_400_000, days: 2 })).loginsByDay;
+      expect(logins).toEqual([]);
     });
   });
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import type { Store } from '../../src/application/ports.js';
@@ -56,6 +57,20 @@ describe('SQLite store on a file', () => {
     expect(await second.findUserById(app.id, user.id)).toEqual(user);
   });
 
+  it("a login reads only its user's unexpired sessions: the index range skips ended history", async () => {
+    openStore();
+    const db = new Database(join(dir, 'gatehouse.db'), { readonly: true });
+    try {
+      // The live-session read of openSession (store/session-store.ts), as drizzle writes it.
+      const plan = db
+        .prepare('explain query plan select "id", "hardware_id", "expires_at", "revoked_at" from "sessions" where ("sessions"."user_id" = ? and "sessions"."revoked_at" is null and "sessions"."expires_at" > ?)')
+        .all('u', T0) as Array<{ detail: string }>;
+      expect(plan.map((r) => r.detail)).toEqual([expect.stringContaining('USING INDEX sessions_user_expires_idx (user_id=? AND expires_at>?)')]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('single-uses a license across two connections racing for it', async () => {
     const a = openStore();
     const b = openStore();
@@ -100,9 +115,9 @@ describe('SQLite store on a file', () => {
     await a.insertLicenses([license]);
     await a.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
     expect(await a.redeemedLicenseIds(app.id, user.id)).toEqual([license.id]);
-    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }])).toEqual([]);
-    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0 }], T0);
-    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }])).toEqual([{ type: 'user', value: user.id }]);
+    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([]);
+    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
+    expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([expect.objectContaining({ type: 'user', value: user.id })]);
   });
 
   it('hands out remembered rows that no caller can change', async () => {

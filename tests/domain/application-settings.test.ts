@@ -21,6 +21,7 @@ describe('defaultSettings', () => {
       defaultAllowedDevices: 1,
       defaultAllowedSessions: 1,
       banPropagation: true,
+      propagatedIpBanHours: 24,
       passwordMinLength: 8,
     });
   });
@@ -66,6 +67,9 @@ describe('validateSettings', () => {
   });
 
   it('boolean switches are free', () => {
+    expect(validateSettings(withSetting({ propagatedIpBanHours: null })).propagatedIpBanHours).toBeNull();
+    for (const v of [1, 8760]) expect(() => validateSettings(withSetting({ propagatedIpBanHours: v }))).not.toThrow();
+    for (const v of [0, -1, 8761, 1.5]) expectValidationError(() => validateSettings(withSetting({ propagatedIpBanHours: v })), 'propagated_ip_ban_hours');
     const flipped = withSetting({ anonymousAccess: true, deviceAuth: false, legacyAuth: true, tokenAuth: false, banPropagation: false });
     expect(validateSettings(flipped)).toEqual(flipped);
   });

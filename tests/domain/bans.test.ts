@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bannedError, banTypes, decideBans, identifierKeys, type BanKey, type BanProof } from '../../src/domain/bans.js';
+import { bannedError, banTypes, decideBans, identifierKeys, isBanLive, replacesStoredBan, type BanKey, type BanProof, type MatchedBan } from '../../src/domain/bans.js';
 
 const all = { ip: '203.0.113.7', hardwareId: 'hw-1', licenseIds: ['lic-1'], userId: 'user-1' };
 /** A verified user who owns hw-1. */
-const proven: BanProof = { authenticated: true, registeredHardwareIds: ['hw-1'] };
+const proven: BanProof = { registeredHardwareIds: ['hw-1'] };
 const ipKey: BanKey = { type: 'ip', value: '203.0.113.7' };
 const hwKey: BanKey = { type: 'hardware_id', value: 'hw-1' };
 const licKey: BanKey = { type: 'license', value: 'lic-1' };
@@ -27,54 +27,81 @@ describe('identifierKeys', () => {
 });
 
 describe('decideBans', () => {
+  const NOW = 1_000_000;
+  const on = { enabled: true, ipBanHours: 24 };
+  const owner = (k: BanKey, id = `ban-${k.type}`): MatchedBan => ({ ...k, id, propagatedFrom: null });
+  const from = (origin: string, ...keys: BanKey[]) => keys.map((k) => ({ ...k, propagatedFrom: origin, expiresAt: k.type === 'ip' ? NOW + 24 * 3_600_000 : null }));
+
   it('no matching ban: not banned, nothing to propagate', () => {
-    expect(decideBans(all, [], true)).toEqual({ banned: false, propagate: [] });
+    expect(decideBans(all, [], on, NOW)).toEqual({ banned: false, propagate: [] });
     // Bans on other values or on identifiers the request did not carry do not hit.
-    const other: BanKey[] = [
-      { type: 'ip', value: '198.51.100.1' },
-      { type: 'user', value: 'user-2' },
-      { type: 'license', value: 'hw-1' }, // same value, different type
+    const other: MatchedBan[] = [
+      owner({ type: 'ip', value: '198.51.100.1' }),
+      owner({ type: 'user', value: 'user-2' }),
+      owner({ type: 'license', value: 'hw-1' }), // same value, different type
     ];
-    expect(decideBans(all, other, true)).toEqual({ banned: false, propagate: [] });
-    expect(decideBans({ ip: '203.0.113.7' }, [hwKey], true)).toEqual({ banned: false, propagate: [] });
+    expect(decideBans(all, other, on, NOW)).toEqual({ banned: false, propagate: [] });
+    expect(decideBans({ ip: '203.0.113.7' }, [owner(hwKey)], on, NOW)).toEqual({ banned: false, propagate: [] });
   });
 
-  it('a hit with propagation and a proven user bans the other carried identifiers', () => {
-    expect(decideBans(all, [hwKey], true, proven)).toEqual({ banned: true, propagate: [ipKey, licKey, userKey] });
+  it("a hit on an owner's ban bans the other carried identifiers, recording the origin; the IP ban expires", () => {
+    expect(decideBans(all, [owner(hwKey)], on, NOW, proven)).toEqual({ banned: true, propagate: from('ban-hardware_id', ipKey, licKey, userKey) });
   });
 
-  it('propagation covers only what the request carried', () => {
-    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [ipKey], true, proven)).toEqual({ banned: true, propagate: [hwKey] });
-    expect(decideBans({ ip: '203.0.113.7' }, [ipKey], true, proven)).toEqual({ banned: true, propagate: [] });
+  it('propagated IP bans expire after the hours set, or never with null', () => {
+    const [ip] = decideBans(all, [owner(userKey)], { enabled: true, ipBanHours: 2 }, NOW, proven).propagate;
+    expect(ip).toEqual({ ...ipKey, propagatedFrom: 'ban-user', expiresAt: NOW + 2 * 3_600_000 });
+    const never = decideBans(all, [owner(userKey)], { enabled: true, ipBanHours: null }, NOW, proven).propagate;
+    expect(never.every((b) => b.expiresAt === null)).toBe(true);
+  });
+
+  it('a request refused only because its address is banned propagates nothing', () => {
+    expect(decideBans(all, [owner(ipKey)], on, NOW, proven)).toEqual({ banned: true, propagate: [] });
+  });
+
+  it('a propagated ban refuses but does not propagate further', () => {
+    const propagatedUser: MatchedBan = { ...userKey, id: 'p-1', propagatedFrom: 'ban-x' };
+    expect(decideBans(all, [propagatedUser], on, NOW, proven)).toEqual({ banned: true, propagate: [] });
+    // Beside an owner's ban, the owner's is the origin.
+    expect(decideBans(all, [propagatedUser, owner(ipKey), owner(licKey)], on, NOW, proven)).toEqual({ banned: true, propagate: from('ban-license', hwKey) });
   });
 
   it('several hits: none of the hit identifiers is propagated again', () => {
-    expect(decideBans(all, [ipKey, userKey], true, proven)).toEqual({ banned: true, propagate: [hwKey, licKey] });
-    expect(decideBans(all, [ipKey, hwKey, licKey, userKey], true, proven)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans(all, [owner(ipKey), owner(userKey)], on, NOW, proven)).toEqual({ banned: true, propagate: from('ban-user', hwKey, licKey) });
+    expect(decideBans(all, [owner(ipKey), owner(hwKey), owner(licKey), owner(userKey)], on, NOW, proven)).toEqual({ banned: true, propagate: [] });
   });
 
-  it('an unauthenticated request is refused but propagates nothing (no shared address or stranger device gets banned)', () => {
-    expect(decideBans(all, [hwKey], true)).toEqual({ banned: true, propagate: [] });
-    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'victim-pc' }, [ipKey], true, { authenticated: false, registeredHardwareIds: [] })).toEqual({
-      banned: true,
-      propagate: [],
-    });
+  it('a request that proved no user (a sign-up) bans the address it came from, never a claimed device', () => {
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [owner(hwKey)], on, NOW)).toEqual({ banned: true, propagate: from('ban-hardware_id', ipKey) });
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'victim-pc' }, [owner(ipKey)], on, NOW)).toEqual({ banned: true, propagate: [] });
   });
 
   it('a claimed hardware id is propagated only when registered to the proven user', () => {
     const claimed = { ip: '203.0.113.7', hardwareId: 'victim-pc', userId: 'user-1' };
-    expect(decideBans(claimed, [userKey], true, proven)).toEqual({ banned: true, propagate: [ipKey] });
-    expect(decideBans(claimed, [userKey], true, { authenticated: true, registeredHardwareIds: ['victim-pc'] })).toEqual({
+    expect(decideBans(claimed, [owner(userKey)], on, NOW, proven)).toEqual({ banned: true, propagate: from('ban-user', ipKey) });
+    expect(decideBans(claimed, [owner(userKey)], on, NOW, { registeredHardwareIds: ['victim-pc'] })).toEqual({
       banned: true,
-      propagate: [ipKey, { type: 'hardware_id', value: 'victim-pc' }],
+      propagate: from('ban-user', ipKey, { type: 'hardware_id', value: 'victim-pc' }),
     });
   });
 
   it('a hit without propagation bans the request and nothing else', () => {
-    expect(decideBans(all, [licKey], false, proven)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans(all, [owner(licKey)], { enabled: false, ipBanHours: 24 }, NOW, proven)).toEqual({ banned: true, propagate: [] });
   });
 
   it('banned error is BANNED', () => {
     expect(bannedError().code).toBe('BANNED');
+  });
+});
+
+describe('replacesStoredBan', () => {
+  const NOW = 5000;
+  it('an expired ban is replaced; a live one only when propagation made it and an owner bans', () => {
+    expect(replacesStoredBan({ expiresAt: NOW, propagatedFrom: 'o' }, { propagatedFrom: 'o2' }, NOW)).toBe(true);
+    expect(replacesStoredBan({ expiresAt: NOW + 1, propagatedFrom: 'o' }, { propagatedFrom: 'o2' }, NOW)).toBe(false);
+    expect(replacesStoredBan({ expiresAt: NOW + 1, propagatedFrom: 'o' }, { propagatedFrom: null }, NOW)).toBe(true);
+    expect(replacesStoredBan({ expiresAt: null, propagatedFrom: null }, { propagatedFrom: null }, NOW)).toBe(false);
+    expect(replacesStoredBan({ expiresAt: null, propagatedFrom: null }, { propagatedFrom: 'o' }, NOW)).toBe(false);
+    expect(isBanLive({ expiresAt: null }, NOW)).toBe(true);
   });
 });

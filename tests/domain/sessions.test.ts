@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSessionLive, planSession, sessionRejection, type SessionState } from '../../src/domain/sessions.js';
+import { isSessionLive, LEGACY_SESSION_HOLD_MS, planLegacyHold, planSession, sessionRejection, type SessionState } from '../../src/domain/sessions.js';
 import { expectDomainError } from './expect-domain-error.js';
 
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
@@ -98,5 +98,29 @@ describe('sessionRejection', () => {
 
   it('a revoked session is SESSION_EXPIRED', () => {
     expect(sessionRejection(session('s', 'hw', { revokedAt: NOW }), NOW)?.code).toBe('SESSION_EXPIRED');
+  });
+});
+
+describe('planLegacyHold', () => {
+  const NOW = 50_000;
+  const s = (id: string, hardwareId: string | null, legacy: boolean, expiresAt = NOW + 1, revokedAt: number | null = null) => ({ id, hardwareId, legacy, expiresAt, revokedAt });
+
+  it('holds on the live legacy seat of the same hardware id', () => {
+    expect(planLegacyHold([s('a', 'hw-1', true), s('b', 'hw-2', false)], 'hw-1', 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
+    expect(planLegacyHold([s('a', null, true)], null, 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
+  });
+
+  it('opens a seat under the cap, replacing the same device\'s other sessions like a login', () => {
+    expect(planLegacyHold([s('a', 'hw-1', false)], 'hw-1', 1, NOW)).toEqual({ kind: 'open', replace: ['a'] });
+    expect(planLegacyHold([s('a', 'hw-1', true, NOW)], 'hw-2', 1, NOW)).toEqual({ kind: 'open', replace: [] });
+  });
+
+  it('refuses a new seat past the cap, counting token and legacy sessions alike', () => {
+    expectDomainError(() => planLegacyHold([s('a', 'hw-1', true)], 'hw-2', 1, NOW), 'SESSION_LIMIT_REACHED');
+    expectDomainError(() => planLegacyHold([s('a', 'hw-1', false), s('b', 'hw-2', true)], null, 2, NOW), 'SESSION_LIMIT_REACHED');
+  });
+
+  it('holds for 10 seconds', () => {
+    expect(LEGACY_SESSION_HOLD_MS).toBe(10_000);
   });
 });

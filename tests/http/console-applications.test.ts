@@ -88,6 +88,7 @@ describe('applications', () => {
       default_allowed_devices: 1,
       default_allowed_sessions: 1,
       ban_propagation: true,
+      propagated_ip_ban_hours: 24,
       password_min_length: 8,
       api_key: body.credentials.api_key,
       created_at: expect.stringMatching(ISO),

@@ -32,6 +32,8 @@ describe('bans', () => {
       value: 'hw-bad',
       reason: 'cheating',
       created_at: expect.stringMatching(ISO),
+      propagated_from: null,
+      expires_at: null,
     });
     const refused = await signUpRaw('mallory', 'hw-bad');
     expect(refused.statusCode).toBe(403);

@@ -137,13 +137,21 @@ describe('POST /auth/login', () => {
     expect((await login(t, app, { username: 'quinn', password: u.password }, { hardware_id: 'HW-Q' }, { ip: '10.22.0.2' })).statusCode).toBe(200);
   });
 
-  it('a proven user on a banned address gets the account banned, but not a device id it merely claimed', async () => {
+  it('a proven user on a banned address is refused, but an address passes no ban on to the account or devices', async () => {
     const u = await member(t, app, 'rita', undefined, 60, { hardware_id: 'HW-R' });
     await ban(t, app, 'ip', '10.24.0.1');
-    // HW-STRANGER is not rita's: with the device cap reached it is not registered either.
-    expectError(await login(t, app, { username: 'rita', password: u.password }, { hardware_id: 'HW-STRANGER' }, { ip: '10.24.0.1' }), 403, 'BANNED');
+    expectError(await login(t, app, { username: 'rita', password: u.password }, { hardware_id: 'HW-R' }, { ip: '10.24.0.1' }), 403, 'BANNED');
+    expect((await bans(t, app)).map((b) => b.value)).toEqual(['10.24.0.1']);
+    expect((await login(t, app, { username: 'rita', password: u.password }, { hardware_id: 'HW-R' }, { ip: '10.24.0.2' })).statusCode).toBe(200);
+  });
+
+  it('a banned user coming with a device id it merely claimed gets the address banned, not that device', async () => {
+    const u = await member(t, app, 'ruth', undefined, 60, { hardware_id: 'HW-RU' });
+    await ban(t, app, 'user', u.id);
+    // HW-STRANGER is not ruth's: with the device cap reached it is not registered either.
+    expectError(await login(t, app, { username: 'ruth', password: u.password }, { hardware_id: 'HW-STRANGER' }, { ip: '10.24.0.3' }), 403, 'BANNED');
     const all = await bans(t, app);
-    expect(all).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id })]));
+    expect(all).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ip', value: '10.24.0.3' })]));
     expect(all.some((b) => b.value === 'HW-STRANGER')).toBe(false);
   });
 
@@ -216,11 +224,18 @@ describe('sessions', () => {
     expectError(await call(t, quiet, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
   });
 
-  it('with propagation, a live session used from a banned address gets its user banned', async () => {
+  it('with propagation, a live session of a banned user gets the address it is used from banned', async () => {
     const u = await member(t, app, 'olga', undefined, 600, HW);
     const tok = await token(t, app, { username: 'olga', password: u.password }, HW);
+    // A ban of the address the session is used from refuses it and bans nothing more.
     await ban(t, app, 'ip', '10.23.0.1');
     expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.23.0.1' }), 403, 'BANNED');
-    expect(await bans(t, app)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id })]));
+    expect(await bans(t, app)).toHaveLength(1);
+    // A ban of the device does propagate, to the address and the user the token proves.
+    await ban(t, app, 'hardware_id', HW.hardware_id);
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.23.0.2' }), 403, 'BANNED');
+    expect(await bans(t, app)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id }), expect.objectContaining({ type: 'ip', value: '10.23.0.2' })]),
+    );
   });
 });

@@ -198,6 +198,17 @@ describe('malformed input never yields 5xx', () => {
     );
   });
 
+  it('any cascade query of a ban deletion', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('true', 'false', 'TRUE', '1', '')), fc.boolean(), async (value, raw) => {
+        const url = `/api/console/applications/${app.id}/bans/00000000-0000-4000-8000-000000000000?cascade=${raw ? value : encodeURIComponent(value)}`;
+        const res = await t.inject({ method: 'DELETE', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
+        expectClientError(res, url);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('a license code in any form as path parameter of the admin lookup', async () => {
     const res = await t.inject({ method: 'GET', url: `/api/admin/user/${code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
     expectClientError(res, 'admin lookup by unused code');

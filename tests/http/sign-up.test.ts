@@ -41,15 +41,26 @@ describe('POST /sign_up', () => {
     expectError(res, 403, 'BANNED');
   });
 
-  it('403 BANNED with a banned hardware id, even where device auth is off; nothing is propagated', async () => {
+  it('403 BANNED with a banned hardware id, even where device auth is off; the address it came from is banned by propagation', async () => {
     for (const deviceAuth of [true, false]) {
       const devApp = await createApplication(t, { device_auth: deviceAuth });
       await ban(t, devApp, 'hardware_id', 'HW-BAD');
       const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-BAD' }, { ip: '10.2.2.2' });
       expectError(res, 403, 'BANNED');
-      // Sign-up proves nothing: the address it came from (maybe shared) is not banned.
-      expect(await bans(t, devApp)).toHaveLength(1);
+      expect(await bans(t, devApp)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ip', value: '10.2.2.2' })]));
+      expectError(await call(t, devApp, 'POST', '/sign_up', { username: 'bob', password: 'password123', hardware_id: 'HW-OK' }, { ip: '10.2.2.2' }), 403, 'BANNED');
+      // Without propagation only the device is refused.
+      const quiet = await createApplication(t, { device_auth: deviceAuth, ban_propagation: false });
+      await ban(t, quiet, 'hardware_id', 'HW-BAD');
+      expectError(await call(t, quiet, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-BAD' }, { ip: '10.2.2.3' }), 403, 'BANNED');
+      expect(await bans(t, quiet)).toHaveLength(1);
     }
+  });
+
+  it('a sign-up from a banned address propagates nothing to the hardware id it sent', async () => {
+    await ban(t, app, 'ip', '10.2.2.4');
+    expectError(await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-SENT' }, { ip: '10.2.2.4' }), 403, 'BANNED');
+    expect(await bans(t, app)).toHaveLength(1);
   });
 
   it('401 DEVICE_REQUIRED when the application requires a hardware id and none is sent (decisions.md)', async () => {
@@ -100,6 +111,28 @@ describe('POST /sign_up_with_license_code', () => {
     expectError(await call(t, app, 'POST', '/sign_up_with_license_code', {}), 422, 'VALIDATION_FAILED');
   });
 
+  it('propagation: a banned license bans the address it came from; a banned hardware id bans the address and a valid license sent with it', async () => {
+    const [a, b] = await createLicenses(t, app.id, 2, 60);
+    await ban(t, app, 'license', a as string);
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: a, hardware_id: 'HW-SENT' }, { ip: '10.3.4.1' }), 403, 'BANNED');
+    let all = await bans(t, app);
+    expect(all).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ip', value: '10.3.4.1' })]));
+    // The hardware id was only claimed: no user it belongs to was proven.
+    expect(all.some((x) => x.value === 'HW-SENT')).toBe(false);
+    await ban(t, app, 'hardware_id', 'HW-BAD');
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: b, hardware_id: 'HW-BAD' }, { ip: '10.3.4.2' }), 403, 'BANNED');
+    // An unknown code with a banned device: still the address.
+    expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', hardware_id: 'HW-BAD' }, { ip: '10.3.4.3' }), 403, 'BANNED');
+    all = await bans(t, app);
+    expect(all).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'ip', value: '10.3.4.2' }),
+        expect.objectContaining({ type: 'license', value: b }),
+        expect.objectContaining({ type: 'ip', value: '10.3.4.3' }),
+      ]),
+    );
+  });
+
   it('403 BANNED for a banned license, a banned IP and a banned hardware id', async () => {
     const [a, b, c] = await createLicenses(t, app.id, 3, 60);
     await ban(t, app, 'license', a as string);
@@ -110,8 +143,9 @@ describe('POST /sign_up_with_license_code', () => {
     const [d] = await createLicenses(t, devApp.id, 1, 60);
     await ban(t, devApp, 'hardware_id', 'HW-X');
     expectError(await call(t, devApp, 'POST', '/sign_up_with_license_code', { code: d, hardware_id: 'HW-X' }), 403, 'BANNED');
-    // The license refused with the banned address was not consumed, and is now banned by propagation.
-    expect(await bans(t, app)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'license', value: b })]));
+    // The license refused with the banned address was not consumed, and an address passes no ban on.
+    expect((await bans(t, app)).some((x) => x.value === b)).toBe(false);
+    expect((await call(t, app, 'POST', '/sign_up_with_license_code', { code: b }, { ip: '10.3.3.4' })).statusCode).toBe(201);
     expect(c).toBeDefined();
   });
 });

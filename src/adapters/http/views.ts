@@ -75,6 +75,7 @@ export const applicationJson = (a: ApplicationRecord) => ({
   default_allowed_devices: a.settings.defaultAllowedDevices,
   default_allowed_sessions: a.settings.defaultAllowedSessions,
   ban_propagation: a.settings.banPropagation,
+  propagated_ip_ban_hours: a.settings.propagatedIpBanHours,
   password_min_length: a.settings.passwordMinLength,
   api_key: a.apiKey,
   created_at: toIso(a.createdAt),
@@ -110,6 +111,8 @@ export const banJson = (b: BanRecord, shownValue: string = b.value) => ({
   value: shownValue,
   reason: b.reason,
   created_at: toIso(b.createdAt),
+  propagated_from: b.propagatedFrom,
+  expires_at: isoOrNull(b.expiresAt),
 });
 
 export function appContextJson(c: AppContext) {

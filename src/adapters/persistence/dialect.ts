@@ -6,7 +6,7 @@
 import { type Column, getTableName, type SQL } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
-import type { BanKey } from '../../domain/bans.js';
+import type { BanKey, MatchedBan } from '../../domain/bans.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -72,8 +72,11 @@ export interface Dialect {
   rows<Row>(tx: Db, query: SQL): Promise<Row[]>;
   /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */
   prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
-  /** The bans of the application among `keys`: every authenticated request asks, so each dialect tunes it. */
-  matchingBans(applicationId: string, keys: readonly BanKey[]): Promise<BanKey[]>;
+  /**
+   * The live bans of the application among `keys` (expired ones never match): every
+   * authenticated request asks, so each dialect tunes it.
+   */
+  matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

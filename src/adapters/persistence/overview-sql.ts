@@ -37,7 +37,7 @@ export function overviewTotals(t: OverviewTables, applicationId: string, now: nu
 /**
  * Rows `(day, count)` of a table's rows created inside the window, by window day (integer
  * division of the offset: both dialects truncate, and the offset is never negative). The
- * (application_id, created_at) index of users and sessions serves it.
+ * (application_id, created_at) index of users serves it.
  */
 export function dailyCounts(table: SQLWrapper, applicationId: AnyColumn, createdAt: AnyColumn, appId: string, window: DayWindow): SQL {
   const from = literal(window.from);
@@ -46,6 +46,18 @@ export function dailyCounts(table: SQLWrapper, applicationId: AnyColumn, created
     from ${table}
     where ${applicationId} = ${appId} and ${createdAt} >= ${from} and ${createdAt} < ${until}
     group by 1`;
+}
+
+/**
+ * Rows `(day, count)` of a table of per-day totals (login_days) inside the window, by window day:
+ * `day` holds each day's UTC midnight.
+ */
+export function dailyTotals(table: SQLWrapper, applicationId: AnyColumn, day: AnyColumn, total: AnyColumn, appId: string, window: DayWindow): SQL {
+  const from = literal(window.from);
+  const until = literal(window.from + window.days * DAY_MS);
+  return sql`select (${day} - ${from}) / ${literal(DAY_MS)} as day, ${total} as count
+    from ${table}
+    where ${applicationId} = ${appId} and ${day} >= ${from} and ${day} < ${until}`;
 }
 
 type Numeric = number | string | bigint;

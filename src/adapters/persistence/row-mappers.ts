@@ -36,6 +36,7 @@ export function settingsColumns(s: ApplicationSettings) {
     defaultAllowedDevices: s.defaultAllowedDevices,
     defaultAllowedSessions: s.defaultAllowedSessions,
     banPropagation: s.banPropagation,
+    propagatedIpBanHours: s.propagatedIpBanHours,
     passwordMinLength: s.passwordMinLength,
   };
 }
@@ -65,6 +66,7 @@ export const toApplication = (r: Row<'applications'>): ApplicationRecord => ({
     defaultAllowedDevices: r.defaultAllowedDevices,
     defaultAllowedSessions: r.defaultAllowedSessions,
     banPropagation: r.banPropagation,
+    propagatedIpBanHours: r.propagatedIpBanHours,
     passwordMinLength: r.passwordMinLength,
   },
   apiKey: r.apiKey,
@@ -110,7 +112,8 @@ export const toUser = (r: Row<'users'>): UserRecord => ({
 });
 
 export const toDevice = (r: Row<'devices'>): DeviceRecord => ({ ...r });
-export const toSession = (r: Row<'sessions'>): SessionRecord => ({ ...r });
+// `legacy` stays in the store: no token names a legacy session, so token checks never meet one.
+export const toSession = ({ legacy: _legacy, ...r }: Row<'sessions'>): SessionRecord => r;
 export const toLicense = (r: Row<'licenses'>): LicenseRecord => ({ ...r });
 
 export const adjustmentRow = (a: AdjustmentRecord): Row<'adjustments'> => ({

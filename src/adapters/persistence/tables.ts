@@ -85,6 +85,8 @@ export function defineTables(k: Kit) {
       defaultAllowedDevices: k.integer('default_allowed_devices').notNull(),
       defaultAllowedSessions: k.integer('default_allowed_sessions').notNull(),
       banPropagation: k.flag('ban_propagation').notNull(),
+      // Null: IP bans made by propagation never expire. Existing applications take the default.
+      propagatedIpBanHours: k.integer('propagated_ip_ban_hours').default(24),
       passwordMinLength: k.integer('password_min_length').notNull(),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
@@ -155,9 +157,26 @@ export function defineTables(k: Kit) {
       createdAt: k.instant('created_at').notNull(),
       expiresAt: k.instant('expires_at').notNull(),
       revokedAt: k.instant('revoked_at'),
+      // An internal session held by legacy header authentication (no token was issued for it).
+      legacy: k.flag('legacy').notNull().default(false),
     },
-    // app_created: the console overview counts logins (sessions opened) per day of one application.
-    (t) => [k.index('sessions_user_idx').on(t.userId), k.index('sessions_app_created_idx').on(t.applicationId, t.createdAt)],
+    // user_expires: a login reads its user's unexpired sessions only, however many ended ones the
+    // user has; expires: the retention purge finds sessions that ended long ago. (The overview
+    // counts logins in login_days, not here.)
+    (t) => [k.index('sessions_user_expires_idx').on(t.userId, t.expiresAt), k.index('sessions_expires_idx').on(t.expiresAt)],
+  );
+
+  // Logins (sessions opened) per application and UTC day, counted in the transaction that opens
+  // the session: the console overview reads these, so ended sessions can be purged.
+  const loginDays = k.table(
+    'login_days',
+    {
+      applicationId: appRef(),
+      // The UTC midnight the day starts at.
+      day: k.instant('day').notNull(),
+      logins: k.integer('logins').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.day] })],
   );
 
   const licenses = k.table(
@@ -242,8 +261,17 @@ export function defineTables(k: Kit) {
       value: k.text('value').notNull(),
       reason: k.text('reason'),
       createdAt: k.instant('created_at').notNull(),
+      // The ban whose refusal made this one by propagation (null: an owner made it). No foreign
+      // key: the origin may be deleted alone, and this ban still must not propagate.
+      propagatedFrom: k.text('propagated_from'),
+      // Propagated IP bans stop holding then; null: until deleted.
+      expiresAt: k.instant('expires_at'),
     },
-    (t) => [k.unique('bans_app_type_value_uq').on(t.applicationId, t.type, t.value)],
+    (t) => [
+      k.unique('bans_app_type_value_uq').on(t.applicationId, t.type, t.value),
+      // A cascading delete finds what a ban propagated.
+      k.index('bans_app_propagated_from_idx').on(t.applicationId, t.propagatedFrom),
+    ],
   );
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
@@ -359,7 +387,7 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, files, jobs };
+  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, files, jobs };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -41,7 +41,10 @@ async function resolveValue(deps: Deps, app: ApplicationRecord, type: BanType, r
   }
 }
 
-/** Bans an identifier; banning one that is already banned answers the existing ban. */
+/**
+ * Bans an identifier; banning one that is already banned answers the existing ban, except that
+ * an owner's ban takes over one made by propagation (it then neither expires nor stays propagated).
+ */
 export async function addBan(
   deps: Deps,
   owner: OwnerRecord,
@@ -52,15 +55,19 @@ export async function addBan(
   const { stored, shown } = await resolveValue(deps, app, input.type, input.value);
   const reason = input.reason === undefined || input.reason === null || input.reason.trim() === '' ? null : input.reason;
   const now = deps.clock.now();
-  const [ban] = await deps.store.addBans(app.id, [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now }], now);
+  const [ban] = await deps.store.addBans(
+    app.id,
+    [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now, propagatedFrom: null, expiresAt: null }],
+    now,
+  );
   if (ban === undefined) throw new Error('the store returned no ban for the one it was given');
   return { ban, shownValue: shown };
 }
 
-/** Newest first. A license ban whose license no longer exists shows the license id. */
+/** The live bans, newest first. A license ban whose license no longer exists shows the license id. */
 export async function listBans(deps: Deps, owner: OwnerRecord, appId: string): Promise<ShownBan[]> {
   const app = await ownedApplication(deps, owner, appId);
-  const bans = await deps.store.listBans(app.id);
+  const bans = await deps.store.listBans(app.id, deps.clock.now());
   return Promise.all(
     bans.map(async (ban) => {
       if (ban.type !== 'license') return { ban, shownValue: ban.value };
@@ -70,7 +77,8 @@ export async function listBans(deps: Deps, owner: OwnerRecord, appId: string): P
   );
 }
 
-export async function deleteBan(deps: Deps, owner: OwnerRecord, appId: string, banId: string): Promise<void> {
+/** Lifts a ban; with `cascade`, also the bans it propagated. */
+export async function deleteBan(deps: Deps, owner: OwnerRecord, appId: string, banId: string, options: { cascade: boolean }): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.deleteBan(app.id, banId))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
+  if (!(await deps.store.deleteBan(app.id, banId, options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
 }

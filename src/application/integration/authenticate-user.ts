@@ -1,6 +1,6 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError, loginRequired } from '../../domain/errors.js';
-import { sessionRejection } from '../../domain/sessions.js';
+import { LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.js';
 import { guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
@@ -64,15 +64,18 @@ async function userFromLegacyHeaders(deps: Deps, app: ApplicationRecord, p: Pres
     throw new DomainError('INVALID_CREDENTIALS', 'x-api-username and x-api-password go together');
   }
   await assertUserAccess(deps, app, user, caller, hardwareId);
-  if (app.settings.deviceAuth && hardwareId !== null) {
-    await deps.store.admitDevice({
-      userId: user.id,
-      hardwareId,
-      allowed: user.allowedDevices,
-      newDeviceId: deps.ids.uuid(),
-      now: deps.clock.now(),
-    });
-  }
+  // Each (user, hardware id) in use holds a short internal session that counts against the
+  // simultaneous-session cap like a token session; the device is admitted with it.
+  await deps.store.holdLegacySession({
+    applicationId: app.id,
+    userId: user.id,
+    hardwareId,
+    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+    cap: user.allowedSessions,
+    newSessionId: deps.ids.uuid(),
+    holdMs: LEGACY_SESSION_HOLD_MS,
+    now: deps.clock.now(),
+  });
   return user;
 }
 

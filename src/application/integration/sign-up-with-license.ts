@@ -29,9 +29,10 @@ export async function signUpWithLicense(
   const license = await throttledCheck(deps, attempt, async () =>
     digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
   );
-  // A valid code is proven; the device it came with is not (no user owns it yet).
+  // A valid code is proven; the device it came with is not (no user owns it yet), so propagation
+  // reaches the address and the license.
   const ids = { ip: caller.ip, hardwareId: body.hardware_id ?? null, licenseIds: license === null ? [] : [license.id] };
-  await guardBans(deps, app, ids, async () => ({ authenticated: license !== null, registeredHardwareIds: [] }));
+  await guardBans(deps, app, ids);
   if (license === null || digest === null) throw invalidLicense();
   return withinSignUpLimits(deps, app, caller, async () => {
     const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);

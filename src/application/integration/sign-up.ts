@@ -62,8 +62,9 @@ export async function signUp(
   const { username, key } = acceptUsername(body.username);
   const password = acceptNewPassword(body.password, app.settings.passwordMinLength);
   const hardwareId = signUpDevice(app, body.hardware_id);
-  // A sent hardware id is checked even where device auth is off; nothing is proven yet, so a
-  // refusal here bans nothing more.
+  // A sent hardware id is checked even where device auth is off. A banned one gets the address
+  // it came from banned by propagation; the id itself is registered to no one, so a banned
+  // address propagates nothing to it.
   await guardBans(deps, app, { ip: caller.ip, hardwareId: body.hardware_id ?? null });
   // The sign-up limits also bound sign-up as a username oracle: a free name makes an account
   // (counted here), a taken one counts as a failure against the address.

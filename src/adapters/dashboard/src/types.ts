@@ -20,6 +20,8 @@ export interface ApplicationSettings {
   default_allowed_devices: number;
   default_allowed_sessions: number;
   ban_propagation: boolean;
+  /** null: IP bans made by propagation never expire. */
+  propagated_ip_ban_hours: number | null;
   password_min_length: number;
 }
 
@@ -86,6 +88,10 @@ export interface Ban {
   value: string;
   reason: string | null;
   created_at: string;
+  /** The ban whose refusal made this one by propagation; null for an owner's ban. */
+  propagated_from: string | null;
+  /** Propagated IP bans stop holding then; null: until removed. */
+  expires_at: string | null;
 }
 
 export interface Variable {

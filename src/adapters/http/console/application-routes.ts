@@ -27,6 +27,7 @@ const settingsFields = {
   default_allowed_devices: Type.Optional(Type.Integer()),
   default_allowed_sessions: Type.Optional(Type.Integer()),
   ban_propagation: Type.Optional(Type.Boolean()),
+  propagated_ip_ban_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   password_min_length: Type.Optional(Type.Integer()),
 };
 
@@ -44,6 +45,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['defaultAllowedDevices', body.default_allowed_devices],
     ['defaultAllowedSessions', body.default_allowed_sessions],
     ['banPropagation', body.ban_propagation],
+    ['propagatedIpBanHours', body.propagated_ip_ban_hours],
     ['passwordMinLength', body.password_min_length],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;

@@ -27,9 +27,15 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
 
   app.delete(
     '/applications/:app_id/bans/:ban_id',
-    { schema: { params: Type.Object({ app_id: Uuid, ban_id: Uuid }, closed) } },
+    {
+      schema: {
+        params: Type.Object({ app_id: Uuid, ban_id: Uuid }, closed),
+        // cascade=true also deletes the bans this one propagated.
+        querystring: Type.Object({ cascade: Type.Optional(Type.Enum(['true', 'false'])) }, closed),
+      },
+    },
     async (request, reply) => {
-      await deleteBan(deps, ownerOf(request), request.params.app_id, request.params.ban_id);
+      await deleteBan(deps, ownerOf(request), request.params.app_id, request.params.ban_id, { cascade: request.query.cascade === 'true' });
       return reply.code(204).send();
     },
   );

@@ -4,11 +4,11 @@
 // takes row locks (`locked`) before it decides.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, type Column, eq, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import type { BanKey, BanType } from '../../../domain/bans.js';
+import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
 import { folderAbove } from '../../find-above.js';
 import type { Db, Dialect, UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
@@ -115,12 +115,14 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   const bansMatching = preparedRead(
     lane,
     db
-      .select({ type: t.bans.type, value: t.bans.value })
+      .select({ type: t.bans.type, value: t.bans.value, id: t.bans.id, propagatedFrom: t.bans.propagatedFrom })
       .from(t.bans)
       .where(
         and(
           eq(t.bans.applicationId, p('applicationId')),
           sql`(${t.bans.type}, ${t.bans.value}) in (select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`,
+          // An expired (propagated IP) ban no longer holds.
+          or(isNull(t.bans.expiresAt), gt(t.bans.expiresAt, p('now'))),
         ),
       ),
   );
@@ -140,11 +142,11 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     insertionOrder: () => ({}),
     rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
     prepare: (_fields, query) => preparedRead(lane, query),
-    async matchingBans(applicationId: string, keys: readonly BanKey[]): Promise<BanKey[]> {
+    async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
       if (keys.length === 0) return [];
-      const rows = await bansMatching({ applicationId, types: keys.map((k) => k.type), values: keys.map((k) => k.value) });
+      const rows = await bansMatching({ applicationId, now, types: keys.map((k) => k.type), values: keys.map((k) => k.value) });
       // The type column only ever holds BanType values written from typed records.
-      return rows.map((r) => ({ type: r.type as BanType, value: r.value }));
+      return rows.map((r) => ({ ...r, type: r.type as BanType }));
     },
     async ping() {
       // Both connections' ways: the pool's and the read lane's.

@@ -8,8 +8,8 @@
 // per padded size, 1, 2, 4, ... 256, and kept: the padding repeats the last key, which changes
 // nothing for IN.
 import type Database from 'better-sqlite3';
-import { and, eq, sql } from 'drizzle-orm';
-import type { BanKey, BanType } from '../../../domain/bans.js';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
 import type { Db } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
@@ -18,11 +18,11 @@ const MAX_KEYS = 256;
 
 const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
 
-export type MatchingBans = (applicationId: string, keys: readonly BanKey[]) => Promise<BanKey[]>;
+export type MatchingBans = (applicationId: string, keys: readonly BanKey[], now: number) => Promise<MatchedBan[]>;
 
 export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database): MatchingBans {
-  const fields = { type: bans.type, value: bans.value };
-  const bySize = new Map<number, PreparedRead<{ type: string; value: string }>>();
+  const fields = { type: bans.type, value: bans.value, id: bans.id, propagatedFrom: bans.propagatedFrom };
+  const bySize = new Map<number, PreparedRead<{ type: string; value: string; id: string; propagatedFrom: string | null }>>();
   const statementFor = (size: number) => {
     let read = bySize.get(size);
     if (read === undefined) {
@@ -33,27 +33,34 @@ export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Databa
         db
           .select(fields)
           .from(bans)
-          .where(and(eq(bans.applicationId, sql.placeholder('applicationId')), sql`(${bans.type}, ${bans.value}) in (values ${sql.join(pairs, sql`, `)})`)),
+          .where(
+            and(
+              eq(bans.applicationId, sql.placeholder('applicationId')),
+              sql`(${bans.type}, ${bans.value}) in (values ${sql.join(pairs, sql`, `)})`,
+              // An expired (propagated IP) ban no longer holds.
+              or(isNull(bans.expiresAt), gt(bans.expiresAt, sql.placeholder('now'))),
+            ),
+          ),
       );
       bySize.set(size, read);
     }
     return read;
   };
 
-  return async (applicationId, keys) => {
-    const found: BanKey[] = [];
+  return async (applicationId, keys, now) => {
+    const found: MatchedBan[] = [];
     // No keys, no query: nothing can match.
     for (let start = 0; start < keys.length; start += MAX_KEYS) {
       const part = keys.slice(start, start + MAX_KEYS);
       const size = paddedSize(part.length);
-      const params: Record<string, string> = { applicationId };
+      const params: Record<string, string | number> = { applicationId, now };
       for (let i = 0; i < size; i++) {
         const key = part[Math.min(i, part.length - 1)]!;
         params[`t${i}`] = key.type;
         params[`v${i}`] = key.value;
       }
       // The type column only ever holds BanType values written from typed records.
-      for (const r of statementFor(size).all(params)) found.push({ type: r.type as BanType, value: r.value });
+      for (const r of statementFor(size).all(params)) found.push({ ...r, type: r.type as BanType });
     }
     return found;
   };

@@ -1,8 +1,9 @@
 // Bans. Adding one also applies it to what already exists: a user ban ends the user's sessions,
 // a license ban flags the license so redemption refuses it.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { BanRecord, BanStore } from '../../../application/ports.js';
-import type { Dialect } from '../dialect.js';
+import { replacesStoredBan } from '../../../domain/bans.js';
+import { chunks, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
@@ -17,15 +18,21 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
         const stored: BanRecord[] = [];
         for (const ban of records) {
           // A concurrent insert of the same key is waited for; either way the row is then there.
-          await tx
+          const inserted = await tx
             .insert(bans)
             .values({ ...ban, applicationId })
-            .onConflictDoNothing({ target: [bans.applicationId, bans.type, bans.value] });
-          const [row] = await tx
-            .select()
-            .from(bans)
-            .where(and(eq(bans.applicationId, applicationId), eq(bans.type, ban.type), eq(bans.value, ban.value)));
-          if (!row) throw new Error('ban vanished inside its own transaction');
+            .onConflictDoNothing({ target: [bans.applicationId, bans.type, bans.value] })
+            .returning();
+          let [row] = inserted;
+          if (row === undefined) {
+            const sameKey = and(eq(bans.applicationId, applicationId), eq(bans.type, ban.type), eq(bans.value, ban.value));
+            [row] = await d.locked(tx.select().from(bans).where(sameKey));
+            if (!row) throw new Error('ban vanished inside its own transaction');
+            // An expired ban is gone, and an owner's ban takes over a propagated one: the stored
+            // row becomes the new ban (its id too, so nothing still names the old one).
+            if (replacesStoredBan(row, ban, now)) [row] = await tx.update(bans).set({ ...ban, applicationId }).where(sameKey).returning();
+            if (!row) throw new Error('ban vanished inside its own transaction');
+          }
           stored.push(toBan(row));
           // Applied for existing bans too: idempotent, and it heals anything that slipped past.
           if (ban.type === 'user') {
@@ -45,26 +52,40 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
         return stored;
       });
     },
-    async listBans(applicationId) {
+    async listBans(applicationId, now) {
       const rows = await db
         .select()
         .from(bans)
-        .where(eq(bans.applicationId, applicationId))
+        .where(and(eq(bans.applicationId, applicationId), or(isNull(bans.expiresAt), gt(bans.expiresAt, now))))
         .orderBy(desc(bans.createdAt), desc(d.binary(bans.id)));
       return rows.map(toBan);
     },
-    async deleteBan(applicationId, banId) {
+    async purgeExpiredBans(now) {
+      // Only IP bans expire, so no license flag needs clearing.
+      const gone = await d.write((w) => w.delete(bans).where(lte(bans.expiresAt, now)).returning({ id: bans.id }));
+      return gone.length;
+    },
+    async deleteBan(applicationId, banId, options) {
       return d.transaction(async (tx) => {
         const [row] = await tx
           .delete(bans)
           .where(and(eq(bans.applicationId, applicationId), eq(bans.id, banId)))
           .returning();
         if (!row) return false;
-        if (row.type === 'license') {
+        // Propagated bans never propagate further, so what a ban propagated is one level deep.
+        const propagated =
+          options?.cascade === true
+            ? await tx
+                .delete(bans)
+                .where(and(eq(bans.applicationId, applicationId), eq(bans.propagatedFrom, banId)))
+                .returning({ type: bans.type, value: bans.value })
+            : [];
+        const licenseIds = [row, ...propagated].filter((b) => b.type === 'license').map((b) => b.value);
+        for (const ids of chunks(licenseIds)) {
           await tx
             .update(licenses)
             .set({ banned: false })
-            .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, row.value)));
+            .where(and(eq(licenses.applicationId, applicationId), inArray(licenses.id, ids)));
         }
         return true;
       });

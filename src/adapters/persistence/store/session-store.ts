@@ -1,15 +1,22 @@
 // Sessions and device admission. The login's transaction locks the user's row before it counts
 // devices and live sessions, so parallel logins of one user (in any process) run one after another
 // and cannot overshoot either cap.
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports.js';
-import { planSession } from '../../../domain/sessions.js';
-import type { Dialect } from '../dialect.js';
+import { utcDayStart } from '../../../domain/overview.js';
+import { planLegacyHold, planSession } from '../../../domain/sessions.js';
+import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { admit, assertStillAdmitted, lockUser } from './writes.js';
 
 export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
-  const { sessions } = d.t;
+  const { sessions, loginDays } = d.t;
+  /** Counts a login on its application's UTC day, in the transaction that opens the session. */
+  const countLogin = (tx: Db, applicationId: string, at: number) =>
+    tx
+      .insert(loginDays)
+      .values({ applicationId, day: utcDayStart(at), logins: 1 })
+      .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
   return {
     async openSession({ session, device, cap, now }) {
       return d.transaction(async (tx) => {
@@ -19,7 +26,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         const deviceRegistered =
           device === null ? false : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
         // Only live sessions matter to the plan; expired and revoked ones are filtered out here
-        // rather than loaded.
+        // rather than loaded, and sessions_user_expires_idx reads only the unexpired ones.
         const live = await tx
           .select({ id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
           .from(sessions)
@@ -27,16 +34,58 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         const { replace } = planSession(live, session.hardwareId, cap, now);
         for (const id of replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         await tx.insert(sessions).values(session);
+        await countLogin(tx, session.applicationId, session.createdAt);
         return { deviceRegistered };
       });
     },
-    async admitDevice({ userId, hardwareId, allowed, newDeviceId, now }) {
+    async holdLegacySession({ applicationId, userId, hardwareId, device, cap, newSessionId, holdMs, now }) {
+      const sameSeat = and(
+        eq(sessions.userId, userId),
+        hardwareId === null ? isNull(sessions.hardwareId) : eq(sessions.hardwareId, hardwareId),
+        eq(sessions.legacy, true),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      );
+      // The common case, a device already in use: one statement, no transaction.
+      const extended = await d.write((w) => w.update(sessions).set({ expiresAt: now + holdMs }).where(sameSeat).returning({ id: sessions.id }));
+      if (extended.length > 0) return;
       await d.transaction(async (tx) => {
+        // The user's row lock orders this with logins and other legacy requests of the user.
         await lockUser(d, tx, userId);
-        await admit(d, tx, userId, hardwareId, allowed, newDeviceId, now);
+        if (device !== null) await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now);
+        const live = await tx
+          .select({ id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy })
+          .from(sessions)
+          .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+        const plan = planLegacyHold(live, hardwareId, cap, now);
+        if (plan.kind === 'extend') {
+          await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
+          return;
+        }
+        for (const id of plan.replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
+        // No token is ever issued for it, so it has no digest to match.
+        await tx
+          .insert(sessions)
+          .values({ id: newSessionId, applicationId, userId, hardwareId, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
     findSession: reads.findSession,
+    async purgeEndedSessions(endedBefore, batch = 1000) {
+      // In batches, so no one statement holds the (SQLite) write lock for long.
+      let removed = 0;
+      for (;;) {
+        const ids = await d.db.select({ id: sessions.id }).from(sessions).where(lt(sessions.expiresAt, endedBefore)).limit(batch);
+        if (ids.length === 0) return removed;
+        const gone = await d.write((w) =>
+          w
+            .delete(sessions)
+            .where(and(inArray(sessions.id, ids.map((r) => r.id)), lt(sessions.expiresAt, endedBefore)))
+            .returning({ id: sessions.id }),
+        );
+        removed += gone.length;
+        if (ids.length < batch) return removed;
+      }
+    },
     async revokeSession(id, now) {
       await d.write((w) =>
         w

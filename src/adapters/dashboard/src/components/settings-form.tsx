@@ -12,13 +12,17 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   default_allowed_devices: 1,
   default_allowed_sessions: 1,
   ban_propagation: true,
+  propagated_ip_ban_hours: 24,
   password_min_length: 8,
 };
 
 type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length';
 
-/** Settings as edited: numbers as the text typed, so a half-typed value is not rewritten. */
-export type SettingsDraft = Omit<ApplicationSettings, NumberKey> & Record<NumberKey, string>;
+/**
+ * Settings as edited: numbers as the text typed, so a half-typed value is not rewritten.
+ * propagated_ip_ban_hours left empty is null (propagated IP bans never expire).
+ */
+export type SettingsDraft = Omit<ApplicationSettings, NumberKey | 'propagated_ip_ban_hours'> & Record<NumberKey | 'propagated_ip_ban_hours', string>;
 
 export function toDraft(s: ApplicationSettings): SettingsDraft {
   return {
@@ -27,6 +31,7 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     default_allowed_devices: String(s.default_allowed_devices),
     default_allowed_sessions: String(s.default_allowed_sessions),
     password_min_length: String(s.password_min_length),
+    propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
   };
 }
 
@@ -44,6 +49,7 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     default_allowed_devices: num(d.default_allowed_devices),
     default_allowed_sessions: num(d.default_allowed_sessions),
     password_min_length: num(d.password_min_length),
+    propagated_ip_ban_hours: d.propagated_ip_ban_hours.trim() === '' ? null : num(d.propagated_ip_ban_hours),
   };
 }
 
@@ -58,11 +64,12 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
         <CheckField label="Device authentication" name="device_auth" checked={draft.device_auth} onChange={set('device_auth')} hint="Users sign in with a hardware id, within their device limit." />
         <CheckField label="Token authentication" name="token_auth" checked={draft.token_auth} onChange={set('token_auth')} hint="Login returns a session token." />
         <CheckField label="Legacy authentication" name="legacy_auth" checked={draft.legacy_auth} onChange={set('legacy_auth')} hint="Credentials in headers on every request." />
-        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A proven request refused for a banned identifier also bans its address, user and licenses." />
+        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A request refused for a banned user, license or device also bans its address and its proven user and licenses. A banned address passes nothing on." />
       </fieldset>
       <TextField label="Session TTL (seconds)" name="session_ttl_seconds" type="number" min={30} max={2592000} value={draft.session_ttl_seconds} onInput={set('session_ttl_seconds')} hint="30 to 2,592,000" />
       <TextField label="Default allowed devices" name="default_allowed_devices" type="number" min={0} max={10000} value={draft.default_allowed_devices} onInput={set('default_allowed_devices')} />
       <TextField label="Default allowed sessions" name="default_allowed_sessions" type="number" min={1} max={10000} value={draft.default_allowed_sessions} onInput={set('default_allowed_sessions')} />
+      <TextField label="Propagated IP bans last (hours)" name="propagated_ip_ban_hours" type="number" min={1} max={8760} value={draft.propagated_ip_ban_hours} onInput={set('propagated_ip_ban_hours')} hint="1 to 8,760; empty: until removed" />
       <TextField label="Minimum password length" name="password_min_length" type="number" min={8} max={64} value={draft.password_min_length} onInput={set('password_min_length')} />
     </div>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { appPath, del, get, post, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
-import { PagedTable, RowActions } from '../components/data-table.js';
+import { PagedTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
 import { Card, FormActions, SelectField, TextField } from '../components/fields.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
@@ -34,11 +34,18 @@ export function BansPage({ app }: AppPageProps) {
       await bans.reload();
     });
   };
-  const lift = (ban: Ban) =>
-    runConfirmed(remove, { title: 'Remove this ban?', message: `${typeName(ban.type)} ${ban.value} is no longer banned.`, label: 'Remove ban' }, async () => {
-      await del(appPath(app.id, `/bans/${seg(ban.id)}`));
-      await bans.reload();
-    });
+  const lift = (ban: Ban, cascade: boolean) =>
+    runConfirmed(
+      remove,
+      cascade
+        ? { title: 'Remove this ban and what it propagated?', message: `${typeName(ban.type)} ${ban.value} and every ban propagated from it are no longer banned.`, label: 'Remove all' }
+        : { title: 'Remove this ban?', message: `${typeName(ban.type)} ${ban.value} is no longer banned.`, label: 'Remove ban' },
+      async () => {
+        await del(appPath(app.id, `/bans/${seg(ban.id)}${cascade ? '?cascade=true' : ''}`));
+        await bans.reload();
+      },
+    );
+  const origin = (id: string) => bans.data?.find((b) => b.id === id);
 
   return (
     <>
@@ -59,16 +66,26 @@ export function BansPage({ app }: AppPageProps) {
         <PagedTable
           items={bans.data}
           empty="No bans."
-          headers={['Type', 'Value', 'Reason', 'Since', '']}
+          headers={['Type', 'Value', 'Reason', 'Since', 'Until', '']}
           row={(b) => (
             <tr key={b.id}>
               <td>
                 <Badge tone="red">{typeName(b.type)}</Badge>
               </td>
               <td class="mono">{b.value}</td>
-              <td>{b.reason}</td>
+              <td>
+                {b.reason}
+                {b.propagated_from !== null && (
+                  <div class="muted small">
+                    propagated from {origin(b.propagated_from) ? `${typeName(origin(b.propagated_from)!.type)} ${origin(b.propagated_from)!.value}` : 'a removed ban'}
+                  </div>
+                )}
+              </td>
               <td>{formatDateTime(b.created_at)}</td>
-              <RowActions onDelete={() => void lift(b)} deleteLabel="Remove" />
+              <td>{b.expires_at === null ? '' : formatDateTime(b.expires_at)}</td>
+              <RowActions onDelete={() => void lift(b, false)} deleteLabel="Remove">
+                {b.propagated_from === null && bans.data?.some((x) => x.propagated_from === b.id) && <RowButton label="Remove with propagated" onClick={() => void lift(b, true)} />}
+              </RowActions>
             </tr>
           )}
         />
