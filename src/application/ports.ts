@@ -81,6 +81,12 @@ export interface ApplicationStore {
   findApplicationByAdminKeyDigest(digest: string): Promise<ApplicationRecord | null>;
   /** Returns the updated record, or null when there is no such application. */
   updateApplication(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
+  /**
+   * ATOMIC: renames the application (when `name` is given) and lays `settings` over its stored
+   * settings (mergeSettings of the domain), so concurrent patches of different fields all hold.
+   * Null when there is no such application.
+   */
+  patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }): Promise<ApplicationRecord | null>;
   /** Deletes the application and everything it owns. False when there was none. */
   deleteApplication(id: string): Promise<boolean>;
   /** Any one sealed files key, to check at start that the master key opens this database's secrets. */
@@ -294,14 +300,20 @@ export interface ThrottleStore {
   unlockAccounts(applicationId: string, accountKeys: string[]): Promise<void>;
 }
 
+/** The fields of an announcement an owner can change. */
+export type AnnouncementPatch = Partial<Pick<AnnouncementRecord, 'title' | 'contentHtml' | 'status' | 'publishFrom' | 'publishUntil'>>;
+
 export interface ContentStore {
   putVariable(variable: VariableRecord): Promise<VariableRecord>;
   /** By name. */
   listVariables(applicationId: string): Promise<VariableRecord[]>;
   deleteVariable(applicationId: string, name: string): Promise<boolean>;
   createAnnouncement(a: AnnouncementRecord): Promise<void>;
-  /** Replaces the stored announcement with the same id and application. */
-  updateAnnouncement(a: AnnouncementRecord): Promise<boolean>;
+  /**
+   * ATOMIC: lays the fields given over the stored announcement (mergeAnnouncement of the domain),
+   * so concurrent patches of different fields all hold. Null when there is no such announcement.
+   */
+  patchAnnouncement(applicationId: string, id: string, patch: AnnouncementPatch): Promise<AnnouncementRecord | null>;
   findAnnouncement(applicationId: string, id: string): Promise<AnnouncementRecord | null>;
   /** Newest publish_from first. */
   listAnnouncements(applicationId: string): Promise<AnnouncementRecord[]>;

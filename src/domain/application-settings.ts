@@ -48,6 +48,12 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   return s;
 }
 
+/** The stored settings with those given laid over them, validated whole (VALIDATION_FAILED). */
+export function mergeSettings(current: ApplicationSettings, patch: Partial<ApplicationSettings>): ApplicationSettings {
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
+  return validateSettings({ ...current, ...given });
+}
+
 export function validateUserLimits(limits: { allowedDevices?: number; allowedSessions?: number }): void {
   if (limits.allowedDevices !== undefined) checkRange('allowed_number_of_devices', limits.allowedDevices, 0, LIMIT_MAX);
   if (limits.allowedSessions !== undefined) checkRange('allowed_number_of_simultaneous_sessions', limits.allowedSessions, 1, LIMIT_MAX);

@@ -438,10 +438,13 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().createAnnouncement(newer);
       expect(await store().findAnnouncement(app.id, older.id)).toEqual(older);
       const edited = { ...older, title: 'edited', status: 'PUBLISHED' as const, publishUntil: T0 + 5000 };
-      expect(await store().updateAnnouncement(edited)).toBe(true);
+      expect(await store().patchAnnouncement(app.id, older.id, { title: 'edited', status: 'PUBLISHED', publishUntil: T0 + 5000 })).toEqual(edited);
       expect(await store().listAnnouncements(app.id)).toEqual([newer, edited]);
+      // A window the merge makes invalid is refused and writes nothing.
+      await expect(store().patchAnnouncement(app.id, older.id, { title: 'lost', publishFrom: T0 + 5000 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(await store().findAnnouncement(app.id, older.id)).toEqual(edited);
       const { app: other } = await seedApp(store());
-      expect(await store().updateAnnouncement({ ...edited, applicationId: other.id })).toBe(false);
+      expect(await store().patchAnnouncement(other.id, older.id, { title: 'x' })).toBeNull();
       expect(await store().findAnnouncement(other.id, older.id)).toBeNull();
       expect(await store().deleteAnnouncement(other.id, older.id)).toBe(false);
       expect(await store().deleteAnnouncement(app.id, older.id)).toBe(true);

@@ -10,6 +10,48 @@ const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n
 
 export function concurrencyContract({ store, test, section }: ContractContext): void {
   section('concurrency', () => {
+    test('parallel patches of different settings of one application all hold', async () => {
+      const { app } = await seedApp(store());
+      const patches = [
+        { anonymousAccess: !app.settings.anonymousAccess },
+        { deviceAuth: !app.settings.deviceAuth },
+        { legacyAuth: !app.settings.legacyAuth },
+        { tokenAuth: !app.settings.tokenAuth },
+        { banPropagation: !app.settings.banPropagation },
+        { sessionTtlSeconds: app.settings.sessionTtlSeconds + 60 },
+        { defaultAllowedDevices: app.settings.defaultAllowedDevices + 5 },
+        { defaultAllowedSessions: app.settings.defaultAllowedSessions + 5 },
+        { propagatedIpBanHours: 72 },
+        { passwordMinLength: app.settings.passwordMinLength + 2 },
+      ];
+      await Promise.all([
+        ...patches.map((settings) => store().patchApplication(app.id, { settings })),
+        store().patchApplication(app.id, { name: 'Renamed', settings: {} }),
+      ]);
+      expect(await store().findApplication(app.id)).toEqual({ ...app, name: 'Renamed', settings: Object.assign({ ...app.settings }, ...patches) });
+    });
+
+    test('parallel patches of different fields of one announcement all hold', async () => {
+      const { app } = await seedApp(store());
+      for (let round = 0; round < 5; round += 1) {
+        const original = {
+          id: randomUUID(), applicationId: app.id, title: 'original', contentHtml: '<p>original</p>', status: 'DRAFT' as const,
+          publishFrom: T0, publishUntil: null, createdAt: T0,
+        };
+        await store().createAnnouncement(original);
+        // Any order of these keeps the publication window valid.
+        const patches = [
+          { title: 'retitled' },
+          { contentHtml: '<p>changed</p>' },
+          { status: 'ARCHIVED' as const },
+          { publishFrom: T0 + 1000 },
+          { publishUntil: T0 + 5000 },
+        ];
+        await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p)));
+        expect(await store().findAnnouncement(app.id, original.id)).toEqual(Object.assign({ ...original }, ...patches));
+      }
+    });
+
     test('50 parallel activations of one license: exactly one succeeds', async () => {
       const { app } = await seedApp(store());
       const license = makeLicense(app.id);

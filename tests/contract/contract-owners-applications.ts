@@ -102,6 +102,22 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await store().updateApplication(randomUUID(), { name: 'x' })).toBeNull();
     });
 
+    test('patchApplication lays the settings given over the stored ones; an invalid result writes nothing', async () => {
+      const { app } = await seedApp(store());
+      const patched = await store().patchApplication(app.id, { name: 'Renamed', settings: { legacyAuth: true } });
+      const expected = { ...app, name: 'Renamed', settings: { ...app.settings, legacyAuth: true } };
+      expect(patched).toEqual(expected);
+      expect(await store().patchApplication(app.id, { settings: { defaultAllowedSessions: 4 } })).toEqual({
+        ...expected,
+        settings: { ...expected.settings, defaultAllowedSessions: 4 },
+      });
+      await expect(store().patchApplication(app.id, { name: 'Lost', settings: { sessionTtlSeconds: 1 } })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
+      expect((await store().findApplication(app.id))?.name).toBe('Renamed');
+      expect(await store().patchApplication(randomUUID(), { settings: {} })).toBeNull();
+    });
+
     test('deleteApplication cascades to everything the application owns', async () => {
       const s = store();
       const { app } = await seedApp(s);

@@ -3,7 +3,7 @@ import { validateName } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
 import type { Deps } from '../deps.js';
-import type { AnnouncementRecord, OwnerRecord } from '../ports.js';
+import type { AnnouncementPatch, AnnouncementRecord, OwnerRecord } from '../ports.js';
 import { ownedApplication } from './applications.js';
 
 export const ANNOUNCEMENT_TITLE_MAX = 200;
@@ -40,7 +40,10 @@ export async function listAnnouncements(deps: Deps, owner: OwnerRecord, appId: s
   return deps.store.listAnnouncements(app.id);
 }
 
-/** Changes the fields given; the resulting publication window is checked as a whole. */
+/**
+ * Changes the fields given in one store operation; the resulting publication window is checked as
+ * a whole inside it, so parallel patches of different fields all hold.
+ */
 export async function updateAnnouncement(
   deps: Deps,
   owner: OwnerRecord,
@@ -49,14 +52,11 @@ export async function updateAnnouncement(
   patch: Partial<AnnouncementInput>,
 ): Promise<AnnouncementRecord> {
   const app = await ownedApplication(deps, owner, appId);
-  const current = await deps.store.findAnnouncement(app.id, id);
-  if (current === null) throw notFound();
-  const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<AnnouncementInput>;
-  if (defined.contentHtml !== undefined) defined.contentHtml = deps.html.sanitize(defined.contentHtml);
-  const next: AnnouncementRecord = { ...current, ...defined };
-  if (defined.title !== undefined) next.title = validateName('title', defined.title, ANNOUNCEMENT_TITLE_MAX);
-  validateWindow(next.publishFrom, next.publishUntil);
-  if (!(await deps.store.updateAnnouncement(next))) throw notFound();
+  const given: AnnouncementPatch = { ...patch };
+  if (patch.contentHtml !== undefined) given.contentHtml = deps.html.sanitize(patch.contentHtml);
+  if (patch.title !== undefined) given.title = validateName('title', patch.title, ANNOUNCEMENT_TITLE_MAX);
+  const next = await deps.store.patchAnnouncement(app.id, id, given);
+  if (next === null) throw notFound();
   return next;
 }
 

@@ -58,7 +58,10 @@ export async function createApplication(
 export const listApplications = (deps: Deps, owner: OwnerRecord): Promise<ApplicationRecord[]> =>
   deps.store.listApplications(owner.id);
 
-/** Merges a new name and any settings given into the stored ones; the result is validated whole. */
+/**
+ * Merges a new name and any settings given into the stored ones in one store operation (the
+ * result is validated whole inside it), so parallel patches of different fields all hold.
+ */
 export async function updateApplication(
   deps: Deps,
   owner: OwnerRecord,
@@ -67,8 +70,7 @@ export async function updateApplication(
 ): Promise<ApplicationRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const name = input.name === undefined ? undefined : validateName('name', input.name, APPLICATION_NAME_MAX);
-  const settings = validateSettings({ ...app.settings, ...input.settings });
-  const updated = await deps.store.updateApplication(app.id, { ...(name === undefined ? {} : { name }), settings });
+  const updated = await deps.store.patchApplication(app.id, { ...(name === undefined ? {} : { name }), settings: input.settings });
   if (updated === null) throw notFound();
   return updated;
 }

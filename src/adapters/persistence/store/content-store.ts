@@ -1,7 +1,8 @@
 // Variables and announcements of an application. Each write is one statement that needs no read
-// before it, so none takes a transaction.
+// before it, but for a patch of an announcement, which merges into the stored one.
 import { and, eq } from 'drizzle-orm';
-import type { ContentStore } from '../../../application/ports.js';
+import type { AnnouncementRecord, ContentStore } from '../../../application/ports.js';
+import { mergeAnnouncement } from '../../../domain/announcements.js';
 import type { Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { toAnnouncement, toVariable } from '../row-mappers.js';
@@ -36,10 +37,15 @@ export function contentStore(d: Dialect, reads: HotReads): ContentStore {
     async createAnnouncement(a) {
       await d.write((w) => w.insert(announcements).values(a));
     },
-    async updateAnnouncement(a) {
-      const { id, applicationId, ...rest } = a;
-      const updated = await d.write((w) => w.update(announcements).set(rest).where(announcementOf(applicationId, id)).returning({ id: announcements.id }));
-      return updated.length > 0;
+    async patchAnnouncement(applicationId, id, patch) {
+      return d.transaction(async (tx) => {
+        const [row] = await d.locked(tx.select().from(announcements).where(announcementOf(applicationId, id)));
+        if (row === undefined) return null;
+        const next = mergeAnnouncement<AnnouncementRecord>(toAnnouncement(row), patch);
+        const { title, contentHtml, status, publishFrom, publishUntil } = next;
+        await tx.update(announcements).set({ title, contentHtml, status, publishFrom, publishUntil }).where(announcementOf(applicationId, id));
+        return next;
+      });
     },
     async findAnnouncement(applicationId, id) {
       const [row] = await db.select().from(announcements).where(announcementOf(applicationId, id));

@@ -1,6 +1,7 @@
 // Owners, their console tokens and their applications.
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
+import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Dialect, isUniqueViolation } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
@@ -92,6 +93,17 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
       // drizzle refuses an empty SET; an empty patch is a plain read.
       if (Object.keys(set).length > 0) await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
       return find(id);
+    },
+    async patchApplication(id, patch) {
+      return d.transaction(async (tx) => {
+        const [row] = await d.locked(tx.select().from(applications).where(eq(applications.id, id)));
+        if (row === undefined) return null;
+        const current = toApplication(row);
+        const name = patch.name ?? current.name;
+        const settings = mergeSettings(current.settings, patch.settings);
+        await tx.update(applications).set({ name, ...settingsColumns(settings) }).where(eq(applications.id, id));
+        return { ...current, name, settings };
+      });
     },
     async deleteApplication(id) {
       // Everything the application owns goes with it through ON DELETE CASCADE, but for the
