@@ -1,6 +1,10 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
+import { boot } from '../../src/boot.js';
+import { readConfig } from '../../src/config.js';
+import { consoleRequest, createApplication, createLicenses, startTestApp, testArgon2, type TestApp } from '../support/test-app.js';
 import { bearer, call, member, token } from '../support/integration.js';
 
 let t: TestApp;
@@ -49,4 +53,33 @@ it('no issued secret or password is stored in plain text', async () => {
   }
   // Sanity: the scan does find what is stored in plain text.
   expect(dump.includes(Buffer.from(app.credentials.api_key, 'utf8'))).toBe(true);
+});
+
+it('a fresh data folder, its SQLite database and the database\'s -wal and -shm are readable by the owner only', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'gatehouse-modes-'));
+  // A usual umask would leave 0755 folders and 0644 files: the modes must not depend on it.
+  const umask = process.umask(0o022);
+  try {
+    const dataDir = join(parent, 'data');
+    // SQLite whatever backend the suite runs on: the files it makes are what is checked.
+    const booted = await boot(readConfig({ GATEHOUSE_DATA_DIR: dataDir }), { argon2: testArgon2 });
+    try {
+      const db = join(dataDir, 'gatehouse.db');
+      const modes = Object.fromEntries(
+        [dataDir, db, `${db}-wal`, `${db}-shm`, join(dataDir, 'master.key')].map((p) => [p.slice(parent.length), statSync(p).mode & 0o777]),
+      );
+      expect(modes).toEqual({
+        '/data': 0o700,
+        '/data/gatehouse.db': 0o600,
+        '/data/gatehouse.db-wal': 0o600,
+        '/data/gatehouse.db-shm': 0o600,
+        '/data/master.key': 0o600,
+      });
+    } finally {
+      await booted.close();
+    }
+  } finally {
+    process.umask(umask);
+    rmSync(parent, { recursive: true, force: true });
+  }
 });
