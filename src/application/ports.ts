@@ -63,6 +63,8 @@ export interface OwnerStore {
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;
   revokeConsoleToken(id: string, now: Instant): Promise<void>;
+  /** Records a use of the token (last_used_at = now, never moved back); a revoked one is left alone. */
+  touchConsoleToken(id: string, now: Instant): Promise<void>;
 }
 
 export interface ApplicationPatch {

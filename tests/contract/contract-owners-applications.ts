@@ -46,17 +46,32 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
     test('console tokens are found by digest and revoked once', async () => {
       const owner = makeOwner();
       await store().createOwner(owner);
-      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null };
+      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null, kind: 'bearer' as const, lastUsedAt: null };
       await store().createConsoleToken(token);
       expect(await store().findConsoleToken(token.digest)).toEqual(token);
       // A browser session's token keeps its expiry.
-      const browser = { ...token, id: randomUUID(), digest: `ct:${randomUUID()}`, expiresAt: T0 + 43_200_000 };
+      const browser = { ...token, id: randomUUID(), digest: `ct:${randomUUID()}`, expiresAt: T0 + 43_200_000, kind: 'cookie' as const };
       await store().createConsoleToken(browser);
       expect(await store().findConsoleToken(browser.digest)).toEqual(browser);
       expect(await store().findConsoleToken('ct:unknown')).toBeNull();
       await store().revokeConsoleToken(token.id, T0 + 1000);
       await store().revokeConsoleToken(token.id, T0 + 2000);
       expect((await store().findConsoleToken(token.digest))?.revokedAt).toBe(T0 + 1000);
+    });
+
+    test('touchConsoleToken records the latest use, never moves it back, and leaves a revoked token alone', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null, kind: 'bearer' as const, lastUsedAt: null };
+      await store().createConsoleToken(token);
+      await store().touchConsoleToken(token.id, T0 + 120_000);
+      expect((await store().findConsoleToken(token.digest))?.lastUsedAt).toBe(T0 + 120_000);
+      // A slower request touching with an earlier instant does not move it back.
+      await store().touchConsoleToken(token.id, T0 + 60_000);
+      expect((await store().findConsoleToken(token.digest))?.lastUsedAt).toBe(T0 + 120_000);
+      await store().revokeConsoleToken(token.id, T0 + 130_000);
+      await store().touchConsoleToken(token.id, T0 + 200_000);
+      expect((await store().findConsoleToken(token.digest))?.lastUsedAt).toBe(T0 + 120_000);
     });
   });
 

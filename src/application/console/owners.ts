@@ -1,4 +1,4 @@
-import { consoleTokenLive } from '../../domain/console-session.js';
+import { consoleTokenLive, consoleTokenNeedsTouch } from '../../domain/console-session.js';
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
@@ -12,7 +12,10 @@ export interface OwnerSession {
   token: string;
 }
 
-/** A new console token of the owner; `expiresAt` null for tokens that live until revoked. */
+/**
+ * A new console token of the owner: a Bearer token (expiresAt null) lives while it is used at least
+ * once per idle period; a browser session's cookie token ends at `expiresAt`.
+ */
 export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresAt: Instant | null = null): Promise<OwnerSession> {
   const token = deps.secrets.issue(keyPrefixes.consoleToken);
   await deps.store.createConsoleToken({
@@ -22,6 +25,8 @@ export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresA
     createdAt: deps.clock.now(),
     revokedAt: null,
     expiresAt,
+    kind: expiresAt === null ? 'bearer' : 'cookie',
+    lastUsedAt: null,
   });
   return { owner: { id: owner.id, email: owner.email }, token };
 }
@@ -87,9 +92,14 @@ export async function resolveConsoleToken(deps: Deps, token: string | undefined)
   if (!token || token.length > 200) throw invalid();
   const digest = deps.secrets.digest(token);
   const stored = await deps.store.findConsoleToken(digest);
-  if (stored === null || !consoleTokenLive(stored, deps.clock.now()) || !deps.secrets.sameDigest(stored.digest, digest)) throw invalid();
+  const now = deps.clock.now();
+  if (stored === null || !consoleTokenLive(stored, now, deps.console.tokenIdleMs) || !deps.secrets.sameDigest(stored.digest, digest)) throw invalid();
   const owner = await deps.store.findOwnerById(stored.ownerId);
   if (owner === null) throw invalid();
+  if (consoleTokenNeedsTouch(stored, now)) {
+    await deps.store.touchConsoleToken(stored.id, now);
+    return { owner, token: { ...stored, lastUsedAt: now } };
+  }
   return { owner, token: stored };
 }
 

@@ -1,5 +1,5 @@
 // Owners, their console tokens and their applications.
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Dialect, isUniqueViolation } from '../dialect.js';
@@ -46,6 +46,21 @@ export function ownerStore(d: Dialect): OwnerStore {
           .update(consoleTokens)
           .set({ revokedAt: now })
           .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt))),
+      );
+    },
+    async touchConsoleToken(id, now) {
+      // Two requests racing to touch it: the later instant wins, whichever writes last.
+      await d.write((w) =>
+        w
+          .update(consoleTokens)
+          .set({ lastUsedAt: now })
+          .where(
+            and(
+              eq(consoleTokens.id, id),
+              isNull(consoleTokens.revokedAt),
+              or(isNull(consoleTokens.lastUsedAt), lt(consoleTokens.lastUsedAt, now)),
+            ),
+          ),
       );
     },
   };
