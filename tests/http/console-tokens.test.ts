@@ -2,7 +2,7 @@
 // extends; browser sessions keep their fixed 12 hours.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestApp, startTestApp } from '../support/test-app.js';
-import { bearerOf, browserSignIn } from './console-helpers.js';
+import { bearerOf, browserSignIn, MISSING_ID, otherOwnerToken, UUID } from './console-helpers.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -71,5 +71,107 @@ describe('console token idle expiry', () => {
     }
     t.clock.advance(HOUR);
     expect((await t.inject({ method: 'GET', url: '/api/console/session', headers })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/console/tokens', () => {
+  it("lists the owner's live tokens with their kind and times, marking the caller's, and nobody else's", async () => {
+    t.clock.advance(1000);
+    const { cookie } = await browserSignIn(t);
+    t.clock.advance(2 * 60_000);
+    const token = await login();
+    await otherOwnerToken(t);
+    t.clock.advance(60_000);
+    const res = await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) });
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as Array<Record<string, unknown>>;
+    // The CLI bootstrap token, the browser session, the new login: oldest first.
+    expect(list).toHaveLength(3);
+    for (const entry of list) expect(Object.keys(entry).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'kind', 'last_used_at']);
+    expect(list.map((e) => e['kind'])).toEqual(['bearer', 'cookie', 'bearer']);
+    expect(list.map((e) => e['current'])).toEqual([false, false, true]);
+    const [bootstrap, browser, current] = list as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+    expect(bootstrap['last_used_at']).toBeNull();
+    expect(bootstrap['expires_at']).toBe(new Date(Date.parse(bootstrap['created_at'] as string) + IDLE).toISOString());
+    expect(browser['expires_at']).toBe(new Date(Date.parse(browser['created_at'] as string) + 12 * HOUR).toISOString());
+    // This request was a use of the caller's token, a minute after its creation.
+    expect(current['last_used_at']).toBe(new Date(t.clock.now()).toISOString());
+    expect(current['expires_at']).toBe(new Date(t.clock.now() + IDLE).toISOString());
+    expect(current['id']).toMatch(UUID);
+    // The cookie sees the same list, itself current.
+    const viaCookie = (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: { cookie } })).json() as Array<Record<string, unknown>>;
+    expect(viaCookie.map((e) => e['current'])).toEqual([false, true, false]);
+  });
+
+  it('leaves out revoked and expired tokens', async () => {
+    const token = await login();
+    await t.inject({ method: 'POST', url: '/api/console/logout', headers: bearerOf(await login()) });
+    t.clock.advance(IDLE - HOUR);
+    expect((await listApps(token)).statusCode).toBe(200);
+    t.clock.advance(2 * HOUR);
+    // The bootstrap token is now idle past its time; the logged-out one is revoked.
+    const list = (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json() as Array<Record<string, unknown>>;
+    expect(list.map((e) => e['current'])).toEqual([true]);
+  });
+});
+
+describe('DELETE /api/console/tokens/{id}', () => {
+  const idsOf = async (token: string) =>
+    ((await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json() as Array<{ id: string; current: boolean }>);
+
+  it('revokes one of the owner\'s tokens: it answers 401 afterwards, the caller keeps working', async () => {
+    const token = await login();
+    const bootstrapId = (await idsOf(token)).find((e) => !e.current)?.id;
+    const res = await t.inject({ method: 'DELETE', url: `/api/console/tokens/${bootstrapId}`, headers: bearerOf(token) });
+    expect(res.statusCode).toBe(204);
+    const revoked = await listApps(t.ownerToken);
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().error_code).toBe('INVALID_CONSOLE_TOKEN');
+    expect((await listApps(token)).statusCode).toBe(200);
+    // Revoking it again: it is gone.
+    const again = await t.inject({ method: 'DELETE', url: `/api/console/tokens/${bootstrapId}`, headers: bearerOf(token) });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().error_code).toBe('CONSOLE_TOKEN_NOT_FOUND');
+  });
+
+  it("answers 404 for another owner's token, which keeps working, and for a missing id", async () => {
+    const other = await otherOwnerToken(t);
+    const otherId = (await idsOf(other))[0]?.id;
+    const res = await t.inject({ method: 'DELETE', url: `/api/console/tokens/${otherId}`, headers: bearerOf(t.ownerToken) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error_code).toBe('CONSOLE_TOKEN_NOT_FOUND');
+    expect((await listApps(other)).statusCode).toBe(200);
+    expect((await t.inject({ method: 'DELETE', url: `/api/console/tokens/${MISSING_ID}`, headers: bearerOf(t.ownerToken) })).statusCode).toBe(404);
+    expect((await t.inject({ method: 'DELETE', url: '/api/console/tokens/not-a-uuid', headers: bearerOf(t.ownerToken) })).statusCode).toBe(422);
+  });
+});
+
+describe('POST /api/console/tokens/revoke_all', () => {
+  it("signs the owner out everywhere but here; the other owner's tokens keep working", async () => {
+    const { cookie } = await browserSignIn(t);
+    const token = await login();
+    const other = await otherOwnerToken(t);
+    const res = await t.inject({ method: 'POST', url: '/api/console/tokens/revoke_all', headers: bearerOf(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ revoked: 2 });
+    expect((await listApps(t.ownerToken)).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/api/console/session', headers: { cookie } })).statusCode).toBe(401);
+    expect((await listApps(token)).statusCode).toBe(200);
+    expect((await listApps(other)).statusCode).toBe(200);
+  });
+
+  it('with include_current=true signs this token out as well', async () => {
+    const token = await login();
+    const res = await t.inject({ method: 'POST', url: '/api/console/tokens/revoke_all?include_current=true', headers: bearerOf(token) });
+    expect(res.json()).toEqual({ revoked: 2 });
+    expect((await listApps(token)).statusCode).toBe(401);
+    expect((await listApps(t.ownerToken)).statusCode).toBe(401);
+  });
+
+  it('refuses a body and a bad include_current with 422, revoking nothing', async () => {
+    const token = await login();
+    expect((await t.inject({ method: 'POST', url: '/api/console/tokens/revoke_all', headers: bearerOf(token), payload: { all: true } })).statusCode).toBe(422);
+    expect((await t.inject({ method: 'POST', url: '/api/console/tokens/revoke_all?include_current=yes', headers: bearerOf(token) })).statusCode).toBe(422);
+    expect((await listApps(t.ownerToken)).statusCode).toBe(200);
   });
 });

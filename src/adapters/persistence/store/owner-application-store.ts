@@ -1,5 +1,5 @@
 // Owners, their console tokens and their applications.
-import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Dialect, isUniqueViolation } from '../dialect.js';
@@ -62,6 +62,25 @@ export function ownerStore(d: Dialect): OwnerStore {
             ),
           ),
       );
+    },
+    async listConsoleTokens(ownerId) {
+      const rows = await db
+        .select()
+        .from(consoleTokens)
+        .where(and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt)))
+        .orderBy(asc(consoleTokens.createdAt), asc(d.binary(consoleTokens.id)));
+      return rows.map(toConsoleToken);
+    },
+    async revokeConsoleTokensOf(ownerId, exceptId, now) {
+      const mine = and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt));
+      const revoked = await d.write((w) =>
+        w
+          .update(consoleTokens)
+          .set({ revokedAt: now })
+          .where(exceptId === null ? mine : and(mine, ne(consoleTokens.id, exceptId)))
+          .returning({ id: consoleTokens.id }),
+      );
+      return revoked.length;
     },
   };
 }
