@@ -175,3 +175,55 @@ describe('POST /api/console/tokens/revoke_all', () => {
     expect((await listApps(t.ownerToken)).statusCode).toBe(200);
   });
 });
+
+describe('POST /api/console/password', () => {
+  const change = (token: string, payload: Record<string, unknown>) =>
+    t.inject({ method: 'POST', url: '/api/console/password', headers: bearerOf(token), payload });
+
+  it('sets the new password and revokes every other token of the owner; the caller keeps working', async () => {
+    const { cookie } = await browserSignIn(t);
+    const token = await login();
+    const other = await otherOwnerToken(t);
+    const res = await change(token, { current_password: 'owner-password-1', new_password: 'owner-password-2' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ revoked: 2 });
+    // The old password no longer signs in; the new one does.
+    const old = await t.inject({ method: 'POST', url: '/api/console/login', payload: signInBody });
+    expect(old.statusCode).toBe(401);
+    expect(old.json().error_code).toBe('INVALID_CREDENTIALS');
+    expect((await t.inject({ method: 'POST', url: '/api/console/login', payload: { ...signInBody, password: 'owner-password-2' } })).statusCode).toBe(200);
+    // Every token from before but the caller's is revoked; another owner's is untouched.
+    expect((await listApps(t.ownerToken)).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/api/console/session', headers: { cookie } })).statusCode).toBe(401);
+    expect((await listApps(token)).statusCode).toBe(200);
+    expect((await listApps(other)).statusCode).toBe(200);
+  });
+
+  it('a wrong current password answers 401 INVALID_CREDENTIALS and changes nothing', async () => {
+    const res = await change(t.ownerToken, { current_password: 'wrong-password-1', new_password: 'owner-password-2' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error_code).toBe('INVALID_CREDENTIALS');
+    expect((await login()).startsWith('gh_con_')).toBe(true);
+    expect((await listApps(t.ownerToken)).statusCode).toBe(200);
+  });
+
+  it('is throttled like a sign-in: guesses of the current password lock the account, also for /login', async () => {
+    await t.close();
+    t = await startTestApp({ limits: { lockoutThreshold: 3, ipFailureLimit: 1000 } });
+    for (let i = 0; i < 3; i++) {
+      expect((await change(t.ownerToken, { current_password: `wrong-password-${i}`, new_password: 'owner-password-2' })).statusCode).toBe(401);
+    }
+    const locked = await change(t.ownerToken, { current_password: 'owner-password-1', new_password: 'owner-password-2' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error_code).toBe('ACCOUNT_LOCKED');
+    expect((await t.inject({ method: 'POST', url: '/api/console/login', payload: signInBody })).statusCode).toBe(429);
+  });
+
+  it('refuses a too short new password with 422 on new_password, before checking the current one', async () => {
+    const res = await change(t.ownerToken, { current_password: 'wrong-password-1', new_password: 'short' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0].field).toBe('new_password');
+    expect((await change(t.ownerToken, { current_password: 'owner-password-1' })).statusCode).toBe(422);
+    expect((await t.inject({ method: 'POST', url: '/api/console/password', payload: { current_password: 'owner-password-1', new_password: 'owner-password-2' } })).statusCode).toBe(401);
+  });
+});

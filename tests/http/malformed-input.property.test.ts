@@ -68,6 +68,7 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['GET', '/api/console/tokens', 'console'],
   ['DELETE', `/api/console/tokens/${ID}`, 'console'],
   ['POST', '/api/console/tokens/revoke_all', 'console'],
+  ['POST', '/api/console/password', 'console'],
 ];
 
 /** Text with lone UTF-16 surrogates (JSON's "\ud800" escapes) among ordinary characters and whole pairs. */
@@ -87,7 +88,7 @@ const pathParam = fc.oneof(
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title'),
+    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password'),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );

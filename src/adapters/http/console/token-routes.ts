@@ -1,9 +1,12 @@
-// The owner's console tokens: list, revoke one, sign out everywhere (README, Console API: Owners).
+// The owner's credentials: list console tokens, revoke one, sign out everywhere, change the
+// password (README, Console API: Owners).
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { type ConsoleTokenView, listOwnConsoleTokens, revokeAllConsoleTokens, revokeOwnConsoleToken } from '../../../application/console/console-tokens.js';
 import type { Deps } from '../../../application/deps.js';
+import { changeOwnerPassword } from '../../../application/console/owners.js';
+import { callerOf } from '../request-parts.js';
 import { toIso } from '../../../domain/time.js';
-import { closed, takesNoBody, Uuid } from '../schemas.js';
+import { closed, Password, takesNoBody, Uuid } from '../schemas.js';
 import { consoleCallerOf } from './console-schemas.js';
 
 const tokenJson = (t: ConsoleTokenView) => ({
@@ -31,5 +34,18 @@ export const consoleTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       schema: { querystring: Type.Object({ include_current: Type.Optional(Type.Enum(['true', 'false'])) }, closed) },
     },
     async (request) => ({ revoked: await revokeAllConsoleTokens(deps, consoleCallerOf(request), request.query.include_current === 'true') }),
+  );
+
+  app.post(
+    '/password',
+    { schema: { body: Type.Object({ current_password: Password, new_password: Password }, closed) } },
+    async (request) => ({
+      revoked: await changeOwnerPassword(
+        deps,
+        consoleCallerOf(request),
+        { currentPassword: request.body.current_password, newPassword: request.body.new_password },
+        callerOf(request),
+      ),
+    }),
   );
 };
