@@ -42,6 +42,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
       maxUploadBytes: config.maxUploadBytes,
       jobLeaseMs: config.jobLeaseMs,
       passwordQueuePerApplication: config.passwordQueue,
+      consoleTokenIdleHours: config.consoleTokenIdleHours,
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.argon2 ? { argon2: options.argon2 } : {}),
     });

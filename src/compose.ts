@@ -25,7 +25,12 @@ export interface ComposeOptions {
   argon2?: Argon2Parameters;
   /** Requests with password work in progress or waiting, per application (and for the console). */
   passwordQueuePerApplication?: number;
+  /** A Bearer console token unused this long stops working (default DEFAULT_CONSOLE_TOKEN_IDLE_HOURS). */
+  consoleTokenIdleHours?: number;
 }
+
+/** README, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS (30 days). */
+export const DEFAULT_CONSOLE_TOKEN_IDLE_HOURS = 720;
 
 /** README, Configuration: GATEHOUSE_PASSWORD_QUEUE. */
 export const DEFAULT_PASSWORD_QUEUE = 64;
@@ -54,6 +59,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     ids: { uuid: randomUUID },
     limits: options.limits,
     signUpLimits: options.signUpLimits,
+    console: { tokenIdleMs: (options.consoleTokenIdleHours ?? DEFAULT_CONSOLE_TOKEN_IDLE_HOURS) * 3_600_000 },
     blobs: options.blobs,
     html: createAnnouncementSanitizer(),
     files: {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { decodeMasterKey } from './adapters/crypto/master-key.js';
-import { DEFAULT_PASSWORD_QUEUE } from './compose.js';
+import { DEFAULT_CONSOLE_TOKEN_IDLE_HOURS, DEFAULT_PASSWORD_QUEUE } from './compose.js';
 
 export interface Config {
   host: string;
@@ -35,6 +35,8 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Sessions that ended longer ago than this are deleted by the hourly purge. */
   sessionRetentionDays: number;
+  /** A console Bearer token unused this many hours stops working. */
+  consoleTokenIdleHours: number;
   logLevel: string;
 }
 
@@ -107,6 +109,7 @@ export function readConfig(env: Env = process.env): Config {
     jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),
     sessionRetentionDays: integer(env, 'GATEHOUSE_SESSION_RETENTION_DAYS', 30, 1, 36_500),
+    consoleTokenIdleHours: integer(env, 'GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS', DEFAULT_CONSOLE_TOKEN_IDLE_HOURS, 1, 876_000),
     logLevel,
   };
   if (config.blobStore === 's3' && config.s3.bucket === null) throw new ConfigError('S3_BUCKET is required when GATEHOUSE_BLOB_STORE=s3');

@@ -15,6 +15,10 @@ export interface Deps {
   /** Successful sign-ups per address and per application, per hour. */
   signUpLimits: SignUpLimits;
   blobs: BlobStore;
+  console: {
+    /** A Bearer console token unused this long stops working (GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). */
+    tokenIdleMs: number;
+  };
   /** Announcement HTML, sanitised on write. */
   html: HtmlSanitizer;
   files: {

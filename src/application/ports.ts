@@ -63,6 +63,12 @@ export interface OwnerStore {
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;
   revokeConsoleToken(id: string, now: Instant): Promise<void>;
+  /** Records a use of the token (last_used_at = now, never moved back); a revoked one is left alone. */
+  touchConsoleToken(id: string, now: Instant): Promise<void>;
+  /** The owner's console tokens not revoked (expired ones included), oldest first. */
+  listConsoleTokens(ownerId: string): Promise<ConsoleTokenRecord[]>;
+  /** Revokes every unrevoked console token of the owner but `exceptId`'s; returns how many. */
+  revokeConsoleTokensOf(ownerId: string, exceptId: string | null, now: Instant): Promise<number>;
 }
 
 export interface ApplicationPatch {

@@ -22,9 +22,15 @@ export interface ConsoleTokenRecord {
   digest: string;
   createdAt: Instant;
   revokedAt: Instant | null;
-  /** Browser sessions only: the token stops working at this instant. Null: no expiry. */
+  /** Browser sessions only: the token stops working at this instant. Null: no fixed expiry. */
   expiresAt: Instant | null;
+  kind: ConsoleTokenKind;
+  /** The last request it authenticated (written at most once a minute); null: never used. */
+  lastUsedAt: Instant | null;
 }
+
+/** How a console token is carried: a Bearer header (login, CLI) or the browser session cookie. */
+export type ConsoleTokenKind = 'bearer' | 'cookie';
 
 export interface ApplicationRecord {
   id: string;

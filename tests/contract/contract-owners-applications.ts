@@ -46,17 +46,53 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
     test('console tokens are found by digest and revoked once', async () => {
       const owner = makeOwner();
       await store().createOwner(owner);
-      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null };
+      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null, kind: 'bearer' as const, lastUsedAt: null };
       await store().createConsoleToken(token);
       expect(await store().findConsoleToken(token.digest)).toEqual(token);
       // A browser session's token keeps its expiry.
-      const browser = { ...token, id: randomUUID(), digest: `ct:${randomUUID()}`, expiresAt: T0 + 43_200_000 };
+      const browser = { ...token, id: randomUUID(), digest: `ct:${randomUUID()}`, expiresAt: T0 + 43_200_000, kind: 'cookie' as const };
       await store().createConsoleToken(browser);
       expect(await store().findConsoleToken(browser.digest)).toEqual(browser);
       expect(await store().findConsoleToken('ct:unknown')).toBeNull();
       await store().revokeConsoleToken(token.id, T0 + 1000);
       await store().revokeConsoleToken(token.id, T0 + 2000);
       expect((await store().findConsoleToken(token.digest))?.revokedAt).toBe(T0 + 1000);
+    });
+
+    test('touchConsoleToken records the latest use, never moves it back, and leaves a revoked token alone', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      const token = { id: randomUUID(), ownerId: owner.id, digest: `ct:${randomUUID()}`, createdAt: T0, revokedAt: null, expiresAt: null, kind: 'bearer' as const, lastUsedAt: null };
+      await store().createConsoleToken(token);
+      await store().touchConsoleToken(token.id, T0 + 120_000);
+      expect((await store().findConsoleToken(token.digest))?.lastUsedAt).toBe(T0 + 120_000);
+      // A slower request touching with an earlier instant does not move it back.
+      await store().touchConsoleToken(token.id, T0 + 60_000);
+      expect((await store().findConsoleToken(token.digest))?.lastUsedAt).toBe(T0 + 120_000);
+      await store().revokeConsoleToken(token.id, T0 + 130_000);
+      await store().touchConsoleToken(token.id, T0 + 200_000);
+      expect((await store().findConsoleToken(token.digest))?.lastUsedAt).toBe(T0 + 120_000);
+    });
+
+    test("listConsoleTokens lists the owner's unrevoked tokens oldest first; revokeConsoleTokensOf revokes all but one, or all, of one owner's", async () => {
+      const owner = makeOwner();
+      const other = makeOwner();
+      await store().createOwner(owner);
+      await store().createOwner(other);
+      const make = (ownerId: string, createdAt: number) => ({ id: randomUUID(), ownerId, digest: `ct:${randomUUID()}`, createdAt, revokedAt: null, expiresAt: null, kind: 'bearer' as const, lastUsedAt: null });
+      const [a, b, c] = [make(owner.id, T0 + 2), make(owner.id, T0), make(owner.id, T0 + 1)];
+      const theirs = make(other.id, T0);
+      for (const token of [a, b, c, theirs]) await store().createConsoleToken(token);
+      expect(await store().listConsoleTokens(owner.id)).toEqual([b, c, a]);
+      await store().revokeConsoleToken(c.id, T0 + 5);
+      expect((await store().listConsoleTokens(owner.id)).map((x) => x.id)).toEqual([b.id, a.id]);
+      expect(await store().revokeConsoleTokensOf(owner.id, a.id, T0 + 10)).toBe(1);
+      expect((await store().listConsoleTokens(owner.id)).map((x) => x.id)).toEqual([a.id]);
+      // The first revocation time stays.
+      expect((await store().findConsoleToken(c.digest))?.revokedAt).toBe(T0 + 5);
+      expect(await store().revokeConsoleTokensOf(owner.id, null, T0 + 20)).toBe(1);
+      expect(await store().listConsoleTokens(owner.id)).toEqual([]);
+      expect(await store().listConsoleTokens(other.id)).toEqual([theirs]);
     });
   });
 

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { repoRoot } from '../support/server-process.js';
+import { issueConsoleToken } from '../../src/application/console/owners.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -45,6 +46,11 @@ export async function startDashboardServer(dashboardDir: string): Promise<Dashbo
   // Real time: what the browser shows (and the timeouts it sets) line up with the server's clock.
   t.clock.set(Date.now());
   const ticker = setInterval(() => t.clock.set(Date.now()), 50);
+  // The ready-made owner's token was made at the test clock's start, months ago by now: idle
+  // past its expiry (README, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). A fresh one.
+  const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
+  if (owner === null) throw new Error('no ready-made owner');
+  t.ownerToken = (await issueConsoleToken(t.deps, owner)).token;
   t.processor.start();
   await t.http.listen({ host: '127.0.0.1', port: 0 });
   const address = t.http.server.address();

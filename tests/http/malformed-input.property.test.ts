@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { member, token, type TestApplication } from '../support/integration.js';
+import { issueConsoleToken } from '../../src/application/console/owners.js';
 
 // Any malformed body, header or path parameter answers 4xx with the error body, never 5xx.
 let t: TestApp;
@@ -64,6 +65,10 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['POST', '/api/console/applications/{app}/adjustments', 'console'],
   ['POST', '/api/console/applications/{app}/bans', 'console'],
   ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],
+  ['GET', '/api/console/tokens', 'console'],
+  ['DELETE', `/api/console/tokens/${ID}`, 'console'],
+  ['POST', '/api/console/tokens/revoke_all', 'console'],
+  ['POST', '/api/console/password', 'console'],
 ];
 
 /** Text with lone UTF-16 surrogates (JSON's "\ud800" escapes) among ordinary characters and whole pairs. */
@@ -83,7 +88,7 @@ const pathParam = fc.oneof(
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title'),
+    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password'),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );
@@ -203,6 +208,21 @@ describe('malformed input never yields 5xx', () => {
       fc.asyncProperty(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('true', 'false', 'TRUE', '1', '')), fc.boolean(), async (value, raw) => {
         const url = `/api/console/applications/${app.id}/bans/00000000-0000-4000-8000-000000000000?cascade=${raw ? value : encodeURIComponent(value)}`;
         const res = await t.inject({ method: 'DELETE', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
+        expectClientError(res, url);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('any include_current query of signing out everywhere', async () => {
+    const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
+    if (owner === null) throw new Error('no owner');
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('true', 'false', 'TRUE', '1', '')), fc.boolean(), async (value, raw) => {
+        // A token of its own each run: include_current=true signs it out.
+        const own = (await issueConsoleToken(t.deps, owner)).token;
+        const url = `/api/console/tokens/revoke_all?include_current=${raw ? value : encodeURIComponent(value)}`;
+        const res = await t.inject({ method: 'POST', url, headers: { authorization: `Bearer ${own}` } });
         expectClientError(res, url);
       }),
       { numRuns: 100 },

@@ -100,6 +100,8 @@ export interface TestAppOptions {
   passwordQueue?: number;
   /** GATEHOUSE_COOKIE_SECURE (default `auto`). */
   cookieSecure?: 'auto' | 'always';
+  /** GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS (default: the server's). */
+  consoleTokenIdleHours?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -118,6 +120,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     GATEHOUSE_LOCKOUT_THRESHOLD: String(limits.lockoutThreshold),
     GATEHOUSE_IP_FAILURE_LIMIT: String(limits.ipFailureLimit),
     ...(options.passwordQueue === undefined ? {} : { GATEHOUSE_PASSWORD_QUEUE: String(options.passwordQueue) }),
+    ...(options.consoleTokenIdleHours === undefined ? {} : { GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS: String(options.consoleTokenIdleHours) }),
     GATEHOUSE_ACCOUNT_FAILURE_LIMIT: String(limits.accountFailureLimit),
     // Generous by default: most tests sign many users up from one address.
     GATEHOUSE_SIGN_UPS_PER_ADDRESS: String(options.signUpLimits?.perAddress ?? 100_000),

@@ -24,7 +24,7 @@ type Row<K extends keyof Tables> = Tables[K]['$inferSelect'];
 
 // Text columns holding enums are only ever written from typed records, so narrowing on read is safe.
 export const toOwner = (r: Row<'owners'>): OwnerRecord => ({ ...r });
-export const toConsoleToken = (r: Row<'consoleTokens'>): ConsoleTokenRecord => ({ ...r });
+export const toConsoleToken = (r: Row<'consoleTokens'>): ConsoleTokenRecord => ({ ...r, kind: r.kind as ConsoleTokenRecord['kind'] });
 
 export function settingsColumns(s: ApplicationSettings) {
   return {

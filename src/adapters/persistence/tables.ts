@@ -63,8 +63,13 @@ export function defineTables(k: Kit) {
       digest: k.text('digest').notNull().unique(),
       createdAt: k.instant('created_at').notNull(),
       revokedAt: k.instant('revoked_at'),
-      // Browser (cookie) sessions end 12 hours after sign-in; CLI and API tokens never (null).
+      // Browser (cookie) sessions end 12 hours after sign-in; CLI and API tokens never (null):
+      // those end after GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS unused, counted from last_used_at.
       expiresAt: k.instant('expires_at'),
+      /** `bearer` (login, CLI) or `cookie` (browser session). Rows from before the column: bearer. */
+      kind: k.text('kind').notNull().default('bearer'),
+      /** The last request it authenticated, written at most once a minute; null: never used. */
+      lastUsedAt: k.instant('last_used_at'),
     },
     (t) => [k.index('console_tokens_owner_idx').on(t.ownerId)],
   );

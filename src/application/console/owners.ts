@@ -1,4 +1,4 @@
-import { consoleTokenLive } from '../../domain/console-session.js';
+import { consoleTokenLive, consoleTokenNeedsTouch } from '../../domain/console-session.js';
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
@@ -12,7 +12,10 @@ export interface OwnerSession {
   token: string;
 }
 
-/** A new console token of the owner; `expiresAt` null for tokens that live until revoked. */
+/**
+ * A new console token of the owner: a Bearer token (expiresAt null) lives while it is used at least
+ * once per idle period; a browser session's cookie token ends at `expiresAt`.
+ */
 export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresAt: Instant | null = null): Promise<OwnerSession> {
   const token = deps.secrets.issue(keyPrefixes.consoleToken);
   await deps.store.createConsoleToken({
@@ -22,6 +25,8 @@ export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresA
     createdAt: deps.clock.now(),
     revokedAt: null,
     expiresAt,
+    kind: expiresAt === null ? 'bearer' : 'cookie',
+    lastUsedAt: null,
   });
   return { owner: { id: owner.id, email: owner.email }, token };
 }
@@ -45,8 +50,8 @@ export async function createOwner(deps: Deps, email: string, password: string): 
  * costs the same and answers the same as a wrong password. Returns the owner; the caller issues
  * the kind of token it needs.
  */
-export async function verifyOwnerSignIn(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerRecord> {
-  const pw = presentedPassword(password);
+export async function verifyOwnerSignIn(deps: Deps, email: string, password: string, caller: Caller, field = 'password'): Promise<OwnerRecord> {
+  const pw = presentedPassword(password, field);
   const key = email.trim().toLowerCase();
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
   // Owners' sign-ins have a lane of their own in the password work queue, beside the applications'.
@@ -87,13 +92,38 @@ export async function resolveConsoleToken(deps: Deps, token: string | undefined)
   if (!token || token.length > 200) throw invalid();
   const digest = deps.secrets.digest(token);
   const stored = await deps.store.findConsoleToken(digest);
-  if (stored === null || !consoleTokenLive(stored, deps.clock.now()) || !deps.secrets.sameDigest(stored.digest, digest)) throw invalid();
+  const now = deps.clock.now();
+  if (stored === null || !consoleTokenLive(stored, now, deps.console.tokenIdleMs) || !deps.secrets.sameDigest(stored.digest, digest)) throw invalid();
   const owner = await deps.store.findOwnerById(stored.ownerId);
   if (owner === null) throw invalid();
+  if (consoleTokenNeedsTouch(stored, now)) {
+    await deps.store.touchConsoleToken(stored.id, now);
+    return { owner, token: { ...stored, lastUsedAt: now } };
+  }
   return { owner, token: stored };
 }
 
 /** Revokes a console token; later requests with it answer 401. */
 export async function revokeConsoleToken(deps: Deps, token: ConsoleTokenRecord): Promise<void> {
   await deps.store.revokeConsoleToken(token.id, deps.clock.now());
+}
+
+/**
+ * `POST /password`: checks the current password exactly as a sign-in does (same throttle, same
+ * 401 INVALID_CREDENTIALS, same 429s), sets the new one and revokes every other console token of
+ * the owner, so whoever holds an old one is signed out; the caller's own token keeps working.
+ * Returns how many tokens were revoked.
+ */
+export async function changeOwnerPassword(
+  deps: Deps,
+  caller: ConsoleIdentity,
+  input: { currentPassword: string; newPassword: string },
+  from: Caller,
+): Promise<number> {
+  // A new password that could never be accepted is refused before it costs a sign-in attempt.
+  const accepted = acceptNewPassword(input.newPassword, 8, 'new_password');
+  const owner = await verifyOwnerSignIn(deps, caller.owner.email, input.currentPassword, from, 'current_password');
+  const hash = await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(accepted));
+  await deps.store.updateOwnerPasswordHash(owner.id, hash);
+  return deps.store.revokeConsoleTokensOf(owner.id, caller.token.id, deps.clock.now());
 }

@@ -13,6 +13,7 @@ import { ownedApplication } from '../../../application/console/applications.js';
 import { fileRoutes } from '../files/file-routes.js';
 import { contentRoutes } from './content-routes.js';
 import { licenseRoutes } from './license-routes.js';
+import { consoleTokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /** The owner console API of console-api.md, under /api/console. */
@@ -36,6 +37,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
     });
 
     await authed.register(browserSessionRoutes, { deps, cookies });
+    await authed.register(consoleTokenRoutes, { deps });
     await authed.register(applicationRoutes, { deps });
     await authed.register(licenseRoutes, { deps });
     await authed.register(contentRoutes, { deps });

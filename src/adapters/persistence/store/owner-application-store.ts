@@ -1,5 +1,5 @@
 // Owners, their console tokens and their applications.
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
@@ -48,6 +48,40 @@ export function ownerStore(d: Dialect): OwnerStore {
           .set({ revokedAt: now })
           .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt))),
       );
+    },
+    async touchConsoleToken(id, now) {
+      // Two requests racing to touch it: the later instant wins, whichever writes last.
+      await d.write((w) =>
+        w
+          .update(consoleTokens)
+          .set({ lastUsedAt: now })
+          .where(
+            and(
+              eq(consoleTokens.id, id),
+              isNull(consoleTokens.revokedAt),
+              or(isNull(consoleTokens.lastUsedAt), lt(consoleTokens.lastUsedAt, now)),
+            ),
+          ),
+      );
+    },
+    async listConsoleTokens(ownerId) {
+      const rows = await db
+        .select()
+        .from(consoleTokens)
+        .where(and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt)))
+        .orderBy(asc(consoleTokens.createdAt), asc(d.binary(consoleTokens.id)));
+      return rows.map(toConsoleToken);
+    },
+    async revokeConsoleTokensOf(ownerId, exceptId, now) {
+      const mine = and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt));
+      const revoked = await d.write((w) =>
+        w
+          .update(consoleTokens)
+          .set({ revokedAt: now })
+          .where(exceptId === null ? mine : and(mine, ne(consoleTokens.id, exceptId)))
+          .returning({ id: consoleTokens.id }),
+      );
+      return revoked.length;
     },
   };
 }
