@@ -21,7 +21,7 @@ export interface ComposeOptions {
   limits: ThrottleLimits;
   signUpLimits: SignUpLimits;
   clock?: Clock;
-  /** Tests may lower the cost; the service always runs at the decisions.md floor or above. */
+  /** Tests may lower the cost; the service always runs at the README's argon2id floor or above (Security notes). */
   argon2?: Argon2Parameters;
   /** Requests with password work in progress or waiting, per application (and for the console). */
   passwordQueuePerApplication?: number;

@@ -1,6 +1,6 @@
 // Typed errors of the client SDK (and the CI command line): one class per error_code a client
 // reacts to differently, the base class for every other code. Built from the server's error body
-// `{error_code, message, detail, errors?, timed_out_until?, reason?}` (decisions.md).
+// `{error_code, message, detail, errors?, timed_out_until?, reason?}` (README, Errors).
 
 export interface FieldError {
   field: string;

@@ -86,5 +86,5 @@ export function validationError(field: string, message: string): DomainError {
   return new DomainError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });
 }
 
-/** A user is required and none was presented: the answer that tells a client to log in (decisions.md's exact message). */
+/** A user is required and none was presented: the answer that tells a client to log in (the message the README's error table gives). */
 export const loginRequired = (): DomainError => new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');

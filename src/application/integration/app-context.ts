@@ -31,7 +31,7 @@ export async function appContext(deps: Deps, app: ApplicationRecord, presented: 
     variables: visibleTo(variables, audience),
     files: clientFiles(files, audience),
     announcements: liveAnnouncements(announcements, now),
-    // interface.md: user is null when not authenticated or when anonymous access is allowed.
+    // The API reference (README, GET /app_context): user is null when not authenticated or when anonymous access is allowed.
     user: app.settings.anonymousAccess ? null : user,
     serverTime: now,
   };

@@ -10,7 +10,7 @@ import type { Caller, Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../ports.js';
 
-/** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, decisions.md). */
+/** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, README "Choices where the spec is silent"). */
 export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefined): string | null {
   const sent = requireHardwareId(app.settings.deviceAuth, hardwareId);
   return app.settings.deviceAuth ? sent : null;
