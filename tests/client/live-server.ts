@@ -50,7 +50,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startLiveServer(name: string): Promise<LiveServer> {
   const build = await buildServer(name);
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
-  const env = baseServerEnv({ GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  // Every client here comes from 127.0.0.1, and the tests sign up more users than one address
+  // may in an hour; the sign-up limits have tests of their own (tests/http/sign-up-limits.test.ts).
+  const env = baseServerEnv({ GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEHOUSE_SIGN_UPS_PER_ADDRESS: '100000' });
   const owner = JSON.parse(await runCli(build.outDir, env, ['owner', 'create', '--init', '--email', `${name}@example.com`, '--password', 'live-server-password-1'])) as { token: string };
   const server = await startServerProcess(build.outDir, env);
   const base = server.base;
