@@ -20,7 +20,7 @@ function applicationOf(request: FastifyRequest): ApplicationRecord {
 }
 
 /**
- * The admin API of interface.md, under /api/admin: every route acts on the admin key's
+ * The admin API (README, API reference), under /api/admin: every route acts on the admin key's
  * application. The key is checked on request, before any parameter or body is looked at, so a
  * wrong key answers 401 whatever else is wrong.
  */

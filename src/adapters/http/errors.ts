@@ -65,7 +65,7 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
     message,
     detail: message,
     ...(details.timedOutUntil !== undefined ? { timed_out_until: toIso(details.timedOutUntil) } : {}),
-    // interface.md: reason is an optional string; absent rather than null when none was given.
+    // The error body (README, Errors): reason is an optional string; absent rather than null when none was given.
     ...(details.reason ? { reason: details.reason } : {}),
     ...(details.errors ? { errors: details.errors } : {}),
   };

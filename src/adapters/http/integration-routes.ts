@@ -14,7 +14,7 @@ import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
 import { adjustmentJson, appContextJson, userSummaryJson } from './views.js';
 
-/** The integration API of interface.md, under /api/integration. */
+/** The integration API (README, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const applicationOf = (request: Parameters<typeof header>[0]) =>
     authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));

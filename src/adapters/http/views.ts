@@ -40,7 +40,7 @@ export const adjustmentJson = (a: AdjustmentRecord) => ({
   reason: a.reason,
 });
 
-/** The User object of interface.md (admin view), with a few extra fields an owner needs. */
+/** The User object (README, API reference; admin view), with a few extra fields an owner needs. */
 export function userAdminJson(d: UserDetails, now: number) {
   const u = d.user;
   return {
