@@ -15,10 +15,10 @@ export interface LoadOptions {
   baseUrl: string;
   connections: number;
   durationSeconds: number;
-  /** The requests to send, taken in turn (each connection starts at a different one). */
-  requests: LoadRequest[];
-  /** Status every response must have; any other makes the run fail. */
-  expectStatus: number;
+  /** The requests to send, taken in turn (each connection starts at a different one), or made one by one (the nth request). */
+  requests: LoadRequest[] | ((n: number) => LoadRequest);
+  /** Status every response must have (or one of them); any other makes the run fail. */
+  expectStatus: number | number[];
 }
 
 export interface LoadResult {
@@ -28,12 +28,16 @@ export interface LoadResult {
   p99: number;
   mean: number;
   requests: number;
+  /** Answers by status code. */
+  statuses: Record<string, number>;
 }
 
 /** Runs the load and fails loudly if any answer was not the expected one: a fast error is no result. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { requests } = options;
-  if (requests.length === 0) throw new Error('no requests to send');
+  if (Array.isArray(requests) && requests.length === 0) throw new Error('no requests to send');
+  const nth = Array.isArray(requests) ? (n: number) => requests[n % requests.length] as LoadRequest : requests;
+  const accepted = Array.isArray(options.expectStatus) ? options.expectStatus : [options.expectStatus];
   let next = 0;
   // autocannon's own histogram keeps whole milliseconds; ours keeps microseconds, which matters
   // when answers take one or two milliseconds.
@@ -47,7 +51,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         requests: [
           {
             setupRequest: (request) => {
-              const r = requests[next++ % requests.length] as LoadRequest;
+              const r = nth(next++);
               return { ...request, method: r.method, path: r.path, headers: r.headers, ...(r.body === undefined ? {} : { body: r.body }) };
             },
           },
@@ -62,10 +66,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     });
   });
   const answered = result['2xx'] + result.non2xx;
-  const expected = result.statusCodeStats?.[`${options.expectStatus}`]?.count ?? 0;
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat?.count ?? 0;
+  const expected = accepted.reduce((sum, code) => sum + (statuses[`${code}`] ?? 0), 0);
   if (result.errors > 0 || expected !== answered || answered === 0) {
-    const codes = JSON.stringify(result.statusCodeStats ?? {});
-    throw new Error(`load on ${requests[0]?.path}: ${answered} answers (${codes}), ${result.errors} errors, ${result.timeouts} timeouts; expected every answer ${options.expectStatus}`);
+    const path = nth(0).path;
+    throw new Error(`load on ${path}: ${answered} answers (${JSON.stringify(statuses)}), ${result.errors} errors, ${result.timeouts} timeouts; expected every answer ${accepted.join(' or ')}`);
   }
   return {
     requestsPerSecond: answered / result.duration,
@@ -73,5 +79,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p99: latencyMicros.percentile(99) / 1000,
     mean: latencyMicros.mean / 1000,
     requests: answered,
+    statuses,
   };
 }

@@ -15,6 +15,8 @@ import { appContextScenario } from './scenarios/app-context.js';
 import { downloadScenario } from './scenarios/download.js';
 import { loginScenario } from './scenarios/login.js';
 import { scaleScenario } from './scenarios/scale.js';
+import { sessionHistoryScenario } from './scenarios/session-history.js';
+import { signUpFloodScenario } from './scenarios/sign-up-flood.js';
 import { uploadScenario } from './scenarios/upload.js';
 
 const RESULTS_PATH = fileURLToPath(new URL('../../bench/results.json', import.meta.url));
@@ -26,6 +28,8 @@ const SCENARIOS: Record<string, Scenario> = {
   download: downloadScenario,
   upload: uploadScenario,
   scale: scaleScenario,
+  sign_up_flood: signUpFloodScenario,
+  session_history: sessionHistoryScenario,
 };
 
 interface Options {

@@ -18,6 +18,8 @@ export interface Profile {
   uploadBytes: number;
   /** Users and licenses in the large case of the scale scenario. */
   scaleRows: number;
+  /** Ended sessions of one member in the large case of the session_history scenario. */
+  sessionRows: number;
 }
 
 const MiB = 1024 * 1024;
@@ -32,6 +34,7 @@ export const FULL: Profile = {
   downloadRounds: 5,
   uploadBytes: 1024 * MiB,
   scaleRows: 100_000,
+  sessionRows: 1_000_000,
 };
 
 export const QUICK: Profile = {
@@ -44,6 +47,7 @@ export const QUICK: Profile = {
   downloadRounds: 1,
   uploadBytes: 32 * MiB,
   scaleRows: 2_000,
+  sessionRows: 20_000,
 };
 
 export interface BenchContext {
