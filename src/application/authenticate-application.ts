@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors.js';
 import type { Deps } from './deps.js';
-import type { ApplicationRecord } from './ports.js';
+import type { ApplicationRecord } from './records.js';
 
 const invalid = () => new DomainError('INVALID_API_CREDENTIALS', 'invalid application API key or secret');
 

@@ -1,6 +1,6 @@
 import { type BanProof, bannedError, decideBans, identifierKeys, type RequestIdentifiers, unproven } from '../domain/bans.js';
 import type { Deps } from './deps.js';
-import type { ApplicationRecord } from './ports.js';
+import type { ApplicationRecord } from './records.js';
 
 /**
  * Refuses a request that carries a banned identifier. With the application's ban propagation on,

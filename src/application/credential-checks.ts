@@ -4,7 +4,8 @@ import { DomainError } from '../domain/errors.js';
 import { addressBucket } from '../domain/ip-address.js';
 import type { Caller, Deps } from './deps.js';
 import { withPasswordWork } from './password-work.js';
-import type { ApplicationRecord, AuthAttempt, LicenseRecord, UserRecord } from './ports.js';
+import type { AuthAttempt } from './ports/throttle-store.js';
+import type { ApplicationRecord, LicenseRecord, UserRecord } from './records.js';
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
 

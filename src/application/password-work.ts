@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors.js';
 import type { Deps } from './deps.js';
-import type { PasswordWork } from './ports.js';
+import type { PasswordWork } from './ports/password-hasher.js';
 
 /**
  * Runs `fn` holding a place in `lane`'s queue of password work (README, "Password work queue").

@@ -3,7 +3,7 @@ import { assertNotTimedOut } from '../domain/timeout.js';
 import { DomainError } from '../domain/errors.js';
 import { guardBans } from './ban-guard.js';
 import type { Caller, Deps } from './deps.js';
-import type { ApplicationRecord, UserRecord } from './ports.js';
+import type { ApplicationRecord, UserRecord } from './records.js';
 
 /**
  * What every authenticated request re-checks, in order: bans (of the user, the address, the

@@ -2,7 +2,8 @@
 // ones are processed), upserting by name, metadata, deleting, and the blob keys they hold.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { FileMetadataPatch, Store } from '../../src/application/ports.js';
+import type { FileMetadataPatch } from '../../src/application/ports/file-store.js';
+import type { Store } from '../../src/application/ports/store.js';
 import { acceptUpload } from '../../src/domain/files.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeContents, makeJob, makeUpload, seedApp, T0 } from './fixtures.js';

@@ -1,6 +1,7 @@
 // Record builders for the Store contract suite. Every id is a fresh UUID and every digest a fresh
 // unique string, so tests never collide with each other's rows.
 import { randomUUID } from 'node:crypto';
+import type { Store } from '../../src/application/ports/store.js';
 import type {
   ApplicationRecord,
   FileRecord,
@@ -8,9 +9,8 @@ import type {
   LicenseRecord,
   OwnerRecord,
   SessionRecord,
-  Store,
   UserRecord,
-} from '../../src/application/ports.js';
+} from '../../src/application/records.js';
 import { defaultSettings } from '../../src/domain/application-settings.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
 import { acceptUpload, type StoredContents } from '../../src/domain/files.js';

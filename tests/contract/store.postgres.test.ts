@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminUrl, createDatabase, dropDatabase, freshDatabase, uniqueName, urlOf } from '../support/postgres-databases.js';
 import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
-import type { Store } from '../../src/application/ports.js';
+import type { Store } from '../../src/application/ports/store.js';
 import { randomUUID } from 'node:crypto';
 import { makeLicense, makeUpload, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';

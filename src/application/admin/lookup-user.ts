@@ -2,7 +2,7 @@ import { usernameKey } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
 import { licenseDigest } from '../credential-checks.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationRecord, UserDetails } from '../ports.js';
+import type { ApplicationRecord, UserDetails } from '../records.js';
 
 /**
  * A user by username, or by a license code: the user who redeemed that license. Usernames win:

@@ -3,7 +3,8 @@ import { validateName } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
 import type { Deps } from '../deps.js';
-import type { AnnouncementPatch, AnnouncementRecord, OwnerRecord } from '../ports.js';
+import type { AnnouncementPatch } from '../ports/content-store.js';
+import type { AnnouncementRecord, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const ANNOUNCEMENT_TITLE_MAX = 200;

@@ -1,7 +1,7 @@
 import { type ApplicationSettings, defaultSettings, validateName, validateSettings } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
 import { keyPrefixes, type Deps } from '../deps.js';
-import type { ApplicationRecord, OwnerRecord } from '../ports.js';
+import type { ApplicationRecord, OwnerRecord } from '../records.js';
 
 export const APPLICATION_NAME_MAX = 200;
 

@@ -2,7 +2,7 @@ import { parseIpAddress } from '../../domain/ip-address.js';
 import type { BanType } from '../../domain/bans.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationRecord, BanRecord, OwnerRecord } from '../ports.js';
+import type { ApplicationRecord, BanRecord, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 import { findLicenseByCode } from './licenses.js';
 

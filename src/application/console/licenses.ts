@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import { canonicalLicenseCode, formatLicenseCode, LICENSE_CODE_BYTES, validateLicenseMinutes } from '../../domain/license.js';
 import type { Deps } from '../deps.js';
-import type { LicenseRecord, OwnerRecord } from '../ports.js';
+import type { LicenseRecord, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const LICENSE_BATCH_MAX = 10_000;

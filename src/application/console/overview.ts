@@ -2,7 +2,7 @@
 // it has, and its sign-ups and logins over the last 30 UTC days.
 import { type DailyActivity, dailyActivity, overviewWindow } from '../../domain/overview.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationOverviewCounts, OwnerRecord } from '../ports.js';
+import type { ApplicationOverviewCounts, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 /** The store's totals, with its per-day counts turned into the window's days. */

@@ -5,7 +5,7 @@ import type { Instant } from '../../domain/time.js';
 import { accountKeys, CONSOLE_THROTTLE_SCOPE, throttledCheck } from '../credential-checks.js';
 import { keyPrefixes, type Caller, type Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
-import type { ConsoleTokenRecord, OwnerRecord } from '../ports.js';
+import type { ConsoleTokenRecord, OwnerRecord } from '../records.js';
 
 export interface OwnerSession {
   owner: { id: string; email: string };

@@ -6,7 +6,7 @@ import type { Instant } from '../../domain/time.js';
 import { type UserTimeout, validateTimeout } from '../../domain/timeout.js';
 import { userAccountKeys } from '../credential-checks.js';
 import type { Deps } from '../deps.js';
-import type { OwnerRecord, UserDetails } from '../ports.js';
+import type { OwnerRecord, UserDetails } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const USER_PAGE_DEFAULT = 50;

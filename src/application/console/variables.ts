@@ -1,6 +1,6 @@
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { Deps } from '../deps.js';
-import type { OwnerRecord, VariableRecord } from '../ports.js';
+import type { OwnerRecord, VariableRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;

@@ -3,7 +3,7 @@ import { isDownloadable, fileNotFound } from '../../domain/files.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
 import { authenticateReader, type PresentedUser } from '../integration/authenticate-user.js';
-import type { ApplicationRecord, FileRecord } from '../ports.js';
+import type { ApplicationRecord, FileRecord } from '../records.js';
 
 /** The files a client may see: stored ones, public ones only for anonymous callers. */
 export function clientFiles(files: readonly FileRecord[], audience: Audience): FileRecord[] {

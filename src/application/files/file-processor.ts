@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { JOB_MAX_ATTEMPTS, retryDelay, type StoredContents } from '../../domain/files.js';
 import type { Deps } from '../deps.js';
-import type { JobRecord } from '../ports.js';
+import type { JobRecord } from '../records.js';
 import { discardBlobs } from './uploads.js';
 
 /**

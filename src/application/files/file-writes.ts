@@ -1,6 +1,7 @@
 import { acceptFileName, acceptUpload, fileNotFound, type FileSource } from '../../domain/files.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationRecord, FileMetadataPatch, FileRecord, JobRecord } from '../ports.js';
+import type { FileMetadataPatch } from '../ports/file-store.js';
+import type { ApplicationRecord, FileRecord, JobRecord } from '../records.js';
 import { discardBlobs, type StagedUpload } from './uploads.js';
 
 /** What a write says about the file beside its contents. */

@@ -3,7 +3,7 @@ import { licenseRefusal } from '../../domain/license.js';
 import { guardBans } from '../ban-guard.js';
 import { accountKeys, checkPassword, licenseDigest, signedInFrom, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
+import type { AdjustmentRecord, ApplicationRecord } from '../records.js';
 import { userProof } from '../user-access.js';
 
 const unknownCode = () => licenseRefusal('missing', 'activation');

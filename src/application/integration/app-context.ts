@@ -1,7 +1,7 @@
 import { liveAnnouncements } from '../../domain/announcements.js';
 import { visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
-import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../ports.js';
+import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../records.js';
 import { clientFiles } from '../files/client-files.js';
 import { authenticateReader, type PresentedUser } from './authenticate-user.js';
 

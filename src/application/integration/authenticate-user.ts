@@ -4,7 +4,7 @@ import { LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.
 import { guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, SessionRecord, UserRecord } from '../ports.js';
+import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
 import { assertUserAccess } from '../user-access.js';
 
 /** The user credentials an integration request may carry (one method at a time). */

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { liveSession } from './authenticate-user.js';
 import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, UserRecord } from '../ports.js';
+import type { ApplicationRecord, UserRecord } from '../records.js';
 import { assertUserAccess } from '../user-access.js';
 
 export type LoginCredentials = { username: string; password: string } | { code: string };

@@ -2,7 +2,7 @@ import { licenseRefusal } from '../../domain/license.js';
 import { guardBans } from '../ban-guard.js';
 import { licenseDigest, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, UserRecord } from '../ports.js';
+import type { ApplicationRecord, UserRecord } from '../records.js';
 import { firstDevice, newUser, signUpDevice, withinSignUpLimits } from './sign-up.js';
 
 const invalidLicense = () => licenseRefusal('missing', 'sign_up');

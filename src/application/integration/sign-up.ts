@@ -8,7 +8,7 @@ import { guardBans } from '../ban-guard.js';
 import { addressBucket } from '../../domain/ip-address.js';
 import type { Caller, Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
-import type { ApplicationRecord, DeviceRecord, UserRecord } from '../ports.js';
+import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
 
 /** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, README "Choices where the spec is silent"). */
 export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefined): string | null {

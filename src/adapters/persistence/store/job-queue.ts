@@ -6,7 +6,8 @@
 // then the job, the order every write of a file's contents takes them in, and checks the lease
 // under those locks. (SQLite's transactions hold the whole database: see Dialect.locked.)
 import { and, asc, count, eq, isNull, lte, or } from 'drizzle-orm';
-import type { FileRecord, JobQueue, JobRecord } from '../../../application/ports.js';
+import type { JobQueue } from '../../../application/ports/job-queue.js';
+import type { FileRecord, JobRecord } from '../../../application/records.js';
 import { completeUpload, failUpload, type FileState, isClaimable } from '../../../domain/files.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
