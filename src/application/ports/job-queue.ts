@@ -21,6 +21,4 @@ export interface JobQueue {
    * needed, or 'lost'.
    */
   failJob(jobId: string, workerId: string, message: string, now: Instant, retryInMs: number | null): Promise<string[] | 'lost'>;
-  /** Jobs not yet done (for tests and health). */
-  countJobs(): Promise<number>;
 }
