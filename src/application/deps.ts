@@ -9,7 +9,12 @@ import type { Secrets } from './ports/secrets.js';
 import type { Store } from './ports/store.js';
 import type { TokenService } from './ports/token-service.js';
 
-/** What every use case runs against: the driven ports and the limits from configuration. */
+/**
+ * Every driven port and the limits from configuration, as compose.ts builds them and the HTTP
+ * adapter passes them. A use case declares only the part it uses: `Pick<Deps, ...>` of these
+ * members and `{ store: ... }` of the store areas (ports/*-store.ts) it touches, joined with the
+ * `...Deps` type of any use case it calls, so whole Deps always fits.
+ */
 export interface Deps {
   store: Store;
   hasher: PasswordHasher;

@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/application/deps.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.js';
 import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
@@ -299,7 +298,7 @@ describe('crash recovery of file processing', () => {
     const blobRoot = join(dataDir, 'blobs');
     try {
       const before = blobFiles(blobRoot);
-      const removed = await sweepOrphanBlobs({ store, blobs: createLocalBlobStore({ root: blobRoot }) } as unknown as Deps, 0, Date.now() + 1000);
+      const removed = await sweepOrphanBlobs({ store, blobs: createLocalBlobStore({ root: blobRoot }) }, 0, Date.now() + 1000);
       const stored = files.map((f) => f.storage_path as string).sort();
       expect(new Set(stored).size).toBe(files.length);
       expect(blobFiles(blobRoot)).toEqual(stored);
