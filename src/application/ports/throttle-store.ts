@@ -41,7 +41,10 @@ export interface ThrottleStore {
    * and accountWindowAfterSuccess).
    */
   settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
-  /** For tests and the console: the counters as stored (`account`: the account at this address). */
+  /**
+   * The counters as stored (`account`: the account at this address). Only tests call it: nothing
+   * in production lists throttle state, which shows only in the refusals above.
+   */
   readThrottle(
     applicationId: string,
     accountKey: string,
