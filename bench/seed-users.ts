@@ -5,7 +5,8 @@
 // number are what the scale scenario is about.
 import { randomUUID } from 'node:crypto';
 import { createArgon2Hasher } from '../src/adapters/crypto/argon2-hasher.js';
-import type { Store, UserRecord } from '../src/application/ports.js';
+import type { Store } from '../src/application/ports/store.js';
+import type { UserRecord } from '../src/application/records.js';
 import { readConfig } from '../src/config.js';
 import { boot } from '../src/boot.js';
 import type { ServerProcess } from './server-process.js';

@@ -4,7 +4,7 @@
 // case takes, and the check that the master key opens this database's secrets.
 import { mkdirSync } from 'node:fs';
 import type { Deps } from './application/deps.js';
-import type { Clock } from './application/ports.js';
+import type { Clock } from './application/ports/runtime.js';
 import type { Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { composeDeps } from './compose.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { BlobStore, Store } from './application/ports.js';
+import type { BlobStore } from './application/ports/blob-store.js';
+import type { Store } from './application/ports/store.js';
 import { createLocalBlobStore } from './adapters/blob/local-blob-store.js';
 import { createS3BlobStore } from './adapters/blob/s3-blob-store.js';
 import { openPostgresStore } from './adapters/persistence/postgres/postgres-store.js';

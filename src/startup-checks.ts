@@ -1,4 +1,5 @@
-import type { Secrets, Store } from './application/ports.js';
+import type { Secrets } from './application/ports/secrets.js';
+import type { Store } from './application/ports/store.js';
 import { ConfigError } from './config.js';
 
 /**

@@ -1,6 +1,10 @@
 import { type BanProof, bannedError, decideBans, identifierKeys, type RequestIdentifiers, unproven } from '../domain/bans.js';
 import type { Deps } from './deps.js';
-import type { ApplicationRecord } from './ports.js';
+import type { BanStore } from './ports/ban-store.js';
+import type { ApplicationRecord } from './records.js';
+
+/** What the ban check uses: the bans, and the time and ids of the bans it propagates. */
+export type BanGuardDeps = Pick<Deps, 'clock' | 'ids'> & { store: BanStore };
 
 /**
  * Refuses a request that carries a banned identifier. With the application's ban propagation on,
@@ -9,7 +13,7 @@ import type { ApplicationRecord } from './ports.js';
  * when a ban matched: the common path costs one lookup.
  */
 export async function guardBans(
-  deps: Deps,
+  deps: BanGuardDeps,
   app: ApplicationRecord,
   ids: RequestIdentifiers,
   proof: () => Promise<BanProof> = async () => unproven,

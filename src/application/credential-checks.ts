@@ -4,13 +4,19 @@ import { DomainError } from '../domain/errors.js';
 import { addressBucket } from '../domain/ip-address.js';
 import type { Caller, Deps } from './deps.js';
 import { withPasswordWork } from './password-work.js';
-import type { ApplicationRecord, AuthAttempt, LicenseRecord, UserRecord } from './ports.js';
+import type { LicenseStore } from './ports/license-store.js';
+import type { AuthAttempt, ThrottleStore } from './ports/throttle-store.js';
+import type { UserStore } from './ports/user-store.js';
+import type { ApplicationRecord, LicenseRecord, UserRecord } from './records.js';
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
 
 /** How long a check waits for a turn on a busy account before it is refused. */
 const BUSY_WAIT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a throttled credential check uses. */
+export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleStore };
 
 /**
  * Runs one credential check under the throttle: a turn is reserved before any password is
@@ -21,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * asked only then, so ordinary checks pay nothing for it.
  */
 export async function throttledCheck<T>(
-  deps: Deps,
+  deps: ThrottleDeps,
   claimed: AuthAttempt,
   check: () => Promise<T | null>,
   familiar?: () => Promise<boolean>,
@@ -77,13 +83,16 @@ export function userAccountKeys(user: UserRecord, licenseCodeDigest: string | nu
 }
 
 /** Whether the claimed account exists and has signed in from the caller's address before. */
-export async function signedInFrom(deps: Deps, user: UserRecord | null, caller: Caller): Promise<boolean> {
+export async function signedInFrom(deps: { store: UserStore }, user: UserRecord | null, caller: Caller): Promise<boolean> {
   return user !== null && (await deps.store.hasSignedInFrom(user.id, caller.ip));
 }
 
+/** What a password check uses: the throttle, the password work and the accounts. */
+export type PasswordCheckDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: UserStore };
+
 /** Username and password, with the same answer and the same work for an unknown user. */
 export async function checkPassword(
-  deps: Deps,
+  deps: PasswordCheckDeps,
   app: ApplicationRecord,
   username: string,
   password: string,
@@ -114,14 +123,17 @@ export async function checkPassword(
   });
 }
 
-export function licenseDigest(deps: Deps, code: string): string | null {
+export function licenseDigest(deps: Pick<Deps, 'secrets'>, code: string): string | null {
   const canonical = canonicalLicenseCode(code);
   return canonical === null ? null : deps.secrets.digest(canonical);
 }
 
+/** What a license-code check uses: the throttle, the code's digest, the license and its user. */
+export type LicenseLoginDeps = ThrottleDeps & Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore };
+
 /** A license code as the credential of the license-code user who signed up with it. */
 export async function checkLicenseLogin(
-  deps: Deps,
+  deps: LicenseLoginDeps,
   app: ApplicationRecord,
   code: string,
   caller: Caller,

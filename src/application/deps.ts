@@ -1,9 +1,20 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
 import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { JobBell } from './files/job-bell.js';
-import type { BlobStore, Clock, HtmlSanitizer, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
+import type { BlobStore } from './ports/blob-store.js';
+import type { HtmlSanitizer } from './ports/html-sanitizer.js';
+import type { PasswordHasher } from './ports/password-hasher.js';
+import type { Clock, Ids } from './ports/runtime.js';
+import type { Secrets } from './ports/secrets.js';
+import type { Store } from './ports/store.js';
+import type { TokenService } from './ports/token-service.js';
 
-/** What every use case runs against: the driven ports and the limits from configuration. */
+/**
+ * Every driven port and the limits from configuration, as compose.ts builds them and the HTTP
+ * adapter passes them. A use case declares only the part it uses: `Pick<Deps, ...>` of these
+ * members and `{ store: ... }` of the store areas (ports/*-store.ts) it touches, joined with the
+ * `...Deps` type of any use case it calls, so whole Deps always fits.
+ */
 export interface Deps {
   store: Store;
   hasher: PasswordHasher;

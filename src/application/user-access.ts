@@ -1,9 +1,10 @@
 import { isMembershipActive } from '../domain/membership.js';
 import { assertNotTimedOut } from '../domain/timeout.js';
 import { DomainError } from '../domain/errors.js';
-import { guardBans } from './ban-guard.js';
-import type { Caller, Deps } from './deps.js';
-import type { ApplicationRecord, UserRecord } from './ports.js';
+import { type BanGuardDeps, guardBans } from './ban-guard.js';
+import type { Caller } from './deps.js';
+import type { UserStore } from './ports/user-store.js';
+import type { ApplicationRecord, UserRecord } from './records.js';
 
 /**
  * What every authenticated request re-checks, in order: bans (of the user, the address, the
@@ -12,14 +13,17 @@ import type { ApplicationRecord, UserRecord } from './ports.js';
  * address and the user's own registered devices.
  */
 /** The proof a verified user brings: their own registered devices may be banned by propagation. */
-export function userProof(deps: Deps, app: ApplicationRecord, user: UserRecord) {
+export function userProof(deps: { store: UserStore }, app: ApplicationRecord, user: UserRecord) {
   return async () => ({
     registeredHardwareIds: (await deps.store.getUserDetails(app.id, user.id))?.devices.map((d) => d.hardwareId) ?? [],
   });
 }
 
+/** What the access re-check uses: the ban check, and the user's licenses and devices. */
+export type UserAccessDeps = BanGuardDeps & { store: UserStore };
+
 export async function assertUserAccess(
-  deps: Deps,
+  deps: UserAccessDeps,
   app: ApplicationRecord,
   user: UserRecord,
   caller: Caller,

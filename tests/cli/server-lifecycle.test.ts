@@ -9,7 +9,6 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/application/deps.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createLocalBlobStore, sweepTempFiles } from '../../src/adapters/blob/local-blob-store.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
@@ -118,8 +117,8 @@ async function expectNothingLeft(dataDir: string): Promise<void> {
   await sweepTempFiles(root, 0);
   const store = openSqliteStore({ path: join(dataDir, 'gatehouse.db') });
   try {
-    await sweepOrphanBlobs({ store, blobs: createLocalBlobStore({ root }) } as unknown as Deps, 0, Date.now() + 1000);
-    expect(await store.countJobs()).toBe(0);
+    await sweepOrphanBlobs({ store, blobs: createLocalBlobStore({ root }) }, 0, Date.now() + 1000);
+    // No file and no job is left: a job would still hold its staging and output keys.
     expect(await store.referencedBlobKeys()).toEqual(new Set());
   } finally {
     await store.close();

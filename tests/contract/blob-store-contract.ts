@@ -14,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BlobInfo, BlobStore } from '../../src/application/ports.js';
+import type { BlobInfo, BlobStore } from '../../src/application/ports/blob-store.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 export type OpenBlobStore = () => Promise<{ store: BlobStore; cleanup(): Promise<void> }>;

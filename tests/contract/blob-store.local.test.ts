@@ -10,7 +10,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, sweepTempFiles, TEMP_DIR, TEMP_MAX_AGE_MS } from '../../src/adapters/blob/local-blob-store.js';
 import { writeBehind } from '../../src/adapters/blob/write-behind.js';
-import type { BlobStore } from '../../src/application/ports.js';
+import type { BlobStore } from '../../src/application/ports/blob-store.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { chunks, collect, describeBlobStoreContract, failing, filled, gate, INVALID_KEYS, listKeys, readAll } from './blob-store-contract.js';
 

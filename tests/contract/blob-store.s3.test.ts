@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createS3BlobStore } from '../../src/adapters/blob/s3-blob-store.js';
-import type { BlobStore } from '../../src/application/ports.js';
+import type { BlobStore } from '../../src/application/ports/blob-store.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { closedPort, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { chunks, collect, describeBlobStoreContract, expectBytes, failing, filled, generated, listKeys, readAll, sha256 } from './blob-store-contract.js';

@@ -1,7 +1,8 @@
 // Bans, credential-check throttling, variables and announcements.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { AnnouncementRecord, AuthAttempt, BanRecord } from '../../src/application/ports.js';
+import type { AuthAttempt } from '../../src/application/ports/throttle-store.js';
+import type { AnnouncementRecord, BanRecord } from '../../src/application/records.js';
 import { IN_FLIGHT_LEASE_MS, IP_WINDOW_MS } from '../../src/domain/auth-throttle.js';
 import type { BanType } from '../../src/domain/bans.js';
 import type { ContractContext } from './store-contract.js';

@@ -1,7 +1,7 @@
 // Licenses: storing, listing, deleting, and redeeming them (sign-up with a code, activation).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Store } from '../../src/application/ports.js';
+import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, HOUR_MS, makeLicense, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
 

@@ -2,7 +2,7 @@
 // rollback of a refused login.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Store } from '../../src/application/ports.js';
+import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
 

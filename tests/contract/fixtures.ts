@@ -1,6 +1,7 @@
 // Record builders for the Store contract suite. Every id is a fresh UUID and every digest a fresh
 // unique string, so tests never collide with each other's rows.
 import { randomUUID } from 'node:crypto';
+import type { Store } from '../../src/application/ports/store.js';
 import type {
   ApplicationRecord,
   FileRecord,
@@ -8,9 +9,8 @@ import type {
   LicenseRecord,
   OwnerRecord,
   SessionRecord,
-  Store,
   UserRecord,
-} from '../../src/application/ports.js';
+} from '../../src/application/records.js';
 import { defaultSettings } from '../../src/domain/application-settings.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
 import { acceptUpload, type StoredContents } from '../../src/domain/files.js';
@@ -88,6 +88,12 @@ export const makeSession = (applicationId: string, userId: string, over: Partial
   revokedAt: null,
   ...over,
 });
+
+/**
+ * The blob keys the jobs hold: what referencedBlobKeys lists for them while they are stored, so a
+ * test sees through it which jobs are in the queue.
+ */
+export const jobKeys = (...jobs: JobRecord[]): Set<string> => new Set(jobs.flatMap((j) => [j.stagingKey, j.outputKey]));
 
 /** An upload's job for `file`, due at T0, with blob keys of its own. */
 export function makeJob(file: Pick<FileRecord, 'id' | 'applicationId'>, over: Partial<JobRecord> = {}): JobRecord {

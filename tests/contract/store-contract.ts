@@ -4,7 +4,7 @@
 // An adapter may also offer `connect`, a second store on the same database (another connection),
 // for the tests that race two connections.
 import { afterEach, beforeEach, describe, it } from 'vitest';
-import type { Store } from '../../src/application/ports.js';
+import type { Store } from '../../src/application/ports/store.js';
 import { concurrencyContract } from './contract-concurrency.js';
 import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
-import type { Store } from '../../src/application/ports.js';
+import type { Store } from '../../src/application/ports/store.js';
 import { makeLicense, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 

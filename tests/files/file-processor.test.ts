@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/application/deps.js';
-import type { BlobStore, Store } from '../../src/application/ports.js';
+import type { BlobStore } from '../../src/application/ports/blob-store.js';
+import type { Store } from '../../src/application/ports/store.js';
 import { createFileProcessor, STORAGE_FAILED_MESSAGE, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createEncryptStream, decryptBuffer } from '../../src/file-format/encrypted-file.js';
@@ -217,7 +218,7 @@ describe('a job that succeeds', () => {
     const plain = await post('plain.bin', randomBytes(300_000));
     const secret = await post('secret.bin', randomBytes(200_001), true);
     expect(await blobKeys('staging/')).toHaveLength(2);
-    expect(await t.store.countJobs()).toBe(2);
+    expect(jobRows()).toHaveLength(2);
 
     expect(await processor(t.deps, 'w1').drain()).toBe(2);
 
@@ -236,7 +237,7 @@ describe('a job that succeeds', () => {
 
     expect(await blobKeys('staging/')).toEqual([]);
     expect(await blobKeys()).toEqual([p.state.stored!.blobKey, s.state.stored!.blobKey].sort());
-    expect(await t.store.countJobs()).toBe(0);
+    expect(jobRows()).toEqual([]);
     expect(await fileView(plain.id)).toMatchObject({ processing_status: 'COMPLETED', storage_status: 'STORED', size_bytes: 300_000, sha256: sha(plain.content) });
   });
 });
@@ -264,7 +265,7 @@ describe('retries', () => {
     const res = await download(v1.id);
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(v1.content)).toBe(true);
-    expect(await t.store.countJobs()).toBe(0);
+    expect(jobRows()).toEqual([]);
     expect(await blobKeys()).toEqual([v1Key]);
   });
 
@@ -293,7 +294,7 @@ describe('retries', () => {
     const done = await record(f.id);
     expect(done.state).toMatchObject({ processingStatus: 'COMPLETED', processingError: null });
     expect(done.state.stored).toMatchObject({ sha256: sha(f.content), sizeBytes: 70_000, encrypted: true });
-    expect(await t.store.countJobs()).toBe(0);
+    expect(jobRows()).toEqual([]);
     expect(await blobKeys()).toEqual([done.state.stored!.blobKey]);
   });
 
@@ -443,7 +444,7 @@ describe('concurrency', () => {
     const p2 = processor(withPorts({ store, blobs: counting('w2') }), 'w2', { concurrency: 2 });
     p1.start();
     p2.start();
-    await until(async () => (await t.store.countJobs()) === 0, 'the queue to empty');
+    await until(() => jobRows().length === 0, 'the queue to empty');
     await Promise.all([p1.stop(), p2.stop()]);
 
     expect(calls).toHaveLength(10);

@@ -1,7 +1,7 @@
 // One application's flood of password checks fills its own queue, not another's: past the bound
 // it answers 429 PASSWORD_QUEUE_FULL with Retry-After at once (README, "Password work queue").
 import { afterEach, expect, it } from 'vitest';
-import type { PasswordWork } from '../../src/application/ports.js';
+import type { PasswordWork } from '../../src/application/ports/password-hasher.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { call, expectError, login, member, signUp } from '../support/integration.js';
 import { wrapPasswordWork } from '../support/password-work.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Deps } from '../../src/application/deps.js';
-import type { Store } from '../../src/application/ports.js';
+import type { Store } from '../../src/application/ports/store.js';
 import { freshDatabase } from './postgres-databases.js';
 import { sharedS3Server } from './shared-s3.js';
 import { createOwner } from '../../src/application/console/owners.js';

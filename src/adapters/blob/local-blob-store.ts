@@ -30,7 +30,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import type { BlobInfo, BlobStore } from '../../application/ports.js';
+import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBlobKey, assertBlobPrefix, assertBlobRange, assertMaxBytes, isBlobKey } from './blob-keys.js';
 import { writeBehind, type WriteBehind } from './write-behind.js';

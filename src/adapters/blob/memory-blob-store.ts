@@ -4,7 +4,7 @@
 // PAYLOAD_TOO_LARGE, storing nothing. Ranges, key checks and the key/folder clash (`a` and `a/b`
 // cannot both exist) behave as in local-blob-store.ts.
 import { Readable } from 'node:stream';
-import type { BlobInfo, BlobStore } from '../../application/ports.js';
+import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBlobKey, assertBlobPrefix, assertBlobRange, assertMaxBytes } from './blob-keys.js';
 

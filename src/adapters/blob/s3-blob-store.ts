@@ -51,7 +51,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { BlobInfo, BlobStore } from '../../application/ports.js';
+import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBlobKey, assertBlobPrefix, assertBlobRange, assertMaxBytes, isBlobKey } from './blob-keys.js';
 

@@ -1,5 +1,5 @@
 import { hash, parseOptions, verify } from '@node-rs/argon2';
-import type { PasswordHasher } from '../../application/ports.js';
+import type { PasswordHasher } from '../../application/ports/password-hasher.js';
 import { createFairRunner } from './bounded.js';
 
 export interface Argon2Parameters {

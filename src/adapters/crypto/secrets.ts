@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Secrets } from '../../application/ports.js';
+import type { Secrets } from '../../application/ports/secrets.js';
 
 /** Derives a purpose-bound 32-byte key from the master key, so no two uses share one. */
 export function deriveKey(masterKey: Uint8Array, purpose: string): Buffer {

@@ -1,6 +1,6 @@
 import { randomBytes, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { SessionClaims, TokenService } from '../../application/ports.js';
+import type { SessionClaims, TokenService } from '../../application/ports/token-service.js';
 
 const ISSUER = 'gatehouse';
 /** Verified tokens remembered; a client sends its token with every request until it logs in again. */

@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import type { HtmlSanitizer } from '../../application/ports.js';
+import type { HtmlSanitizer } from '../../application/ports/html-sanitizer.js';
 
 /**
  * The allow-list of announcement HTML (README, Announcements): owners write it, every client

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { lookupUser } from '../../application/admin/lookup-user.js';
 import { authenticateAdmin } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
-import type { ApplicationRecord } from '../../application/ports.js';
+import type { ApplicationRecord } from '../../application/records.js';
 import { fileRoutes } from './files/file-routes.js';
 import { bearer } from './request-parts.js';
 import { closed } from './schemas.js';

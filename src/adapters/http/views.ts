@@ -8,7 +8,7 @@ import type {
   UserDetails,
   UserRecord,
   VariableRecord,
-} from '../../application/ports.js';
+} from '../../application/records.js';
 import type { ApplicationOverview } from '../../application/console/overview.js';
 import type { AppContext } from '../../application/integration/app-context.js';
 import { publicationDate } from '../../domain/announcements.js';

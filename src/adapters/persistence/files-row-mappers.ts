@@ -2,7 +2,8 @@
 // (one table spec, tables.ts, so the same row types). A file's
 // state is spread over columns: the processing columns, and the stored contents as six columns
 // that are all set or all null.
-import type { FileRecord, JobRecord, FileMetadataPatch } from '../../application/ports.js';
+import type { FileMetadataPatch } from '../../application/ports/file-store.js';
+import type { FileRecord, JobRecord } from '../../application/records.js';
 import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../domain/files.js';
 import type { Tables } from './tables.js';
 

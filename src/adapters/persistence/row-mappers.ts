@@ -13,7 +13,7 @@ import type {
   SessionRecord,
   UserRecord,
   VariableRecord,
-} from '../../application/ports.js';
+} from '../../application/records.js';
 import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { AnnouncementStatus } from '../../domain/announcements.js';
 import type { BanType } from '../../domain/bans.js';

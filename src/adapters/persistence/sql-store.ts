@@ -1,7 +1,7 @@
 // The Store, written once over a dialect (dialect.ts): each area of the port lives in its own
 // module under store/, the integration requests' reads are prepared once (hot-reads.ts), and the
 // dialect brings the connection, its transactions and the few places the databases differ.
-import type { Store } from '../../application/ports.js';
+import type { Store } from '../../application/ports/store.js';
 import type { Dialect } from './dialect.js';
 import { hotReads } from './hot-reads.js';
 import { banStore } from './store/ban-store.js';

@@ -3,7 +3,9 @@ import { validateName } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
 import type { Deps } from '../deps.js';
-import type { AnnouncementPatch, AnnouncementRecord, OwnerRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { AnnouncementPatch, ContentStore } from '../ports/content-store.js';
+import type { AnnouncementRecord, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const ANNOUNCEMENT_TITLE_MAX = 200;
@@ -19,7 +21,12 @@ export interface AnnouncementInput {
 const notFound = () => new DomainError('ANNOUNCEMENT_NOT_FOUND', 'no such announcement');
 
 /** Owners' HTML is stored sanitised (README, Announcements): clients show it as it is served. */
-export async function createAnnouncement(deps: Deps, owner: OwnerRecord, appId: string, input: AnnouncementInput): Promise<AnnouncementRecord> {
+export async function createAnnouncement(
+  deps: Pick<Deps, 'clock' | 'html' | 'ids'> & { store: ApplicationStore & ContentStore },
+  owner: OwnerRecord,
+  appId: string,
+  input: AnnouncementInput,
+): Promise<AnnouncementRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const title = validateName('title', input.title, ANNOUNCEMENT_TITLE_MAX);
   validateWindow(input.publishFrom, input.publishUntil);
@@ -35,7 +42,11 @@ export async function createAnnouncement(deps: Deps, owner: OwnerRecord, appId: 
   return record;
 }
 
-export async function listAnnouncements(deps: Deps, owner: OwnerRecord, appId: string): Promise<AnnouncementRecord[]> {
+export async function listAnnouncements(
+  deps: { store: ApplicationStore & ContentStore },
+  owner: OwnerRecord,
+  appId: string,
+): Promise<AnnouncementRecord[]> {
   const app = await ownedApplication(deps, owner, appId);
   return deps.store.listAnnouncements(app.id);
 }
@@ -45,7 +56,7 @@ export async function listAnnouncements(deps: Deps, owner: OwnerRecord, appId: s
  * a whole inside it, so parallel patches of different fields all hold.
  */
 export async function updateAnnouncement(
-  deps: Deps,
+  deps: Pick<Deps, 'html'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,
   appId: string,
   id: string,
@@ -60,7 +71,12 @@ export async function updateAnnouncement(
   return next;
 }
 
-export async function deleteAnnouncement(deps: Deps, owner: OwnerRecord, appId: string, id: string): Promise<void> {
+export async function deleteAnnouncement(
+  deps: { store: ApplicationStore & ContentStore },
+  owner: OwnerRecord,
+  appId: string,
+  id: string,
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteAnnouncement(app.id, id))) throw notFound();
 }

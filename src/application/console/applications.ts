@@ -1,7 +1,8 @@
 import { type ApplicationSettings, defaultSettings, validateName, validateSettings } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
 import { keyPrefixes, type Deps } from '../deps.js';
-import type { ApplicationRecord, OwnerRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { ApplicationRecord, OwnerRecord } from '../records.js';
 
 export const APPLICATION_NAME_MAX = 200;
 
@@ -21,14 +22,14 @@ const notFound = () => new DomainError('APPLICATION_NOT_FOUND', 'no such applica
  * The owner's application. Another owner's application answers exactly like a missing one (404),
  * so ids cannot be probed across owners.
  */
-export async function ownedApplication(deps: Deps, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
+export async function ownedApplication(deps: { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
   const app = await deps.store.findApplication(appId);
   if (app === null || app.ownerId !== owner.id) throw notFound();
   return app;
 }
 
 export async function createApplication(
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore },
   owner: OwnerRecord,
   input: { name: string; settings: Partial<ApplicationSettings> },
 ): Promise<{ application: ApplicationRecord; credentials: ApplicationCredentials }> {
@@ -55,7 +56,7 @@ export async function createApplication(
   return { application, credentials };
 }
 
-export const listApplications = (deps: Deps, owner: OwnerRecord): Promise<ApplicationRecord[]> =>
+export const listApplications = (deps: { store: ApplicationStore }, owner: OwnerRecord): Promise<ApplicationRecord[]> =>
   deps.store.listApplications(owner.id);
 
 /**
@@ -63,7 +64,7 @@ export const listApplications = (deps: Deps, owner: OwnerRecord): Promise<Applic
  * result is validated whole inside it), so parallel patches of different fields all hold.
  */
 export async function updateApplication(
-  deps: Deps,
+  deps: { store: ApplicationStore },
   owner: OwnerRecord,
   appId: string,
   input: { name?: string; settings: Partial<ApplicationSettings> },
@@ -75,13 +76,18 @@ export async function updateApplication(
   return updated;
 }
 
-export async function deleteApplication(deps: Deps, owner: OwnerRecord, appId: string): Promise<void> {
+export async function deleteApplication(deps: { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteApplication(app.id))) throw notFound();
 }
 
 /** Issues a new secret of the kind; the stored digest is replaced, so the old value fails at once. */
-export async function rotateCredential(deps: Deps, owner: OwnerRecord, appId: string, kind: RotatableCredential): Promise<string> {
+export async function rotateCredential(
+  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore },
+  owner: OwnerRecord,
+  appId: string,
+  kind: RotatableCredential,
+): Promise<string> {
   const app = await ownedApplication(deps, owner, appId);
   const value = deps.secrets.issue(kind === 'api_secret' ? keyPrefixes.apiSecret : keyPrefixes.adminApiKey);
   const digest = deps.secrets.digest(value);

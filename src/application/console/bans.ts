@@ -2,7 +2,11 @@ import { parseIpAddress } from '../../domain/ip-address.js';
 import type { BanType } from '../../domain/bans.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationRecord, BanRecord, OwnerRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { BanStore } from '../ports/ban-store.js';
+import type { LicenseStore } from '../ports/license-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { ApplicationRecord, BanRecord, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 import { findLicenseByCode } from './licenses.js';
 
@@ -15,7 +19,12 @@ export interface ShownBan {
   shownValue: string;
 }
 
-async function resolveValue(deps: Deps, app: ApplicationRecord, type: BanType, raw: string): Promise<{ stored: string; shown: string }> {
+async function resolveValue(
+  deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore },
+  app: ApplicationRecord,
+  type: BanType,
+  raw: string,
+): Promise<{ stored: string; shown: string }> {
   const value = raw.trim();
   if (value === '' || value.length > BAN_VALUE_MAX) throw validationError('value', `must be 1 to ${BAN_VALUE_MAX} characters`);
   switch (type) {
@@ -46,7 +55,7 @@ async function resolveValue(deps: Deps, app: ApplicationRecord, type: BanType, r
  * an owner's ban takes over one made by propagation (it then neither expires nor stays propagated).
  */
 export async function addBan(
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore & BanStore & LicenseStore & UserStore },
   owner: OwnerRecord,
   appId: string,
   input: { type: BanType; value: string; reason?: string | null },
@@ -65,7 +74,11 @@ export async function addBan(
 }
 
 /** The live bans, newest first. A license ban whose license no longer exists shows the license id. */
-export async function listBans(deps: Deps, owner: OwnerRecord, appId: string): Promise<ShownBan[]> {
+export async function listBans(
+  deps: Pick<Deps, 'clock' | 'secrets'> & { store: ApplicationStore & BanStore & LicenseStore },
+  owner: OwnerRecord,
+  appId: string,
+): Promise<ShownBan[]> {
   const app = await ownedApplication(deps, owner, appId);
   const bans = await deps.store.listBans(app.id, deps.clock.now());
   return Promise.all(
@@ -78,7 +91,13 @@ export async function listBans(deps: Deps, owner: OwnerRecord, appId: string): P
 }
 
 /** Lifts a ban; with `cascade`, also the bans it propagated. */
-export async function deleteBan(deps: Deps, owner: OwnerRecord, appId: string, banId: string, options: { cascade: boolean }): Promise<void> {
+export async function deleteBan(
+  deps: { store: ApplicationStore & BanStore },
+  owner: OwnerRecord,
+  appId: string,
+  banId: string,
+  options: { cascade: boolean },
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteBan(app.id, banId, options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
 }

@@ -4,7 +4,15 @@
 import { BROWSER_SESSION_MS, type ConsoleCredentialSource, isForeignOrigin, needsCsrfToken } from '../../domain/console-session.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Caller, Deps } from '../deps.js';
-import { type ConsoleIdentity, issueConsoleToken, resolveConsoleToken, verifyOwnerSignIn } from './owners.js';
+import {
+  type ConsoleIdentity,
+  type ConsoleTokenDeps,
+  issueConsoleToken,
+  type OwnerSignInDeps,
+  resolveConsoleToken,
+  type TokenIssueDeps,
+  verifyOwnerSignIn,
+} from './owners.js';
 
 /** What a console request presents, as the HTTP adapter read it. */
 export interface ConsoleRequest {
@@ -36,14 +44,14 @@ export interface BrowserSession {
 const rejected = (message: string) => new DomainError('CSRF_REJECTED', message);
 
 /** The CSRF token the dashboard must echo in X-CSRF-Token for this console token. */
-export const csrfTokenOf = (deps: Deps, consoleToken: string): string => deps.secrets.csrfToken(consoleToken);
+export const csrfTokenOf = (deps: Pick<Deps, 'secrets'>, consoleToken: string): string => deps.secrets.csrfToken(consoleToken);
 
 /**
  * `POST /session`: signs in like `POST /login` and issues a token that expires 12 hours later.
  * A foreign Origin is refused first, so another site cannot sign a browser in to its account.
  */
 export async function signInBrowser(
-  deps: Deps,
+  deps: OwnerSignInDeps & TokenIssueDeps,
   input: { email: string; password: string; origin: string | undefined; own: ConsoleRequest['own'] },
   caller: Caller,
 ): Promise<BrowserSession> {
@@ -58,7 +66,7 @@ export async function signInBrowser(
  * and a cookie-authenticated request that changes state must come from our own origin and carry
  * the session's CSRF token (403 CSRF_REJECTED otherwise).
  */
-export async function authenticateConsoleRequest(deps: Deps, request: ConsoleRequest): Promise<ConsoleCaller> {
+export async function authenticateConsoleRequest(deps: ConsoleTokenDeps, request: ConsoleRequest): Promise<ConsoleCaller> {
   const source: ConsoleCredentialSource = request.bearer !== undefined ? 'bearer' : 'cookie';
   const presented = (source === 'bearer' ? request.bearer : request.cookie) ?? '';
   const identity = await resolveConsoleToken(deps, presented);

@@ -1,7 +1,9 @@
 import { DomainError } from '../../domain/errors.js';
 import { canonicalLicenseCode, formatLicenseCode, LICENSE_CODE_BYTES, validateLicenseMinutes } from '../../domain/license.js';
 import type { Deps } from '../deps.js';
-import type { LicenseRecord, OwnerRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { LicenseStore } from '../ports/license-store.js';
+import type { LicenseRecord, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const LICENSE_BATCH_MAX = 10_000;
@@ -15,7 +17,7 @@ export interface IssuedLicense {
 const notFound = () => new DomainError('LICENSE_NOT_FOUND', 'no such license');
 
 export async function createLicenses(
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore & LicenseStore },
   owner: OwnerRecord,
   appId: string,
   input: { count: number; minutes: number | null; note?: string | null },
@@ -53,7 +55,7 @@ export async function createLicenses(
 }
 
 export async function listLicenses(
-  deps: Deps,
+  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore },
   owner: OwnerRecord,
   appId: string,
   status?: 'used' | 'unused',
@@ -64,14 +66,23 @@ export async function listLicenses(
 }
 
 /** A license of the application by its code, as a person may type it. */
-export async function findLicenseByCode(deps: Deps, appId: string, code: string): Promise<IssuedLicense | null> {
+export async function findLicenseByCode(
+  deps: Pick<Deps, 'secrets'> & { store: LicenseStore },
+  appId: string,
+  code: string,
+): Promise<IssuedLicense | null> {
   const canonical = canonicalLicenseCode(code);
   if (canonical === null) return null;
   const license = await deps.store.findLicenseByDigest(appId, deps.secrets.digest(canonical));
   return license === null ? null : { license, code: canonical };
 }
 
-export async function getLicense(deps: Deps, owner: OwnerRecord, appId: string, code: string): Promise<IssuedLicense> {
+export async function getLicense(
+  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore },
+  owner: OwnerRecord,
+  appId: string,
+  code: string,
+): Promise<IssuedLicense> {
   const app = await ownedApplication(deps, owner, appId);
   const found = await findLicenseByCode(deps, app.id, code);
   if (found === null) throw notFound();
@@ -79,7 +90,12 @@ export async function getLicense(deps: Deps, owner: OwnerRecord, appId: string, 
 }
 
 /** Only an unused license can be deleted: a used one is part of a membership's history. */
-export async function deleteLicense(deps: Deps, owner: OwnerRecord, appId: string, code: string): Promise<void> {
+export async function deleteLicense(
+  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore },
+  owner: OwnerRecord,
+  appId: string,
+  code: string,
+): Promise<void> {
   const { license } = await getLicense(deps, owner, appId, code);
   const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id);
   if (outcome === 'missing') throw notFound();

@@ -2,7 +2,9 @@
 // it has, and its sign-ups and logins over the last 30 UTC days.
 import { type DailyActivity, dailyActivity, overviewWindow } from '../../domain/overview.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationOverviewCounts, OwnerRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { OverviewStore } from '../ports/overview-store.js';
+import type { ApplicationOverviewCounts, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 /** The store's totals, with its per-day counts turned into the window's days. */
@@ -11,7 +13,11 @@ export type ApplicationOverview = Omit<ApplicationOverviewCounts, 'signUpsByDay'
   daily: DailyActivity[];
 };
 
-export async function applicationOverview(deps: Deps, owner: OwnerRecord, appId: string): Promise<ApplicationOverview> {
+export async function applicationOverview(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & OverviewStore },
+  owner: OwnerRecord,
+  appId: string,
+): Promise<ApplicationOverview> {
   const app = await ownedApplication(deps, owner, appId);
   const now = deps.clock.now();
   const window = overviewWindow(now);

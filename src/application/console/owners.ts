@@ -2,21 +2,32 @@ import { consoleTokenLive, consoleTokenNeedsTouch } from '../../domain/console-s
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';
-import { accountKeys, CONSOLE_THROTTLE_SCOPE, throttledCheck } from '../credential-checks.js';
+import { accountKeys, CONSOLE_THROTTLE_SCOPE, throttledCheck, type ThrottleDeps } from '../credential-checks.js';
 import { keyPrefixes, type Caller, type Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
-import type { ConsoleTokenRecord, OwnerRecord } from '../ports.js';
+import type { OwnerStore } from '../ports/owner-store.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
+import type { ConsoleTokenRecord, OwnerRecord } from '../records.js';
 
 export interface OwnerSession {
   owner: { id: string; email: string };
   token: string;
 }
 
+/** What issuing a console token uses. */
+export type TokenIssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: OwnerStore };
+
+/** What an owner's sign-in uses: the throttle, the password work and the owner's account. */
+export type OwnerSignInDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: OwnerStore };
+
+/** What reading a presented console token uses. */
+export type ConsoleTokenDeps = Pick<Deps, 'clock' | 'console' | 'secrets'> & { store: OwnerStore };
+
 /**
  * A new console token of the owner: a Bearer token (expiresAt null) lives while it is used at least
  * once per idle period; a browser session's cookie token ends at `expiresAt`.
  */
-export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresAt: Instant | null = null): Promise<OwnerSession> {
+export async function issueConsoleToken(deps: TokenIssueDeps, owner: OwnerRecord, expiresAt: Instant | null = null): Promise<OwnerSession> {
   const token = deps.secrets.issue(keyPrefixes.consoleToken);
   await deps.store.createConsoleToken({
     id: deps.ids.uuid(),
@@ -32,7 +43,7 @@ export async function issueConsoleToken(deps: Deps, owner: OwnerRecord, expiresA
 }
 
 /** The CLI bootstrap: a new owner and a first console token. */
-export async function createOwner(deps: Deps, email: string, password: string): Promise<OwnerSession> {
+export async function createOwner(deps: TokenIssueDeps & Pick<Deps, 'hasher'>, email: string, password: string): Promise<OwnerSession> {
   const validEmail = validateEmail(email);
   const accepted = acceptNewPassword(password, 8);
   const owner: OwnerRecord = {
@@ -50,7 +61,13 @@ export async function createOwner(deps: Deps, email: string, password: string): 
  * costs the same and answers the same as a wrong password. Returns the owner; the caller issues
  * the kind of token it needs.
  */
-export async function verifyOwnerSignIn(deps: Deps, email: string, password: string, caller: Caller, field = 'password'): Promise<OwnerRecord> {
+export async function verifyOwnerSignIn(
+  deps: OwnerSignInDeps,
+  email: string,
+  password: string,
+  caller: Caller,
+  field = 'password',
+): Promise<OwnerRecord> {
   const pw = presentedPassword(password, field);
   const key = email.trim().toLowerCase();
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
@@ -71,12 +88,12 @@ export async function verifyOwnerSignIn(deps: Deps, email: string, password: str
 }
 
 /** Lifts every sign-in lock on the owner's account, at every address (CLI `owner unlock`). */
-export async function unlockOwner(deps: Deps, owner: OwnerRecord): Promise<void> {
+export async function unlockOwner(deps: { store: ThrottleStore }, owner: OwnerRecord): Promise<void> {
   await deps.store.unlockAccounts(CONSOLE_THROTTLE_SCOPE, [accountKeys.owner(owner.email.trim().toLowerCase())]);
 }
 
 /** `POST /login`: a console token that lives until revoked (CLI, scripts). */
-export async function loginOwner(deps: Deps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
+export async function loginOwner(deps: OwnerSignInDeps & TokenIssueDeps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
   return issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, caller));
 }
 
@@ -87,7 +104,7 @@ export interface ConsoleIdentity {
 }
 
 /** The owner behind a console token that is neither revoked nor expired. */
-export async function resolveConsoleToken(deps: Deps, token: string | undefined): Promise<ConsoleIdentity> {
+export async function resolveConsoleToken(deps: ConsoleTokenDeps, token: string | undefined): Promise<ConsoleIdentity> {
   const invalid = () => new DomainError('INVALID_CONSOLE_TOKEN', 'invalid, expired or revoked console token');
   if (!token || token.length > 200) throw invalid();
   const digest = deps.secrets.digest(token);
@@ -104,7 +121,7 @@ export async function resolveConsoleToken(deps: Deps, token: string | undefined)
 }
 
 /** Revokes a console token; later requests with it answer 401. */
-export async function revokeConsoleToken(deps: Deps, token: ConsoleTokenRecord): Promise<void> {
+export async function revokeConsoleToken(deps: Pick<Deps, 'clock'> & { store: OwnerStore }, token: ConsoleTokenRecord): Promise<void> {
   await deps.store.revokeConsoleToken(token.id, deps.clock.now());
 }
 
@@ -115,7 +132,7 @@ export async function revokeConsoleToken(deps: Deps, token: ConsoleTokenRecord):
  * Returns how many tokens were revoked.
  */
 export async function changeOwnerPassword(
-  deps: Deps,
+  deps: OwnerSignInDeps,
   caller: ConsoleIdentity,
   input: { currentPassword: string; newPassword: string },
   from: Caller,

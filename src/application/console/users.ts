@@ -6,7 +6,11 @@ import type { Instant } from '../../domain/time.js';
 import { type UserTimeout, validateTimeout } from '../../domain/timeout.js';
 import { userAccountKeys } from '../credential-checks.js';
 import type { Deps } from '../deps.js';
-import type { OwnerRecord, UserDetails } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { LicenseStore } from '../ports/license-store.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { OwnerRecord, UserDetails } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const USER_PAGE_DEFAULT = 50;
@@ -15,7 +19,7 @@ export const ADJUSTMENT_USERS_MAX = 10_000;
 
 const notFound = () => new DomainError('USER_NOT_FOUND', 'no such user');
 
-async function details(deps: Deps, appId: string, userId: string): Promise<UserDetails> {
+async function details(deps: { store: UserStore }, appId: string, userId: string): Promise<UserDetails> {
   const found = await deps.store.getUserDetails(appId, userId);
   if (found === null) throw notFound();
   return found;
@@ -26,7 +30,7 @@ async function details(deps: Deps, appId: string, userId: string): Promise<UserD
  * it (or nobody). Generated and chosen usernames can never be a license code, so nothing is lost.
  */
 export async function searchUsers(
-  deps: Deps,
+  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore & UserStore },
   owner: OwnerRecord,
   appId: string,
   input: { query?: string; limit?: number; offset?: number },
@@ -48,13 +52,18 @@ export async function searchUsers(
   return all.filter((d): d is UserDetails => d !== null);
 }
 
-export async function getUser(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<UserDetails> {
+export async function getUser(
+  deps: { store: ApplicationStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+): Promise<UserDetails> {
   const app = await ownedApplication(deps, owner, appId);
   return details(deps, app.id, userId);
 }
 
 export async function updateUserLimits(
-  deps: Deps,
+  deps: { store: ApplicationStore & UserStore },
   owner: OwnerRecord,
   appId: string,
   userId: string,
@@ -68,7 +77,7 @@ export async function updateUserLimits(
 
 /** Times the user out (ending their sessions) until `until`. */
 export async function timeOutUser(
-  deps: Deps,
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
   owner: OwnerRecord,
   appId: string,
   userId: string,
@@ -83,12 +92,23 @@ export async function timeOutUser(
   return timeout;
 }
 
-export async function liftTimeout(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
+export async function liftTimeout(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.setUserTimeout(app.id, userId, null, deps.clock.now()))) throw notFound();
 }
 
-export async function deleteDevice(deps: Deps, owner: OwnerRecord, appId: string, userId: string, deviceId: string): Promise<void> {
+export async function deleteDevice(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+  deviceId: string,
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   // A missing user answers USER_NOT_FOUND; a device that is not the user's, DEVICE_NOT_FOUND.
   if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
@@ -97,14 +117,24 @@ export async function deleteDevice(deps: Deps, owner: OwnerRecord, appId: string
   }
 }
 
-export async function revokeSessions(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<number> {
+export async function revokeSessions(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+): Promise<number> {
   const app = await ownedApplication(deps, owner, appId);
   if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
   return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
 }
 
 /** Lifts every sign-in lock on the user, at every address (README, "Throttling"). */
-export async function unlockUser(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
+export async function unlockUser(
+  deps: { store: ApplicationStore & LicenseStore & ThrottleStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   const user = await deps.store.findUserById(app.id, userId);
   if (user === null) throw notFound();
@@ -114,7 +144,7 @@ export async function unlockUser(deps: Deps, owner: OwnerRecord, appId: string, 
 
 /** One bulk change to many users; ids that are not users of the application are skipped. */
 export async function adjustMemberships(
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids'> & { store: ApplicationStore & UserStore },
   owner: OwnerRecord,
   appId: string,
   userIds: string[],

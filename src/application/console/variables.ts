@@ -1,13 +1,14 @@
 import { DomainError, validationError } from '../../domain/errors.js';
-import type { Deps } from '../deps.js';
-import type { OwnerRecord, VariableRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { ContentStore } from '../ports/content-store.js';
+import type { OwnerRecord, VariableRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 export const VARIABLE_VALUE_MAX = 65_536;
 
 export async function putVariable(
-  deps: Deps,
+  deps: { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,
   appId: string,
   name: string,
@@ -19,12 +20,17 @@ export async function putVariable(
   return deps.store.putVariable({ applicationId: app.id, name, value: input.value, isPublic: input.isPublic });
 }
 
-export async function listVariables(deps: Deps, owner: OwnerRecord, appId: string): Promise<VariableRecord[]> {
+export async function listVariables(deps: { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string): Promise<VariableRecord[]> {
   const app = await ownedApplication(deps, owner, appId);
   return deps.store.listVariables(app.id);
 }
 
-export async function deleteVariable(deps: Deps, owner: OwnerRecord, appId: string, name: string): Promise<void> {
+export async function deleteVariable(
+  deps: { store: ApplicationStore & ContentStore },
+  owner: OwnerRecord,
+  appId: string,
+  name: string,
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteVariable(app.id, name))) throw new DomainError('VARIABLE_NOT_FOUND', 'no such variable');
 }

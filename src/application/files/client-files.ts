@@ -1,9 +1,10 @@
 import { loginRequired } from '../../domain/errors.js';
 import { isDownloadable, fileNotFound } from '../../domain/files.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
-import type { Caller, Deps } from '../deps.js';
-import { authenticateReader, type PresentedUser } from '../integration/authenticate-user.js';
-import type { ApplicationRecord, FileRecord } from '../ports.js';
+import type { Caller } from '../deps.js';
+import { authenticateReader, type PresentedUser, type ReaderDeps } from '../integration/authenticate-user.js';
+import type { FileStore } from '../ports/file-store.js';
+import type { ApplicationRecord, FileRecord } from '../records.js';
 
 /** The files a client may see: stored ones, public ones only for anonymous callers. */
 export function clientFiles(files: readonly FileRecord[], audience: Audience): FileRecord[] {
@@ -16,7 +17,13 @@ export function clientFiles(files: readonly FileRecord[], audience: Audience): F
  * client acts on); ids of no file or of another application's file answer 404, as does a file
  * whose contents are not stored yet.
  */
-export async function clientDownload(deps: Deps, app: ApplicationRecord, fileId: string, presented: PresentedUser, caller: Caller): Promise<FileRecord> {
+export async function clientDownload(
+  deps: ReaderDeps & { store: FileStore },
+  app: ApplicationRecord,
+  fileId: string,
+  presented: PresentedUser,
+  caller: Caller,
+): Promise<FileRecord> {
   const user = await authenticateReader(deps, app, presented, caller);
   const file = await deps.store.findFile(app.id, fileId);
   if (file === null) throw fileNotFound();

@@ -2,7 +2,9 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { JOB_MAX_ATTEMPTS, retryDelay, type StoredContents } from '../../domain/files.js';
 import type { Deps } from '../deps.js';
-import type { JobRecord } from '../ports.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import type { JobRecord } from '../records.js';
 import { discardBlobs } from './uploads.js';
 
 /**
@@ -55,7 +57,12 @@ export interface FileProcessorOptions {
  * publishes it under the job's output key. Nothing is committed here: the caller records the
  * contents only once they are durably stored.
  */
-async function produce(deps: Deps, job: JobRecord, options: FileProcessorOptions, signal: AbortSignal): Promise<StoredContents> {
+async function produce(
+  deps: Pick<Deps, 'blobs' | 'secrets'> & { store: ApplicationStore },
+  job: JobRecord,
+  options: FileProcessorOptions,
+  signal: AbortSignal,
+): Promise<StoredContents> {
   // Each claim publishes under a key of its own (claims number the attempts): a worker that lost
   // its lease and finishes late can never overwrite what the job's new owner stored, whose bytes
   // differ when encrypted (fresh nonces), nor leave a blob where a superseded job's key was freed.
@@ -97,8 +104,11 @@ async function produce(deps: Deps, job: JobRecord, options: FileProcessorOptions
   return { blobKey, sizeBytes: p.size, sha256: p.sha256, storedSizeBytes: s.size, storedSha256: s.sha256, encrypted: job.encrypt };
 }
 
+/** What processing uses: the staged and stored blobs, the files key of an encrypting job, and the queue. */
+type FileProcessorDeps = Pick<Deps, 'blobs' | 'clock' | 'files' | 'secrets'> & { store: ApplicationStore & JobQueue };
+
 /** Runs one claimed job to its end: completed, retried later, or failed for good. */
-async function runJob(deps: Deps, job: JobRecord, options: FileProcessorOptions): Promise<void> {
+async function runJob(deps: FileProcessorDeps, job: JobRecord, options: FileProcessorOptions): Promise<void> {
   const { workerId } = options;
   const lease = deps.files.jobLeaseMs;
   const aborter = new AbortController();
@@ -143,7 +153,7 @@ export interface FileProcessor {
  * heartbeat, and retried a bounded number of times. A job whose worker died is taken over when
  * its lease lapses, so every accepted upload ends COMPLETED or FAILED.
  */
-export function createFileProcessor(deps: Deps, options: FileProcessorOptions): FileProcessor {
+export function createFileProcessor(deps: FileProcessorDeps, options: FileProcessorOptions): FileProcessor {
   let running = false;
   let active = 0;
   let jobsInHand = 0;

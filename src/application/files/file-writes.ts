@@ -1,6 +1,7 @@
 import { acceptFileName, acceptUpload, fileNotFound, type FileSource } from '../../domain/files.js';
 import type { Deps } from '../deps.js';
-import type { ApplicationRecord, FileMetadataPatch, FileRecord, JobRecord } from '../ports.js';
+import type { FileMetadataPatch, FileStore } from '../ports/file-store.js';
+import type { ApplicationRecord, FileRecord, JobRecord } from '../records.js';
 import { discardBlobs, type StagedUpload } from './uploads.js';
 
 /** What a write says about the file beside its contents. */
@@ -15,7 +16,14 @@ export interface UploadDescription {
   originalFilename: string;
 }
 
-function newJob(deps: Deps, app: ApplicationRecord, fileId: string, staged: StagedUpload, encrypt: boolean, id = deps.ids.uuid()): JobRecord {
+function newJob(
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  app: ApplicationRecord,
+  fileId: string,
+  staged: StagedUpload,
+  encrypt: boolean,
+  id = deps.ids.uuid(),
+): JobRecord {
   return {
     id,
     applicationId: app.id,
@@ -33,7 +41,7 @@ function newJob(deps: Deps, app: ApplicationRecord, fileId: string, staged: Stag
 }
 
 /** Runs a write that takes over a staged upload; if the write fails, the upload is discarded. */
-async function consuming<T>(deps: Deps, staged: StagedUpload | null, write: () => Promise<T>): Promise<T> {
+async function consuming<T>(deps: Pick<Deps, 'blobs'>, staged: StagedUpload | null, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (e) {
@@ -42,7 +50,14 @@ async function consuming<T>(deps: Deps, staged: StagedUpload | null, write: () =
   }
 }
 
-function newFile(deps: Deps, app: ApplicationRecord, name: string, fields: FileFields, upload: UploadDescription, jobId: string): FileRecord {
+function newFile(
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  app: ApplicationRecord,
+  name: string,
+  fields: FileFields,
+  upload: UploadDescription,
+  jobId: string,
+): FileRecord {
   const now = deps.clock.now();
   return {
     id: deps.ids.uuid(),
@@ -60,15 +75,25 @@ function newFile(deps: Deps, app: ApplicationRecord, name: string, fields: FileF
 }
 
 /** A new file record and the job that will process its staged upload. */
-function pendingFile(deps: Deps, app: ApplicationRecord, name: string, fields: FileFields, upload: UploadDescription, staged: StagedUpload) {
+function pendingFile(
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  app: ApplicationRecord,
+  name: string,
+  fields: FileFields,
+  upload: UploadDescription,
+  staged: StagedUpload,
+) {
   const jobId = deps.ids.uuid();
   const file = newFile(deps, app, acceptFileName(name), fields, upload, jobId);
   return { file, job: newJob(deps, app, file.id, staged, fields.storeEncrypted, jobId) };
 }
 
+/** What a write of a file uses: the new job and file, the staged upload, the store, and the bell that wakes a worker. */
+type FileWriteDeps = Pick<Deps, 'blobs' | 'clock' | 'files' | 'ids'> & { store: FileStore };
+
 /** POST /files: a new file, PENDING until its contents are processed. */
 export async function createFile(
-  deps: Deps,
+  deps: FileWriteDeps,
   app: ApplicationRecord,
   name: string,
   fields: FileFields,
@@ -85,7 +110,7 @@ export async function createFile(
 
 /** PUT /files/by-name/{name}: creates the file, or replaces the contents of the one with that name. */
 export async function upsertFileByName(
-  deps: Deps,
+  deps: FileWriteDeps,
   app: ApplicationRecord,
   name: string,
   fields: FileFields,
@@ -103,7 +128,7 @@ export async function upsertFileByName(
 
 /** PUT /files/{file_id}: new metadata, and new contents when an upload came with it. */
 export async function updateFile(
-  deps: Deps,
+  deps: FileWriteDeps,
   app: ApplicationRecord,
   fileId: string,
   name: string,
@@ -132,16 +157,16 @@ export async function updateFile(
 }
 
 /** Deletes the row first, then the bytes: a crash in between leaves only orphans, which are swept. */
-export async function deleteFile(deps: Deps, app: ApplicationRecord, fileId: string): Promise<void> {
+export async function deleteFile(deps: Pick<Deps, 'blobs'> & { store: FileStore }, app: ApplicationRecord, fileId: string): Promise<void> {
   const keys = await deps.store.deleteFile(app.id, fileId);
   if (keys === null) throw fileNotFound();
   await discardBlobs(deps, keys);
 }
 
-export async function getFile(deps: Deps, app: ApplicationRecord, fileId: string): Promise<FileRecord> {
+export async function getFile(deps: { store: FileStore }, app: ApplicationRecord, fileId: string): Promise<FileRecord> {
   const file = await deps.store.findFile(app.id, fileId);
   if (file === null) throw fileNotFound();
   return file;
 }
 
-export const listFiles = (deps: Deps, app: ApplicationRecord): Promise<FileRecord[]> => deps.store.listFiles(app.id);
+export const listFiles = (deps: { store: FileStore }, app: ApplicationRecord): Promise<FileRecord[]> => deps.store.listFiles(app.id);

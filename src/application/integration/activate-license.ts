@@ -1,19 +1,24 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { licenseRefusal } from '../../domain/license.js';
-import { guardBans } from '../ban-guard.js';
-import { accountKeys, checkPassword, licenseDigest, signedInFrom, throttledCheck } from '../credential-checks.js';
+import { type BanGuardDeps, guardBans } from '../ban-guard.js';
+import { accountKeys, checkPassword, licenseDigest, type PasswordCheckDeps, signedInFrom, throttledCheck } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { AdjustmentRecord, ApplicationRecord } from '../ports.js';
+import type { LicenseStore } from '../ports/license-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { AdjustmentRecord, ApplicationRecord } from '../records.js';
 import { userProof } from '../user-access.js';
 
 const unknownCode = () => licenseRefusal('missing', 'activation');
+
+/** What an activation uses: the password check (with the throttle), the ban check, and the redemption. */
+type ActivateLicenseDeps = PasswordCheckDeps & BanGuardDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: LicenseStore & UserStore };
 
 /**
  * Adds a license to an existing username-and-password account. The account is proven first; the
  * code is then a second throttled credential, redeemed once and atomically.
  */
 export async function activateLicense(
-  deps: Deps,
+  deps: ActivateLicenseDeps,
   app: ApplicationRecord,
   body: { code: string; username: string; password: string; hardware_id?: string },
   caller: Caller,

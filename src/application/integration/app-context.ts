@@ -1,9 +1,11 @@
 import { liveAnnouncements } from '../../domain/announcements.js';
 import { visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
-import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../ports.js';
+import type { ContentStore } from '../ports/content-store.js';
+import type { FileStore } from '../ports/file-store.js';
+import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../records.js';
 import { clientFiles } from '../files/client-files.js';
-import { authenticateReader, type PresentedUser } from './authenticate-user.js';
+import { authenticateReader, type PresentedUser, type ReaderDeps } from './authenticate-user.js';
 
 export interface AppContext {
   app: ApplicationRecord;
@@ -16,7 +18,12 @@ export interface AppContext {
   serverTime: number;
 }
 
-export async function appContext(deps: Deps, app: ApplicationRecord, presented: PresentedUser, caller: Caller): Promise<AppContext> {
+export async function appContext(
+  deps: ReaderDeps & Pick<Deps, 'clock'> & { store: ContentStore & FileStore },
+  app: ApplicationRecord,
+  presented: PresentedUser,
+  caller: Caller,
+): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller);
   const [variables, announcements, files] = await Promise.all([
     deps.store.listVariables(app.id),

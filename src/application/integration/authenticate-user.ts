@@ -1,11 +1,12 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError, loginRequired } from '../../domain/errors.js';
 import { LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.js';
-import { guardBans } from '../ban-guard.js';
-import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
+import { type BanGuardDeps, guardBans } from '../ban-guard.js';
+import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, SessionRecord, UserRecord } from '../ports.js';
-import { assertUserAccess } from '../user-access.js';
+import type { SessionStore } from '../ports/session-store.js';
+import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
+import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
 
 /** The user credentials an integration request may carry (one method at a time). */
 export interface PresentedUser {
@@ -18,11 +19,23 @@ export interface PresentedUser {
 
 const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid session token');
 
+/** What finding the live session behind a token uses. */
+export type LiveSessionDeps = Pick<Deps, 'clock' | 'secrets' | 'tokens'> & { store: SessionStore };
+
+/** What legacy header authentication uses: either credential check, the access re-check, and its seat. */
+type LegacyUserDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids'> & { store: SessionStore };
+
+/** What authenticating the user of an integration request uses: a token, or the legacy headers. */
+export type AuthenticateUserDeps = LiveSessionDeps & UserAccessDeps & LegacyUserDeps;
+
+/** What authenticating the caller of a read endpoint uses: a user, or an anonymous caller's ban check. */
+export type ReaderDeps = AuthenticateUserDeps & BanGuardDeps;
+
 /**
  * The live session behind a token of this application. The signature turns away forged tokens
  * and tokens of other applications; the session row decides whether it still lives.
  */
-export async function liveSession(deps: Deps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
+export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
   const claims = await deps.tokens.read(token);
   if (claims === null || claims.applicationId !== app.id) throw invalidToken();
   const session = await deps.store.findSession(claims.sessionId);
@@ -35,7 +48,7 @@ export async function liveSession(deps: Deps, app: ApplicationRecord, token: str
 }
 
 /** Token authentication: a live session, and a user still allowed in. */
-async function userFromToken(deps: Deps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
+async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const session = await liveSession(deps, app, token);
   // A session opened before the application turned device auth on is tied to no device.
@@ -50,7 +63,7 @@ async function userFromToken(deps: Deps, app: ApplicationRecord, token: string, 
 }
 
 /** Legacy per-request credentials: validated (and throttled) on every request. */
-async function userFromLegacyHeaders(deps: Deps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord> {
+async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord> {
   if (!app.settings.legacyAuth) {
     throw new DomainError('LEGACY_AUTH_DISABLED', 'legacy header authentication is disabled for this application');
   }
@@ -83,7 +96,12 @@ async function userFromLegacyHeaders(deps: Deps, app: ApplicationRecord, p: Pres
  * The authenticated user of an integration request, or null when it carries no user credentials.
  * Credentials that are presented are always checked in full, even where anonymous access is allowed.
  */
-export async function authenticateUser(deps: Deps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord | null> {
+export async function authenticateUser(
+  deps: AuthenticateUserDeps,
+  app: ApplicationRecord,
+  p: PresentedUser,
+  caller: Caller,
+): Promise<UserRecord | null> {
   if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller);
   if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
     return userFromLegacyHeaders(deps, app, p, caller);
@@ -96,7 +114,7 @@ export async function authenticateUser(deps: Deps, app: ApplicationRecord, p: Pr
  * application allows it. Anonymous callers still answer for their address's ban.
  */
 export async function authenticateReader(
-  deps: Deps,
+  deps: ReaderDeps,
   app: ApplicationRecord,
   p: PresentedUser,
   caller: Caller,

@@ -1,10 +1,12 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
-import { liveSession } from './authenticate-user.js';
-import { checkLicenseLogin, checkPassword } from '../credential-checks.js';
+import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
+import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, UserRecord } from '../ports.js';
-import { assertUserAccess } from '../user-access.js';
+import type { SessionStore } from '../ports/session-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { ApplicationRecord, UserRecord } from '../records.js';
+import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
 
 export type LoginCredentials = { username: string; password: string } | { code: string };
 
@@ -13,13 +15,20 @@ export interface LoginBody {
   hardware_id?: string;
 }
 
+/** What a token login uses: either credential check, the access re-check, the token and its session. */
+type LoginDeps = PasswordCheckDeps &
+  LicenseLoginDeps &
+  UserAccessDeps &
+  Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> &
+  { store: SessionStore & UserStore };
+
 /**
  * Token login. Cheap refusals come first (disabled method, missing device), then the throttled
  * credential check, then bans (once the user is proven, so propagation may reach their account),
  * timeout and membership, and last the atomic device and session admission.
  */
 export async function login(
-  deps: Deps,
+  deps: LoginDeps,
   app: ApplicationRecord,
   body: LoginBody,
   caller: Caller,
@@ -58,7 +67,7 @@ export async function login(
 }
 
 /** Ends the session behind a token; a token that is not live is refused like any bad token. */
-export async function logout(deps: Deps, app: ApplicationRecord, token: string): Promise<void> {
+export async function logout(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<void> {
   const session = await liveSession(deps, app, token);
   await deps.store.revokeSession(session.id, deps.clock.now());
 }

@@ -1,20 +1,29 @@
 import { licenseRefusal } from '../../domain/license.js';
-import { guardBans } from '../ban-guard.js';
-import { licenseDigest, throttledCheck } from '../credential-checks.js';
+import { type BanGuardDeps, guardBans } from '../ban-guard.js';
+import { licenseDigest, throttledCheck, type ThrottleDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ApplicationRecord, UserRecord } from '../ports.js';
-import { firstDevice, newUser, signUpDevice, withinSignUpLimits } from './sign-up.js';
+import type { LicenseStore } from '../ports/license-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { ApplicationRecord, UserRecord } from '../records.js';
+import { firstDevice, newUser, signUpDevice, type SignUpLimitDeps, withinSignUpLimits } from './sign-up.js';
 
 const invalidLicense = () => licenseRefusal('missing', 'sign_up');
 
 /** A generated username: readable, unique in practice, and never derived from the code. */
-function generatedUsername(deps: Deps): { username: string; usernameKey: string } {
+function generatedUsername(deps: Pick<Deps, 'secrets'>): { username: string; usernameKey: string } {
   const username = `user-${Buffer.from(deps.secrets.randomBytes(8)).toString('hex')}`;
   return { username, usernameKey: username };
 }
 
+/** What a sign-up with a license uses: the throttled code check, the ban check, the limits and the redemption. */
+type SignUpWithLicenseDeps = ThrottleDeps &
+  BanGuardDeps &
+  SignUpLimitDeps &
+  Pick<Deps, 'clock' | 'ids' | 'secrets'> &
+  { store: LicenseStore & UserStore };
+
 export async function signUpWithLicense(
-  deps: Deps,
+  deps: SignUpWithLicenseDeps,
   app: ApplicationRecord,
   body: { code: string; hardware_id?: string },
   caller: Caller,

@@ -2,13 +2,15 @@ import { acceptNewPassword, acceptUsername } from '../../domain/credentials-poli
 import { admitDevice } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
-import { throttledCheck } from '../credential-checks.js';
+import { throttledCheck, type ThrottleDeps } from '../credential-checks.js';
 import { emptyMembership } from '../../domain/membership.js';
-import { guardBans } from '../ban-guard.js';
+import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { addressBucket } from '../../domain/ip-address.js';
 import type { Caller, Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
-import type { ApplicationRecord, DeviceRecord, UserRecord } from '../ports.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
 
 /** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, README "Choices where the spec is silent"). */
 export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefined): string | null {
@@ -16,7 +18,12 @@ export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefi
   return app.settings.deviceAuth ? sent : null;
 }
 
-export function newUser(deps: Deps, app: ApplicationRecord, fields: Pick<UserRecord, 'username' | 'usernameKey' | 'credentialType' | 'passwordHash'>, caller: Caller): UserRecord {
+export function newUser(
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  app: ApplicationRecord,
+  fields: Pick<UserRecord, 'username' | 'usernameKey' | 'credentialType' | 'passwordHash'>,
+  caller: Caller,
+): UserRecord {
   return {
     ...fields,
     id: deps.ids.uuid(),
@@ -31,18 +38,21 @@ export function newUser(deps: Deps, app: ApplicationRecord, fields: Pick<UserRec
   };
 }
 
-export function firstDevice(deps: Deps, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
+export function firstDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
   if (hardwareId === null) return null;
   admitDevice([], hardwareId, user.allowedDevices);
   return { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
 }
+
+/** What the sign-up limits use. */
+export type SignUpLimitDeps = Pick<Deps, 'clock' | 'signUpLimits'> & { store: ThrottleStore };
 
 /**
  * Runs a sign-up under the application's and the address's sign-up limits (429 RATE_LIMITED with
  * Retry-After once either is full): the sign-up is counted before the work and given back if the
  * work fails, so only successful sign-ups count and parallel ones cannot pass a limit.
  */
-export async function withinSignUpLimits<T>(deps: Deps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>): Promise<T> {
+export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>): Promise<T> {
   const slot = { applicationId: app.id, address: addressBucket(caller.ip), now: deps.clock.now() };
   await deps.store.reserveSignUp(slot, deps.signUpLimits);
   try {
@@ -53,8 +63,11 @@ export async function withinSignUpLimits<T>(deps: Deps, app: ApplicationRecord, 
   }
 }
 
+/** What a sign-up uses: the ban check, the limits, the throttled name check, the hash and the new user. */
+type SignUpDeps = BanGuardDeps & SignUpLimitDeps & ThrottleDeps & Pick<Deps, 'clock' | 'hasher' | 'ids'> & { store: UserStore };
+
 export async function signUp(
-  deps: Deps,
+  deps: SignUpDeps,
   app: ApplicationRecord,
   body: { username: string; password: string; hardware_id?: string },
   caller: Caller,

@@ -2,7 +2,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ConsoleCaller } from '../../../application/console/browser-sessions.js';
-import type { OwnerRecord } from '../../../application/ports.js';
+import type { OwnerRecord } from '../../../application/records.js';
 import { validationError } from '../../../domain/errors.js';
 import { Password, Uuid, closed } from '../schemas.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../application/deps.js';
-import type { FileRecord } from '../../../application/ports.js';
+import type { FileRecord } from '../../../application/records.js';
 import { DomainError } from '../../../domain/errors.js';
 import { fileNotFound } from '../../../domain/files.js';
 import { parseByteRange } from './byte-range.js';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../application/deps.js';
 import { createFile, deleteFile, getFile, listFiles, updateFile, upsertFileByName, type FileFields } from '../../../application/files/file-writes.js';
 import { discardBlobs } from '../../../application/files/uploads.js';
-import type { ApplicationRecord } from '../../../application/ports.js';
+import type { ApplicationRecord } from '../../../application/records.js';
 import { FILE_NAME_MAX, type FileSource } from '../../../domain/files.js';
 import { validationError } from '../../../domain/errors.js';
 import { Uuid, closed } from '../schemas.js';

@@ -1,4 +1,4 @@
-import type { FileRecord } from '../../../application/ports.js';
+import type { FileRecord } from '../../../application/records.js';
 import { storageStatus } from '../../../domain/files.js';
 import { toIso } from '../../../domain/time.js';
 

@@ -1,5 +1,5 @@
 // The Store on PostgreSQL: the shared store (sql-store.ts) over the PostgreSQL dialect.
-import type { Store } from '../../../application/ports.js';
+import type { Store } from '../../../application/ports/store.js';
 import { openStore } from '../sql-store.js';
 import { openPostgresDialect } from './dialect.js';
 

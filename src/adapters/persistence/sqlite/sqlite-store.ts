@@ -1,5 +1,5 @@
 // The Store on SQLite: the shared store (sql-store.ts) over the SQLite dialect.
-import type { Store } from '../../../application/ports.js';
+import type { Store } from '../../../application/ports/store.js';
 import { openStore } from '../sql-store.js';
 import { openSqliteDialect } from './dialect.js';
 

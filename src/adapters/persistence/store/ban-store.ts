@@ -1,7 +1,8 @@
 // Bans. Adding one also applies it to what already exists: a user ban ends the user's sessions,
 // a license ban flags the license so redemption refuses it.
 import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
-import type { BanRecord, BanStore } from '../../../application/ports.js';
+import type { BanStore } from '../../../application/ports/ban-store.js';
+import type { BanRecord } from '../../../application/records.js';
 import { replacesStoredBan } from '../../../domain/bans.js';
 import { chunks, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';

@@ -1,7 +1,8 @@
 // Variables and announcements of an application. Each write is one statement that needs no read
 // before it, but for a patch of an announcement, which merges into the stored one.
 import { and, eq } from 'drizzle-orm';
-import type { AnnouncementRecord, ContentStore } from '../../../application/ports.js';
+import type { ContentStore } from '../../../application/ports/content-store.js';
+import type { AnnouncementRecord } from '../../../application/records.js';
 import { mergeAnnouncement } from '../../../domain/announcements.js';
 import type { Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';

@@ -2,7 +2,8 @@
 // in one transaction that locks the file's row, decides with the domain (acceptUpload) and writes
 // the file and its job together, so concurrent uploads of one file serialise.
 import { and, eq, isNotNull } from 'drizzle-orm';
-import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../../application/ports.js';
+import type { FileMetadataPatch, FileStore } from '../../../application/ports/file-store.js';
+import type { FileRecord, JobRecord } from '../../../application/records.js';
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
 import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';

@@ -5,8 +5,9 @@
 // parallel claims take different jobs without waiting on each other; settling locks the file and
 // then the job, the order every write of a file's contents takes them in, and checks the lease
 // under those locks. (SQLite's transactions hold the whole database: see Dialect.locked.)
-import { and, asc, count, eq, isNull, lte, or } from 'drizzle-orm';
-import type { FileRecord, JobQueue, JobRecord } from '../../../application/ports.js';
+import { and, asc, eq, isNull, lte, or } from 'drizzle-orm';
+import type { JobQueue } from '../../../application/ports/job-queue.js';
+import type { FileRecord, JobRecord } from '../../../application/records.js';
 import { completeUpload, failUpload, type FileState, isClaimable } from '../../../domain/files.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
@@ -38,7 +39,6 @@ async function settleFile(d: Dialect, tx: Db, fileId: string, before: FileState,
 }
 
 export function jobQueue(d: Dialect): JobQueue {
-  const { db } = d;
   const { jobs } = d.t;
   return {
     async claimJob(workerId, now, leaseMs) {
@@ -113,11 +113,6 @@ export function jobQueue(d: Dialect): JobQueue {
         await tx.delete(jobs).where(eq(jobs.id, job.id));
         return [...new Set([job.stagingKey, job.outputKey])];
       });
-    },
-
-    async countJobs() {
-      const [row] = await db.select({ n: count() }).from(jobs);
-      return row?.n ?? 0;
     },
   };
 }

@@ -2,7 +2,9 @@
 // the license row (see Dialect.locked) before checking it and marks it with a conditional UPDATE,
 // so a code is used once even when several instances or processes share the database.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { AdjustmentRecord, LicenseRecord, LicenseStore, UserStore } from '../../../application/ports.js';
+import type { LicenseStore } from '../../../application/ports/license-store.js';
+import type { UserStore } from '../../../application/ports/user-store.js';
+import type { AdjustmentRecord, LicenseRecord } from '../../../application/records.js';
 import { DomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';

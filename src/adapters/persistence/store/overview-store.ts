@@ -1,6 +1,6 @@
 // The console overview of an application, counted by the database in one read-only snapshot, so
 // the figures agree with each other (see overview-sql.ts).
-import type { OverviewStore } from '../../../application/ports.js';
+import type { OverviewStore } from '../../../application/ports/overview-store.js';
 import type { Dialect } from '../dialect.js';
 import { type DayRow, dailyCounts, dailyTotals, overviewTotals, toOverview, type TotalsRow } from '../overview-sql.js';
 

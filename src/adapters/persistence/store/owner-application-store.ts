@@ -1,6 +1,7 @@
 // Owners, their console tokens and their applications.
 import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
-import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
+import type { ApplicationStore } from '../../../application/ports/application-store.js';
+import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Dialect, isUniqueViolation } from '../dialect.js';

@@ -2,7 +2,7 @@
 // devices and live sessions, so parallel logins of one user (in any process) run one after another
 // and cannot overshoot either cap.
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { SessionStore } from '../../../application/ports.js';
+import type { SessionStore } from '../../../application/ports/session-store.js';
 import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';

@@ -3,7 +3,7 @@
 // writes them back in one transaction, so parallel guesses (in any instance or process) are
 // counted one after another and cannot pass the limits.
 import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
-import type { ThrottleStore } from '../../../application/ports.js';
+import type { ThrottleStore } from '../../../application/ports/throttle-store.js';
 import {
   type AccountCounter,
   type AccountWindow,

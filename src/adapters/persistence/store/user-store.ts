@@ -1,7 +1,7 @@
 // End users: sign-up, lookups, owner changes (limits, timeouts, devices, bulk adjustments).
 // License redemption lives in license-store.ts.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { UserStore } from '../../../application/ports.js';
+import type { UserStore } from '../../../application/ports/user-store.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
 import { chunks, type Dialect } from '../dialect.js';

@@ -1,6 +1,6 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
-import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/ports.js';
+import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/records.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
 import { DomainError } from '../../../domain/errors.js';

@@ -1,0 +1,14 @@
+// License codes of an application.
+// Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { LicenseRecord } from '../records.js';
+
+export interface LicenseStore {
+  /** ATOMIC: all or none. */
+  insertLicenses(licenses: LicenseRecord[]): Promise<void>;
+  /** Oldest first. */
+  listLicenses(applicationId: string, status?: 'used' | 'unused'): Promise<LicenseRecord[]>;
+  findLicenseByDigest(applicationId: string, codeDigest: string): Promise<LicenseRecord | null>;
+  findLicenseById(applicationId: string, id: string): Promise<LicenseRecord | null>;
+  /** ATOMIC: deletes an unused license; a used one is kept. */
+  deleteUnusedLicense(applicationId: string, id: string): Promise<'deleted' | 'used' | 'missing'>;
+}

@@ -1,0 +1,48 @@
+// Sessions: opening one (with its device), the legacy seat, revoking and purging them.
+// Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Instant } from '../../domain/time.js';
+import type { SessionRecord } from '../records.js';
+
+export interface OpenSessionInput {
+  session: SessionRecord;
+  /** With device auth: the device to admit (registering it while under the cap). */
+  device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+  /** allowed_number_of_simultaneous_sessions. */
+  cap: number;
+  now: Instant;
+}
+
+export interface SessionStore {
+  /**
+   * ATOMIC: re-reads the user and refuses a login that a timeout (TIMED_OUT), a user ban (BANNED)
+   * or a membership change (MEMBERSHIP_INACTIVE) overtook while its password was being verified;
+   * admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions, checks
+   * the session cap (SESSION_LIMIT_REACHED) and inserts the session.
+   */
+  openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
+  /**
+   * The legacy per-request path's seat. One statement when the (user, hardware id) already holds
+   * a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC: admits the
+   * device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the domain
+   * (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
+   */
+  holdLegacySession(input: {
+    applicationId: string;
+    userId: string;
+    hardwareId: string | null;
+    device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+    cap: number;
+    newSessionId: string;
+    holdMs: number;
+    now: Instant;
+  }): Promise<void>;
+  findSession(id: string): Promise<SessionRecord | null>;
+  revokeSession(id: string, now: Instant): Promise<void>;
+  /**
+   * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a
+   * session's expiry is its latest possible end); live ones and recent history stay. Returns how
+   * many it deleted. The overview's login counts do not depend on them (openSession counts each
+   * login per day as it opens it).
+   */
+  purgeEndedSessions(endedBefore: Instant, batch?: number): Promise<number>;
+}

@@ -1,0 +1,32 @@
+// The Store: every persistence port in one object, as the persistence adapter builds it.
+// Methods marked ATOMIC read, decide (with src/domain rules) and write in one transaction that
+// holds across processes (SQLite BEGIN IMMEDIATE; PostgreSQL row locks). A DomainError thrown
+// inside one rolls back everything it wrote.
+import type { ApplicationStore } from './application-store.js';
+import type { BanStore } from './ban-store.js';
+import type { ContentStore } from './content-store.js';
+import type { FileStore } from './file-store.js';
+import type { JobQueue } from './job-queue.js';
+import type { LicenseStore } from './license-store.js';
+import type { OverviewStore } from './overview-store.js';
+import type { OwnerStore } from './owner-store.js';
+import type { SessionStore } from './session-store.js';
+import type { ThrottleStore } from './throttle-store.js';
+import type { UserStore } from './user-store.js';
+
+export interface Store
+  extends OwnerStore,
+    OverviewStore,
+    ApplicationStore,
+    LicenseStore,
+    UserStore,
+    SessionStore,
+    BanStore,
+    ThrottleStore,
+    ContentStore,
+    FileStore,
+    JobQueue {
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

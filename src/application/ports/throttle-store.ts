@@ -1,0 +1,67 @@
+// The counters that throttle credential checks and sign-ups.
+// Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { AccountCounter, AccountWindow, AttemptOutcome, IpCounter, ThrottleLimits } from '../../domain/auth-throttle.js';
+import type { SignUpLimits } from '../../domain/sign-up-limits.js';
+import type { Instant } from '../../domain/time.js';
+
+export interface AuthAttempt {
+  applicationId: string;
+  /**
+   * What the caller claimed to be (e.g. `user:<usernameKey>` or `license:<digest>`), existing or
+   * not; null where a check has no account (only the address is throttled).
+   */
+  accountKey: string | null;
+  ip: string;
+  now: Instant;
+  /**
+   * The account has signed in from this address before: it is served past the address's limit
+   * (reserveIpAttempt). Asked only once the address is over its limit.
+   */
+  familiar?: boolean;
+}
+
+export interface SignUpSlot {
+  applicationId: string;
+  address: string;
+  now: Instant;
+}
+
+export interface ThrottleStore {
+  /**
+   * ATOMIC: reserves one credential check. RATE_LIMITED when the address is over its limit,
+   * ACCOUNT_LOCKED while the account is locked everywhere or for this address, 'busy' while the
+   * (account, address) failures plus checks in flight reach the threshold (the caller waits and
+   * tries again); nothing is written then. Otherwise the address and the account's window count a
+   * failure (forgiven on success) and the (account, address) counter a check in flight. Decides
+   * with reserveIpAttempt, reserveAccountWindow and reserveAccountAttempt of the domain.
+   */
+  reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<'reserved' | 'busy'>;
+  /**
+   * ATOMIC: settles a reserved check with settleAccountAttempt (and, on success, ipAfterSuccess
+   * and accountWindowAfterSuccess).
+   */
+  settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
+  /**
+   * The counters as stored (`account`: the account at this address). Only tests call it: nothing
+   * in production lists throttle state, which shows only in the refusals above.
+   */
+  readThrottle(
+    applicationId: string,
+    accountKey: string,
+    ip: string,
+  ): Promise<{ account: AccountCounter; everywhere: AccountWindow | null; ip: IpCounter | null }>;
+  /**
+   * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
+   * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.
+   */
+  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
+  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack). */
+  releaseSignUp(slot: SignUpSlot): Promise<void>;
+  /**
+   * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows (sign-up
+   * windows included) and idle (account, address) counters. Returns how many rows went and how many remain.
+   */
+  purgeThrottle(now: Instant): Promise<{ deleted: number; kept: number }>;
+  /** Lifts every lock of the accounts (their counters at every address and their window). */
+  unlockAccounts(applicationId: string, accountKeys: string[]): Promise<void>;
+}

@@ -1,0 +1,78 @@
+// Users: sign-up, license redemption, lookups and the changes an owner makes to them.
+// Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { BulkChange } from '../../domain/membership.js';
+import type { Instant } from '../../domain/time.js';
+import type { UserTimeout } from '../../domain/timeout.js';
+import type { AdjustmentRecord, DeviceRecord, UserDetails, UserRecord } from '../records.js';
+
+export interface SignUpInput {
+  user: UserRecord;
+  /** The device registered at sign-up (device auth on). */
+  device: DeviceRecord | null;
+  now: Instant;
+}
+
+export interface SignUpWithLicenseInput {
+  applicationId: string;
+  licenseDigest: string;
+  /** The user to create; its membership and licenseId are set from the license. */
+  user: UserRecord;
+  device: DeviceRecord | null;
+  adjustmentId: string;
+  now: Instant;
+}
+
+export interface ActivateLicenseInput {
+  applicationId: string;
+  userId: string;
+  licenseDigest: string;
+  adjustmentId: string;
+  /** With device auth: admitted (DEVICE_LIMIT_REACHED) in the same transaction as the redemption. */
+  device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+  now: Instant;
+}
+
+export interface UserStore {
+  /** ATOMIC: creates the user (and device). Throws USERNAME_TAKEN on a clash of usernameKey. */
+  signUp(input: SignUpInput): Promise<UserRecord>;
+  /**
+   * ATOMIC: redeems an unused, unbanned license of the application and creates its user with the
+   * license applied. Throws LICENSE_INVALID (no such license), LICENSE_USED or BANNED (license banned).
+   */
+  signUpWithLicense(input: SignUpWithLicenseInput): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
+  /**
+   * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
+   * LICENSE_INVALID (missing) or LICENSE_USED, as refused credentials, BANNED (license banned) or
+   * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
+   */
+  activateLicense(input: ActivateLicenseInput): Promise<AdjustmentRecord>;
+  /** The ids of every license the user redeemed (sign-up and activations). */
+  redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
+  findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
+  findUserById(applicationId: string, id: string): Promise<UserRecord | null>;
+  /** The license-code user who signed up with this license. */
+  findUserByLicenseId(applicationId: string, licenseId: string): Promise<UserRecord | null>;
+  getUserDetails(applicationId: string, userId: string): Promise<UserDetails | null>;
+  /** Users whose username contains `query` (case-insensitive), oldest first. */
+  searchUsers(applicationId: string, query: string, page: { limit: number; offset: number }): Promise<UserRecord[]>;
+  updateUserLimits(
+    applicationId: string,
+    userId: string,
+    limits: { allowedDevices?: number; allowedSessions?: number },
+  ): Promise<UserRecord | null>;
+  /** ATOMIC: sets (and revokes the user's sessions) or lifts a timeout. False when no such user. */
+  setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant): Promise<boolean>;
+  /** ATOMIC: unregisters a device and revokes the sessions bound to it. False when not found. */
+  deleteDevice(applicationId: string, userId: string, deviceId: string, now: Instant): Promise<boolean>;
+  /** Revokes every live session of the user; returns how many. */
+  revokeUserSessions(applicationId: string, userId: string, now: Instant): Promise<number>;
+  /**
+   * ATOMIC: applies one bulk change to each listed user of the application (others are ignored),
+   * writing an adjustment each. Returns how many users were adjusted.
+   */
+  bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string): Promise<number>;
+  recordIp(userId: string, ip: string, now: Instant): Promise<void>;
+  /** Whether recordIp ever recorded this address for the user. */
+  hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
+  updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
+}
