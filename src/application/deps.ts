@@ -1,7 +1,7 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
 import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { JobBell } from './files/job-bell.js';
-import type { BlobStore, Clock, HtmlSanitizer, Ids, PasswordHasher, Secrets, Store, TokenService } from './ports.js';
+import type { BlobStore, Clock, HtmlSanitizer, Ids, PasswordHasher, ResponseSigningKeys, Secrets, Store, TokenService } from './ports.js';
 
 /** What every use case runs against: the driven ports and the limits from configuration. */
 export interface Deps {
@@ -9,6 +9,7 @@ export interface Deps {
   hasher: PasswordHasher;
   tokens: TokenService;
   secrets: Secrets;
+  responseKeys: ResponseSigningKeys;
   clock: Clock;
   ids: Ids;
   limits: ThrottleLimits;

@@ -14,6 +14,7 @@ import type {
   AnnouncementRecord,
   ApplicationOverviewCounts,
   ApplicationRecord,
+  ApplicationSigningKeys,
   BanRecord,
   ConsoleTokenRecord,
   DeviceRecord,
@@ -21,6 +22,7 @@ import type {
   JobRecord,
   LicenseRecord,
   OwnerRecord,
+  ResponseSigningKey,
   SessionRecord,
   UserDetails,
   UserRecord,
@@ -33,6 +35,7 @@ export type {
   AnnouncementRecord,
   ApplicationOverviewCounts,
   ApplicationRecord,
+  ApplicationSigningKeys,
   BanRecord,
   ConsoleTokenRecord,
   CredentialType,
@@ -41,6 +44,7 @@ export type {
   JobRecord,
   LicenseRecord,
   OwnerRecord,
+  ResponseSigningKey,
   SessionRecord,
   UserDetails,
   UserRecord,
@@ -95,6 +99,26 @@ export interface ApplicationStore {
   patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }): Promise<ApplicationRecord | null>;
   /** Deletes the application and everything it owns. False when there was none. */
   deleteApplication(id: string): Promise<boolean>;
+  /**
+   * ATOMIC: `next` becomes the response signing key and the current one the previous key (a
+   * previous key already there is dropped). Null when there is no such application.
+   */
+  rotateResponseSigningKey(id: string, next: ResponseSigningKey): Promise<ApplicationRecord | null>;
+  /** Drops the previous response signing key, if any. Null when there is no such application. */
+  dropPreviousResponseSigningKey(id: string): Promise<ApplicationRecord | null>;
+  /**
+   * ATOMIC: `nextSealed` becomes the request signing key and the current one the previous key,
+   * replaced at `now`. Null when there is no such application.
+   */
+  rotateRequestSigningKey(id: string, nextSealed: string, now: Instant): Promise<ApplicationRecord | null>;
+  /** The ids of the applications lacking a current response or request signing key. */
+  applicationsWithoutSigningKeys(): Promise<string[]>;
+  /**
+   * ATOMIC: sets whichever current signing key the application lacks from `keys` and keeps any it
+   * has, so instances racing to fill one agree on the first one written. Null when there is no
+   * such application.
+   */
+  fillMissingSigningKeys(id: string, keys: { response: ResponseSigningKey; requestSealed: string }): Promise<ApplicationRecord | null>;
   /** Any one sealed files key, to check at start that the master key opens this database's secrets. */
   sampleSealedSecret(): Promise<string | null>;
 }
@@ -498,6 +522,14 @@ export interface Secrets {
   /** Authenticated encryption under the master key; the result is text. */
   seal(plain: string): string;
   open(sealed: string): string;
+}
+
+/** The Ed25519 keys that sign integration responses (README, Response signing). */
+export interface ResponseSigningKeys {
+  /** A new key pair, its private half sealed under the master key. */
+  generate(): ResponseSigningKey;
+  /** The base64 Ed25519 signature of `message` (UTF-8) under the key's private half. */
+  sign(key: ResponseSigningKey, message: string): string;
 }
 
 export interface Clock {
