@@ -50,8 +50,11 @@ export const bodyDigest = (body: Uint8Array | string): string => sha256Hex(body)
  */
 export const downloadBodyDigest = (contentSha256: string, contentRange: string | undefined): string => `${contentSha256}:${contentRange ?? ''}`;
 
-/** The id of a response signing key: the first 16 hex digits of the SHA-256 of its raw 32 bytes. */
-export const responseKeyId = (rawPublicKey: Uint8Array): string => sha256Hex(rawPublicKey).slice(0, 16);
+/**
+ * The id of a response signing key, from its public key as the console shows it (base64 of the raw
+ * 32 bytes): the first 16 hex digits of the SHA-256 of those raw bytes.
+ */
+export const responseKeyId = (publicKey: string): string => sha256Hex(Buffer.from(publicKey, 'base64')).slice(0, 16);
 
 /** The x-signature header: one `v1=<key id>:<base64 signature>` entry per signing key, space-separated. */
 export function signatureHeader(entries: ReadonlyArray<{ keyId: string; signature: string }>): string {

@@ -25,8 +25,6 @@ export interface ResponseSigning {
   streamsStoredFile(request: FastifyRequest, file: FileRecord): void;
 }
 
-const keyId = (key: ResponseSigningKey) => responseKeyId(Buffer.from(key.publicKey, 'base64'));
-
 /** The bytes a body held whole is sent as: a HEAD answer sends none. */
 function sentBody(request: FastifyRequest, payload: unknown): string | Uint8Array {
   if (request.method === 'HEAD' || payload === undefined || payload === null) return '';
@@ -64,7 +62,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     });
     if (storedSha256 !== undefined) reply.header('x-content-sha256', storedSha256);
     reply.header('x-timestamp', String(timestamp));
-    reply.header('x-signature', signatureHeader(keys.map((key) => ({ keyId: keyId(key), signature: deps.responseKeys.sign(key, base) }))));
+    reply.header('x-signature', signatureHeader(keys.map((key) => ({ keyId: responseKeyId(key.publicKey), signature: deps.responseKeys.sign(key, base) }))));
   }
 
   /**

@@ -66,7 +66,7 @@ export function userAdminJson(d: UserDetails, now: number) {
   };
 }
 
-const keyIdOf = (key: ResponseSigningKey | null) => (key === null ? null : responseKeyId(Buffer.from(key.publicKey, 'base64')));
+const keyIdOf = (key: ResponseSigningKey | null) => (key === null ? null : responseKeyId(key.publicKey));
 
 /** The current response signing key, as clients pin it (null only until an old application is given one). */
 export const responseSigningKeyJson = (a: ApplicationRecord) => ({

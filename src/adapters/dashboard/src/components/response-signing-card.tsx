@@ -6,30 +6,27 @@ import type { AppPageProps } from './app-shell.js';
 import { CopyButton } from './copy-button.js';
 import { ErrorBanner } from './error-banner.js';
 import { Card } from './fields.js';
-import { runConfirmed, useAction } from './use-load.js';
+import { type Ask, runConfirmed, useAction } from './use-load.js';
 
 export function ResponseSigningCard({ app, onAppChange }: AppPageProps) {
   const action = useAction();
-  const reload = async () => onAppChange(await get<Application>(appPath(app.id)));
+  /** One step of a rotation: asked first, then the application as it now stands. */
+  const step = (ask: Ask, request: () => Promise<unknown>) =>
+    runConfirmed(action, ask, async () => {
+      await request();
+      onAppChange(await get<Application>(appPath(app.id)));
+    });
 
   const rotate = () =>
-    runConfirmed(
-      action,
+    step(
       { title: 'Rotate the response signing key?', message: 'A new key signs every answer beside the current one. Give clients the new public key, then remove the previous key.', label: 'Rotate' },
-      async () => {
-        await post(appPath(app.id, '/credentials/response_signing_key/rotate'));
-        await reload();
-      },
+      () => post(appPath(app.id, '/credentials/response_signing_key/rotate')),
     );
 
   const removePrevious = () =>
-    runConfirmed(
-      action,
+    step(
       { title: 'Remove the previous key?', message: 'It stops signing at once: clients that pin only the previous key refuse every answer from then on.', label: 'Remove previous key' },
-      async () => {
-        await del(appPath(app.id, '/credentials/response_signing_key/previous'));
-        await reload();
-      },
+      () => del(appPath(app.id, '/credentials/response_signing_key/previous')),
     );
 
   return (
