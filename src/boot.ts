@@ -1,10 +1,12 @@
 // The boot sequence every entry point shares (the server, the CLI's local commands, the test
 // harness, the benchmark's seeding), written once: the configuration checked, the data folder,
 // the master key, the store and blob store the configuration names, the dependencies every use
-// case takes, and the check that the master key opens this database's secrets.
+// case takes, the check that the master key opens this database's secrets, and the signing keys
+// of applications from before response signing.
 import { mkdirSync } from 'node:fs';
 import type { Deps } from './application/deps.js';
 import type { Clock } from './application/ports/runtime.js';
+import { issueMissingSigningKeys } from './application/signing-keys.js';
 import type { Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
 import { composeDeps } from './compose.js';
@@ -48,6 +50,8 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
     });
     // Digests and sealed secrets must agree with every other instance's and the CLI's.
     await assertMasterKeyMatches(deps);
+    // Applications from before response signing get their keys at upgrade (README, Response signing).
+    await issueMissingSigningKeys(deps);
     return { config, deps, close: () => store.close() };
   } catch (error) {
     await store.close();

@@ -6,6 +6,7 @@ import type { BlobStore } from './application/ports/blob-store.js';
 import type { Clock } from './application/ports/runtime.js';
 import type { Store } from './application/ports/store.js';
 import { createArgon2Hasher, type Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
+import { createResponseSigningKeys } from './adapters/crypto/response-signing-keys.js';
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
 import { createAnnouncementSanitizer } from './adapters/html/announcement-sanitizer.js';
@@ -48,6 +49,7 @@ export function composeDeps(options: ComposeOptions): Deps {
   // once cost ~19 ms of CPU a login, 2 at once ~16 ms, and logins/s rose by about a tenth. The
   // threads left over serve file system and WebCrypto work without waiting behind a hash.
   const threads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4;
+  const secrets = createSecrets(options.masterKey);
   return {
     store: options.store,
     hasher: createArgon2Hasher({
@@ -56,7 +58,8 @@ export function composeDeps(options: ComposeOptions): Deps {
       parameters: options.argon2,
     }),
     tokens: createSessionTokens(deriveKey(options.masterKey, 'session-tokens')),
-    secrets: createSecrets(options.masterKey),
+    secrets,
+    responseKeys: createResponseSigningKeys(secrets),
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },
     limits: options.limits,

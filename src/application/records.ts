@@ -43,7 +43,32 @@ export interface ApplicationRecord {
   adminApiKeyDigest: string;
   /** The files encryption key, sealed under the master key. */
   filesKeySealed: string;
+  signing: ApplicationSigningKeys;
   createdAt: Instant;
+}
+
+/** An Ed25519 key pair that signs integration responses. */
+export interface ResponseSigningKey {
+  /** The raw 32-byte public key, base64. */
+  publicKey: string;
+  /** The private half, sealed under the master key. */
+  privateKeySealed: string;
+}
+
+/**
+ * The keys of response and request signing (README, Response signing). The current ones are null
+ * only for an application made before response signing existed (or by an older instance during
+ * an upgrade), until application/signing-keys.ts issues them.
+ */
+export interface ApplicationSigningKeys {
+  /** Signs every integration response of the application. */
+  response: ResponseSigningKey | null;
+  /** The key rotated out: it signs beside the current one until the owner removes it. */
+  previousResponse: ResponseSigningKey | null;
+  /** The request signing (HMAC) key, 32 bytes in base64, sealed. */
+  requestSealed: string | null;
+  /** The request signing key rotated out and when: still accepted for the signature window. */
+  previousRequest: { sealed: string; replacedAt: Instant } | null;
 }
 
 export type CredentialType = 'username_password' | 'license_code';

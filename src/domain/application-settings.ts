@@ -14,6 +14,12 @@ export interface ApplicationSettings {
   /** How long an IP ban made by propagation holds; null: until an owner deletes it. */
   propagatedIpBanHours: number | null;
   passwordMinLength: number;
+  /** Integration responses carry x-timestamp and x-signature (README, Response signing). */
+  responseSigning: boolean;
+  /** Integration requests must be signed with the request signing key. */
+  requestSigning: boolean;
+  /** How far a signed request's time may be from the server's, and how long a rotated request signing key still counts. */
+  signatureWindowSeconds: number;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -27,6 +33,9 @@ export const defaultSettings: ApplicationSettings = {
   banPropagation: true,
   propagatedIpBanHours: 24,
   passwordMinLength: 8,
+  responseSigning: true,
+  requestSigning: false,
+  signatureWindowSeconds: 10,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -34,6 +43,8 @@ export const SESSION_TTL_MAX = 30 * 24 * 3600;
 export const LIMIT_MAX = 10_000;
 /** A year: longer than that, an owner wants null (never expires). */
 export const PROPAGATED_IP_BAN_HOURS_MAX = 8760;
+export const SIGNATURE_WINDOW_MIN = 5;
+export const SIGNATURE_WINDOW_MAX = 300;
 
 function checkRange(field: string, n: number, min: number, max: number) {
   if (!Number.isInteger(n) || n < min || n > max) throw validationError(field, `must be an integer from ${min} to ${max}`);
@@ -45,6 +56,7 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   checkRange('default_allowed_sessions', s.defaultAllowedSessions, 1, LIMIT_MAX);
   if (s.propagatedIpBanHours !== null) checkRange('propagated_ip_ban_hours', s.propagatedIpBanHours, 1, PROPAGATED_IP_BAN_HOURS_MAX);
   validatePasswordMinLength(s.passwordMinLength);
+  checkRange('signature_window_seconds', s.signatureWindowSeconds, SIGNATURE_WINDOW_MIN, SIGNATURE_WINDOW_MAX);
   return s;
 }
 

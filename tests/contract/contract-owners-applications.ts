@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
-import { domainError, makeApp, makeLicense, makeOwner, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, makeApp, makeLicense, makeOwner, makeResponseKey, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
 
 export function ownerApplicationContract({ store, test, section }: ContractContext): void {
   section('owners', () => {
@@ -196,6 +196,55 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.listVariables(kept.id)).toHaveLength(1);
       const keptCounters = await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip);
       expect(keptCounters).toMatchObject({ account: { inFlight: 1 }, everywhere: { failures: 1 }, ip: { failures: 1 } });
+    });
+
+    test('rotateResponseSigningKey makes the new key current and the current one previous; dropPrevious removes it', async () => {
+      const { app } = await seedApp(store());
+      const first = app.signing.response;
+      const second = makeResponseKey();
+      const rotated = await store().rotateResponseSigningKey(app.id, second);
+      expect(rotated?.signing).toEqual({ ...app.signing, response: second, previousResponse: first });
+      expect(await store().findApplication(app.id)).toEqual(rotated);
+      // Rotating again drops the oldest key: only one previous key is kept.
+      const third = makeResponseKey();
+      expect((await store().rotateResponseSigningKey(app.id, third))?.signing).toMatchObject({ response: third, previousResponse: second });
+      const dropped = await store().dropPreviousResponseSigningKey(app.id);
+      expect(dropped?.signing).toEqual({ ...app.signing, response: third, previousResponse: null });
+      expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(dropped);
+      expect((await store().dropPreviousResponseSigningKey(app.id))?.signing.previousResponse).toBeNull();
+      expect(await store().rotateResponseSigningKey(randomUUID(), makeResponseKey())).toBeNull();
+      expect(await store().dropPreviousResponseSigningKey(randomUUID())).toBeNull();
+    });
+
+    test('rotateRequestSigningKey keeps the key it replaces with the time it was replaced', async () => {
+      const { app } = await seedApp(store());
+      const rotated = await store().rotateRequestSigningKey(app.id, 'sealed:second', T0 + 5000);
+      expect(rotated?.signing).toEqual({ ...app.signing, requestSealed: 'sealed:second', previousRequest: { sealed: app.signing.requestSealed, replacedAt: T0 + 5000 } });
+      expect(await store().findApplication(app.id)).toEqual(rotated);
+      const again = await store().rotateRequestSigningKey(app.id, 'sealed:third', T0 + 9000);
+      expect(again?.signing).toMatchObject({ requestSealed: 'sealed:third', previousRequest: { sealed: 'sealed:second', replacedAt: T0 + 9000 } });
+      expect(await store().rotateRequestSigningKey(randomUUID(), 'sealed:x', T0)).toBeNull();
+    });
+
+    test('fillMissingSigningKeys gives an application from before signing its keys once; racing fills agree on the first', async () => {
+      const owner = makeOwner();
+      await store().createOwner(owner);
+      const bare = { response: null, previousResponse: null, requestSealed: null, previousRequest: null };
+      const old = makeApp(owner.id, { signing: bare });
+      const keyed = makeApp(owner.id);
+      await store().createApplication(old);
+      await store().createApplication(keyed);
+      expect(await store().applicationsWithoutSigningKeys()).toEqual([old.id]);
+      const fills = [1, 2, 3].map(() => ({ response: makeResponseKey(), requestSealed: `sealed:${randomUUID()}` }));
+      const results = await Promise.all(fills.map((keys) => store().fillMissingSigningKeys(old.id, keys)));
+      const stored = await store().findApplication(old.id);
+      expect(fills.map((f) => f.response)).toContainEqual(stored?.signing.response);
+      expect(stored?.signing.requestSealed).not.toBeNull();
+      for (const result of results) expect(result).toEqual(stored);
+      expect(await store().applicationsWithoutSigningKeys()).toEqual([]);
+      // An application with keys keeps them.
+      expect(await store().fillMissingSigningKeys(keyed.id, fills[0]!)).toEqual(keyed);
+      expect(await store().fillMissingSigningKeys(randomUUID(), fills[0]!)).toBeNull();
     });
 
     test('ping answers while the store is open', async () => {

@@ -38,9 +38,13 @@ export const makeApp = (ownerId: string, over: Partial<ApplicationRecord> = {}):
   apiSecretDigest: digest('secret'),
   adminApiKeyDigest: digest('admin'),
   filesKeySealed: `sealed:${randomUUID()}`,
+  signing: { response: makeResponseKey(), previousResponse: null, requestSealed: `sealed:${randomUUID()}`, previousRequest: null },
   createdAt: T0,
   ...over,
 });
+
+/** Stand-ins for a key pair: the store keeps them as given. */
+export const makeResponseKey = () => ({ publicKey: `pub:${randomUUID()}`, privateKeySealed: `sealed:${randomUUID()}` });
 
 export function makeUser(applicationId: string, over: Partial<UserRecord> = {}): UserRecord {
   const username = over.username ?? `user_${randomUUID().slice(0, 8)}`;

@@ -3,6 +3,8 @@ import {
   LIMIT_MAX,
   SESSION_TTL_MAX,
   SESSION_TTL_MIN,
+  SIGNATURE_WINDOW_MAX,
+  SIGNATURE_WINDOW_MIN,
   defaultSettings,
   validateName,
   validateSettings,
@@ -23,6 +25,9 @@ describe('defaultSettings', () => {
       banPropagation: true,
       propagatedIpBanHours: 24,
       passwordMinLength: 8,
+      responseSigning: true,
+      requestSigning: false,
+      signatureWindowSeconds: 10,
     });
   });
 
@@ -41,6 +46,14 @@ describe('validateSettings', () => {
     expect(() => validateSettings(withSetting({ sessionTtlSeconds: SESSION_TTL_MAX }))).not.toThrow();
     for (const v of [SESSION_TTL_MIN - 1, SESSION_TTL_MAX + 1, 0, -300, 300.5, Number.NaN]) {
       expectValidationError(() => validateSettings(withSetting({ sessionTtlSeconds: v })), 'session_ttl_seconds');
+    }
+  });
+
+  it('signature_window_seconds from 5 to 300', () => {
+    expect([SIGNATURE_WINDOW_MIN, SIGNATURE_WINDOW_MAX]).toEqual([5, 300]);
+    for (const v of [5, 10, 300]) expect(() => validateSettings(withSetting({ signatureWindowSeconds: v }))).not.toThrow();
+    for (const v of [4, 301, 0, -10, 7.5]) {
+      expectValidationError(() => validateSettings(withSetting({ signatureWindowSeconds: v })), 'signature_window_seconds');
     }
   });
 

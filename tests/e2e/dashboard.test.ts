@@ -1,8 +1,9 @@
 // The dashboard end to end, in a real browser against a real listening server: an owner signs in,
 // creates an application, issues licenses, sees users who signed up through the integration API,
-// times one out, edits an announcement and sees clients see it (or not), uploads a file until it is
-// COMPLETED and replaces its contents, deletes an application; another owner sees none of it; every
-// main page fits a desktop and a phone; no inline script, a CSP, and the session cookie's flags.
+// times one out, rotates the response signing key, edits an announcement and sees clients see it
+// (or not), uploads a file until it is COMPLETED and replaces its contents, deletes an
+// application; another owner sees none of it; every main page fits a desktop and a phone; no
+// inline script, a CSP, and the session cookie's flags.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -126,7 +127,8 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(api.key).toMatch(/^gh_/);
     expect(await page.locator('[data-secret=admin_api_key]').textContent()).toBeTruthy();
     expect(await page.locator('[data-secret=files_encryption_key]').textContent()).toBeTruthy();
-    expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(4);
+    expect(await page.locator('[data-secret=request_signing_key]').textContent()).toBeTruthy();
+    expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(5);
     await screenshot(page, 'credentials-once');
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByTestId('overview-stats').waitFor();
@@ -292,6 +294,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
   it('saves settings, and rotates the API secret: shown once, the old one refused', async () => {
     await page.goto(`${base}/dashboard/apps/${appId}/settings`);
     await page.locator('input[name=session_ttl_seconds]').fill('900');
+    await page.locator('input[name=signature_window_seconds]').fill('30');
     await page.locator('input[name=anonymous_access]').check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
@@ -309,6 +312,32 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByRole('button', { name: 'Rotate API secret' }).waitFor();
     expect(await page.content()).not.toContain(rotated);
+  });
+
+  it('shows the response signing key to copy, and rotates it in two steps: rotate, then remove the previous key', async () => {
+    type Shown = { signature_window_seconds: number; response_signing_public_key: string; response_signing_key_id: string; response_signing_previous_key_id: string | null };
+    const shown = async () => (await consoleGet<Shown>(`/applications/${appId}`)).body;
+    const before = await shown();
+    expect(before.signature_window_seconds).toBe(30);
+    await page.goto(`${base}/dashboard/apps/${appId}/settings`);
+    expect(await page.locator('[data-public-key]').textContent()).toBe(before.response_signing_public_key);
+    expect(await page.locator('[data-key-id]').textContent()).toBe(before.response_signing_key_id);
+
+    await page.getByRole('button', { name: 'Rotate response signing key' }).click();
+    await confirm(page);
+    await page.getByRole('button', { name: 'Remove previous key' }).waitFor();
+    const during = await shown();
+    expect(during.response_signing_public_key).not.toBe(before.response_signing_public_key);
+    expect(during.response_signing_previous_key_id).toBe(before.response_signing_key_id);
+    expect(await page.locator('[data-public-key]').textContent()).toBe(during.response_signing_public_key);
+    expect(await page.locator('[data-previous-key-id]').textContent()).toBe(before.response_signing_key_id);
+    await screenshot(page, 'settings-signing-rotation');
+
+    await page.getByRole('button', { name: 'Remove previous key' }).click();
+    await confirm(page);
+    await page.getByRole('button', { name: 'Rotate response signing key' }).waitFor();
+    expect((await shown()).response_signing_previous_key_id).toBeNull();
+    expect(await page.locator('[data-previous-key-id]').count()).toBe(0);
   });
 
   it('edits an announcement: its title, window and status show in the list, the console API and the application context', async () => {

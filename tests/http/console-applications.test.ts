@@ -90,6 +90,12 @@ describe('applications', () => {
       ban_propagation: true,
       propagated_ip_ban_hours: 24,
       password_min_length: 8,
+      response_signing: true,
+      request_signing: false,
+      signature_window_seconds: 10,
+      response_signing_public_key: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
+      response_signing_key_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      response_signing_previous_key_id: null,
       api_key: body.credentials.api_key,
       created_at: expect.stringMatching(ISO),
     });
@@ -97,6 +103,7 @@ describe('applications', () => {
     expect(body.credentials.api_secret).toMatch(/^gh_sk_/);
     expect(body.credentials.admin_api_key).toMatch(/^gh_adm_/);
     expect(Buffer.from(body.credentials.files_encryption_key, 'base64')).toHaveLength(32);
+    expect(Buffer.from(body.credentials.request_signing_key, 'base64')).toHaveLength(32);
 
     const stored = await t.store.findApplication(body.application.id);
     expect(stored?.apiSecretDigest).not.toContain(body.credentials.api_secret);
@@ -140,6 +147,8 @@ describe('applications', () => {
     ['session_ttl_seconds', { name: 'x', session_ttl_seconds: 1 }],
     ['default_allowed_sessions', { name: 'x', default_allowed_sessions: 0 }],
     ['password_min_length', { name: 'x', password_min_length: 4 }],
+    ['signature_window_seconds', { name: 'x', signature_window_seconds: 301 }],
+    ['response_signing', { name: 'x', response_signing: 1 }],
     ['device_auth', { name: 'x', device_auth: 'yes' }],
     ['colour', { name: 'x', colour: 'red' }],
     ['name', { name: '   ' }],
@@ -190,6 +199,9 @@ describe('applications', () => {
       ['PATCH', `/applications/${theirs.id}`, { name: 'Mine now' }],
       ['DELETE', `/applications/${theirs.id}`],
       ['POST', `/applications/${theirs.id}/credentials/api_secret/rotate`],
+      ['POST', `/applications/${theirs.id}/credentials/request_signing_key/rotate`],
+      ['POST', `/applications/${theirs.id}/credentials/response_signing_key/rotate`],
+      ['DELETE', `/applications/${theirs.id}/credentials/response_signing_key/previous`],
       ['POST', `/applications/${theirs.id}/licenses`, { count: 1, minutes: null }],
       ['GET', `/applications/${theirs.id}/licenses`],
       ['GET', `/applications/${theirs.id}/variables`],

@@ -48,6 +48,10 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['GET', `/api/console/applications/${ID}`, 'console'],
   ['PATCH', '/api/console/applications/{app}', 'console'],
   ['POST', `/api/console/applications/{app}/credentials/${ID}/rotate`, 'console'],
+  ['POST', '/api/console/applications/{app}/credentials/response_signing_key/rotate', 'console'],
+  ['DELETE', '/api/console/applications/{app}/credentials/response_signing_key/previous', 'console'],
+  ['POST', `/api/console/applications/${ID}/credentials/response_signing_key/rotate`, 'console'],
+  ['DELETE', `/api/console/applications/${ID}/credentials/response_signing_key/previous`, 'console'],
   ['POST', '/api/console/applications/{app}/licenses', 'console'],
   ['GET', '/api/console/applications/{app}/licenses', 'console'],
   ['GET', `/api/console/applications/{app}/licenses/${ID}`, 'console'],
@@ -88,7 +92,7 @@ const pathParam = fc.oneof(
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password'),
+    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password', 'response_signing', 'request_signing', 'signature_window_seconds'),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );
@@ -157,7 +161,7 @@ describe('malformed input never yields 5xx', () => {
   });
 
   it('random credential headers on the integration and admin routes', async () => {
-    const headerNames = ['x-api-key', 'x-api-secret', 'authorization', 'x-api-license-code', 'x-api-username', 'x-api-password', 'x-hardware-id'];
+    const headerNames = ['x-api-key', 'x-api-secret', 'authorization', 'x-api-license-code', 'x-api-username', 'x-api-password', 'x-hardware-id', 'x-nonce', 'x-signature'];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...routes.filter(([, , k]) => k !== 'console')),

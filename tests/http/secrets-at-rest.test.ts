@@ -22,9 +22,15 @@ function databaseBytes(path: string): Buffer {
 it('no issued secret or password is stored in plain text', async () => {
   const secrets: string[] = [t.ownerToken, 'owner-password-1'];
   const app = await createApplication(t, { device_auth: false, legacy_auth: true });
-  secrets.push(app.credentials.api_secret, app.credentials.admin_api_key, app.credentials.files_encryption_key);
+  secrets.push(app.credentials.api_secret, app.credentials.admin_api_key, app.credentials.files_encryption_key, app.credentials.request_signing_key);
   const rotated = await consoleRequest(t, 'POST', `/applications/${app.id}/credentials/api_secret/rotate`);
   secrets.push(rotated.json().api_secret);
+  secrets.push((await consoleRequest(t, 'POST', `/applications/${app.id}/credentials/request_signing_key/rotate`)).json().request_signing_key);
+  // The response signing key's private half, in both base64 forms.
+  const sealed = (await t.store.findApplication(app.id))?.signing.response?.privateKeySealed ?? '';
+  const seed = Buffer.from(t.deps.secrets.open(sealed), 'base64url');
+  expect(seed).toHaveLength(32);
+  secrets.push(seed.toString('base64url'), seed.toString('base64'));
   const headers = { 'x-api-key': app.credentials.api_key, 'x-api-secret': rotated.json().api_secret };
   const live = { ...app, headers };
 

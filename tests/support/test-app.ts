@@ -168,6 +168,7 @@ export interface AppCredentials {
   api_secret: string;
   admin_api_key: string;
   files_encryption_key: string;
+  request_signing_key: string;
 }
 
 /** Creates an application through the console API and returns it with its credentials. */

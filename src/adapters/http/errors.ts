@@ -159,5 +159,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 'INTERNAL_ERROR', 'internal server error');
   });
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 'NOT_FOUND', 'no such endpoint'));
+  app.setNotFoundHandler(answerNotFound);
 }
+
+/** An unknown path, or a known one with another method. */
+export const answerNotFound = (_request: FastifyRequest, reply: FastifyReply) => sendError(reply, 'NOT_FOUND', 'no such endpoint');

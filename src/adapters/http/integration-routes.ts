@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticateApplication } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
 import { activateLicense } from '../../application/integration/activate-license.js';
 import { appContext } from '../../application/integration/app-context.js';
@@ -8,7 +7,9 @@ import { signUpWithLicense } from '../../application/integration/sign-up-with-li
 import { signUp } from '../../application/integration/sign-up.js';
 import { loginRequired } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
-import { bearer, callerOf, header, presentedUser } from './request-parts.js';
+import { answerNotFound } from './errors.js';
+import { bearer, callerOf, presentedUser } from './request-parts.js';
+import { responseSigning } from './response-signing.js';
 import { HardwareId, LicenseCode, Password, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
@@ -16,8 +17,10 @@ import { adjustmentJson, appContextJson, userSummaryJson } from './views.js';
 
 /** The integration API (README, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const applicationOf = (request: Parameters<typeof header>[0]) =>
-    authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
+  // Every answer of an application is signed (README, Response signing), unknown paths' too.
+  const signing = responseSigning(app, deps);
+  const { applicationOf } = signing;
+  app.setNotFoundHandler(answerNotFound);
 
   app.post(
     '/sign_up',
@@ -67,6 +70,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.get('/files/:file_id/download', { schema: { params: Type.Object({ file_id: Uuid }, closed) } }, async (request, reply) => {
     const application = await applicationOf(request);
     const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request));
+    signing.streamsStoredFile(request, file);
     return sendFile(deps, request, reply, file);
   });
 

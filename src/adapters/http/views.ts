@@ -5,6 +5,7 @@ import type {
   ApplicationRecord,
   BanRecord,
   LicenseRecord,
+  ResponseSigningKey,
   UserDetails,
   UserRecord,
   VariableRecord,
@@ -15,6 +16,7 @@ import { publicationDate } from '../../domain/announcements.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
 import { toIso } from '../../domain/time.js';
 import { isTimedOut } from '../../domain/timeout.js';
+import { responseKeyId } from '../../signing/response-signature.js';
 
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
@@ -64,6 +66,14 @@ export function userAdminJson(d: UserDetails, now: number) {
   };
 }
 
+const keyIdOf = (key: ResponseSigningKey | null) => (key === null ? null : responseKeyId(key.publicKey));
+
+/** The current response signing key, as clients pin it (null only until an old application is given one). */
+export const responseSigningKeyJson = (a: ApplicationRecord) => ({
+  response_signing_public_key: a.signing.response?.publicKey ?? null,
+  response_signing_key_id: keyIdOf(a.signing.response),
+});
+
 export const applicationJson = (a: ApplicationRecord) => ({
   id: a.id,
   name: a.name,
@@ -77,6 +87,11 @@ export const applicationJson = (a: ApplicationRecord) => ({
   ban_propagation: a.settings.banPropagation,
   propagated_ip_ban_hours: a.settings.propagatedIpBanHours,
   password_min_length: a.settings.passwordMinLength,
+  response_signing: a.settings.responseSigning,
+  request_signing: a.settings.requestSigning,
+  signature_window_seconds: a.settings.signatureWindowSeconds,
+  ...responseSigningKeyJson(a),
+  response_signing_previous_key_id: keyIdOf(a.signing.previousResponse),
   api_key: a.apiKey,
   created_at: toIso(a.createdAt),
 });

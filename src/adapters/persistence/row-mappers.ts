@@ -4,12 +4,14 @@ import type {
   AdjustmentRecord,
   AnnouncementRecord,
   ApplicationRecord,
+  ApplicationSigningKeys,
   BanRecord,
   ConsoleTokenRecord,
   CredentialType,
   DeviceRecord,
   LicenseRecord,
   OwnerRecord,
+  ResponseSigningKey,
   SessionRecord,
   UserRecord,
   VariableRecord,
@@ -38,6 +40,34 @@ export function settingsColumns(s: ApplicationSettings) {
     banPropagation: s.banPropagation,
     propagatedIpBanHours: s.propagatedIpBanHours,
     passwordMinLength: s.passwordMinLength,
+    responseSigning: s.responseSigning,
+    requestSigning: s.requestSigning,
+    signatureWindowSeconds: s.signatureWindowSeconds,
+  };
+}
+
+export function signingColumns(k: ApplicationSigningKeys) {
+  return {
+    responseSigningPublicKey: k.response?.publicKey ?? null,
+    responseSigningPrivateKeySealed: k.response?.privateKeySealed ?? null,
+    previousResponseSigningPublicKey: k.previousResponse?.publicKey ?? null,
+    previousResponseSigningPrivateKeySealed: k.previousResponse?.privateKeySealed ?? null,
+    requestSigningKeySealed: k.requestSealed,
+    previousRequestSigningKeySealed: k.previousRequest?.sealed ?? null,
+    previousRequestSigningKeyReplacedAt: k.previousRequest?.replacedAt ?? null,
+  };
+}
+
+const responseKey = (publicKey: string | null, privateKeySealed: string | null): ResponseSigningKey | null =>
+  publicKey === null || privateKeySealed === null ? null : { publicKey, privateKeySealed };
+
+function toSigningKeys(r: Row<'applications'>): ApplicationSigningKeys {
+  const replacedAt = r.previousRequestSigningKeyReplacedAt;
+  return {
+    response: responseKey(r.responseSigningPublicKey, r.responseSigningPrivateKeySealed),
+    previousResponse: responseKey(r.previousResponseSigningPublicKey, r.previousResponseSigningPrivateKeySealed),
+    requestSealed: r.requestSigningKeySealed,
+    previousRequest: r.previousRequestSigningKeySealed === null || replacedAt === null ? null : { sealed: r.previousRequestSigningKeySealed, replacedAt },
   };
 }
 
@@ -50,6 +80,7 @@ export const applicationRow = (a: ApplicationRecord): Row<'applications'> => ({
   apiSecretDigest: a.apiSecretDigest,
   adminApiKeyDigest: a.adminApiKeyDigest,
   filesKeySealed: a.filesKeySealed,
+  ...signingColumns(a.signing),
   createdAt: a.createdAt,
 });
 
@@ -68,11 +99,15 @@ export const toApplication = (r: Row<'applications'>): ApplicationRecord => ({
     banPropagation: r.banPropagation,
     propagatedIpBanHours: r.propagatedIpBanHours,
     passwordMinLength: r.passwordMinLength,
+    responseSigning: r.responseSigning,
+    requestSigning: r.requestSigning,
+    signatureWindowSeconds: r.signatureWindowSeconds,
   },
   apiKey: r.apiKey,
   apiSecretDigest: r.apiSecretDigest,
   adminApiKeyDigest: r.adminApiKeyDigest,
   filesKeySealed: r.filesKeySealed,
+  signing: toSigningKeys(r),
   createdAt: r.createdAt,
 });
 

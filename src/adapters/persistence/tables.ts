@@ -93,10 +93,25 @@ export function defineTables(k: Kit) {
       // Null: IP bans made by propagation never expire. Existing applications take the default.
       propagatedIpBanHours: k.integer('propagated_ip_ban_hours').default(24),
       passwordMinLength: k.integer('password_min_length').notNull(),
+      // Existing applications take the defaults (README, Response signing).
+      responseSigning: k.flag('response_signing').notNull().default(true),
+      requestSigning: k.flag('request_signing').notNull().default(false),
+      signatureWindowSeconds: k.integer('signature_window_seconds').notNull().default(10),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
       filesKeySealed: k.text('files_key_sealed').notNull(),
+      // Signing keys: a public key and its sealed private half are set and cleared together. The
+      // current ones are null only for applications from before response signing, until the
+      // start-up step issues them (application/signing-keys.ts): SQL cannot make an Ed25519 key
+      // or seal under the master key.
+      responseSigningPublicKey: k.text('response_signing_public_key'),
+      responseSigningPrivateKeySealed: k.text('response_signing_private_key_sealed'),
+      previousResponseSigningPublicKey: k.text('previous_response_signing_public_key'),
+      previousResponseSigningPrivateKeySealed: k.text('previous_response_signing_private_key_sealed'),
+      requestSigningKeySealed: k.text('request_signing_key_sealed'),
+      previousRequestSigningKeySealed: k.text('previous_request_signing_key_sealed'),
+      previousRequestSigningKeyReplacedAt: k.instant('previous_request_signing_key_replaced_at'),
       createdAt: k.instant('created_at').notNull(),
     },
     (t) => [k.index('applications_owner_idx').on(t.ownerId)],

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { keyPrefixes, type Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { ApplicationRecord, OwnerRecord } from '../records.js';
+import { newRequestSigningKey } from '../signing-keys.js';
 
 export const APPLICATION_NAME_MAX = 200;
 
@@ -12,9 +13,11 @@ export interface ApplicationCredentials {
   apiSecret: string;
   adminApiKey: string;
   filesEncryptionKey: string;
+  /** The HMAC key of request signing, 32 bytes in base64. */
+  requestSigningKey: string;
 }
 
-export type RotatableCredential = 'api_secret' | 'admin_api_key';
+export type RotatableCredential = 'api_secret' | 'admin_api_key' | 'request_signing_key';
 
 const notFound = () => new DomainError('APPLICATION_NOT_FOUND', 'no such application');
 
@@ -29,17 +32,19 @@ export async function ownedApplication(deps: { store: ApplicationStore }, owner:
 }
 
 export async function createApplication(
-  deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore },
+  deps: Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'> & { store: ApplicationStore },
   owner: OwnerRecord,
   input: { name: string; settings: Partial<ApplicationSettings> },
 ): Promise<{ application: ApplicationRecord; credentials: ApplicationCredentials }> {
   const name = validateName('name', input.name, APPLICATION_NAME_MAX);
   const settings = validateSettings({ ...defaultSettings, ...input.settings });
+  const requestSigningKey = newRequestSigningKey(deps);
   const credentials: ApplicationCredentials = {
     apiKey: deps.secrets.issue(keyPrefixes.apiKey),
     apiSecret: deps.secrets.issue(keyPrefixes.apiSecret),
     adminApiKey: deps.secrets.issue(keyPrefixes.adminApiKey),
     filesEncryptionKey: Buffer.from(deps.secrets.randomBytes(32)).toString('base64'),
+    requestSigningKey: requestSigningKey.value,
   };
   const application: ApplicationRecord = {
     id: deps.ids.uuid(),
@@ -50,6 +55,7 @@ export async function createApplication(
     apiSecretDigest: deps.secrets.digest(credentials.apiSecret),
     adminApiKeyDigest: deps.secrets.digest(credentials.adminApiKey),
     filesKeySealed: deps.secrets.seal(credentials.filesEncryptionKey),
+    signing: { response: deps.responseKeys.generate(), previousResponse: null, requestSealed: requestSigningKey.sealed, previousRequest: null },
     createdAt: deps.clock.now(),
   };
   await deps.store.createApplication(application);
@@ -81,17 +87,40 @@ export async function deleteApplication(deps: { store: ApplicationStore }, owner
   if (!(await deps.store.deleteApplication(app.id))) throw notFound();
 }
 
-/** Issues a new secret of the kind; the stored digest is replaced, so the old value fails at once. */
+/**
+ * Issues a new secret of the kind. An API secret or admin API key fails at once (its stored digest
+ * is replaced); the request signing key rotated out is kept, with when, so request signing accepts
+ * it for the signature window more.
+ */
 export async function rotateCredential(
-  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore },
+  deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore },
   owner: OwnerRecord,
   appId: string,
   kind: RotatableCredential,
 ): Promise<string> {
   const app = await ownedApplication(deps, owner, appId);
+  if (kind === 'request_signing_key') {
+    const key = newRequestSigningKey(deps);
+    if ((await deps.store.rotateRequestSigningKey(app.id, key.sealed, deps.clock.now())) === null) throw notFound();
+    return key.value;
+  }
   const value = deps.secrets.issue(kind === 'api_secret' ? keyPrefixes.apiSecret : keyPrefixes.adminApiKey);
   const digest = deps.secrets.digest(value);
   const patch = kind === 'api_secret' ? { apiSecretDigest: digest } : { adminApiKeyDigest: digest };
   if ((await deps.store.updateApplication(app.id, patch)) === null) throw notFound();
   return value;
+}
+
+/** A new response signing key becomes current; the one it replaces keeps signing as the previous key. */
+export async function rotateResponseSigningKey(deps: Pick<Deps, 'responseKeys'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
+  const app = await ownedApplication(deps, owner, appId);
+  const updated = await deps.store.rotateResponseSigningKey(app.id, deps.responseKeys.generate());
+  if (updated === null) throw notFound();
+  return updated;
+}
+
+/** Ends a rotation: the previous response signing key stops signing (nothing to do without one). */
+export async function dropPreviousResponseSigningKey(deps: { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  if ((await deps.store.dropPreviousResponseSigningKey(app.id)) === null) throw notFound();
 }

@@ -23,11 +23,19 @@ export interface ApplicationSettings {
   /** null: IP bans made by propagation never expire. */
   propagated_ip_ban_hours: number | null;
   password_min_length: number;
+  response_signing: boolean;
+  request_signing: boolean;
+  signature_window_seconds: number;
 }
 
 export interface Application extends ApplicationSettings {
   id: string;
   api_key: string;
+  /** base64 of the raw Ed25519 public key clients pin; null until an old application is given one. */
+  response_signing_public_key: string | null;
+  response_signing_key_id: string | null;
+  /** The key rotated out, still signing until removed; null when none. */
+  response_signing_previous_key_id: string | null;
   created_at: string;
 }
 
@@ -36,6 +44,7 @@ export interface Credentials {
   api_secret: string;
   admin_api_key: string;
   files_encryption_key: string;
+  request_signing_key: string;
 }
 
 export interface License {

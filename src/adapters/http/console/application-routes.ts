@@ -2,16 +2,18 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import {
   createApplication,
   deleteApplication,
+  dropPreviousResponseSigningKey,
   listApplications,
   ownedApplication,
   rotateCredential,
+  rotateResponseSigningKey,
   updateApplication,
 } from '../../../application/console/applications.js';
 import { applicationOverview } from '../../../application/console/overview.js';
 import type { Deps } from '../../../application/deps.js';
 import type { ApplicationSettings } from '../../../domain/application-settings.js';
 import { Uuid, closed, takesNoBody } from '../schemas.js';
-import { applicationJson, overviewJson } from '../views.js';
+import { applicationJson, overviewJson, responseSigningKeyJson } from '../views.js';
 import { AppParams, ownerOf } from './console-schemas.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -29,6 +31,9 @@ const settingsFields = {
   ban_propagation: Type.Optional(Type.Boolean()),
   propagated_ip_ban_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   password_min_length: Type.Optional(Type.Integer()),
+  response_signing: Type.Optional(Type.Boolean()),
+  request_signing: Type.Optional(Type.Boolean()),
+  signature_window_seconds: Type.Optional(Type.Integer()),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -47,6 +52,9 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['banPropagation', body.ban_propagation],
     ['propagatedIpBanHours', body.propagated_ip_ban_hours],
     ['passwordMinLength', body.password_min_length],
+    ['responseSigning', body.response_signing],
+    ['requestSigning', body.request_signing],
+    ['signatureWindowSeconds', body.signature_window_seconds],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
 }
@@ -64,6 +72,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
         api_secret: credentials.apiSecret,
         admin_api_key: credentials.adminApiKey,
         files_encryption_key: credentials.filesEncryptionKey,
+        request_signing_key: credentials.requestSigningKey,
       },
     });
   });
@@ -93,11 +102,25 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.post(
     '/applications/:app_id/credentials/:kind/rotate',
-    { ...takesNoBody, schema: { params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key']) }, closed) } },
+    {
+      ...takesNoBody,
+      schema: { params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key', 'request_signing_key']) }, closed) },
+    },
     async (request) => {
       const { kind } = request.params;
       const value = await rotateCredential(deps, ownerOf(request), request.params.app_id, kind);
       return { [kind]: value };
     },
   );
+
+  // The response signing key rotates in two steps (README, Response signing): a new key signs
+  // beside the old one until the owner removes the old one, once clients pin the new one.
+  app.post('/applications/:app_id/credentials/response_signing_key/rotate', { ...takesNoBody, schema: { params: AppParams } }, async (request) =>
+    responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id)),
+  );
+
+  app.delete('/applications/:app_id/credentials/response_signing_key/previous', { schema: { params: AppParams } }, async (request, reply) => {
+    await dropPreviousResponseSigningKey(deps, ownerOf(request), request.params.app_id);
+    return reply.code(204).send();
+  });
 };

@@ -2,11 +2,12 @@
 import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { ApplicationStore } from '../../../application/ports/application-store.js';
 import type { OwnerStore } from '../../../application/ports/owner-store.js';
+import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Dialect, isUniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
+import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
 
 export function ownerStore(d: Dialect): OwnerStore {
   const { db } = d;
@@ -94,6 +95,20 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
     const [row] = await db.select().from(applications).where(eq(applications.id, id));
     return row ? toApplication(row) : null;
   };
+  /** The application, locked until the transaction ends; null when there is none. */
+  const lockedApplication = async (tx: Db, id: string) => {
+    const [row] = await d.locked(tx.select().from(applications).where(eq(applications.id, id)));
+    return row === undefined ? null : toApplication(row);
+  };
+  /** ATOMIC: the application's signing keys as `change` makes them from the stored ones. */
+  const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys) =>
+    d.transaction(async (tx): Promise<ApplicationRecord | null> => {
+      const current = await lockedApplication(tx, id);
+      if (current === null) return null;
+      const signing = change(current.signing);
+      await tx.update(applications).set(signingColumns(signing)).where(eq(applications.id, id));
+      return { ...current, signing };
+    });
   return {
     async createApplication(app) {
       await d.write((w) => w.insert(applications).values(applicationRow(app)));
@@ -131,9 +146,8 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
     },
     async patchApplication(id, patch) {
       return d.transaction(async (tx) => {
-        const [row] = await d.locked(tx.select().from(applications).where(eq(applications.id, id)));
-        if (row === undefined) return null;
-        const current = toApplication(row);
+        const current = await lockedApplication(tx, id);
+        if (current === null) return null;
         const name = patch.name ?? current.name;
         const settings = mergeSettings(current.settings, patch.settings);
         await tx.update(applications).set({ name, ...settingsColumns(settings) }).where(eq(applications.id, id));
@@ -153,5 +167,23 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         return deleted.length > 0;
       });
     },
+    rotateResponseSigningKey: (id, next) => changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response })),
+    dropPreviousResponseSigningKey: (id) => changeSigningKeys(id, (k) => ({ ...k, previousResponse: null })),
+    rotateRequestSigningKey: (id, nextSealed, now) =>
+      changeSigningKeys(id, (k) => ({
+        ...k,
+        requestSealed: nextSealed,
+        previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
+      })),
+    async applicationsWithoutSigningKeys() {
+      const rows = await db
+        .select({ id: applications.id })
+        .from(applications)
+        .where(or(isNull(applications.responseSigningPublicKey), isNull(applications.requestSigningKeySealed)))
+        .orderBy(asc(d.binary(applications.id)));
+      return rows.map((r) => r.id);
+    },
+    fillMissingSigningKeys: (id, keys) =>
+      changeSigningKeys(id, (k) => ({ ...k, response: k.response ?? keys.response, requestSealed: k.requestSealed ?? keys.requestSealed })),
   };
 }

@@ -29,6 +29,7 @@ const SECRET_NAMES: Record<string, string> = {
   api_secret: 'API secret',
   admin_api_key: 'Admin API key',
   files_encryption_key: 'Files encryption key',
+  request_signing_key: 'Request signing key',
 };
 
 /** Secrets shown once (credentials at creation and rotation), each with a copy button. */

@@ -14,9 +14,12 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   ban_propagation: true,
   propagated_ip_ban_hours: 24,
   password_min_length: 8,
+  response_signing: true,
+  request_signing: false,
+  signature_window_seconds: 10,
 };
 
-type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length';
+type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length' | 'signature_window_seconds';
 
 /**
  * Settings as edited: numbers as the text typed, so a half-typed value is not rewritten.
@@ -31,6 +34,7 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     default_allowed_devices: String(s.default_allowed_devices),
     default_allowed_sessions: String(s.default_allowed_sessions),
     password_min_length: String(s.password_min_length),
+    signature_window_seconds: String(s.signature_window_seconds),
     propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
   };
 }
@@ -45,6 +49,9 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     legacy_auth: d.legacy_auth,
     token_auth: d.token_auth,
     ban_propagation: d.ban_propagation,
+    response_signing: d.response_signing,
+    request_signing: d.request_signing,
+    signature_window_seconds: num(d.signature_window_seconds),
     session_ttl_seconds: num(d.session_ttl_seconds),
     default_allowed_devices: num(d.default_allowed_devices),
     default_allowed_sessions: num(d.default_allowed_sessions),
@@ -71,6 +78,12 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
       <TextField label="Default allowed sessions" name="default_allowed_sessions" type="number" min={1} max={10000} value={draft.default_allowed_sessions} onInput={set('default_allowed_sessions')} />
       <TextField label="Propagated IP bans last (hours)" name="propagated_ip_ban_hours" type="number" min={1} max={8760} value={draft.propagated_ip_ban_hours} onInput={set('propagated_ip_ban_hours')} hint="1 to 8,760; empty: until removed" />
       <TextField label="Minimum password length" name="password_min_length" type="number" min={8} max={64} value={draft.password_min_length} onInput={set('password_min_length')} />
+      <fieldset class="checks">
+        <legend>Signing</legend>
+        <CheckField label="Sign responses" name="response_signing" checked={draft.response_signing} onChange={set('response_signing')} hint="Every answer to clients carries a signature they check with the public key." />
+        <CheckField label="Require signed requests" name="request_signing" checked={draft.request_signing} onChange={set('request_signing')} hint="Clients sign every request with the request signing key." />
+      </fieldset>
+      <TextField label="Signature window (seconds)" name="signature_window_seconds" type="number" min={5} max={300} value={draft.signature_window_seconds} onInput={set('signature_window_seconds')} hint="5 to 300" />
     </div>
   );
 }

@@ -3,14 +3,20 @@ import { appPath, del, patch, post } from '../api.js';
 import { SecretsOnce } from '../components/copy-button.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { ErrorBanner } from '../components/error-banner.js';
+import { ResponseSigningCard } from '../components/response-signing-card.js';
 import { Card, FormActions } from '../components/fields.js';
 import { fromDraft, SettingsFields, toDraft } from '../components/settings-form.js';
 import { runConfirmed, useAction } from '../components/use-load.js';
 import { BASE, navigate } from '../router.js';
 import type { Application } from '../types.js';
 
-type Kind = 'api_secret' | 'admin_api_key';
-const KIND_NAMES: Record<Kind, string> = { api_secret: 'API secret', admin_api_key: 'admin API key' };
+type Kind = 'api_secret' | 'admin_api_key' | 'request_signing_key';
+const KIND_NAMES: Record<Kind, string> = { api_secret: 'API secret', admin_api_key: 'admin API key', request_signing_key: 'request signing key' };
+const AFTER_ROTATION: Record<Kind, string> = {
+  api_secret: 'stops working at once',
+  admin_api_key: 'stops working at once',
+  request_signing_key: 'is still accepted for the signature window, then stops working',
+};
 
 export function SettingsPage({ app, onAppChange }: AppPageProps) {
   const [draft, setDraft] = useState(toDraft(app));
@@ -33,7 +39,7 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
   const rotate = (kind: Kind) =>
     runConfirmed(
       danger,
-      { title: `Rotate the ${KIND_NAMES[kind]}?`, message: `The current ${KIND_NAMES[kind]} stops working at once. Clients using it must be given the new one.`, label: 'Rotate' },
+      { title: `Rotate the ${KIND_NAMES[kind]}?`, message: `The current ${KIND_NAMES[kind]} ${AFTER_ROTATION[kind]}. Clients using it must be given the new one.`, label: 'Rotate' },
       async () => setRotated(await post<Record<string, string>>(appPath(app.id, `/credentials/${kind}/rotate`))),
     );
 
@@ -69,9 +75,13 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
             <button type="button" class="btn" onClick={() => void rotate('admin_api_key')}>
               Rotate admin API key
             </button>
+            <button type="button" class="btn" onClick={() => void rotate('request_signing_key')}>
+              Rotate request signing key
+            </button>
           </div>
         )}
       </Card>
+      <ResponseSigningCard app={app} onAppChange={onAppChange} />
       <Card title="Danger zone">
         <p>Deleting the application deletes everything it owns.</p>
         <button type="button" class="btn btn-danger" onClick={() => void remove()}>

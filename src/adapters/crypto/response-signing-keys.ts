@@ -1,0 +1,32 @@
+import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import type { ResponseSigningKeys } from '../../application/ports/response-signing-keys.js';
+import type { Secrets } from '../../application/ports/secrets.js';
+import type { ResponseSigningKey } from '../../application/records.js';
+
+/** Opened private keys kept at most; past it the cache starts over (a few applications sign most answers). */
+const OPENED_KEYS_MAX = 1024;
+
+/**
+ * Ed25519 response signing keys. The private half is sealed as its JWK `d` (the raw 32-byte seed,
+ * base64url); each response opens it, so opened keys are kept by their sealed text.
+ */
+export function createResponseSigningKeys(secrets: Pick<Secrets, 'seal' | 'open'>): ResponseSigningKeys {
+  const opened = new Map<string, KeyObject>();
+  const privateKeyOf = (key: ResponseSigningKey): KeyObject => {
+    const cached = opened.get(key.privateKeySealed);
+    if (cached !== undefined) return cached;
+    const x = Buffer.from(key.publicKey, 'base64').toString('base64url');
+    const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: secrets.open(key.privateKeySealed), x }, format: 'jwk' });
+    if (opened.size >= OPENED_KEYS_MAX) opened.clear();
+    opened.set(key.privateKeySealed, privateKey);
+    return privateKey;
+  };
+  return {
+    generate() {
+      const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+      if (jwk.d === undefined || jwk.x === undefined) throw new Error('node:crypto exported an Ed25519 key without its parts');
+      return { publicKey: Buffer.from(jwk.x, 'base64url').toString('base64'), privateKeySealed: secrets.seal(jwk.d) };
+    },
+    sign: (key, message) => sign(null, Buffer.from(message, 'utf8'), privateKeyOf(key)).toString('base64'),
+  };
+}

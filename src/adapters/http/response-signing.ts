@@ -1,0 +1,117 @@
+// Signed integration answers (README, Response signing): every answer of an application with
+// response_signing on carries x-timestamp and x-signature, one entry per key that signs (the
+// current one, and the previous one during a rotation); downloads add x-content-sha256. The bytes
+// signed are built by src/signing/response-signature.ts, which clients use to verify.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateApplication } from '../../application/authenticate-application.js';
+import type { Deps } from '../../application/deps.js';
+import type { ApplicationRecord, FileRecord, ResponseSigningKey } from '../../application/records.js';
+import { withSigningKeys } from '../../application/signing-keys.js';
+import { validationError } from '../../domain/errors.js';
+import {
+  bodyDigest,
+  downloadBodyDigest,
+  isWellFormedNonce,
+  responseKeyId,
+  responseSignatureBase,
+  signatureHeader,
+} from '../../signing/response-signature.js';
+import { header } from './request-parts.js';
+
+export interface ResponseSigning {
+  /** x-api-key and x-api-secret: the application the request is for, whose key signs the answer. */
+  applicationOf(request: FastifyRequest): Promise<ApplicationRecord>;
+  /** The answer streams this file's stored contents: it is signed by their digest, not by its bytes. */
+  streamsStoredFile(request: FastifyRequest, file: FileRecord): void;
+}
+
+/** The bytes a body held whole is sent as: a HEAD answer sends none. */
+function sentBody(request: FastifyRequest, payload: unknown): string | Uint8Array {
+  if (request.method === 'HEAD' || payload === undefined || payload === null) return '';
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  throw new Error('an integration answer streamed something other than a stored file');
+}
+
+/** Registers the signing hooks on the integration plugin; its routes find their application through it. */
+export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigning {
+  // The application each request authenticated as; null when its key or secret was refused.
+  const applications = new WeakMap<FastifyRequest, ApplicationRecord | null>();
+  const storedSha256s = new WeakMap<FastifyRequest, string>();
+
+  const authenticate = (request: FastifyRequest) => authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
+
+  function sign(request: FastifyRequest, reply: FastifyReply, application: ApplicationRecord, payload: unknown): void {
+    const { response, previousResponse } = application.signing;
+    const keys = [response, previousResponse].filter((k): k is ResponseSigningKey => k !== null);
+    const status = reply.statusCode;
+    const storedSha256 = status === 200 || status === 206 ? storedSha256s.get(request) : undefined;
+    const contentRange = reply.getHeader('content-range');
+    const timestamp = Math.floor(deps.clock.now() / 1000);
+    const base = responseSignatureBase({
+      timestamp,
+      status,
+      method: request.method,
+      pathAndQuery: request.raw.url ?? request.url,
+      applicationId: application.id,
+      nonce: header(request, 'x-nonce') ?? '',
+      requestSignature: header(request, 'x-signature') ?? '',
+      bodyDigest:
+        storedSha256 === undefined
+          ? bodyDigest(sentBody(request, payload))
+          : downloadBodyDigest(storedSha256, contentRange === undefined ? undefined : String(contentRange)),
+    });
+    if (storedSha256 !== undefined) reply.header('x-content-sha256', storedSha256);
+    reply.header('x-timestamp', String(timestamp));
+    reply.header('x-signature', signatureHeader(keys.map((key) => ({ keyId: responseKeyId(key.publicKey), signature: deps.responseKeys.sign(key, base) }))));
+  }
+
+  /**
+   * Signs an answer given before its route knew the application (a malformed body or x-nonce: the
+   * body is checked before the key), or for an application that still lacks keys.
+   */
+  async function signLate(request: FastifyRequest, reply: FastifyReply, known: ApplicationRecord | undefined, payload: unknown): Promise<void> {
+    const application = known ?? (await authenticate(request).catch(() => null));
+    if (application === null || !application.settings.responseSigning) return;
+    const keyed = await withSigningKeys(deps, application);
+    if (keyed.signing.response !== null) sign(request, reply, keyed, payload);
+  }
+
+  app.addHook('preValidation', (request, _reply, done) => {
+    const nonce = header(request, 'x-nonce');
+    done(nonce === undefined || isWellFormedNonce(nonce) ? undefined : validationError('x-nonce', 'must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -'));
+  });
+
+  // Callback style, and synchronous for a known application with keys: it runs on every answer.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const known = applications.get(request);
+    if (known === null || (known !== undefined && !known.settings.responseSigning)) return done(null, payload);
+    if (known !== undefined && known.signing.response !== null) {
+      sign(request, reply, known, payload);
+      return done(null, payload);
+    }
+    signLate(request, reply, known, payload).then(
+      () => done(null, payload),
+      (error: unknown) => {
+        // The store failed while the answer was going out: it goes unsigned, which clients refuse.
+        request.log.error({ err: error }, 'response signing failed');
+        done(null, payload);
+      },
+    );
+  });
+
+  return {
+    async applicationOf(request) {
+      try {
+        const application = await authenticate(request);
+        applications.set(request, application);
+        return application;
+      } catch (error) {
+        applications.set(request, null);
+        throw error;
+      }
+    },
+    streamsStoredFile(request, file) {
+      if (file.state.stored !== null) storedSha256s.set(request, file.state.stored.storedSha256);
+    },
+  };
+}

@@ -1,0 +1,9 @@
+// The Ed25519 keys that sign integration responses (README, Response signing).
+import type { ResponseSigningKey } from '../records.js';
+
+export interface ResponseSigningKeys {
+  /** A new key pair, its private half sealed under the master key. */
+  generate(): ResponseSigningKey;
+  /** The base64 Ed25519 signature of `message` (UTF-8) under the key's private half. */
+  sign(key: ResponseSigningKey, message: string): string;
+}
