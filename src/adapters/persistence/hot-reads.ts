@@ -4,8 +4,7 @@
 // lookup (the index is named beside it), so it stays flat as users and licenses grow.
 import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Dialect } from './dialect.js';
-import { toFile } from './files-row-mappers.js';
-import { toAnnouncement, toApplication, toLicense, toSession, toUser, toVariable } from './row-mappers.js';
+import { toAnnouncement, toApplication, toFile, toSession, toUser } from './row-mappers.js';
 
 const p = sql.placeholder;
 
@@ -113,10 +112,10 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
     findUserById: async (applicationId: string, id: string) => first(await userById({ applicationId, id }), toUser),
     findUserByUsernameKey: async (applicationId: string, key: string) => first(await userByUsernameKey({ applicationId, key }), toUser),
     findUserByLicenseId: async (applicationId: string, licenseId: string) => first(await userByLicenseId({ applicationId, licenseId }), toUser),
-    findLicenseByDigest: async (applicationId: string, codeDigest: string) => first(await licenseByDigest({ applicationId, codeDigest }), toLicense),
+    findLicenseByDigest: async (applicationId: string, codeDigest: string) => (await licenseByDigest({ applicationId, codeDigest }))[0] ?? null,
     redeemedLicenseIds: async (applicationId: string, userId: string) => (await redeemedLicenses({ applicationId, userId })).map((r) => r.id),
     findMatchingBans: matchingBans,
-    listVariables: async (applicationId: string) => (await variablesOf({ applicationId })).map(toVariable),
+    listVariables: (applicationId: string) => variablesOf({ applicationId }),
     listAnnouncements: async (applicationId: string) => (await announcementsOf({ applicationId })).map(toAnnouncement),
     listFiles: async (applicationId: string) => (await filesOf({ applicationId })).map(toFile),
     findFile: async (applicationId: string, id: string) => first(await fileById({ applicationId, id }), toFile),

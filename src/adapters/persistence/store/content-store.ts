@@ -5,7 +5,7 @@ import type { AnnouncementRecord, ContentStore } from '../../../application/port
 import { mergeAnnouncement } from '../../../domain/announcements.js';
 import type { Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { toAnnouncement, toVariable } from '../row-mappers.js';
+import { toAnnouncement } from '../row-mappers.js';
 
 export function contentStore(d: Dialect, reads: HotReads): ContentStore {
   const { db } = d;
@@ -22,7 +22,7 @@ export function contentStore(d: Dialect, reads: HotReads): ContentStore {
           .returning(),
       );
       if (row === undefined) throw new Error('variable upsert returned no row');
-      return toVariable(row);
+      return row;
     },
     listVariables: reads.listVariables,
     async deleteVariable(applicationId, name) {

@@ -6,7 +6,7 @@ import type { FileMetadataPatch, FileRecord, FileStore, JobRecord } from '../../
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
 import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
-import { fileRow, metadataColumns, stateColumns, toFile } from '../files-row-mappers.js';
+import { fileRow, metadataColumns, stateColumns, toFile } from '../row-mappers.js';
 import type { HotReads } from '../hot-reads.js';
 
 const nameTaken = () => new DomainError('FILE_NAME_TAKEN', 'a file with this name already exists');

@@ -10,7 +10,7 @@ import type { FileRecord, JobQueue, JobRecord } from '../../../application/ports
 import { completeUpload, failUpload, type FileState, isClaimable } from '../../../domain/files.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
-import { stateColumns, toJob } from '../files-row-mappers.js';
+import { stateColumns, toJob } from '../row-mappers.js';
 import { lockFileById } from './file-store.js';
 
 /**

@@ -9,7 +9,7 @@ import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { chunks, type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { membershipColumns, toLicense } from '../row-mappers.js';
+import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
@@ -20,7 +20,7 @@ async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDiges
     .from(licenses)
     .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)));
   const [row] = lock ? await d.locked(query) : await query;
-  return row ? toLicense(row) : null;
+  return row ?? null;
 }
 
 /**
@@ -56,7 +56,7 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         .from(licenses)
         .where(and(eq(licenses.applicationId, applicationId), byStatus))
         .orderBy(asc(licenses.createdAt), asc(d.binary(licenses.id)));
-      return rows.map(toLicense);
+      return rows;
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
@@ -64,7 +64,7 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         .select()
         .from(licenses)
         .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)));
-      return row ? toLicense(row) : null;
+      return row ?? null;
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
     async deleteUnusedLicense(applicationId, id) {

@@ -5,7 +5,7 @@ import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Dialect, isUniqueViolation } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { applicationRow, settingsColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
+import { applicationRow, settingsColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
 export function ownerStore(d: Dialect): OwnerStore {
   const { db } = d;
@@ -21,14 +21,14 @@ export function ownerStore(d: Dialect): OwnerStore {
     },
     async findOwnerByEmail(email) {
       const [row] = await db.select().from(owners).where(eq(owners.email, email));
-      return row ? toOwner(row) : null;
+      return row ?? null;
     },
     async findOwnerById(id) {
       const [row] = await db.select().from(owners).where(eq(owners.id, id));
-      return row ? toOwner(row) : null;
+      return row ?? null;
     },
     async listOwners() {
-      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email)))).map(toOwner);
+      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email))));
     },
     async updateOwnerPasswordHash(id, passwordHash) {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));

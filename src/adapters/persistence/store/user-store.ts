@@ -6,7 +6,7 @@ import { usernameKey } from '../../../domain/credentials-policy.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
 import { chunks, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { membershipColumns, toAdjustment, toDevice, toUser } from '../row-mappers.js';
+import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
@@ -34,9 +34,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return d.snapshot(async (tx) => {
         const user = await findUser(d, tx, applicationId, userId);
         if (user === null) return null;
-        const userDevices = (
-          await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)))
-        ).map(toDevice);
+        const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)));
         // Same-instant adjustments are ordered by id, not insertion order (PostgreSQL has no
         // rowid): the contract only ever compares the order of adjustments made at different instants.
         const history = (
@@ -82,7 +80,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         // finished before, and its session is revoked here, or runs after and sees the timeout.
         const changed = await tx
           .update(users)
-          .set({ timedOutUntil: timeout?.until ?? null, timeoutReason: timeout?.reason ?? null })
+          .set(timeoutColumns(timeout))
           .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)))
           .returning({ id: users.id });
         if (changed.length === 0) return false;

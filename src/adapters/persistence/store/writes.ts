@@ -8,7 +8,7 @@ import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
-import { adjustmentRow, toUser, userRow } from '../row-mappers.js';
+import { toUser, userRow } from '../row-mappers.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
 export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<void> {
@@ -26,7 +26,7 @@ export async function insertDevice(d: Dialect, tx: Db, device: DeviceRecord | nu
 }
 
 export async function insertAdjustment(d: Dialect, tx: Db, adjustment: AdjustmentRecord): Promise<void> {
-  await tx.insert(d.t.adjustments).values(adjustmentRow(adjustment));
+  await tx.insert(d.t.adjustments).values(adjustment);
 }
 
 /**
