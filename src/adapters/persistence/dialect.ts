@@ -3,7 +3,7 @@
 // transaction, how to tell a unique violation, and how to serve its tuned hot reads; everything
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
-import { type Column, getTableName, type SQL } from 'drizzle-orm';
+import { and, type Column, eq, getTableName, type SQL } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import type { BanKey, MatchedBan } from '../../domain/bans.js';
@@ -87,6 +87,16 @@ export function isUniqueViolation(dialect: Pick<Dialect, 'uniqueViolation'>, e: 
   const violation = dialect.uniqueViolation(e);
   return violation !== null && violation.table === getTableName(column.table) && violation.columns.includes(column.name);
 }
+
+/** The first row `query` reads, or null; with `lock`, locked until the transaction ends (Dialect.locked). */
+export async function firstRow<Row>(d: Pick<Dialect, 'locked'>, query: Lockable<Row[]>, lock = false): Promise<Row | null> {
+  const [row] = lock ? await d.locked(query) : await query;
+  return row ?? null;
+}
+
+/** The row `id` of the application's `table`. */
+export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) =>
+  and(eq(table.applicationId, applicationId), eq(table.id, id));
 
 /** Splits long id lists so one statement stays below either database's bound-parameter limit. */
 export function chunks<T>(items: readonly T[], size = 500): T[][] {

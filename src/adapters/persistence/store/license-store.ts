@@ -7,7 +7,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
-import { chunks, type Db, type Dialect } from '../dialect.js';
+import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
@@ -19,8 +19,7 @@ async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDiges
     .select()
     .from(licenses)
     .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)));
-  const [row] = lock ? await d.locked(query) : await query;
-  return row ?? null;
+  return firstRow(d, query, lock);
 }
 
 /**
@@ -60,22 +59,13 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
-      const [row] = await db
-        .select()
-        .from(licenses)
-        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)));
-      return row ?? null;
+      return firstRow(d, db.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
     async deleteUnusedLicense(applicationId, id) {
       return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
-        const [row] = await d.locked(
-          tx
-            .select({ usedAt: licenses.usedAt })
-            .from(licenses)
-            .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id))),
-        );
+        const [row] = await d.locked(tx.select({ usedAt: licenses.usedAt }).from(licenses).where(ofApplication(licenses, applicationId, id)));
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));

@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { ApplicationStore, OwnerStore } from '../../../application/ports.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Dialect, isUniqueViolation } from '../dialect.js';
+import { type Dialect, firstRow, isUniqueViolation } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { applicationRow, settingsColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
@@ -20,12 +20,10 @@ export function ownerStore(d: Dialect): OwnerStore {
       }
     },
     async findOwnerByEmail(email) {
-      const [row] = await db.select().from(owners).where(eq(owners.email, email));
-      return row ?? null;
+      return firstRow(d, db.select().from(owners).where(eq(owners.email, email)));
     },
     async findOwnerById(id) {
-      const [row] = await db.select().from(owners).where(eq(owners.id, id));
-      return row ?? null;
+      return firstRow(d, db.select().from(owners).where(eq(owners.id, id)));
     },
     async listOwners() {
       return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email))));
@@ -109,23 +107,18 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         .orderBy(asc(applications.createdAt), asc(d.binary(applications.id)));
       return rows.map(toApplication);
     },
-    async findApplication(id) {
-      return find(id);
-    },
+    findApplication: find,
     findApplicationByApiKey: reads.findApplicationByApiKey,
     async findApplicationByAdminKeyDigest(digest) {
       const [row] = await db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest));
       return row ? toApplication(row) : null;
     },
-    async updateApplication(id, patch) {
-      const set = {
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.settings !== undefined ? settingsColumns(patch.settings) : {}),
-        ...(patch.apiSecretDigest !== undefined ? { apiSecretDigest: patch.apiSecretDigest } : {}),
-        ...(patch.adminApiKeyDigest !== undefined ? { adminApiKeyDigest: patch.adminApiKeyDigest } : {}),
-      };
-      // drizzle refuses an empty SET; an empty patch is a plain read.
-      if (Object.keys(set).length > 0) await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
+    async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }) {
+      // drizzle leaves a field that is undefined out of the SET and refuses an empty SET: an empty patch is a plain read.
+      if (name !== undefined || settings !== undefined || apiSecretDigest !== undefined || adminApiKeyDigest !== undefined) {
+        const set = { name, ...(settings === undefined ? {} : settingsColumns(settings)), apiSecretDigest, adminApiKeyDigest };
+        await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
+      }
       return find(id);
     },
     async patchApplication(id, patch) {
@@ -144,10 +137,9 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
       // throttle counters, which have no foreign key (owner sign-in shares their tables). They are
       // deleted address counters first, the order in which the throttle locks them.
       return d.transaction(async (tx) => {
-        await tx.delete(authIpCounters).where(eq(authIpCounters.applicationId, id));
-        await tx.delete(authAccountCounters).where(eq(authAccountCounters.applicationId, id));
-        await tx.delete(authAccountWindows).where(eq(authAccountWindows.applicationId, id));
-        await tx.delete(signUpCounters).where(eq(signUpCounters.applicationId, id));
+        for (const counters of [authIpCounters, authAccountCounters, authAccountWindows, signUpCounters]) {
+          await tx.delete(counters).where(eq(counters.applicationId, id));
+        }
         const deleted = await tx.delete(applications).where(eq(applications.id, id)).returning({ id: applications.id });
         return deleted.length > 0;
       });

@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { UserStore } from '../../../application/ports.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
@@ -65,24 +65,18 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         .offset(page.offset);
       return rows.map(toUser);
     },
-    async updateUserLimits(applicationId, userId, limits) {
-      const set = {
-        ...(limits.allowedDevices !== undefined ? { allowedDevices: limits.allowedDevices } : {}),
-        ...(limits.allowedSessions !== undefined ? { allowedSessions: limits.allowedSessions } : {}),
-      };
-      const mine = and(eq(users.applicationId, applicationId), eq(users.id, userId));
-      if (Object.keys(set).length > 0) await d.write((w) => w.update(users).set(set).where(mine));
+    async updateUserLimits(applicationId, userId, { allowedDevices, allowedSessions }) {
+      // drizzle leaves a field that is undefined out of the SET, and refuses an empty SET.
+      if (allowedDevices !== undefined || allowedSessions !== undefined) {
+        await d.write((w) => w.update(users).set({ allowedDevices, allowedSessions }).where(ofApplication(users, applicationId, userId)));
+      }
       return findUser(d, db, applicationId, userId);
     },
     async setUserTimeout(applicationId, userId, timeout, now) {
       return d.transaction(async (tx) => {
         // The UPDATE locks the user's row: a login of this user (which locks it too) either
         // finished before, and its session is revoked here, or runs after and sees the timeout.
-        const changed = await tx
-          .update(users)
-          .set(timeoutColumns(timeout))
-          .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)))
-          .returning({ id: users.id });
+        const changed = await tx.update(users).set(timeoutColumns(timeout)).where(ofApplication(users, applicationId, userId)).returning({ id: users.id });
         if (changed.length === 0) return false;
         if (timeout !== null) await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         return true;
