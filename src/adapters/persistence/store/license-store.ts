@@ -5,12 +5,12 @@ import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AdjustmentRecord, LicenseRecord, LicenseStore, UserStore } from '../../../application/ports.js';
 import { DomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
-import { applyLicense, emptyMembership } from '../../../domain/membership.js';
+import { applyLicense, emptyMembership, type Membership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns } from '../row-mappers.js';
-import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
+import { admit, findUser, insertUser } from './writes.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
@@ -36,11 +36,18 @@ async function markUsed(d: Dialect, tx: Db, licenseId: string, userId: string, n
   return marked.length === 1;
 }
 
+/** `membership` with `license` redeemed on it for `userId`, and the adjustment that records it. */
+function redeem(license: LicenseRecord, membership: Membership, input: { applicationId: string; now: Instant; adjustmentId: string }, userId: string) {
+  const applied = applyLicense(membership, { licenseId: license.id, minutes: license.minutes }, input.now, input.adjustmentId);
+  const adjustment: AdjustmentRecord = { ...applied.adjustment, applicationId: input.applicationId, userId };
+  return { membership: applied.membership, adjustment };
+}
+
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
 export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemption {
   const { db } = d;
-  const { licenses, users } = d.t;
+  const { adjustments, devices, licenses, users } = d.t;
   return {
     async insertLicenses(batch) {
       if (batch.length === 0) return;
@@ -77,21 +84,13 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
       return d.transaction(async (tx) => {
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
         assertRedeemable(license, 'sign_up');
-        const { membership, adjustment } = applyLicense(
-          emptyMembership,
-          { licenseId: license.id, minutes: license.minutes },
-          input.now,
-          input.adjustmentId,
-        );
+        const { membership, adjustment } = redeem(license, emptyMembership, input, input.user.id);
         const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
         await insertUser(d, tx, user);
-        if (!(await markUsed(d, tx, license.id, user.id, input.now))) {
-          throw licenseRefusal('used', 'sign_up');
-        }
-        const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
-        await insertAdjustment(d, tx, record);
-        await insertDevice(d, tx, input.device);
-        return { user, adjustment: record };
+        if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'sign_up');
+        await tx.insert(adjustments).values(adjustment);
+        if (input.device !== null) await tx.insert(devices).values(input.device);
+        return { user, adjustment };
       });
     },
 
@@ -107,16 +106,10 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         if (input.device !== null) {
           await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         }
-        const { membership, adjustment } = applyLicense(
-          user.membership,
-          { licenseId: license.id, minutes: license.minutes },
-          input.now,
-          input.adjustmentId,
-        );
+        const { membership, adjustment } = redeem(license, user.membership, input, user.id);
         await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-        const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
-        await insertAdjustment(d, tx, record);
-        return record;
+        await tx.insert(adjustments).values(adjustment);
+        return adjustment;
       });
     },
   };

@@ -7,7 +7,7 @@ import { applyBulkChange, validateBulkChange } from '../../../domain/membership.
 import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
-import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
+import { findUser, insertUser, revokeLiveSessions } from './writes.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
@@ -22,7 +22,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return d.transaction(async (tx) => {
         // A clash of the username waits for the other insert and fails on the unique constraint.
         await insertUser(d, tx, user);
-        await insertDevice(d, tx, device);
+        if (device !== null) await tx.insert(devices).values(device);
         return user;
       });
     },
@@ -119,7 +119,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
           for (const user of rows.map(toUser)) {
             const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-            await insertAdjustment(d, tx, { ...adjustment, applicationId, userId: user.id });
+            await tx.insert(adjustments).values({ ...adjustment, applicationId, userId: user.id });
             adjusted++;
           }
         }

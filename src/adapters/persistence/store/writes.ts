@@ -1,6 +1,6 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
-import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/ports.js';
+import type { UserRecord } from '../../../application/ports.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
 import { DomainError } from '../../../domain/errors.js';
@@ -19,14 +19,6 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
     if (isUniqueViolation(d, e, users.usernameKey)) throw new DomainError('USERNAME_TAKEN', 'this username is taken');
     throw e;
   }
-}
-
-export async function insertDevice(d: Dialect, tx: Db, device: DeviceRecord | null): Promise<void> {
-  if (device !== null) await tx.insert(d.t.devices).values(device);
-}
-
-export async function insertAdjustment(d: Dialect, tx: Db, adjustment: AdjustmentRecord): Promise<void> {
-  await tx.insert(d.t.adjustments).values(adjustment);
 }
 
 /**
