@@ -3,10 +3,12 @@
 // transaction, how to tell a unique violation, and how to serve its tuned hot reads; everything
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
-import { type Column, getTableName, type SQL } from 'drizzle-orm';
+import { join } from 'node:path';
+import { and, type Column, eq, getTableName, gt, is, isNull, or, Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import type { BanKey, MatchedBan } from '../../domain/bans.js';
+import { folderAbove } from '../find-above.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -31,6 +33,21 @@ export type ReadValues = Record<string, string | number>;
 export interface BuiltSelect<Row> {
   toSQL(): { sql: string; params: unknown[] };
   readonly _: { readonly result: Row[] };
+}
+
+/**
+ * The parameters of a built read as a function of its placeholders' values, by name; its other
+ * parameters (a LIMIT) stay as built, so the statement text never varies.
+ */
+export function bindPlaceholders<V>({ sql, params }: { sql: string; params: unknown[] }): (values: Readonly<Record<string, V>>) => V[] {
+  const slots = params.map((p): { name: string } | { value: V } => (is(p, Placeholder) ? { name: p.name } : { value: p as V }));
+  return (values) =>
+    slots.map((slot) => {
+      if ('value' in slot) return slot.value;
+      const value = values[slot.name];
+      if (value === undefined) throw new Error(`no value for placeholder ${slot.name} of: ${sql}`);
+      return value;
+    });
 }
 
 /** The table and columns of a unique constraint a write violated. */
@@ -82,11 +99,56 @@ export interface Dialect {
   close(): Promise<void>;
 }
 
+/** A dialect's migrations, in the repository (found from this module, see find-above.ts). */
+export function migrationsFolder(dialect: 'sqlite' | 'postgres'): string {
+  return join(folderAbove(import.meta.url, join('drizzle', dialect, 'meta', '_journal.json')), 'drizzle', dialect);
+}
+
+/** The first error in `e`'s chain of causes that `pick` recognises (drizzle wraps the driver's: DrizzleQueryError.cause). */
+export function driverError<T>(e: unknown, pick: (error: Error) => T | null): T | null {
+  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    const picked = pick(cur);
+    if (picked !== null) return picked;
+  }
+  return null;
+}
+
+export const matchedBanFields = (bans: Tables['bans']) => ({ type: bans.type, value: bans.value, id: bans.id, propagatedFrom: bans.propagatedFrom });
+
+/**
+ * The select behind Dialect.matchingBans: `keys` lists the (type, value) rows in each dialect's
+ * way, and `applicationId` and `now` are placeholders.
+ */
+export function liveBansAmong(db: Db, bans: Tables['bans'], keys: SQL) {
+  const p = sql.placeholder;
+  return db
+    .select(matchedBanFields(bans))
+    .from(bans)
+    .where(
+      and(
+        eq(bans.applicationId, p('applicationId')),
+        sql`(${bans.type}, ${bans.value}) in ${keys}`,
+        // An expired (propagated IP) ban no longer holds.
+        or(isNull(bans.expiresAt), gt(bans.expiresAt, p('now'))),
+      ),
+    );
+}
+
 /** Whether `e` violated a unique constraint covering `column`. */
 export function isUniqueViolation(dialect: Pick<Dialect, 'uniqueViolation'>, e: unknown, column: Column): boolean {
   const violation = dialect.uniqueViolation(e);
   return violation !== null && violation.table === getTableName(column.table) && violation.columns.includes(column.name);
 }
+
+/** The first row `query` reads, or null; with `lock`, locked until the transaction ends (Dialect.locked). */
+export async function firstRow<Row>(d: Pick<Dialect, 'locked'>, query: Lockable<Row[]>, lock = false): Promise<Row | null> {
+  const [row] = lock ? await d.locked(query) : await query;
+  return row ?? null;
+}
+
+/** The row `id` of the application's `table`. */
+export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) =>
+  and(eq(table.applicationId, applicationId), eq(table.id, id));
 
 /** Splits long id lists so one statement stays below either database's bound-parameter limit. */
 export function chunks<T>(items: readonly T[], size = 500): T[][] {

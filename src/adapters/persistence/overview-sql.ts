@@ -1,9 +1,10 @@
 // The console overview's queries, one SQL text for SQLite and PostgreSQL: the database counts
 // and returns only totals and one row per day with activity, never the rows themselves. The store
 // (store/overview-store.ts) runs them in one read snapshot and maps the rows with toOverview.
-import { type AnyColumn, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { ApplicationOverviewCounts } from '../../application/records.js';
 import { DAY_MS, type DayCount, type DayWindow } from '../../domain/overview.js';
+import type { Tables } from './tables.js';
 
 /**
  * An integer written into the SQL text. Bound, SQLite would take it as REAL and turn the day
@@ -14,16 +15,8 @@ function literal(n: number): SQL {
   return sql.raw(String(n));
 }
 
-/** The tables the overview reads, as each dialect's schema declares them. */
-export interface OverviewTables {
-  users: SQLWrapper & { applicationId: AnyColumn; isLifetime: AnyColumn; activeUntil: AnyColumn; createdAt: AnyColumn };
-  licenses: SQLWrapper & { applicationId: AnyColumn; usedAt: AnyColumn };
-  files: SQLWrapper & { applicationId: AnyColumn; sizeBytes: AnyColumn };
-}
-
 /** One row of totals. Drivers differ in how they return integers (PostgreSQL's bigint as text). */
-export function overviewTotals(t: OverviewTables, applicationId: string, now: number): SQL {
-  const { users, licenses, files } = t;
+export function overviewTotals({ users, licenses, files }: Tables, applicationId: string, now: number): SQL {
   return sql`select
     (select count(*) from ${users} where ${users.applicationId} = ${applicationId}) as users,
     -- the domain's isMembershipActive (lifetime, or active until later than now), as a count
@@ -35,29 +28,26 @@ export function overviewTotals(t: OverviewTables, applicationId: string, now: nu
 }
 
 /**
- * Rows `(day, count)` of a table's rows created inside the window, by window day (integer
- * division of the offset: both dialects truncate, and the offset is never negative). The
+ * Rows `(day, count)` of the users signed up inside the window, by window day (integer division
+ * of the offset: both dialects truncate, and the offset is never negative). The
  * (application_id, created_at) index of users serves it.
  */
-export function dailyCounts(table: SQLWrapper, applicationId: AnyColumn, createdAt: AnyColumn, appId: string, window: DayWindow): SQL {
+export function signUpsByDay({ users }: Tables, applicationId: string, window: DayWindow): SQL {
   const from = literal(window.from);
   const until = literal(window.from + window.days * DAY_MS);
-  return sql`select (${createdAt} - ${from}) / ${literal(DAY_MS)} as day, count(*) as count
-    from ${table}
-    where ${applicationId} = ${appId} and ${createdAt} >= ${from} and ${createdAt} < ${until}
+  return sql`select (${users.createdAt} - ${from}) / ${literal(DAY_MS)} as day, count(*) as count
+    from ${users}
+    where ${users.applicationId} = ${applicationId} and ${users.createdAt} >= ${from} and ${users.createdAt} < ${until}
     group by 1`;
 }
 
-/**
- * Rows `(day, count)` of a table of per-day totals (login_days) inside the window, by window day:
- * `day` holds each day's UTC midnight.
- */
-export function dailyTotals(table: SQLWrapper, applicationId: AnyColumn, day: AnyColumn, total: AnyColumn, appId: string, window: DayWindow): SQL {
+/** Rows `(day, count)` of login_days inside the window, by window day: `day` holds each day's UTC midnight. */
+export function loginsByDay({ loginDays }: Tables, applicationId: string, window: DayWindow): SQL {
   const from = literal(window.from);
   const until = literal(window.from + window.days * DAY_MS);
-  return sql`select (${day} - ${from}) / ${literal(DAY_MS)} as day, ${total} as count
-    from ${table}
-    where ${applicationId} = ${appId} and ${day} >= ${from} and ${day} < ${until}`;
+  return sql`select (${loginDays.day} - ${from}) / ${literal(DAY_MS)} as day, ${loginDays.logins} as count
+    from ${loginDays}
+    where ${loginDays.applicationId} = ${applicationId} and ${loginDays.day} >= ${from} and ${loginDays.day} < ${until}`;
 }
 
 type Numeric = number | string | bigint;

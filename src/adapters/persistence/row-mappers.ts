@@ -1,5 +1,8 @@
 // Rows to port records and back, for the shared store (store/*.ts) on either dialect: the tables
-// are declared once (tables.ts), so both dialects' tables have the same row types.
+// are declared once (tables.ts), so both dialects' tables have the same row types. A record whose
+// fields are its row's columns (owners, devices, licenses, variables, ...) is its row and needs no
+// mapper; the ones here narrow enum columns or regroup columns the record nests.
+import type { FileMetadataPatch } from '../../application/ports/file-store.js';
 import type {
   AdjustmentRecord,
   AnnouncementRecord,
@@ -8,26 +11,33 @@ import type {
   BanRecord,
   ConsoleTokenRecord,
   CredentialType,
-  DeviceRecord,
-  LicenseRecord,
-  OwnerRecord,
+  FileRecord,
+  JobRecord,
   ResponseSigningKey,
   SessionRecord,
   UserRecord,
-  VariableRecord,
 } from '../../application/records.js';
 import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { AnnouncementStatus } from '../../domain/announcements.js';
 import type { BanType } from '../../domain/bans.js';
+import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../domain/files.js';
 import type { AdjustmentType, Membership } from '../../domain/membership.js';
+import type { UserTimeout } from '../../domain/timeout.js';
 import type { Tables } from './tables.js';
 
 type Row<K extends keyof Tables> = Tables[K]['$inferSelect'];
 
 // Text columns holding enums are only ever written from typed records, so narrowing on read is safe.
-export const toOwner = (r: Row<'owners'>): OwnerRecord => ({ ...r });
 export const toConsoleToken = (r: Row<'consoleTokens'>): ConsoleTokenRecord => ({ ...r, kind: r.kind as ConsoleTokenRecord['kind'] });
+export const toAdjustment = (r: Row<'adjustments'>): AdjustmentRecord => ({ ...r, type: r.type as AdjustmentType });
+export const toAnnouncement = (r: Row<'announcements'>): AnnouncementRecord => ({ ...r, status: r.status as AnnouncementStatus });
+export const toBan = (r: Row<'bans'>): BanRecord => ({ ...r, type: r.type as BanType });
+// `legacy` stays in the store: no token names a legacy session, so token checks never meet one.
+export const toSession = ({ legacy: _legacy, ...r }: Row<'sessions'>): SessionRecord => r;
+// seq only orders claims; it is no part of the record.
+export const toJob = ({ seq: _seq, ...r }: Row<'jobs'>): JobRecord => r;
 
+// Named field by field: a settings patch is merged from the request, and only settings may be written from it.
 export function settingsColumns(s: ApplicationSettings) {
   return {
     anonymousAccess: s.anonymousAccess,
@@ -71,109 +81,66 @@ function toSigningKeys(r: Row<'applications'>): ApplicationSigningKeys {
   };
 }
 
-export const applicationRow = (a: ApplicationRecord): Row<'applications'> => ({
-  id: a.id,
-  ownerId: a.ownerId,
-  name: a.name,
-  ...settingsColumns(a.settings),
-  apiKey: a.apiKey,
-  apiSecretDigest: a.apiSecretDigest,
-  adminApiKeyDigest: a.adminApiKeyDigest,
-  filesKeySealed: a.filesKeySealed,
-  ...signingColumns(a.signing),
-  createdAt: a.createdAt,
-});
+export const applicationRow = ({ settings, signing, ...a }: ApplicationRecord): Row<'applications'> => ({ ...a, ...settingsColumns(settings), ...signingColumns(signing) });
 
-export const toApplication = (r: Row<'applications'>): ApplicationRecord => ({
-  id: r.id,
-  ownerId: r.ownerId,
-  name: r.name,
-  settings: {
-    anonymousAccess: r.anonymousAccess,
-    deviceAuth: r.deviceAuth,
-    legacyAuth: r.legacyAuth,
-    tokenAuth: r.tokenAuth,
-    sessionTtlSeconds: r.sessionTtlSeconds,
-    defaultAllowedDevices: r.defaultAllowedDevices,
-    defaultAllowedSessions: r.defaultAllowedSessions,
-    banPropagation: r.banPropagation,
-    propagatedIpBanHours: r.propagatedIpBanHours,
-    passwordMinLength: r.passwordMinLength,
-    responseSigning: r.responseSigning,
-    requestSigning: r.requestSigning,
-    signatureWindowSeconds: r.signatureWindowSeconds,
-  },
-  apiKey: r.apiKey,
-  apiSecretDigest: r.apiSecretDigest,
-  adminApiKeyDigest: r.adminApiKeyDigest,
-  filesKeySealed: r.filesKeySealed,
-  signing: toSigningKeys(r),
-  createdAt: r.createdAt,
-});
+// The settings columns are named as the settings are, so settingsColumns reads them off the row too.
+export const toApplication = (r: Row<'applications'>): ApplicationRecord => {
+  const { id, ownerId, name, apiKey, apiSecretDigest, adminApiKeyDigest, filesKeySealed, createdAt } = r;
+  return { id, ownerId, name, settings: settingsColumns(r), apiKey, apiSecretDigest, adminApiKeyDigest, filesKeySealed, signing: toSigningKeys(r), createdAt };
+};
 
 export const membershipColumns = (m: Membership) => ({ activeUntil: m.activeUntil, isLifetime: m.isLifetime });
+export const timeoutColumns = (t: UserTimeout | null) => ({ timedOutUntil: t?.until ?? null, timeoutReason: t?.reason ?? null });
 
-export const userRow = (u: UserRecord): Row<'users'> => ({
-  id: u.id,
-  applicationId: u.applicationId,
-  username: u.username,
-  usernameKey: u.usernameKey,
-  credentialType: u.credentialType,
-  passwordHash: u.passwordHash,
-  licenseId: u.licenseId,
-  allowedDevices: u.allowedDevices,
-  allowedSessions: u.allowedSessions,
-  ...membershipColumns(u.membership),
-  timedOutUntil: u.timeout?.until ?? null,
-  timeoutReason: u.timeout?.reason ?? null,
-  lastIp: u.lastIp,
-  createdAt: u.createdAt,
-});
+export const userRow = ({ membership, timeout, ...u }: UserRecord): Row<'users'> => ({ ...u, ...membershipColumns(membership), ...timeoutColumns(timeout) });
 
-export const toUser = (r: Row<'users'>): UserRecord => ({
-  id: r.id,
-  applicationId: r.applicationId,
-  username: r.username,
-  usernameKey: r.usernameKey,
+export const toUser = ({ activeUntil, isLifetime, timedOutUntil, timeoutReason, ...r }: Row<'users'>): UserRecord => ({
+  ...r,
   credentialType: r.credentialType as CredentialType,
-  passwordHash: r.passwordHash,
-  licenseId: r.licenseId,
-  allowedDevices: r.allowedDevices,
-  allowedSessions: r.allowedSessions,
-  membership: { activeUntil: r.activeUntil, isLifetime: r.isLifetime },
-  timeout: r.timedOutUntil === null ? null : { until: r.timedOutUntil, reason: r.timeoutReason },
-  lastIp: r.lastIp,
-  createdAt: r.createdAt,
+  membership: { activeUntil, isLifetime },
+  timeout: timedOutUntil === null ? null : { until: timedOutUntil, reason: timeoutReason },
 });
 
-export const toDevice = (r: Row<'devices'>): DeviceRecord => ({ ...r });
-// `legacy` stays in the store: no token names a legacy session, so token checks never meet one.
-export const toSession = ({ legacy: _legacy, ...r }: Row<'sessions'>): SessionRecord => r;
-export const toLicense = (r: Row<'licenses'>): LicenseRecord => ({ ...r });
+// A file's state is spread over columns: the processing columns, and the stored contents as six
+// columns that are all set or all null.
+function storedColumns(s: StoredContents | null) {
+  return {
+    storedBlobKey: s?.blobKey ?? null,
+    sizeBytes: s?.sizeBytes ?? null,
+    sha256: s?.sha256 ?? null,
+    storedSizeBytes: s?.storedSizeBytes ?? null,
+    storedSha256: s?.storedSha256 ?? null,
+    storedEncrypted: s?.encrypted ?? null,
+  };
+}
 
-export const adjustmentRow = (a: AdjustmentRecord): Row<'adjustments'> => ({
-  id: a.id,
-  applicationId: a.applicationId,
-  userId: a.userId,
-  type: a.type,
-  occurredAt: a.occurredAt,
-  minutes: a.minutes,
-  grantsLifetime: a.grantsLifetime,
-  revokesLifetime: a.revokesLifetime,
-  licenseId: a.licenseId,
-  reason: a.reason,
+export const stateColumns = ({ processingStatus, processingError, pendingJobId, stored }: FileState) => ({
+  processingStatus,
+  processingError,
+  pendingJobId,
+  ...storedColumns(stored),
 });
 
-export const toAdjustment = (r: Row<'adjustments'>): AdjustmentRecord => ({
-  ...r,
-  type: r.type as AdjustmentType,
-});
+export const fileRow = ({ state, ...f }: FileRecord): Row<'files'> => ({ ...f, ...stateColumns(state) });
 
-export const toVariable = (r: Row<'variables'>): VariableRecord => ({ ...r });
+function toStored(r: Row<'files'>): StoredContents | null {
+  if (r.storedBlobKey === null) return null;
+  // The files_stored_together check keeps the six columns set together.
+  if (r.sizeBytes === null || r.sha256 === null || r.storedSizeBytes === null || r.storedSha256 === null || r.storedEncrypted === null) {
+    throw new Error(`files row ${r.id} holds partial stored contents`);
+  }
+  const { storedBlobKey: blobKey, sizeBytes, sha256, storedSizeBytes, storedSha256, storedEncrypted: encrypted } = r;
+  return { blobKey, sizeBytes, sha256, storedSizeBytes, storedSha256, encrypted };
+}
 
-export const toAnnouncement = (r: Row<'announcements'>): AnnouncementRecord => ({
-  ...r,
-  status: r.status as AnnouncementStatus,
-});
+export const toFile = (r: Row<'files'>): FileRecord => {
+  const { processingStatus, processingError, pendingJobId, storedBlobKey, sizeBytes, sha256, storedSizeBytes, storedSha256, storedEncrypted, ...file } = r;
+  const state = { processingStatus: processingStatus as ProcessingStatus, stored: toStored(r), pendingJobId, processingError };
+  return { ...file, source: file.source as FileSource, state };
+};
 
-export const toBan = (r: Row<'bans'>): BanRecord => ({ ...r, type: r.type as BanType });
+/** The columns a metadata patch writes (drizzle leaves a field that is undefined out of the SET). */
+export function metadataColumns(p: FileMetadataPatch) {
+  const { name, mimeType, originalFilename, isPublic, storeEncrypted, source, updatedAt } = p;
+  return { name, mimeType, originalFilename, isPublic, storeEncrypted, source, updatedAt };
+}

@@ -2,24 +2,17 @@
 // advisory lock, and the read lane for the hot reads (read-lane.ts). Any number of instances may
 // share the database: every read-decide-write runs in a retrying READ COMMITTED transaction that
 // takes row locks (`locked`) before it decides.
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, type Column, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
-import { folderAbove } from '../../find-above.js';
-import type { Db, Dialect, UniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, driverError, liveBansAmong, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
 import * as t from './schema.js';
-
-/** The migrations of this dialect, in the repository (found from this module, see find-above.ts). */
-function migrationsFolder(): string {
-  return join(folderAbove(import.meta.url, join('drizzle', 'postgres', 'meta', '_journal.json')), 'drizzle', 'postgres');
-}
 
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
 const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
@@ -30,7 +23,7 @@ const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
  * those then find nothing left to apply.
  */
 async function runMigrations(client: postgres.Sql): Promise<void> {
-  const folder = migrationsFolder();
+  const folder = migrationsFolder('postgres');
   const lockHolder = await client.reserve();
   try {
     await lockHolder.unsafe(`select pg_advisory_lock(${MIGRATION_LOCK})`);
@@ -44,15 +37,13 @@ async function runMigrations(client: postgres.Sql): Promise<void> {
   }
 }
 
-/** The driver's error behind `e`: drizzle wraps it (DrizzleQueryError.cause). */
+/** The driver's error behind `e`, by its SQLSTATE code. */
 function pgError(e: unknown): { code: string; table: string | null; detail: string | null } | null {
-  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+  return driverError(e, (cur) => {
     const { code, table_name, detail } = cur as { code?: unknown; table_name?: unknown; detail?: unknown };
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      return { code, table: typeof table_name === 'string' ? table_name : null, detail: typeof detail === 'string' ? detail : null };
-    }
-  }
-  return null;
+    if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return null;
+    return { code, table: typeof table_name === 'string' ? table_name : null, detail: typeof detail === 'string' ? detail : null };
+  });
 }
 
 /** PostgreSQL names the columns in the detail: "Key (application_id, username_key)=(...) already exists." */
@@ -112,20 +103,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   // the prepared statement) stays the same. Each (type, value) pair is a probe of the
   // (application_id, type, value) unique index.
   const p = sql.placeholder;
-  const bansMatching = preparedRead(
-    lane,
-    db
-      .select({ type: t.bans.type, value: t.bans.value, id: t.bans.id, propagatedFrom: t.bans.propagatedFrom })
-      .from(t.bans)
-      .where(
-        and(
-          eq(t.bans.applicationId, p('applicationId')),
-          sql`(${t.bans.type}, ${t.bans.value}) in (select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`,
-          // An expired (propagated IP) ban no longer holds.
-          or(isNull(t.bans.expiresAt), gt(t.bans.expiresAt, p('now'))),
-        ),
-      ),
-  );
+  const bansMatching = preparedRead(lane, liveBansAmong(db, t.bans, sql`(select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`));
 
   return {
     t,

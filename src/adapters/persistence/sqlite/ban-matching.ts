@@ -8,9 +8,9 @@
 // per padded size, 1, 2, 4, ... 256, and kept: the padding repeats the last key, which changes
 // nothing for IN.
 import type Database from 'better-sqlite3';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
-import type { Db } from '../dialect.js';
+import { sql } from 'drizzle-orm';
+import type { BanType, MatchedBan } from '../../../domain/bans.js';
+import { type Db, type Dialect, liveBansAmong, matchedBanFields } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
 
@@ -18,30 +18,13 @@ const MAX_KEYS = 256;
 
 const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
 
-export type MatchingBans = (applicationId: string, keys: readonly BanKey[], now: number) => Promise<MatchedBan[]>;
-
-export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database): MatchingBans {
-  const fields = { type: bans.type, value: bans.value, id: bans.id, propagatedFrom: bans.propagatedFrom };
+export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database): Dialect['matchingBans'] {
   const bySize = new Map<number, PreparedRead<{ type: string; value: string; id: string; propagatedFrom: string | null }>>();
   const statementFor = (size: number) => {
     let read = bySize.get(size);
     if (read === undefined) {
       const pairs = Array.from({ length: size }, (_, i) => sql`(${sql.placeholder(`t${i}`)}, ${sql.placeholder(`v${i}`)})`);
-      read = prepareRead(
-        client,
-        fields,
-        db
-          .select(fields)
-          .from(bans)
-          .where(
-            and(
-              eq(bans.applicationId, sql.placeholder('applicationId')),
-              sql`(${bans.type}, ${bans.value}) in (values ${sql.join(pairs, sql`, `)})`,
-              // An expired (propagated IP) ban no longer holds.
-              or(isNull(bans.expiresAt), gt(bans.expiresAt, sql.placeholder('now'))),
-            ),
-          ),
-      );
+      read = prepareRead(client, matchedBanFields(bans), liveBansAmong(db, bans, sql`(values ${sql.join(pairs, sql`, `)})`));
       bySize.set(size, read);
     }
     return read;
@@ -60,7 +43,7 @@ export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Databa
         params[`v${i}`] = key.value;
       }
       // The type column only ever holds BanType values written from typed records.
-      for (const r of statementFor(size).all(params)) found.push({ ...r, type: r.type as BanType });
+      for (const r of statementFor(size)(params)) found.push({ ...r, type: r.type as BanType });
     }
     return found;
   };

@@ -3,25 +3,19 @@
 // outside transactions, which WAL lets run beside the writer and never shows them a transaction
 // still open on it.
 import { closeSync, openSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { folderAbove } from '../../find-above.js';
-import type { Db, Dialect, UniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead } from './prepared-read.js';
 import * as schema from './schema.js';
 
-/** The migrations of this dialect, in the repository (found from this module, see find-above.ts). */
-function migrationsFolder(): string {
-  return join(folderAbove(import.meta.url, join('drizzle', 'sqlite', 'meta', '_journal.json')), 'drizzle', 'sqlite');
-}
-
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
-  const folder = migrationsFolder();
+  const folder = migrationsFolder('sqlite');
   try {
     migrate(db, { migrationsFolder: folder });
   } catch {
@@ -132,18 +126,11 @@ async function inTransaction<T>(client: Database.Database, mode: 'IMMEDIATE' | '
   }
 }
 
-/** The driver's error behind `e`: drizzle may wrap it (DrizzleQueryError.cause). */
-function sqliteError(e: unknown): { code: string; message: string } | null {
-  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_')) return { code, message: cur.message };
-  }
-  return null;
-}
-
 /** SQLite names the columns: "UNIQUE constraint failed: users.application_id, users.username_key". */
 function uniqueViolation(e: unknown): UniqueViolation | null {
-  const err = sqliteError(e);
+  const err = driverError(e, ({ code, message }: Error & { code?: unknown }) =>
+    typeof code === 'string' && code.startsWith('SQLITE_') ? { code, message } : null,
+  );
   if (err === null || (err.code !== 'SQLITE_CONSTRAINT_UNIQUE' && err.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY')) return null;
   const list = err.message.split('failed: ')[1] ?? '';
   const qualified = list.split(',').map((c) => c.trim().split('.'));
@@ -187,7 +174,7 @@ export function openSqliteDialect(path: string): Dialect {
     rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
     prepare: (fields, query) => {
       const read = prepareRead(reader, fields, query);
-      return async (values) => read.all(values);
+      return async (values) => read(values);
     },
     matchingBans: prepareMatchingBans(readDb, t.bans, reader),
     async ping() {

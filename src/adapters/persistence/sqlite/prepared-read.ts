@@ -12,19 +12,14 @@
 // Statements run on the connection, so inside a transaction opened on it (immediate, or
 // db.transaction) they read within that transaction like the tx handle would.
 import type Database from 'better-sqlite3';
-import { Column, is, Placeholder } from 'drizzle-orm';
-import type { BuiltSelect } from '../dialect.js';
+import { Column } from 'drizzle-orm';
+import { bindPlaceholders, type BuiltSelect } from '../dialect.js';
 
 type Value = string | number | null;
 export type ReadParams = Readonly<Record<string, Value>>;
 
-export interface PreparedRead<Row> {
-  get(params: ReadParams): Row | undefined;
-  all(params: ReadParams): Row[];
-}
-
-
-type Slot = { name: string } | { value: Value };
+/** Runs the prepared read with these placeholder values: its rows. */
+export type PreparedRead<Row> = (params: ReadParams) => Row[];
 
 /**
  * Prepares `query`, which must select exactly `fields` (`db.select(fields).from(...)`, one table):
@@ -38,14 +33,7 @@ export function prepareRead<Row>(client: Database.Database, fields: Record<strin
   if (!sql.startsWith(selectList)) throw new Error(`prepared read selects other columns than its decoder: ${sql}`);
   const statement = client.prepare<Value[], unknown[]>(sql).raw(true);
 
-  const slots: Slot[] = params.map((p) => (is(p, Placeholder) ? { name: p.name } : { value: p as Value }));
-  const bind = (values: ReadParams): Value[] =>
-    slots.map((slot) => {
-      if ('value' in slot) return slot.value;
-      const v = values[slot.name];
-      if (v === undefined) throw new Error(`no value for placeholder ${slot.name}`);
-      return v;
-    });
+  const bind = bindPlaceholders<Value>({ sql, params });
 
   const keys = columns.map(([key]) => key);
   // Columns whose driver value is the value (text, integer as number) are copied as they come.
@@ -62,13 +50,5 @@ export function prepareRead<Row>(client: Database.Database, fields: Record<strin
     return row as Row;
   };
 
-  return {
-    get(values) {
-      const raw = statement.get(...bind(values));
-      return raw === undefined ? undefined : decode(raw);
-    },
-    all(values) {
-      return statement.all(...bind(values)).map(decode);
-    },
-  };
+  return (values) => statement.all(...bind(values)).map(decode);
 }

@@ -4,7 +4,7 @@ import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { BanStore } from '../../../application/ports/ban-store.js';
 import type { BanRecord } from '../../../application/records.js';
 import { replacesStoredBan } from '../../../domain/bans.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
@@ -44,10 +44,7 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
             await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
           } else if (ban.type === 'license') {
             // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
-            await tx
-              .update(licenses)
-              .set({ banned: true })
-              .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, ban.value)));
+            await tx.update(licenses).set({ banned: true }).where(ofApplication(licenses, applicationId, ban.value));
           }
         }
         return stored;
@@ -68,10 +65,7 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
     },
     async deleteBan(applicationId, banId, options) {
       return d.transaction(async (tx) => {
-        const [row] = await tx
-          .delete(bans)
-          .where(and(eq(bans.applicationId, applicationId), eq(bans.id, banId)))
-          .returning();
+        const [row] = await tx.delete(bans).where(ofApplication(bans, applicationId, banId)).returning();
         if (!row) return false;
         // Propagated bans never propagate further, so what a ban propagated is one level deep.
         const propagated =

@@ -4,15 +4,13 @@ import { and, eq } from 'drizzle-orm';
 import type { ContentStore } from '../../../application/ports/content-store.js';
 import type { AnnouncementRecord } from '../../../application/records.js';
 import { mergeAnnouncement } from '../../../domain/announcements.js';
-import type { Dialect } from '../dialect.js';
+import { type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { toAnnouncement, toVariable } from '../row-mappers.js';
+import { toAnnouncement } from '../row-mappers.js';
 
 export function contentStore(d: Dialect, reads: HotReads): ContentStore {
   const { db } = d;
   const { announcements, variables } = d.t;
-  const announcementOf = (applicationId: string, id: string) =>
-    and(eq(announcements.applicationId, applicationId), eq(announcements.id, id));
   return {
     async putVariable(v) {
       const [row] = await d.write((w) =>
@@ -23,7 +21,7 @@ export function contentStore(d: Dialect, reads: HotReads): ContentStore {
           .returning(),
       );
       if (row === undefined) throw new Error('variable upsert returned no row');
-      return toVariable(row);
+      return row;
     },
     listVariables: reads.listVariables,
     async deleteVariable(applicationId, name) {
@@ -40,21 +38,21 @@ export function contentStore(d: Dialect, reads: HotReads): ContentStore {
     },
     async patchAnnouncement(applicationId, id, patch) {
       return d.transaction(async (tx) => {
-        const [row] = await d.locked(tx.select().from(announcements).where(announcementOf(applicationId, id)));
+        const [row] = await d.locked(tx.select().from(announcements).where(ofApplication(announcements, applicationId, id)));
         if (row === undefined) return null;
         const next = mergeAnnouncement<AnnouncementRecord>(toAnnouncement(row), patch);
         const { title, contentHtml, status, publishFrom, publishUntil } = next;
-        await tx.update(announcements).set({ title, contentHtml, status, publishFrom, publishUntil }).where(announcementOf(applicationId, id));
+        await tx.update(announcements).set({ title, contentHtml, status, publishFrom, publishUntil }).where(ofApplication(announcements, applicationId, id));
         return next;
       });
     },
     async findAnnouncement(applicationId, id) {
-      const [row] = await db.select().from(announcements).where(announcementOf(applicationId, id));
+      const [row] = await db.select().from(announcements).where(ofApplication(announcements, applicationId, id));
       return row ? toAnnouncement(row) : null;
     },
     listAnnouncements: reads.listAnnouncements,
     async deleteAnnouncement(applicationId, id) {
-      const deleted = await d.write((w) => w.delete(announcements).where(announcementOf(applicationId, id)).returning({ id: announcements.id }));
+      const deleted = await d.write((w) => w.delete(announcements).where(ofApplication(announcements, applicationId, id)).returning({ id: announcements.id }));
       return deleted.length > 0;
     },
   };

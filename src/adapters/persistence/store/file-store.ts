@@ -1,13 +1,13 @@
 // Files of an application and the jobs that bring their contents in. Every write of contents runs
 // in one transaction that locks the file's row, decides with the domain (acceptUpload) and writes
 // the file and its job together, so concurrent uploads of one file serialise.
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
 import type { FileMetadataPatch, FileStore } from '../../../application/ports/file-store.js';
 import type { FileRecord, JobRecord } from '../../../application/records.js';
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
-import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
-import { fileRow, metadataColumns, stateColumns, toFile } from '../files-row-mappers.js';
+import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dialect.js';
+import { fileRow, metadataColumns, stateColumns, toFile } from '../row-mappers.js';
 import type { HotReads } from '../hot-reads.js';
 
 const nameTaken = () => new DomainError('FILE_NAME_TAKEN', 'a file with this name already exists');
@@ -22,34 +22,13 @@ async function guardName<T>(d: Dialect, write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The file of the application; with `lock`, its row is locked until the transaction ends. */
-export async function findFileIn(d: Dialect, tx: Db, applicationId: string, fileId: string, lock = false): Promise<FileRecord | null> {
-  const { files } = d.t;
-  const query = tx
-    .select()
-    .from(files)
-    .where(and(eq(files.applicationId, applicationId), eq(files.id, fileId)));
-  const [row] = lock ? await d.locked(query) : await query;
+/** The file `where` selects, its row locked until the transaction ends. */
+export async function lockFile(d: Dialect, tx: Db, where: SQL | undefined): Promise<FileRecord | null> {
+  const [row] = await d.locked(tx.select().from(d.t.files).where(where));
   return row ? toFile(row) : null;
 }
 
-/** Unscoped and locked: for the job queue, whose jobs name their file. */
-export async function lockFileById(d: Dialect, tx: Db, fileId: string): Promise<FileRecord | null> {
-  const { files } = d.t;
-  const [row] = await d.locked(tx.select().from(files).where(eq(files.id, fileId)));
-  return row ? toFile(row) : null;
-}
-
-async function lockByName(d: Dialect, tx: Db, applicationId: string, name: string): Promise<FileRecord | null> {
-  const { files } = d.t;
-  const [row] = await d.locked(
-    tx
-      .select()
-      .from(files)
-      .where(and(eq(files.applicationId, applicationId), eq(files.name, name))),
-  );
-  return row ? toFile(row) : null;
-}
+const byName = (d: Dialect, applicationId: string, name: string) => and(eq(d.t.files.applicationId, applicationId), eq(d.t.files.name, name));
 
 /** The job is bound to the file it is inserted for: the file's id and application win. */
 async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<void> {
@@ -60,9 +39,21 @@ async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): 
 /** A new file as it starts: PENDING on its job, nothing stored (acceptUpload of no previous state). */
 const pendingNew = (file: FileRecord, job: JobRecord): FileRecord => ({ ...file, state: acceptUpload(null, job.id) });
 
-async function createIn(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<FileRecord> {
+/**
+ * Inserts `file` PENDING on `job`, and the job; null, inserting nothing, when the application has
+ * a file of that name. An insert of the name by another transaction is waited for, and then this
+ * one inserts nothing, leaving the transaction usable (an error would abort it on PostgreSQL). A
+ * plain conditional insert rather than a savepoint: both dialects have it.
+ */
+async function insertNew(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<FileRecord | null> {
+  const { files } = d.t;
   const record = pendingNew(file, job);
-  await guardName(d, () => tx.insert(d.t.files).values(fileRow(record)));
+  const inserted = await tx
+    .insert(files)
+    .values(fileRow(record))
+    .onConflictDoNothing({ target: [files.applicationId, files.name] })
+    .returning({ id: files.id });
+  if (inserted.length === 0) return null;
   await insertJob(d, tx, record, job);
   return record;
 }
@@ -101,44 +92,28 @@ export function fileStore(d: Dialect, reads: HotReads): FileStore {
   return {
     async createFile(file, job) {
       await d.transaction(async (tx) => {
-        await createIn(d, tx, file, job);
+        if ((await insertNew(d, tx, file, job)) === null) throw nameTaken();
       });
     },
 
     async replaceFileContents(applicationId, fileId, patch, job) {
       return d.transaction(async (tx) => {
-        const file = await findFileIn(d, tx, applicationId, fileId, true);
+        const file = await lockFile(d, tx, ofApplication(files, applicationId, fileId));
         return file === null ? null : replaceIn(d, tx, file, patch, job);
       });
     },
 
     async upsertFileByName(file, job) {
       return d.transaction(async (tx) => {
-        const patch: FileMetadataPatch = {
-          isPublic: file.isPublic,
-          storeEncrypted: file.storeEncrypted,
-          source: file.source,
-          updatedAt: file.updatedAt,
-          mimeType: file.mimeType,
-          originalFilename: file.originalFilename,
-        };
-        const existing = await lockByName(d, tx, file.applicationId, file.name);
+        // The file's metadata is the patch, but for the name it is found by.
+        const { name: _name, ...patch } = file;
+        const existing = await lockFile(d, tx, byName(d, file.applicationId, file.name));
         if (existing !== null) return { ...(await replaceIn(d, tx, existing, patch, job)), created: false };
-        // When another transaction creates the name first (PostgreSQL: between the read above and
-        // this insert), the insert waits for it and then inserts nothing, leaving this transaction
-        // usable (an error would abort it), and the file it created is replaced like any existing
-        // one. A plain conditional insert rather than a savepoint: both dialects have it.
-        const record = pendingNew(file, job);
-        const inserted = await tx
-          .insert(files)
-          .values(fileRow(record))
-          .onConflictDoNothing({ target: [files.applicationId, files.name] })
-          .returning({ id: files.id });
-        if (inserted.length > 0) {
-          await insertJob(d, tx, record, job);
-          return { file: record, created: true, discard: [] };
-        }
-        const created = await lockByName(d, tx, file.applicationId, file.name);
+        const record = await insertNew(d, tx, file, job);
+        if (record !== null) return { file: record, created: true, discard: [] };
+        // Another transaction created the name first (PostgreSQL: between the read above and the
+        // insert): the file it created is replaced like any existing one.
+        const created = await lockFile(d, tx, byName(d, file.applicationId, file.name));
         // Created and deleted again meanwhile: the name was taken when this upload asked for it.
         if (created === null) throw nameTaken();
         return { ...(await replaceIn(d, tx, created, patch, job)), created: false };
@@ -148,13 +123,7 @@ export function fileStore(d: Dialect, reads: HotReads): FileStore {
     async updateFileMetadata(applicationId, fileId, patch) {
       // One UPDATE: nothing is read before it, so no transaction is needed.
       const [row] = await guardName(d, () =>
-        d.write((w) =>
-          w
-            .update(files)
-            .set(metadataColumns(patch))
-            .where(and(eq(files.applicationId, applicationId), eq(files.id, fileId)))
-            .returning(),
-        ),
+        d.write((w) => w.update(files).set(metadataColumns(patch)).where(ofApplication(files, applicationId, fileId)).returning()),
       );
       return row ? toFile(row) : null;
     },
@@ -165,7 +134,7 @@ export function fileStore(d: Dialect, reads: HotReads): FileStore {
 
     async deleteFile(applicationId, fileId) {
       return d.transaction(async (tx) => {
-        const file = await findFileIn(d, tx, applicationId, fileId, true);
+        const file = await lockFile(d, tx, ofApplication(files, applicationId, fileId));
         if (file === null) return null;
         const held = await tx.select({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey }).from(jobs).where(eq(jobs.fileId, file.id));
         // The file's jobs go with it (ON DELETE CASCADE).

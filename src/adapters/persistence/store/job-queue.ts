@@ -11,8 +11,8 @@ import type { FileRecord, JobRecord } from '../../../application/records.js';
 import { completeUpload, failUpload, type FileState, isClaimable } from '../../../domain/files.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
-import { stateColumns, toJob } from '../files-row-mappers.js';
-import { lockFileById } from './file-store.js';
+import { stateColumns, toJob } from '../row-mappers.js';
+import { lockFile } from './file-store.js';
 
 /**
  * The job and its file, both locked, while `workerId` holds the job's lease; null when the job is
@@ -23,7 +23,7 @@ async function lockHeldJob(d: Dialect, tx: Db, jobId: string, workerId: string):
   const { jobs } = d.t;
   const [peek] = await tx.select({ fileId: jobs.fileId, leaseOwner: jobs.leaseOwner }).from(jobs).where(eq(jobs.id, jobId));
   if (peek === undefined || peek.leaseOwner !== workerId) return null;
-  const file = await lockFileById(d, tx, peek.fileId);
+  const file = await lockFile(d, tx, eq(d.t.files.id, peek.fileId));
   const [row] = await d.locked(tx.select().from(jobs).where(eq(jobs.id, jobId)));
   return row !== undefined && row.leaseOwner === workerId ? { job: toJob(row), file } : null;
 }

@@ -7,12 +7,12 @@ import type { UserStore } from '../../../application/ports/user-store.js';
 import type { AdjustmentRecord, LicenseRecord } from '../../../application/records.js';
 import { DomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
-import { applyLicense, emptyMembership } from '../../../domain/membership.js';
+import { applyLicense, emptyMembership, type Membership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
-import { chunks, type Db, type Dialect } from '../dialect.js';
+import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { membershipColumns, toLicense } from '../row-mappers.js';
-import { admit, findUser, insertAdjustment, insertDevice, insertUser } from './writes.js';
+import { membershipColumns } from '../row-mappers.js';
+import { admit, findUser, insertUser } from './writes.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
@@ -21,8 +21,7 @@ async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDiges
     .select()
     .from(licenses)
     .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)));
-  const [row] = lock ? await d.locked(query) : await query;
-  return row ? toLicense(row) : null;
+  return firstRow(d, query, lock);
 }
 
 /**
@@ -39,11 +38,18 @@ async function markUsed(d: Dialect, tx: Db, licenseId: string, userId: string, n
   return marked.length === 1;
 }
 
+/** `membership` with `license` redeemed on it for `userId`, and the adjustment that records it. */
+function redeem(license: LicenseRecord, membership: Membership, input: { applicationId: string; now: Instant; adjustmentId: string }, userId: string) {
+  const applied = applyLicense(membership, { licenseId: license.id, minutes: license.minutes }, input.now, input.adjustmentId);
+  const adjustment: AdjustmentRecord = { ...applied.adjustment, applicationId: input.applicationId, userId };
+  return { membership: applied.membership, adjustment };
+}
+
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
 export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemption {
   const { db } = d;
-  const { licenses, users } = d.t;
+  const { adjustments, devices, licenses, users } = d.t;
   return {
     async insertLicenses(batch) {
       if (batch.length === 0) return;
@@ -58,26 +64,17 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         .from(licenses)
         .where(and(eq(licenses.applicationId, applicationId), byStatus))
         .orderBy(asc(licenses.createdAt), asc(d.binary(licenses.id)));
-      return rows.map(toLicense);
+      return rows;
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
-      const [row] = await db
-        .select()
-        .from(licenses)
-        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id)));
-      return row ? toLicense(row) : null;
+      return firstRow(d, db.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
     async deleteUnusedLicense(applicationId, id) {
       return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
-        const [row] = await d.locked(
-          tx
-            .select({ usedAt: licenses.usedAt })
-            .from(licenses)
-            .where(and(eq(licenses.applicationId, applicationId), eq(licenses.id, id))),
-        );
+        const [row] = await d.locked(tx.select({ usedAt: licenses.usedAt }).from(licenses).where(ofApplication(licenses, applicationId, id)));
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));
@@ -89,21 +86,13 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
       return d.transaction(async (tx) => {
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
         assertRedeemable(license, 'sign_up');
-        const { membership, adjustment } = applyLicense(
-          emptyMembership,
-          { licenseId: license.id, minutes: license.minutes },
-          input.now,
-          input.adjustmentId,
-        );
+        const { membership, adjustment } = redeem(license, emptyMembership, input, input.user.id);
         const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
         await insertUser(d, tx, user);
-        if (!(await markUsed(d, tx, license.id, user.id, input.now))) {
-          throw licenseRefusal('used', 'sign_up');
-        }
-        const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
-        await insertAdjustment(d, tx, record);
-        await insertDevice(d, tx, input.device);
-        return { user, adjustment: record };
+        if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'sign_up');
+        await tx.insert(adjustments).values(adjustment);
+        if (input.device !== null) await tx.insert(devices).values(input.device);
+        return { user, adjustment };
       });
     },
 
@@ -119,16 +108,10 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         if (input.device !== null) {
           await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
         }
-        const { membership, adjustment } = applyLicense(
-          user.membership,
-          { licenseId: license.id, minutes: license.minutes },
-          input.now,
-          input.adjustmentId,
-        );
+        const { membership, adjustment } = redeem(license, user.membership, input, user.id);
         await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-        const record: AdjustmentRecord = { ...adjustment, applicationId: input.applicationId, userId: user.id };
-        await insertAdjustment(d, tx, record);
-        return record;
+        await tx.insert(adjustments).values(adjustment);
+        return adjustment;
       });
     },
   };

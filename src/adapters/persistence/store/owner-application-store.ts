@@ -5,9 +5,9 @@ import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, firstRow, isUniqueViolation } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken, toOwner } from '../row-mappers.js';
+import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
 export function ownerStore(d: Dialect): OwnerStore {
   const { db } = d;
@@ -22,15 +22,13 @@ export function ownerStore(d: Dialect): OwnerStore {
       }
     },
     async findOwnerByEmail(email) {
-      const [row] = await db.select().from(owners).where(eq(owners.email, email));
-      return row ? toOwner(row) : null;
+      return firstRow(d, db.select().from(owners).where(eq(owners.email, email)));
     },
     async findOwnerById(id) {
-      const [row] = await db.select().from(owners).where(eq(owners.id, id));
-      return row ? toOwner(row) : null;
+      return firstRow(d, db.select().from(owners).where(eq(owners.id, id)));
     },
     async listOwners() {
-      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email)))).map(toOwner);
+      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email))));
     },
     async updateOwnerPasswordHash(id, passwordHash) {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
@@ -97,8 +95,8 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
   };
   /** The application, locked until the transaction ends; null when there is none. */
   const lockedApplication = async (tx: Db, id: string) => {
-    const [row] = await d.locked(tx.select().from(applications).where(eq(applications.id, id)));
-    return row === undefined ? null : toApplication(row);
+    const row = await firstRow(d, tx.select().from(applications).where(eq(applications.id, id)), true);
+    return row === null ? null : toApplication(row);
   };
   /** ATOMIC: the application's signing keys as `change` makes them from the stored ones. */
   const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys) =>
@@ -125,23 +123,18 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         .orderBy(asc(applications.createdAt), asc(d.binary(applications.id)));
       return rows.map(toApplication);
     },
-    async findApplication(id) {
-      return find(id);
-    },
+    findApplication: find,
     findApplicationByApiKey: reads.findApplicationByApiKey,
     async findApplicationByAdminKeyDigest(digest) {
       const [row] = await db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest));
       return row ? toApplication(row) : null;
     },
-    async updateApplication(id, patch) {
-      const set = {
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.settings !== undefined ? settingsColumns(patch.settings) : {}),
-        ...(patch.apiSecretDigest !== undefined ? { apiSecretDigest: patch.apiSecretDigest } : {}),
-        ...(patch.adminApiKeyDigest !== undefined ? { adminApiKeyDigest: patch.adminApiKeyDigest } : {}),
-      };
-      // drizzle refuses an empty SET; an empty patch is a plain read.
-      if (Object.keys(set).length > 0) await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
+    async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }) {
+      // drizzle leaves a field that is undefined out of the SET and refuses an empty SET: an empty patch is a plain read.
+      if (name !== undefined || settings !== undefined || apiSecretDigest !== undefined || adminApiKeyDigest !== undefined) {
+        const set = { name, ...(settings === undefined ? {} : settingsColumns(settings)), apiSecretDigest, adminApiKeyDigest };
+        await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
+      }
       return find(id);
     },
     async patchApplication(id, patch) {
@@ -159,10 +152,9 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
       // throttle counters, which have no foreign key (owner sign-in shares their tables). They are
       // deleted address counters first, the order in which the throttle locks them.
       return d.transaction(async (tx) => {
-        await tx.delete(authIpCounters).where(eq(authIpCounters.applicationId, id));
-        await tx.delete(authAccountCounters).where(eq(authAccountCounters.applicationId, id));
-        await tx.delete(authAccountWindows).where(eq(authAccountWindows.applicationId, id));
-        await tx.delete(signUpCounters).where(eq(signUpCounters.applicationId, id));
+        for (const counters of [authIpCounters, authAccountCounters, authAccountWindows, signUpCounters]) {
+          await tx.delete(counters).where(eq(counters.applicationId, id));
+        }
         const deleted = await tx.delete(applications).where(eq(applications.id, id)).returning({ id: applications.id });
         return deleted.length > 0;
       });

@@ -17,6 +17,17 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       .insert(loginDays)
       .values({ applicationId, day: utcDayStart(at), logins: 1 })
       .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
+  /**
+   * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
+   * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
+   */
+  const liveSessions = (tx: Db, userId: string, now: number) => {
+    const { id, hardwareId, expiresAt, revokedAt, legacy } = sessions;
+    return tx
+      .select({ id, hardwareId, expiresAt, revokedAt, legacy })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(revokedAt), gt(expiresAt, now)));
+  };
   return {
     async openSession({ session, device, cap, now }) {
       return d.transaction(async (tx) => {
@@ -25,13 +36,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         await assertStillAdmitted(d, tx, session.applicationId, session.userId, now);
         const deviceRegistered =
           device === null ? false : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
-        // Only live sessions matter to the plan; expired and revoked ones are filtered out here
-        // rather than loaded, and sessions_user_expires_idx reads only the unexpired ones.
-        const live = await tx
-          .select({ id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
-          .from(sessions)
-          .where(and(eq(sessions.userId, session.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-        const { replace } = planSession(live, session.hardwareId, cap, now);
+        const { replace } = planSession(await liveSessions(tx, session.userId, now), session.hardwareId, cap, now);
         for (const id of replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         await tx.insert(sessions).values(session);
         await countLogin(tx, session.applicationId, session.createdAt);
@@ -53,11 +58,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         // The user's row lock orders this with logins and other legacy requests of the user.
         await lockUser(d, tx, userId);
         if (device !== null) await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now);
-        const live = await tx
-          .select({ id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy })
-          .from(sessions)
-          .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-        const plan = planLegacyHold(live, hardwareId, cap, now);
+        const plan = planLegacyHold(await liveSessions(tx, userId, now), hardwareId, cap, now);
         if (plan.kind === 'extend') {
           await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
           return;

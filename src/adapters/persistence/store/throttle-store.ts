@@ -20,7 +20,7 @@ import {
 } from '../../../domain/auth-throttle.js';
 import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
-import type { Db, Dialect } from '../dialect.js';
+import { type Db, type Dialect, firstRow } from '../dialect.js';
 
 /** Thrown inside a reservation to roll back the rows it ensured when the answer is 'busy'. */
 class Busy extends Error {}
@@ -34,36 +34,19 @@ export function throttleStore(d: Dialect): ThrottleStore {
   const ipOf = (applicationId: string, ip: string) => and(eq(authIpCounters.applicationId, applicationId), eq(authIpCounters.ip, ip));
 
   async function readPair(tx: Db, applicationId: string, accountKey: string, ip: string, lock = false): Promise<AccountCounter> {
-    const query = tx
-      .select({
-        failures: authAccountCounters.failures,
-        lockedUntil: authAccountCounters.lockedUntil,
-        lockouts: authAccountCounters.lockouts,
-        inFlight: authAccountCounters.inFlight,
-        inFlightUntil: authAccountCounters.inFlightUntil,
-      })
-      .from(authAccountCounters)
-      .where(pairOf(applicationId, accountKey, ip));
-    const [row] = lock ? await d.locked(query) : await query;
-    return row ?? freshAccountCounter;
+    const { failures, lockedUntil, lockouts, inFlight, inFlightUntil } = authAccountCounters;
+    const query = tx.select({ failures, lockedUntil, lockouts, inFlight, inFlightUntil }).from(authAccountCounters).where(pairOf(applicationId, accountKey, ip));
+    return (await firstRow(d, query, lock)) ?? freshAccountCounter;
   }
 
   async function readWindow(tx: Db, applicationId: string, accountKey: string, lock = false): Promise<AccountWindow | null> {
-    const query = tx
-      .select({ windowStart: authAccountWindows.windowStart, failures: authAccountWindows.failures })
-      .from(authAccountWindows)
-      .where(windowOf(applicationId, accountKey));
-    const [row] = lock ? await d.locked(query) : await query;
-    return row ?? null;
+    const { windowStart, failures } = authAccountWindows;
+    return firstRow(d, tx.select({ windowStart, failures }).from(authAccountWindows).where(windowOf(applicationId, accountKey)), lock);
   }
 
   async function readIp(tx: Db, applicationId: string, ip: string, lock = false): Promise<IpCounter | null> {
-    const query = tx
-      .select({ windowStart: authIpCounters.windowStart, failures: authIpCounters.failures })
-      .from(authIpCounters)
-      .where(ipOf(applicationId, ip));
-    const [row] = lock ? await d.locked(query) : await query;
-    return row ?? null;
+    const { windowStart, failures } = authIpCounters;
+    return firstRow(d, tx.select({ windowStart, failures }).from(authIpCounters).where(ipOf(applicationId, ip)), lock);
   }
 
   /**
@@ -98,14 +81,15 @@ export function throttleStore(d: Dialect): ThrottleStore {
   }
 
   async function writePair(tx: Db, applicationId: string, accountKey: string, ip: string, c: AccountCounter, now: Instant): Promise<void> {
-    await tx
-      .update(authAccountCounters)
-      .set({ failures: c.failures, lockedUntil: c.lockedUntil, lockouts: c.lockouts, inFlight: c.inFlight, inFlightUntil: c.inFlightUntil, touchedAt: now })
-      .where(pairOf(applicationId, accountKey, ip));
+    await tx.update(authAccountCounters).set({ ...c, touchedAt: now }).where(pairOf(applicationId, accountKey, ip));
   }
 
   async function writeWindow(tx: Db, applicationId: string, accountKey: string, c: AccountWindow): Promise<void> {
-    await tx.update(authAccountWindows).set({ windowStart: c.windowStart, failures: c.failures }).where(windowOf(applicationId, accountKey));
+    await tx.update(authAccountWindows).set(c).where(windowOf(applicationId, accountKey));
+  }
+
+  async function writeIp(tx: Db, applicationId: string, ip: string, c: IpCounter): Promise<void> {
+    await tx.update(authIpCounters).set(c).where(ipOf(applicationId, ip));
   }
 
   const scopeKey = (scope: SignUpScope, address: string) => (scope === 'application' ? 'application' : `address:${address}`);
@@ -131,20 +115,15 @@ export function throttleStore(d: Dialect): ThrottleStore {
           .insert(signUpCounters)
           .values({ applicationId, scope: key, windowStart: now, signUps: 0 })
           .onConflictDoNothing({ target: [signUpCounters.applicationId, signUpCounters.scope] });
-        const [row] = await d.locked(
-          tx.select({ windowStart: signUpCounters.windowStart, failures: signUpCounters.signUps }).from(signUpCounters).where(signUpsOf(applicationId, key)),
-        );
-        next.push(decide(row ?? null, scope));
+        const { windowStart, signUps } = signUpCounters;
+        const row = await firstRow(d, tx.select({ windowStart, failures: signUps }).from(signUpCounters).where(signUpsOf(applicationId, key)), true);
+        next.push(decide(row, scope));
       }
       for (const [i, scope] of scopes.entries()) {
         const c = next[i] as WindowCounter;
         await tx.update(signUpCounters).set({ windowStart: c.windowStart, signUps: c.failures }).where(signUpsOf(applicationId, scopeKey(scope, address)));
       }
     });
-  }
-
-  async function writeIp(tx: Db, applicationId: string, ip: string, c: IpCounter): Promise<void> {
-    await tx.update(authIpCounters).set({ windowStart: c.windowStart, failures: c.failures }).where(ipOf(applicationId, ip));
   }
 
   return {
@@ -242,11 +221,9 @@ export function throttleStore(d: Dialect): ThrottleStore {
         return ips.length + windows.length + pairs.length + signUps.length;
       });
       const kept = await d.snapshot(async (tx) => {
-        const [a] = await tx.select({ n: count() }).from(authIpCounters);
-        const [b] = await tx.select({ n: count() }).from(authAccountWindows);
-        const [p] = await tx.select({ n: count() }).from(c);
-        const [s] = await tx.select({ n: count() }).from(signUpCounters);
-        return (a?.n ?? 0) + (b?.n ?? 0) + (p?.n ?? 0) + (s?.n ?? 0);
+        let rows = 0;
+        for (const counters of [authIpCounters, authAccountWindows, c, signUpCounters]) rows += (await tx.select({ n: count() }).from(counters))[0]?.n ?? 0;
+        return rows;
       });
       return { deleted, kept };
     },

@@ -4,10 +4,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { UserStore } from '../../../application/ports/user-store.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { membershipColumns, toAdjustment, toDevice, toUser } from '../row-mappers.js';
-import { findUser, insertAdjustment, insertDevice, insertUser, revokeLiveSessions } from './writes.js';
+import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
+import { findUser, insertUser, revokeLiveSessions } from './writes.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
@@ -22,7 +22,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return d.transaction(async (tx) => {
         // A clash of the username waits for the other insert and fails on the unique constraint.
         await insertUser(d, tx, user);
-        await insertDevice(d, tx, device);
+        if (device !== null) await tx.insert(devices).values(device);
         return user;
       });
     },
@@ -34,9 +34,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return d.snapshot(async (tx) => {
         const user = await findUser(d, tx, applicationId, userId);
         if (user === null) return null;
-        const userDevices = (
-          await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)))
-        ).map(toDevice);
+        const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)));
         // Same-instant adjustments are ordered by id, not insertion order (PostgreSQL has no
         // rowid): the contract only ever compares the order of adjustments made at different instants.
         const history = (
@@ -67,24 +65,18 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         .offset(page.offset);
       return rows.map(toUser);
     },
-    async updateUserLimits(applicationId, userId, limits) {
-      const set = {
-        ...(limits.allowedDevices !== undefined ? { allowedDevices: limits.allowedDevices } : {}),
-        ...(limits.allowedSessions !== undefined ? { allowedSessions: limits.allowedSessions } : {}),
-      };
-      const mine = and(eq(users.applicationId, applicationId), eq(users.id, userId));
-      if (Object.keys(set).length > 0) await d.write((w) => w.update(users).set(set).where(mine));
+    async updateUserLimits(applicationId, userId, { allowedDevices, allowedSessions }) {
+      // drizzle leaves a field that is undefined out of the SET, and refuses an empty SET.
+      if (allowedDevices !== undefined || allowedSessions !== undefined) {
+        await d.write((w) => w.update(users).set({ allowedDevices, allowedSessions }).where(ofApplication(users, applicationId, userId)));
+      }
       return findUser(d, db, applicationId, userId);
     },
     async setUserTimeout(applicationId, userId, timeout, now) {
       return d.transaction(async (tx) => {
         // The UPDATE locks the user's row: a login of this user (which locks it too) either
         // finished before, and its session is revoked here, or runs after and sees the timeout.
-        const changed = await tx
-          .update(users)
-          .set({ timedOutUntil: timeout?.until ?? null, timeoutReason: timeout?.reason ?? null })
-          .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)))
-          .returning({ id: users.id });
+        const changed = await tx.update(users).set(timeoutColumns(timeout)).where(ofApplication(users, applicationId, userId)).returning({ id: users.id });
         if (changed.length === 0) return false;
         if (timeout !== null) await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         return true;
@@ -127,7 +119,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
           for (const user of rows.map(toUser)) {
             const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-            await insertAdjustment(d, tx, { ...adjustment, applicationId, userId: user.id });
+            await tx.insert(adjustments).values({ ...adjustment, applicationId, userId: user.id });
             adjusted++;
           }
         }

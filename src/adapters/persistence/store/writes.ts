@@ -1,14 +1,14 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
-import type { AdjustmentRecord, DeviceRecord, UserRecord } from '../../../application/records.js';
+import type { UserRecord } from '../../../application/records.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
 import { DomainError } from '../../../domain/errors.js';
 import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
-import { adjustmentRow, toUser, userRow } from '../row-mappers.js';
+import { type Db, type Dialect, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
+import { toUser, userRow } from '../row-mappers.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
 export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<void> {
@@ -21,14 +21,6 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
   }
 }
 
-export async function insertDevice(d: Dialect, tx: Db, device: DeviceRecord | null): Promise<void> {
-  if (device !== null) await tx.insert(d.t.devices).values(device);
-}
-
-export async function insertAdjustment(d: Dialect, tx: Db, adjustment: AdjustmentRecord): Promise<void> {
-  await tx.insert(d.t.adjustments).values(adjustmentRow(adjustment));
-}
-
 /**
  * The user of the application. With `lock`, the row is locked until the transaction ends
  * (PostgreSQL: FOR UPDATE; SQLite's transaction already holds the whole database): every
@@ -37,12 +29,8 @@ export async function insertAdjustment(d: Dialect, tx: Db, adjustment: Adjustmen
  */
 export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
   const { users } = d.t;
-  const query = tx
-    .select()
-    .from(users)
-    .where(and(eq(users.applicationId, applicationId), eq(users.id, userId)));
-  const [row] = lock ? await d.locked(query) : await query;
-  return row ? toUser(row) : null;
+  const row = await firstRow(d, tx.select().from(users).where(ofApplication(users, applicationId, userId)), lock);
+  return row && toUser(row);
 }
 
 /** Locks a user's row by id alone (see findUser), for callers that know no application. */
