@@ -25,8 +25,18 @@ import { type Db, type Dialect, firstRow } from '../dialect.js';
 /** Thrown inside a reservation to roll back the rows it ensured when the answer is 'busy'. */
 class Busy extends Error {}
 
-export function throttleStore(d: Dialect): ThrottleStore {
-  const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
+/** The three credential-check counters of one (account, address), as stored. */
+export interface ThrottleCounters {
+  /** The account at this address (fresh while it has no row). */
+  account: AccountCounter;
+  /** The account's window at every address, or null while it has none. */
+  everywhere: AccountWindow | null;
+  ip: IpCounter | null;
+}
+
+/** Where each credential-check counter row is, and how it is read (with `lock`, locked until the transaction ends). */
+function counterRows(d: Dialect) {
+  const { authAccountCounters, authAccountWindows, authIpCounters } = d.t;
   const pairOf = (applicationId: string, accountKey: string, ip: string) =>
     and(eq(authAccountCounters.applicationId, applicationId), eq(authAccountCounters.accountKey, accountKey), eq(authAccountCounters.ip, ip));
   const windowOf = (applicationId: string, accountKey: string) =>
@@ -49,6 +59,27 @@ export function throttleStore(d: Dialect): ThrottleStore {
     return firstRow(d, tx.select({ windowStart, failures }).from(authIpCounters).where(ipOf(applicationId, ip)), lock);
   }
 
+  return { pairOf, windowOf, ipOf, readPair, readWindow, readIp };
+}
+
+/**
+ * The counters of (account, address) as stored, read in one snapshot. Not on the ThrottleStore
+ * port: nothing in production lists throttle state, which shows only in the port's refusals. The
+ * tests read it here, over the dialect the store under test was opened with, to check exact counts.
+ */
+export async function readThrottleCounters(d: Dialect, applicationId: string, accountKey: string, ip: string): Promise<ThrottleCounters> {
+  const { readPair, readWindow, readIp } = counterRows(d);
+  return d.snapshot(async (tx) => ({
+    account: await readPair(tx, applicationId, accountKey, ip),
+    everywhere: await readWindow(tx, applicationId, accountKey),
+    ip: await readIp(tx, applicationId, ip),
+  }));
+}
+
+export function throttleStore(d: Dialect): ThrottleStore {
+  const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
+  const { pairOf, windowOf, ipOf, readPair, readWindow, readIp } = counterRows(d);
+
   /**
    * Creates the (account, address) counter row as a fresh one when missing, so there is a row to
    * lock: a missing row cannot be locked, and two transactions that both saw none would both
@@ -63,8 +94,8 @@ export function throttleStore(d: Dialect): ThrottleStore {
 
   /**
    * Likewise for the windowed counters. A fresh window at `now` is what the domain makes of a
-   * missing counter, but readThrottle reports a missing one as null: every path that ensures one
-   * therefore also writes it, or rolls back.
+   * missing counter, but readThrottleCounters reports a missing one as null: every path that
+   * ensures one therefore also writes it, or rolls back.
    */
   async function ensureWindow(tx: Db, applicationId: string, accountKey: string, now: Instant): Promise<void> {
     await tx
@@ -180,13 +211,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
         if (success) await writeIp(tx, applicationId, ip, ipAfterSuccess(ipCounter, now));
       });
     },
-    async readThrottle(applicationId, accountKey, ip) {
-      return d.snapshot(async (tx) => ({
-        account: await readPair(tx, applicationId, accountKey, ip),
-        everywhere: await readWindow(tx, applicationId, accountKey),
-        ip: await readIp(tx, applicationId, ip),
-      }));
-    },
+    readThrottle: (applicationId, accountKey, ip) => readThrottleCounters(d, applicationId, accountKey, ip),
     async reserveSignUp({ applicationId, address, now }, limits) {
       await changeSignUps(applicationId, address, now, (c, scope) =>
         reserveSignUp(c, scope, scope === 'application' ? limits.perApplication : limits.perAddress, now),
