@@ -28,7 +28,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-export function banThrottleContentContract({ store, test, section }: ContractContext): void {
+export function banThrottleContentContract({ store, readThrottle, test, section }: ContractContext): void {
   section('bans', () => {
     test('addBans stores new bans, keeps existing ones and returns them in input order', async () => {
       const { app } = await seedApp(store());
@@ -156,20 +156,20 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
 
     test('readThrottle of untouched counters is fresh', async () => {
       const { app } = await seedApp(store());
-      expect(await store().readThrottle(app.id, 'user:nobody', '198.51.100.4')).toEqual({ account: fresh, everywhere: null, ip: null });
+      expect(await readThrottle(app.id, 'user:nobody', '198.51.100.4')).toEqual({ account: fresh, everywhere: null, ip: null });
     });
 
     test('a reservation counts a check in flight on the account and a failure on the address', async () => {
       const { app } = await seedApp(store());
       const attempt = attemptOf(app.id);
       expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
         everywhere: { windowStart: T0, failures: 1 },
         ip: { windowStart: T0, failures: 1 },
       });
       expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 5 }, limits)).toBe('reserved');
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, inFlight: 2, inFlightUntil: T0 + 5 + LEASE },
         everywhere: { windowStart: T0, failures: 2 },
         ip: { windowStart: T0, failures: 2 },
@@ -183,15 +183,15 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().settleAuthAttempt(attempt, 'failure', limits);
       await store().reserveAuthAttempt(attempt, limits);
       await store().reserveAuthAttempt(attempt, limits);
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE });
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE });
       await store().settleAuthAttempt(attempt, 'success', limits);
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
         everywhere: { windowStart: T0, failures: 2 },
         ip: { windowStart: T0, failures: 2 },
       });
       await store().settleAuthAttempt(attempt, 'success', limits);
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: { windowStart: T0, failures: 1 }, ip: { windowStart: T0, failures: 1 } });
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: { windowStart: T0, failures: 1 }, ip: { windowStart: T0, failures: 1 } });
     });
 
     test('a settled failure keeps the address\'s failure and counts one on the account', async () => {
@@ -199,7 +199,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const attempt = attemptOf(app.id);
       await store().reserveAuthAttempt(attempt, limits);
       await store().settleAuthAttempt({ ...attempt, now: T0 + 10 }, 'failure', limits);
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { ...fresh, failures: 1 },
         everywhere: { windowStart: T0, failures: 1 },
         ip: { windowStart: T0, failures: 1 },
@@ -211,19 +211,19 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const attempt = attemptOf(app.id);
       for (let i = 0; i < 3; i++) expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
       for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
-      const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      const locked = await readThrottle(app.id, attempt.accountKey, attempt.ip);
       expect(locked).toEqual({ account: { ...fresh, lockedUntil: T0 + 60_000, lockouts: 1 }, everywhere: { windowStart: T0, failures: 3 }, ip: { windowStart: T0, failures: 3 } });
       const error = await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1000 }, limits), 'ACCOUNT_LOCKED');
       expect(error.details.retryAfterSeconds).toBe(59);
       // A refused attempt writes nothing, to either counter.
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
       // Another account from the same address is still allowed.
       expect(await store().reserveAuthAttempt({ ...attempt, accountKey: 'user:bob' }, limits)).toBe('reserved');
       // Once the lock expires the account gets turns again, and a success forgives the lockouts.
       const later = { ...attempt, now: T0 + 60_000 };
       expect(await store().reserveAuthAttempt(later, limits)).toBe('reserved');
       await store().settleAuthAttempt(later, 'success', limits);
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(fresh);
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(fresh);
     });
 
     test('\'busy\' once failures plus checks in flight reach the threshold, and nothing is written', async () => {
@@ -233,16 +233,16 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().settleAuthAttempt(attempt, 'failure', limits);
       await store().reserveAuthAttempt(attempt, limits);
       await store().reserveAuthAttempt(attempt, limits);
-      const full = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      const full = await readThrottle(app.id, attempt.accountKey, attempt.ip);
       expect(full).toEqual({ account: { ...fresh, failures: 1, inFlight: 2, inFlightUntil: T0 + LEASE }, everywhere: { windowStart: T0, failures: 3 }, ip: { windowStart: T0, failures: 3 } });
       expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits)).toBe('busy');
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(full);
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(full);
       // A settled failure keeps the sum, so the account stays busy; a success frees turns.
       await store().settleAuthAttempt(attempt, 'failure', limits);
       expect(await store().reserveAuthAttempt(attempt, limits)).toBe('busy');
       await store().settleAuthAttempt(attempt, 'success', limits);
       expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE });
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE });
     });
 
     test('checks in flight lapse with their lease', async () => {
@@ -255,7 +255,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + LEASE - 1 }, limits)).toBe('busy');
       const lapsed = { ...attempt, now: T0 + LEASE };
       expect(await store().reserveAuthAttempt(lapsed, limits)).toBe('reserved');
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 1, inFlightUntil: T0 + 2 * LEASE });
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 1, inFlightUntil: T0 + 2 * LEASE });
     });
 
     test('without an account key only the address is throttled', async () => {
@@ -265,17 +265,17 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       for (let i = 0; i < 4; i++) expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
       await store().settleAuthAttempt(attempt, 'success', limits);
       await store().settleAuthAttempt(attempt, 'failure', limits);
-      expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: { windowStart: T0, failures: 3 } });
+      expect(await readThrottle(app.id, 'user:alice', attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: { windowStart: T0, failures: 3 } });
       for (const key of ['', 'null', 'user:null', 'license:malformed']) {
-        expect((await store().readThrottle(app.id, key, attempt.ip)).account).toEqual(fresh);
+        expect((await readThrottle(app.id, key, attempt.ip)).account).toEqual(fresh);
       }
       // The address limit (5) still holds.
       await store().reserveAuthAttempt(attempt, limits);
       await store().reserveAuthAttempt(attempt, limits);
-      const before = await store().readThrottle(app.id, 'user:alice', attempt.ip);
+      const before = await readThrottle(app.id, 'user:alice', attempt.ip);
       expect(before.ip).toEqual({ windowStart: T0, failures: 5 });
       await domainError(store().reserveAuthAttempt(attempt, limits), 'RATE_LIMITED');
-      expect(await store().readThrottle(app.id, 'user:alice', attempt.ip)).toEqual(before);
+      expect(await readThrottle(app.id, 'user:alice', attempt.ip)).toEqual(before);
     });
 
     test('a lock from one address leaves the account open from another (a stranger cannot lock its owner out)', async () => {
@@ -289,8 +289,8 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await store().settleAuthAttempt(owner, 'success', limits);
       // The owner's success forgives nothing at the attacker's address.
       await domainError(store().reserveAuthAttempt({ ...attacker, now: T0 + 2 }, limits), 'ACCOUNT_LOCKED');
-      expect((await store().readThrottle(app.id, attacker.accountKey, attacker.ip)).account).toMatchObject({ lockouts: 1, lockedUntil: T0 + 60_000 });
-      expect((await store().readThrottle(app.id, owner.accountKey, owner.ip)).everywhere).toEqual({ windowStart: T0, failures: 3 });
+      expect((await readThrottle(app.id, attacker.accountKey, attacker.ip)).account).toMatchObject({ lockouts: 1, lockedUntil: T0 + 60_000 });
+      expect((await readThrottle(app.id, owner.accountKey, owner.ip)).everywhere).toEqual({ windowStart: T0, failures: 3 });
     });
 
     test('past the hour\'s failures from every address the account is locked everywhere until the window ends', async () => {
@@ -319,8 +319,8 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await lock('activation:alice', '203.0.113.2');
       await lock('user:bob', '203.0.113.1');
       await store().unlockAccounts(app.id, ['user:alice', 'activation:alice']);
-      expect(await store().readThrottle(app.id, 'user:alice', '203.0.113.1')).toMatchObject({ account: fresh, everywhere: null });
-      expect(await store().readThrottle(app.id, 'activation:alice', '203.0.113.2')).toMatchObject({ account: fresh, everywhere: null });
+      expect(await readThrottle(app.id, 'user:alice', '203.0.113.1')).toMatchObject({ account: fresh, everywhere: null });
+      expect(await readThrottle(app.id, 'activation:alice', '203.0.113.2')).toMatchObject({ account: fresh, everywhere: null });
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:alice', ip: '203.0.113.1', now: T0 + 1 }), roomy)).toBe('reserved');
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '203.0.113.1', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
     });
@@ -331,7 +331,7 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:stranger' }), limits), 'RATE_LIMITED');
       await domainError(store().reserveAuthAttempt({ ...attemptOf(app.id), accountKey: null, familiar: true }, limits), 'RATE_LIMITED');
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { familiar: true }), limits)).toBe('reserved');
-      expect((await store().readThrottle(app.id, 'user:alice', '198.51.100.4')).ip).toEqual({ windowStart: T0, failures: 6 });
+      expect((await readThrottle(app.id, 'user:alice', '198.51.100.4')).ip).toEqual({ windowStart: T0, failures: 6 });
     });
 
     test('purgeThrottle forgets ended windows and counters idle for a day, never a live lock or window', async () => {
@@ -339,17 +339,17 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
       const attempt = attemptOf(app.id);
       for (let i = 0; i < 3; i++) await store().reserveAuthAttempt(attempt, limits);
       for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
-      const locked = await store().readThrottle(app.id, attempt.accountKey, attempt.ip);
+      const locked = await readThrottle(app.id, attempt.accountKey, attempt.ip);
       expect(await store().purgeThrottle(T0 + 30_000)).toEqual({ deleted: 0, kept: 3 });
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual(locked);
       // The address's window ends after 10 minutes, the account's after an hour; the counter stays
       // until it has sat idle for a day.
       expect(await store().purgeThrottle(T0 + IP_WINDOW_MS)).toEqual({ deleted: 1, kept: 2 });
       expect(await store().purgeThrottle(T0 + 3_600_000)).toEqual({ deleted: 1, kept: 1 });
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(locked.account);
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(locked.account);
       expect(await store().purgeThrottle(T0 + DAY - 1)).toEqual({ deleted: 0, kept: 1 });
       expect(await store().purgeThrottle(T0 + DAY)).toEqual({ deleted: 1, kept: 0 });
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: null });
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: null, ip: null });
     });
 
     test('under a stream of random names the counters stay bounded (purged on a schedule)', async () => {
@@ -400,15 +400,15 @@ export function banThrottleContentContract({ store, test, section }: ContractCon
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {
       const { app } = await seedApp(store());
       for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);
-      const before = await store().readThrottle(app.id, 'user:fresh', '198.51.100.4');
+      const before = await readThrottle(app.id, 'user:fresh', '198.51.100.4');
       const error = await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + 60_000 }), limits), 'RATE_LIMITED');
       expect(error.details.retryAfterSeconds).toBe((IP_WINDOW_MS - 60_000) / 1000);
-      expect(await store().readThrottle(app.id, 'user:fresh', '198.51.100.4')).toEqual(before);
+      expect(await readThrottle(app.id, 'user:fresh', '198.51.100.4')).toEqual(before);
       expect(before).toEqual({ account: fresh, everywhere: null, ip: { windowStart: T0, failures: 5 } });
       // A checked account is not charged either.
-      const u0 = await store().readThrottle(app.id, 'user:u0', '198.51.100.4');
+      const u0 = await readThrottle(app.id, 'user:u0', '198.51.100.4');
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:u0', now: T0 + 1 }), limits), 'RATE_LIMITED');
-      expect(await store().readThrottle(app.id, 'user:u0', '198.51.100.4')).toEqual(u0);
+      expect(await readThrottle(app.id, 'user:u0', '198.51.100.4')).toEqual(u0);
       // Another address, or the same one after the window, is allowed.
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', ip: '198.51.100.5' }), limits)).toBe('reserved');
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:fresh', now: T0 + IP_WINDOW_MS }), limits)).toBe('reserved');

@@ -8,7 +8,7 @@ import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0,
 
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
-export function concurrencyContract({ store, test, section }: ContractContext): void {
+export function concurrencyContract({ store, readThrottle, test, section }: ContractContext): void {
   section('concurrency', () => {
     test('parallel patches of different settings of one application all hold', async () => {
       const { app } = await seedApp(store());
@@ -134,14 +134,14 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.77', now: T0 };
       const result = await tallyValues(times(50, () => store().reserveAuthAttempt(attempt, limits)));
       expect(result).toEqual({ values: { reserved: 10, busy: 40 }, codes: {} });
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
         everywhere: { windowStart: T0, failures: 10 },
         ip: { windowStart: T0, failures: 10 },
       });
       // The 10 guesses fail, in parallel too: the account locks and no settlement is lost.
       await Promise.all(times(10, () => store().settleAuthAttempt(attempt, 'failure', limits)));
-      expect((await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
         failures: 0, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null,
       });
       await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
@@ -153,7 +153,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       const attempt = (i: number) => ({ applicationId: app.id, accountKey: 'user:spread', ip: `198.51.100.${i + 1}`, now: T0 });
       const result = await tallyValues(Array.from({ length: 50 }, (_, i) => store().reserveAuthAttempt(attempt(i), limits)));
       expect(result).toEqual({ values: { reserved: 20 }, codes: { ACCOUNT_LOCKED: 30 } });
-      expect((await store().readThrottle(app.id, 'user:spread', '198.51.100.1')).everywhere).toEqual({ windowStart: T0, failures: 20 });
+      expect((await readThrottle(app.id, 'user:spread', '198.51.100.1')).everywhere).toEqual({ windowStart: T0, failures: 20 });
     });
 
     test('30 parallel sign-up reservations from one address with a limit of 10: exactly 10 pass', async () => {
@@ -170,7 +170,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       const login = async () => {
         for (let tries = 0; tries < 10_000; tries++) {
           if ((await store().reserveAuthAttempt(attempt, limits)) === 'reserved') {
-            mostInFlight = Math.max(mostInFlight, (await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).account.inFlight);
+            mostInFlight = Math.max(mostInFlight, (await readThrottle(app.id, attempt.accountKey, attempt.ip)).account.inFlight);
             await new Promise((resolve) => setImmediate(resolve));
             await store().settleAuthAttempt(attempt, 'success', limits);
             return 'in';
@@ -181,7 +181,7 @@ export function concurrencyContract({ store, test, section }: ContractContext): 
       };
       expect(await tallyValues(times(50, login))).toEqual({ values: { in: 50 }, codes: {} });
       expect(mostInFlight).toBeLessThanOrEqual(10);
-      expect(await store().readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null },
         everywhere: { windowStart: T0, failures: 0 },
         ip: { windowStart: T0, failures: 0 },

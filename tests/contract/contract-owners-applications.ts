@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeApp, makeLicense, makeOwner, makeResponseKey, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
 
-export function ownerApplicationContract({ store, test, section }: ContractContext): void {
+export function ownerApplicationContract({ store, readThrottle, test, section }: ContractContext): void {
   section('owners', () => {
     test('createOwner stores an owner found by email and by id', async () => {
       const owner = makeOwner();
@@ -185,7 +185,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.listBans(app.id, T0)).toEqual([]);
       expect(await s.listVariables(app.id)).toEqual([]);
       expect(await s.findAnnouncement(app.id, gone.announcement.id)).toBeNull();
-      const counters = await s.readThrottle(app.id, gone.attempt.accountKey, gone.attempt.ip);
+      const counters = await readThrottle(app.id, gone.attempt.accountKey, gone.attempt.ip);
       expect(counters).toEqual({ account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null }, everywhere: null, ip: null });
       expect(await s.findUserByUsernameKey(app.id, gone.user.usernameKey)).toBeNull();
 
@@ -194,7 +194,7 @@ export function ownerApplicationContract({ store, test, section }: ContractConte
       expect(await s.findSession(stays.session.id)).not.toBeNull();
       expect(await s.listBans(kept.id, T0)).toHaveLength(1);
       expect(await s.listVariables(kept.id)).toHaveLength(1);
-      const keptCounters = await s.readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip);
+      const keptCounters = await readThrottle(kept.id, stays.attempt.accountKey, stays.attempt.ip);
       expect(keptCounters).toMatchObject({ account: { inFlight: 1 }, everywhere: { failures: 1 }, ip: { failures: 1 } });
     });
 

@@ -2,9 +2,11 @@
 // describeStoreContract with a factory for a fresh, empty store; anything an adapter cannot (yet)
 // honour is listed in `skip` by test or section name, so gaps are explicit rather than silent.
 // An adapter may also offer `connect`, a second store on the same database (another connection),
-// for the tests that race two connections.
+// for the tests that race two connections. Each also reads the throttle counters the store keeps
+// (`readThrottle`, over the dialect it opened the store with; see support/throttle-counters.ts).
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
+import type { ReadThrottle } from '../support/throttle-counters.js';
 import { concurrencyContract } from './contract-concurrency.js';
 import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';
@@ -17,6 +19,8 @@ import { userContract } from './contract-users.js';
 
 export interface OpenedStore {
   store: Store;
+  /** The counters as `store` keeps them, read over the dialect it was opened with. */
+  readThrottle: ReadThrottle;
   /** Closes the store (and removes its database); every `connect`ed store is closed before. */
   cleanup: () => Promise<void>;
   /** Another store on the same database, over its own connection. */
@@ -30,6 +34,8 @@ export interface ContractContext {
   store(): Store;
   /** A second store on the running test's database, closed after the test. */
   connect(): Promise<Store>;
+  /** The throttle counters in the running test's database. */
+  readThrottle: ReadThrottle;
   /** `it`, or `it.skip` when the test or its section is on the adapter's skip list. */
   test(name: string, fn: () => Promise<void>): void;
   /** Opens the section `name` (a describe block) whose tests `body` registers. */
@@ -57,6 +63,10 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
       store() {
         if (current === null) throw new Error('no store open outside a test');
         return current.store;
+      },
+      readThrottle(applicationId, accountKey, ip) {
+        if (current === null) throw new Error('no store open outside a test');
+        return current.readThrottle(applicationId, accountKey, ip);
       },
       async connect() {
         if (current === null) throw new Error('no store open outside a test');

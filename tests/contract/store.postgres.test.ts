@@ -6,12 +6,14 @@ import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminUrl, createDatabase, dropDatabase, freshDatabase, uniqueName, urlOf } from '../support/postgres-databases.js';
+import { openPostgresDialect } from '../../src/adapters/persistence/postgres/dialect.js';
 import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
 import type { Store } from '../../src/application/ports/store.js';
 import { randomUUID } from 'node:crypto';
 import { must } from './contract-files.js';
 import { jobKeys, makeLicense, makeUpload, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
+import { openInspectableStore } from '../support/throttle-counters.js';
 
 /** The migrations drizzle/postgres holds: each applied exactly once however many instances start. */
 const migrationCount = (JSON.parse(readFileSync(new URL('../../drizzle/postgres/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] }).entries.length;
@@ -23,9 +25,10 @@ describe.skipIf(!adminUrl)('PostgreSQL', () => {
     'postgres',
     async () => {
       const { url, drop } = await freshDatabase();
-      const store = await openPostgresStore({ url });
+      const { store, readThrottle } = openInspectableStore(await openPostgresDialect(url));
       return {
         store,
+        readThrottle,
         connect: () => openPostgresStore({ url }),
         cleanup: async () => {
           await store.close();

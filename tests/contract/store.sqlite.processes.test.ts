@@ -11,9 +11,11 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteDialect } from '../../src/adapters/persistence/sqlite/dialect.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
 import { domainError, makeLicense, makeUpload, seedApp, seedUser, T0 } from './fixtures.js';
+import { openInspectableStore } from '../support/throttle-counters.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PROCESSES = 5;
@@ -136,7 +138,7 @@ describe('SQLite store shared by several processes', () => {
 
   it('guesses at one account from several processes get exactly the threshold of turns, then lock it', async () => {
     const path = join(root, `${randomUUID()}.db`);
-    const store = openSqliteStore({ path });
+    const { store, readThrottle } = openInspectableStore(openSqliteDialect(path));
     const { app } = await seedApp(store);
     const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
     const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
@@ -144,7 +146,7 @@ describe('SQLite store shared by several processes', () => {
       const reserve = { attempt, limits, count: 10 };
       const reserved = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => reserve));
       expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
-      expect(await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
         everywhere: { windowStart: T0, failures: 10 },
         ip: { windowStart: T0, failures: 10 },
@@ -153,7 +155,7 @@ describe('SQLite store shared by several processes', () => {
       const settle = { attempt, limits, outcome: 'failure', count: 10 / PROCESSES };
       const settled = await race(runtime, 'settle', path, Array.from({ length: PROCESSES }, () => settle));
       expect(settled).toEqual({ fulfilled: 10, values: {}, codes: {} });
-      expect((await store.readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
         failures: 0, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null,
       });
       // The lockout holds for every process.

@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteDialect } from '../../src/adapters/persistence/sqlite/dialect.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import type { Store } from '../../src/application/ports/store.js';
 import { makeLicense, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
+import { openInspectableStore } from '../support/throttle-counters.js';
 
 async function tempDir() {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-sqlite-'));
@@ -19,9 +21,10 @@ async function tempDir() {
 describeStoreContract('sqlite', async () => {
   const { dir, remove } = await tempDir();
   const path = join(dir, 'gatehouse.db');
-  const store = openSqliteStore({ path });
+  const { store, readThrottle } = openInspectableStore(openSqliteDialect(path));
   return {
     store,
+    readThrottle,
     connect: async () => openSqliteStore({ path }),
     cleanup: async () => {
       await store.close();

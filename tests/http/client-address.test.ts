@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { ban, call, expectError } from '../support/integration.js';
+import { readTestAppThrottle } from '../support/throttle-counters.js';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -63,7 +64,7 @@ describe('one spelling per address, however it arrives', () => {
       expectError(await call(t, app, 'POST', '/auth/login', { credentials: { username: 'alice', password: 'wrong password' } }, via(junk)), 400, 'MALFORMED_REQUEST');
       expectError(await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123' }, via(junk)), 400, 'MALFORMED_REQUEST');
     }
-    const throttle = await t.store.readThrottle(app.id, 'user:alice', 'not-an-ip');
+    const throttle = await readTestAppThrottle(t, app.id, 'user:alice', 'not-an-ip');
     expect(throttle.ip).toBeNull();
     // Nobody signed up under a junk address.
     const user = await t.inject({ method: 'GET', url: '/api/admin/user/alice', headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });

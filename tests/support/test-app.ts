@@ -70,7 +70,10 @@ export interface TestApp {
   deps: Deps;
   store: Store;
   clock: TestClock;
+  /** The SQLite file (used on SQLite only). */
   dbPath: string;
+  /** The PostgreSQL database's URL, or null on SQLite. */
+  databaseUrl: string | null;
   /** The root of the local blob store. */
   blobRoot: string;
   /** The data folder holding both. */
@@ -147,6 +150,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     store,
     clock,
     dbPath,
+    databaseUrl: config.databaseUrl,
     blobRoot,
     dataDir: dir,
     masterKey,
