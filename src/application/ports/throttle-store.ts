@@ -1,6 +1,6 @@
 // The counters that throttle credential checks and sign-ups.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
-import type { AccountCounter, AccountWindow, AttemptOutcome, IpCounter, ThrottleLimits } from '../../domain/auth-throttle.js';
+import type { AttemptOutcome, ThrottleLimits } from '../../domain/auth-throttle.js';
 import type { SignUpLimits } from '../../domain/sign-up-limits.js';
 import type { Instant } from '../../domain/time.js';
 
@@ -41,15 +41,6 @@ export interface ThrottleStore {
    * and accountWindowAfterSuccess).
    */
   settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
-  /**
-   * The counters as stored (`account`: the account at this address). Only tests call it: nothing
-   * in production lists throttle state, which shows only in the refusals above.
-   */
-  readThrottle(
-    applicationId: string,
-    accountKey: string,
-    ip: string,
-  ): Promise<{ account: AccountCounter; everywhere: AccountWindow | null; ip: IpCounter | null }>;
   /**
    * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
    * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.

@@ -211,7 +211,6 @@ export function throttleStore(d: Dialect): ThrottleStore {
         if (success) await writeIp(tx, applicationId, ip, ipAfterSuccess(ipCounter, now));
       });
     },
-    readThrottle: (applicationId, accountKey, ip) => readThrottleCounters(d, applicationId, accountKey, ip),
     async reserveSignUp({ applicationId, address, now }, limits) {
       await changeSignUps(applicationId, address, now, (c, scope) =>
         reserveSignUp(c, scope, scope === 'application' ? limits.perApplication : limits.perAddress, now),
