@@ -242,7 +242,7 @@ export class GatehouseClient {
   private async send(method: string, path: string, options: SendOptions): Promise<Answer> {
     const url = new URL(this.url(path));
     const headers: Record<string, string> = { ...this.appHeaders };
-    if (options.token != null) headers['authorization'] = `Bearer ${options.token}`;
+    if (typeof options.token === 'string') headers['authorization'] = `Bearer ${options.token}`;
     if (options.json !== undefined) headers['content-type'] = 'application/json';
     const init = { method, headers, ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }) };
     if (this.verifier === null) return { response: await fetch(url, init), signedAt: null };
