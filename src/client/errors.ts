@@ -62,6 +62,36 @@ export class InvalidApiCredentialsError extends GatehouseError {}
 /** 404 FILE_NOT_FOUND / USER_NOT_FOUND. */
 export class NotFoundError extends GatehouseError {}
 
+/**
+ * Why an answer was refused by a client that pins response signing keys:
+ * - SIGNATURE_MISSING: x-timestamp or x-signature (on a download, x-content-sha256) is absent or
+ *   malformed, as in any answer not from the server, or from one with response_signing off;
+ * - SIGNATURE_INVALID: no x-signature entry by a pinned key verifies over the answer as received
+ *   and the request as sent: altered bytes, status or timestamp, an answer to another request or
+ *   nonce (a replay), another application, or a key the client does not pin;
+ * - CONTENT_MISMATCH: a download's bytes do not have the signed x-content-sha256;
+ * - PARTIAL_CONTENT: a download answered with a part of the file (206), whose bytes cannot be
+ *   checked against the whole file's digest.
+ */
+export type SignatureFailure = 'SIGNATURE_MISSING' | 'SIGNATURE_INVALID' | 'CONTENT_MISMATCH' | 'PARTIAL_CONTENT';
+
+/**
+ * The answer could not be shown to come from the server for this request (README, Client SDK,
+ * Verifying answers). Not a GatehouseError: nothing in the answer, not even its status, can be
+ * trusted, so the client acts on none of it.
+ */
+export class SignatureError extends Error {
+  constructor(
+    readonly code: SignatureFailure,
+    /** The HTTP status the refused answer carried (unverified). */
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SignatureError';
+  }
+}
+
 type ErrorClass = new (status: number, code: string, message: string, fieldErrors?: FieldError[], retryAfterSeconds?: number | null) => GatehouseError;
 
 const classByCode: Record<string, ErrorClass> = {

@@ -1,20 +1,24 @@
 /**
  * The Gatehouse client SDK for client applications (`gatehouse/client`): sign-up, login, the
  * application context, license activation and file downloads over the integration API, with
- * encrypted files decrypted as they stream. Node 20+, built-in fetch, no runtime dependency:
- * only node:stream and the package's own decryptor.
+ * encrypted files decrypted as they stream and, when the application's keys are pinned, every
+ * answer verified against them. Node 20+, built-in fetch, no runtime dependency: only
+ * node:stream, node:crypto and the package's own decryptor and signing module.
  */
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { errorFromResponse, SessionExpiredError } from './errors.js';
+import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import type { Adjustment, AppContext, LoginCredentials, Session, UserSummary } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
 export { EncryptedFileError } from '../file-format/encrypted-file.js';
 
-export interface GatehouseClientOptions {
+export type GatehouseClientOptions = ConnectionOptions & ResponseSigningOptions;
+
+export interface ConnectionOptions {
   /** Where the server answers, e.g. https://gatehouse.example.com (no /api suffix). */
   baseUrl: string;
   apiKey: string;
@@ -25,7 +29,41 @@ export interface GatehouseClientOptions {
   hardwareId?: string;
 }
 
+/**
+ * Pinning: `responseSigningPublicKeys` is the application's `response_signing_public_key` (base64),
+ * or several during a rotation, and `applicationId` its id, which the signatures bind. With them,
+ * every answer must be signed by a pinned key for the very request sent, or the call fails with
+ * SignatureError; without them, answers are taken on trust.
+ */
+export type ResponseSigningOptions =
+  | { responseSigningPublicKeys: string | readonly string[]; applicationId: string }
+  | { responseSigningPublicKeys?: undefined; applicationId?: string };
+
 const INTEGRATION = '/api/integration';
+
+interface SendOptions {
+  /** The session token to send, if any. */
+  token?: string | null;
+  /** A body to send as JSON. */
+  json?: unknown;
+  /** The answer is a file download: with pinned keys, signed by the file's digest and checked as it streams. */
+  download?: boolean;
+}
+
+/** An answer, and the server time it was signed at (ms) when keys are pinned; null otherwise. */
+interface Answer {
+  response: Response;
+  signedAt: number | null;
+}
+
+/** The verifier of the pinned keys, or null when the client pins none. */
+function verifierOf(options: GatehouseClientOptions): ResponseVerifier | null {
+  if (options.responseSigningPublicKeys === undefined) return null;
+  if (typeof options.applicationId !== 'string' || options.applicationId === '') {
+    throw new TypeError('responseSigningPublicKeys needs applicationId: the signatures bind the application id');
+  }
+  return createResponseVerifier(options.responseSigningPublicKeys, options.applicationId);
+}
 
 /** The files encryption key's 32 bytes, from its base64 (as the console shows it) or the bytes. */
 export function filesKeyBytes(key: string | Uint8Array): Buffer {
@@ -45,14 +83,19 @@ export class GatehouseClient {
   /** One renewal at a time: parallel requests that meet SESSION_EXPIRED share it. */
   private renewal: Promise<unknown> | null = null;
   private context: AppContext | null = null;
+  /** The server's time (ms) when `context` was answered: its signed x-timestamp when keys are pinned. */
+  private contextServerTime = 0;
   /** performance.now() when `context` arrived: a monotonic clock, immune to device clock changes. */
   private contextAt = 0;
+  /** Checks every answer when response signing keys are pinned; null: answers are taken on trust. */
+  private readonly verifier: ResponseVerifier | null;
 
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.appHeaders = { 'x-api-key': options.apiKey, 'x-api-secret': options.apiSecret };
     this.filesKey = options.filesEncryptionKey === undefined ? null : filesKeyBytes(options.filesEncryptionKey);
     this.hardwareId = options.hardwareId;
+    this.verifier = verifierOf(options);
   }
 
   /** The session token in use, or null before login and after logout. */
@@ -92,7 +135,7 @@ export class GatehouseClient {
     this.token = null;
     this.credentials = null;
     if (token === null) return;
-    const response = await fetch(this.url('/auth/logout'), { method: 'POST', headers: { ...this.appHeaders, authorization: `Bearer ${token}` } });
+    const { response } = await this.send('POST', '/auth/logout', { token });
     if (response.ok) return;
     const error = await errorFromResponse(response);
     if (!(error instanceof SessionExpiredError)) throw error;
@@ -100,9 +143,10 @@ export class GatehouseClient {
 
   /** Reads the application context (as the logged-in user when there is one) and keeps it for remainingTime(). */
   async appContext(): Promise<AppContext> {
-    const response = await this.authenticated('/app_context');
+    const { response, signedAt } = await this.authenticated('/app_context');
     const context = (await response.json()) as AppContext;
     this.context = context;
+    this.contextServerTime = signedAt ?? Date.parse(context.server_time);
     this.contextAt = performance.now();
     return context;
   }
@@ -124,11 +168,13 @@ export class GatehouseClient {
    * to a temporary file and keep it only once the stream has ended without error. Without the
    * key, an encrypted file comes as stored, and the stream errors with an EncryptedFileError
    * (NOT_ENCRYPTED_FILE) if the bytes are not in the encrypted format at all: where the context
-   * says encrypted, unencrypted bytes are refused either way.
+   * says encrypted, unencrypted bytes are refused either way. With pinned keys, the answer's
+   * signature is checked before this resolves, and the stream errors with a SignatureError
+   * (CONTENT_MISMATCH) at its end when the bytes are not those of the signed x-content-sha256.
    */
   async downloadFile(fileId: string): Promise<Readable> {
     const encrypted = await this.isEncrypted(fileId);
-    const response = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`);
+    const { response } = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`, true);
     const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
     if (!encrypted) return body;
     const check = this.filesKey === null ? createFormatCheckStream() : createDecryptStream(this.filesKey);
@@ -139,8 +185,9 @@ export class GatehouseClient {
 
   /**
    * Milliseconds of membership left according to the last application context, counted on the
-   * server's clock: `active_until - server_time`, less the time elapsed since that answer on
-   * the monotonic clock (never the device's wall clock). Infinity for lifetime access, 0 once
+   * server's clock: `active_until` less the server's time of that answer (its signed x-timestamp
+   * when keys are pinned, its `server_time` otherwise), less the time elapsed since that answer
+   * on the monotonic clock (never the device's wall clock). Infinity for lifetime access, 0 once
    * expired, null when there is no context yet, no user in it (anonymous) or no time was ever
    * granted.
    */
@@ -149,7 +196,7 @@ export class GatehouseClient {
     if (membership === undefined || this.context === null) return null;
     if (membership.is_lifetime) return Number.POSITIVE_INFINITY;
     if (membership.active_until === null) return null;
-    const serverNow = Date.parse(this.context.server_time) + (performance.now() - this.contextAt);
+    const serverNow = this.contextServerTime + (performance.now() - this.contextAt);
     return Math.max(0, Date.parse(membership.active_until) - serverNow);
   }
 
@@ -170,30 +217,40 @@ export class GatehouseClient {
   }
 
   private async json<T>(method: string, path: string, body: unknown): Promise<T> {
-    const response = await fetch(this.url(path), {
-      method,
-      headers: { ...this.appHeaders, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const { response } = await this.send(method, path, { json: body });
     if (!response.ok) throw await errorFromResponse(response);
     return (await response.json()) as T;
   }
 
   /** A GET as the current user; on SESSION_EXPIRED, logs in again once (if it can) and retries once. */
-  private async authenticated(path: string): Promise<Response> {
+  private async authenticated(path: string, download = false): Promise<Answer> {
     const token = this.token;
-    const first = await this.get(path, token);
-    if (first.ok) return first;
-    const error = await errorFromResponse(first);
+    const first = await this.send('GET', path, { token, download });
+    if (first.response.ok) return first;
+    const error = await errorFromResponse(first.response);
     if (!(error instanceof SessionExpiredError) || this.credentials === null) throw error;
     await this.renew(token);
-    const second = await this.get(path, this.token);
-    if (second.ok) return second;
-    throw await errorFromResponse(second);
+    const second = await this.send('GET', path, { token: this.token, download });
+    if (second.response.ok) return second;
+    throw await errorFromResponse(second.response);
   }
 
-  private get(path: string, token: string | null): Promise<Response> {
-    return fetch(this.url(path), { headers: token === null ? this.appHeaders : { ...this.appHeaders, authorization: `Bearer ${token}` } });
+  /**
+   * One request to the integration API. With pinned keys it carries a fresh x-nonce and its answer
+   * is verified (SignatureError otherwise) before anything reads it.
+   */
+  private async send(method: string, path: string, options: SendOptions): Promise<Answer> {
+    const url = new URL(this.url(path));
+    const headers: Record<string, string> = { ...this.appHeaders };
+    if (typeof options.token === 'string') headers['authorization'] = `Bearer ${options.token}`;
+    if (options.json !== undefined) headers['content-type'] = 'application/json';
+    const init = { method, headers, ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }) };
+    if (this.verifier === null) return { response: await fetch(url, init), signedAt: null };
+    const nonce = this.verifier.newNonce();
+    headers['x-nonce'] = nonce;
+    const response = await fetch(url, init);
+    const sent = { method, pathAndQuery: `${url.pathname}${url.search}`, nonce, requestSignature: headers['x-signature'] ?? '' };
+    return options.download === true ? this.verifier.download(sent, response) : this.verifier.whole(sent, response);
   }
 
   /** Logs in again with the kept credentials, unless another request already replaced `expired`. */

@@ -56,10 +56,29 @@ export const downloadBodyDigest = (contentSha256: string, contentRange: string |
  */
 export const responseKeyId = (publicKey: string): string => sha256Hex(Buffer.from(publicKey, 'base64')).slice(0, 16);
 
+/** One x-signature entry: a key id and its base64 signature. */
+export interface SignatureEntry {
+  keyId: string;
+  signature: string;
+}
+
 /** The x-signature header: one `v1=<key id>:<base64 signature>` entry per signing key, space-separated. */
-export function signatureHeader(entries: ReadonlyArray<{ keyId: string; signature: string }>): string {
+export function signatureHeader(entries: ReadonlyArray<SignatureEntry>): string {
   return entries.map((e) => `${SIGNATURE_ENTRY_VERSION}=${e.keyId}:${e.signature}`).join(' ');
 }
+
+const ENTRY_PATTERN = new RegExp(`^${SIGNATURE_ENTRY_VERSION}=([0-9a-f]{16}):([A-Za-z0-9+/]+={0,2})$`);
+
+/**
+ * The entries of an x-signature header, the inverse of signatureHeader. Entries of another version
+ * or shape are left out rather than refused, so a later version can add entries that older
+ * clients pass over; a client that finds no entry by a key it pins refuses the answer.
+ */
+export const parseSignatureHeader = (header: string): SignatureEntry[] =>
+  header.split(' ').flatMap((entry) => {
+    const match = ENTRY_PATTERN.exec(entry);
+    return match === null ? [] : [{ keyId: match[1] as string, signature: match[2] as string }];
+  });
 
 /** A client's x-nonce: 16 to 64 characters of [A-Za-z0-9_-]. */
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;

@@ -9,6 +9,7 @@ import {
   bodyDigest,
   downloadBodyDigest,
   isWellFormedNonce,
+  parseSignatureHeader,
   responseKeyId,
   responseSignatureBase,
   signatureHeader,
@@ -72,6 +73,13 @@ describe('response signing keys', () => {
   it('the header holds one entry per key, space-separated', () => {
     expect(signatureHeader([{ keyId: 'aaaa', signature: 'c2ln' }, { keyId: 'bbbb', signature: 'c2lnMg==' }])).toBe('v1=aaaa:c2ln v1=bbbb:c2lnMg==');
     expect(downloadBodyDigest('ff', undefined)).toBe('ff:');
+  });
+
+  it('a client reads the entries back, passing over those of another version or shape', () => {
+    const entries = [{ keyId: '0123456789abcdef', signature: 'c2ln' }, { keyId: 'fedcba9876543210', signature: 'c2lnMg==' }];
+    expect(parseSignatureHeader(signatureHeader(entries))).toEqual(entries);
+    expect(parseSignatureHeader(`v2=0123456789abcdef:c2ln ${signatureHeader(entries.slice(1))} v1=short:c2ln v1=0123456789ABCDEF:c2ln`)).toEqual(entries.slice(1));
+    expect(parseSignatureHeader('')).toEqual([]);
   });
 });
 
