@@ -6,6 +6,11 @@ import type { Instant } from './time.js';
 
 const SECOND_MS = 1000;
 
+/** A request's x-timestamp as Unix seconds: a decimal integer, or null for anything else. */
+export function parseSignedTimestamp(text: string): number | null {
+  return /^[0-9]{1,12}$/.test(text) ? Number(text) : null;
+}
+
 /** Whether a request's time (Unix seconds) is within `windowSeconds` of the server's, either way. */
 export function withinSignatureWindow(timestampSeconds: number, now: Instant, windowSeconds: number): boolean {
   return Math.abs(Math.floor(now / SECOND_MS) - timestampSeconds) <= windowSeconds;

@@ -54,6 +54,3 @@ export function requestSignatureHeader(requestSigningKey: string, base: string):
   const mac = createHmac('sha256', Buffer.from(requestSigningKey, 'base64')).update(base, 'utf8').digest('base64');
   return `${SIGNATURE_ENTRY_VERSION}=${mac}`;
 }
-
-/** A request's x-timestamp: Unix seconds as a decimal integer. */
-export const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
