@@ -13,8 +13,8 @@ export interface RequestToSign {
   headers: Record<string, string>;
   /** The body's bytes as sent; none when absent. */
   body?: Buffer | string;
-  /** Unix seconds. */
-  timestamp: number;
+  /** Unix seconds (as sent, when a string). */
+  timestamp: number | string;
   nonce: string;
 }
 
