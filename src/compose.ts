@@ -6,6 +6,7 @@ import type { BlobStore } from './application/ports/blob-store.js';
 import type { Clock } from './application/ports/runtime.js';
 import type { Store } from './application/ports/store.js';
 import { createArgon2Hasher, type Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
+import { createRequestSignatures } from './adapters/crypto/request-signatures.js';
 import { createResponseSigningKeys } from './adapters/crypto/response-signing-keys.js';
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
@@ -60,6 +61,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     tokens: createSessionTokens(deriveKey(options.masterKey, 'session-tokens')),
     secrets,
     responseKeys: createResponseSigningKeys(secrets),
+    requestSignatures: createRequestSignatures(secrets),
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },
     limits: options.limits,

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
+import { purgeRequestNonces } from './application/integration/request-signature.js';
 import { purgeEndedSessions, purgeExpiredBans } from './application/sessions/purge-sessions.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
@@ -48,11 +49,19 @@ async function main(): Promise<void> {
     ]);
   const sweeper = setInterval(() => void sweep().then(purge), SWEEP_EVERY_MS);
   sweeper.unref();
+  // Short-lived records, purged on the throttle's schedule: its counters, and the nonces of
+  // signed requests (held for minutes).
   const purgeThrottle = () =>
-    purgeThrottleCounters(deps).then(
-      (counts) => app.log.debug(counts, 'throttle counters purged'),
-      (error: unknown) => app.log.warn({ err: error }, 'throttle purge failed'),
-    );
+    Promise.all([
+      purgeThrottleCounters(deps).then(
+        (counts) => app.log.debug(counts, 'throttle counters purged'),
+        (error: unknown) => app.log.warn({ err: error }, 'throttle purge failed'),
+      ),
+      purgeRequestNonces(deps).then(
+        (removed) => app.log.debug({ removed }, 'request nonces purged'),
+        (error: unknown) => app.log.warn({ err: error }, 'request nonce purge failed'),
+      ),
+    ]);
   const purger = setInterval(purgeThrottle, THROTTLE_PURGE_EVERY_MS);
   purger.unref();
 

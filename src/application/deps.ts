@@ -7,6 +7,7 @@ import type { PasswordHasher } from './ports/password-hasher.js';
 import type { Clock, Ids } from './ports/runtime.js';
 import type { Secrets } from './ports/secrets.js';
 import type { Store } from './ports/store.js';
+import type { RequestSignatures } from './ports/request-signatures.js';
 import type { ResponseSigningKeys } from './ports/response-signing-keys.js';
 import type { TokenService } from './ports/token-service.js';
 
@@ -22,6 +23,7 @@ export interface Deps {
   tokens: TokenService;
   secrets: Secrets;
   responseKeys: ResponseSigningKeys;
+  requestSignatures: RequestSignatures;
   clock: Clock;
   ids: Ids;
   limits: ThrottleLimits;

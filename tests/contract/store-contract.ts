@@ -14,6 +14,7 @@ import { licenseContract } from './contract-licenses.js';
 import { ownerApplicationContract } from './contract-owners-applications.js';
 import { overviewContract } from './contract-overview.js';
 import { banThrottleContentContract } from './contract-bans-throttle-content.js';
+import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
 
@@ -94,6 +95,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     userContract(ctx);
     sessionContract(ctx);
     banThrottleContentContract(ctx);
+    requestNonceContract(ctx);
     fileContract(ctx);
     jobContract(ctx);
     overviewContract(ctx);

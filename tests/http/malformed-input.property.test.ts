@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { member, token, type TestApplication } from '../support/integration.js';
 import { issueConsoleToken } from '../../src/application/console/owners.js';
+import { freshNonce, signRequest } from '../support/request-signer.js';
 
 // Any malformed body, header or path parameter answers 4xx with the error body, never 5xx.
 let t: TestApp;
@@ -11,6 +12,7 @@ let app: TestApplication & { credentials: { admin_api_key: string } };
 let session: string;
 let userId: string;
 let code: string;
+let signing: TestApplication & { credentials: { request_signing_key: string } };
 
 beforeAll(async () => {
   t = await startTestApp({ limits: { ipFailureLimit: 1_000_000, lockoutThreshold: 1_000_000 } });
@@ -19,6 +21,7 @@ beforeAll(async () => {
   userId = u.id;
   session = await token(t, app, { username: 'alice', password: u.password });
   [code] = (await createLicenses(t, app.id, 1, 60)) as [string];
+  signing = await createApplication(t, { device_auth: false, legacy_auth: true, anonymous_access: true, request_signing: true });
 });
 afterAll(() => t.close());
 
@@ -237,5 +240,53 @@ describe('malformed input never yields 5xx', () => {
     const res = await t.inject({ method: 'GET', url: `/api/admin/user/${code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
     expectClientError(res, 'admin lookup by unused code');
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('malformed input never yields 5xx with request signing on', () => {
+  const integration = [...routes.filter(([, , k]) => k === 'integration').map(([m, path]) => [m, path] as const), ['GET', '/api/integration/files/{id}/download'] as const];
+  const timestamp = fc.oneof(asciiHeader, fc.integer({ min: -1e6, max: 1e6 }).map((skew) => String(Math.floor(t.clock.now() / 1000) + skew)), fc.constantFrom('1e12', '99999999999999999999', '-1', '0x10', ' 1'));
+  const nonce = fc.oneof(asciiHeader, fc.constant('').map(() => freshNonce()), fc.stringMatching(/^[A-Za-z0-9_-]{10,70}$/));
+  const signature = fc.oneof(asciiHeader, fc.base64String({ maxLength: 60 }).map((b) => `v1=${b}`), fc.constantFrom('v1=', 'v1= ', 'v2=abc'));
+  const credentialHeaders = fc.dictionary(fc.constantFrom('authorization', 'x-api-license-code', 'x-api-username', 'x-api-password', 'x-hardware-id'), asciiHeader);
+  /** Bodies the routes accept, so that many requests get as far as the signature check and past it. */
+  const wellFormed = fc.constantFrom<unknown>(
+    { username: 'someone', password: 'password123' },
+    { code },
+    { credentials: { username: 'alice', password: 'whatever password' } },
+    { code, username: 'alice', password: 'whatever password' },
+    {},
+  );
+  /** A body as the bytes sent and their media type: JSON of any shape, or any raw payload. */
+  const sentBody = fc.oneof(
+    { arbitrary: fc.oneof(wellFormed, body).map((value) => ({ payload: JSON.stringify(value) ?? 'null', type: 'application/json' })), weight: 3 },
+    { arbitrary: rawPayload, weight: 1 },
+    { arbitrary: fc.constant(undefined), weight: 2 },
+  );
+  /** Mostly absent (the signer's own, well-formed value), sometimes anything. */
+  const mostlyValid = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary, weight: 1 });
+
+  it('signed correctly or not, with any signature headers, credentials and body', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...integration),
+        pathParam,
+        sentBody,
+        mostlyValid(credentialHeaders),
+        fc.record({ timestamp: mostlyValid(timestamp), nonce: mostlyValid(nonce), signature: mostlyValid(signature) }),
+        fc.boolean(),
+        async ([method, template], param, sent, credentials, presented, signItCorrectly) => {
+          const url = fill(template, param);
+          const headers: Record<string, string> = { ...signing.headers, ...(credentials ?? {}), ...(sent === undefined ? {} : { 'content-type': sent.type }) };
+          const ts = presented.timestamp ?? String(Math.floor(t.clock.now() / 1000));
+          const n = presented.nonce ?? freshNonce();
+          const correct = signRequest({ method, url, headers, ...(sent === undefined ? {} : { body: sent.payload }), timestamp: ts, nonce: n }, signing.credentials.request_signing_key);
+          const signed = { ...headers, 'x-timestamp': ts, 'x-nonce': n, 'x-signature': signItCorrectly ? correct : (presented.signature ?? correct) };
+          const res = await t.inject({ method, url, headers: signed, ...(sent === undefined || method === 'GET' ? {} : { payload: sent.payload }) });
+          expectClientError(res, `${method} ${url} ${JSON.stringify(presented)}`);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -2,8 +2,9 @@
 // spread over both instances must see one license code redeemed once, the session and device caps
 // held, the failed-login throttle held across instances, every upload processed exactly once, and,
 // when one instance is SIGKILLed mid-processing, the other finishing its jobs once their leases
-// run out. Run on PostgreSQL + S3 (s3rver) when GATEHOUSE_TEST_DATABASE_URL is set, and on SQLite
-// (two processes on one data folder: one database file, one local blob folder).
+// run out; and a signed request accepted once over both. Run on PostgreSQL + S3 (s3rver) when
+// GATEHOUSE_TEST_DATABASE_URL is set, and on SQLite (two processes on one data folder: one
+// database file, one local blob folder).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/postgres-databases.js';
 import { S3_TEST_CREDENTIALS, S3_TEST_REGION, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { signedInject } from '../support/request-signer.js';
 import { baseServerEnv, buildServer, killServer, runCli, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
 
 const MiB = 1024 * 1024;
@@ -230,6 +232,23 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     expect(invalid).toBeGreaterThan(0);
     expect(invalid).toBeLessThanOrEqual(10);
     expect(invalid + locked).toBe(50);
+  }, 60_000);
+
+  it('a signed request is accepted once: its replay to the other instance is refused, and one of 20 parallel copies passes', async () => {
+    const res = await request(pick(1), 'POST', '/api/console/applications', ownerAuth, { name: `Multi ${name} signed`, anonymous_access: true, request_signing: true, signature_window_seconds: 300 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const c = res.body.credentials as { api_key: string; api_secret: string; request_signing_key: string };
+    const headers = { 'x-api-key': c.api_key, 'x-api-secret': c.api_secret };
+    const sign = () => signedInject({ method: 'GET', url: '/api/integration/app_context', headers, key: c.request_signing_key, now: Date.now() });
+    const once = sign();
+    expect((await request(pick(0), 'GET', once.url, once.headers)).status).toBe(200);
+    const replay = await request(pick(1), 'GET', once.url, once.headers);
+    expect({ status: replay.status, code: replay.body?.error_code }).toEqual({ status: 401, code: 'REQUEST_REPLAYED' });
+
+    const copy = sign();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => request(pick(i), 'GET', copy.url, copy.headers)));
+    log.push(`one signed request x20: ${JSON.stringify(tally(answers))}`);
+    expect(tally(answers)).toEqual({ '200': 1, '401 REQUEST_REPLAYED': 19 });
   }, 60_000);
 
   it('every upload, spread over both instances, is processed exactly once', async () => {

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../application/deps.js';
 import { activateLicense } from '../../application/integration/activate-license.js';
 import { appContext } from '../../application/integration/app-context.js';
@@ -9,6 +10,7 @@ import { loginRequired } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
 import { answerNotFound } from './errors.js';
 import { bearer, callerOf, presentedUser } from './request-parts.js';
+import { requestSigning } from './request-signing.js';
 import { responseSigning } from './response-signing.js';
 import { HardwareId, LicenseCode, Password, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
@@ -19,7 +21,14 @@ import { adjustmentJson, appContextJson, userSummaryJson } from './views.js';
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Every answer of an application is signed (README, Response signing), unknown paths' too.
   const signing = responseSigning(app, deps);
-  const { applicationOf } = signing;
+  // Then the request's own signature, where the application requires one (README, Request
+  // signing): its refusals are answers of the application, so they are signed too.
+  const signedRequests = requestSigning(app, deps);
+  const applicationOf = async (request: FastifyRequest) => {
+    const application = await signing.applicationOf(request);
+    await signedRequests.check(request, application);
+    return application;
+  };
   app.setNotFoundHandler(answerNotFound);
 
   app.post(

@@ -11,6 +11,7 @@ import { jobQueue } from './store/job-queue.js';
 import { licenseStore } from './store/license-store.js';
 import { applicationStore, ownerStore } from './store/owner-application-store.js';
 import { overviewStore } from './store/overview-store.js';
+import { requestNonceStore } from './store/request-nonce-store.js';
 import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
 import { userStore } from './store/user-store.js';
@@ -27,6 +28,7 @@ export function openStore(dialect: Dialect): Store {
     ...sessionStore(dialect, reads),
     ...banStore(dialect, reads),
     ...throttleStore(dialect),
+    ...requestNonceStore(dialect),
     ...contentStore(dialect, reads),
     ...fileStore(dialect, reads),
     ...jobQueue(dialect),

@@ -413,7 +413,20 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, files, jobs };
+  // Nonces of signed requests (README, Request signing), each accepted once per application: the
+  // primary key makes a second insert of one conflict in any instance or process, and a row
+  // stops counting at held_until (domain/request-signing.ts), when the purge may delete it.
+  const requestNonces = k.table(
+    'request_nonces',
+    {
+      applicationId: appRef(),
+      nonce: k.text('nonce').notNull(),
+      heldUntil: k.instant('held_until').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.nonce] }), k.index('request_nonces_held_until_idx').on(t.heldUntil)],
+  );
+
+  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -1,0 +1,83 @@
+// Signed integration requests (README, Request signing): an application with request_signing on
+// accepts a request only with a recent signed time, an HMAC under its request signing key and a
+// nonce it has not seen. The HTTP adapter builds the signed bytes (src/signing/request-signature.ts).
+import { addressBucket } from '../../domain/ip-address.js';
+import { isDomainError } from '../../domain/errors.js';
+import {
+  nonceHeldUntil,
+  parseSignedTimestamp,
+  previousKeyStillAccepted,
+  requestReplayed,
+  signatureExpired,
+  signatureInvalid,
+  signatureRequired,
+  withinSignatureWindow,
+} from '../../domain/request-signing.js';
+import type { Caller, Deps } from '../deps.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { RequestNonceStore } from '../ports/request-nonce-store.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
+import type { ApplicationRecord } from '../records.js';
+import { withSigningKeys } from '../signing-keys.js';
+
+/** The signature headers of a request as sent (absent or empty: undefined), and the bytes it signs. */
+export interface PresentedSignature {
+  timestamp: string | undefined;
+  nonce: string | undefined;
+  signature: string | undefined;
+  /** The signed text built from the request as received; only called when signing is on. */
+  base(): string;
+}
+
+export type RequestSignatureDeps = Pick<Deps, 'clock' | 'limits' | 'secrets' | 'responseKeys' | 'requestSignatures'> & {
+  store: RequestNonceStore & ThrottleStore & ApplicationStore;
+};
+
+const SIGNATURE_FAILURES = new Set(['SIGNATURE_REQUIRED', 'SIGNATURE_EXPIRED', 'SIGNATURE_INVALID', 'REQUEST_REPLAYED']);
+
+/**
+ * The throttle scope of signature failures: counted per address like failed credential checks,
+ * with the same limit, but apart from them (a scope of their own beside the application's).
+ */
+export const signatureThrottleScope = (applicationId: string): string => `request-signatures:${applicationId}`;
+
+/** The checks, in the order README gives them; each refusal is a DomainError. */
+async function verify(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature): Promise<void> {
+  const { timestamp, nonce, signature } = presented;
+  if (timestamp === undefined || nonce === undefined || signature === undefined) throw signatureRequired();
+  const now = deps.clock.now();
+  const windowSeconds = app.settings.signatureWindowSeconds;
+  const seconds = parseSignedTimestamp(timestamp);
+  if (seconds === null || !withinSignatureWindow(seconds, now, windowSeconds)) throw signatureExpired(windowSeconds);
+  const { requestSealed, previousRequest } = (await withSigningKeys(deps, app)).signing;
+  const base = presented.base();
+  const keys = [requestSealed, previousRequest !== null && previousKeyStillAccepted(previousRequest.replacedAt, now, windowSeconds) ? previousRequest.sealed : null];
+  // Every accepted key is tried, so the time taken does not tell which one matched.
+  const matched = keys.map((key) => key !== null && deps.requestSignatures.matches(key, base, signature));
+  if (!matched.includes(true)) throw signatureInvalid();
+  if (!(await deps.store.recordRequestNonce({ applicationId: app.id, nonce, now, heldUntil: nonceHeldUntil(now, seconds) }))) throw requestReplayed();
+}
+
+/**
+ * Checks the request's signature when the application has request_signing on. A refusal is not a
+ * failed credential check, but it is counted per address as one is, apart from them: past the
+ * address's limit the refusal answers RATE_LIMITED instead.
+ */
+export async function checkRequestSignature(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller): Promise<void> {
+  if (!app.settings.requestSigning) return;
+  try {
+    await verify(deps, app, presented);
+  } catch (error) {
+    if (isDomainError(error) && SIGNATURE_FAILURES.has(error.code)) {
+      const failure = { applicationId: signatureThrottleScope(app.id), accountKey: null, ip: addressBucket(caller.ip), now: deps.clock.now() };
+      // Reserved and never given back: it stays counted as a failure, as a failed check's does.
+      await deps.store.reserveAuthAttempt(failure, deps.limits);
+    }
+    throw error;
+  }
+}
+
+/** The scheduled purge of nonces no longer held. */
+export function purgeRequestNonces(deps: Pick<Deps, 'clock'> & { store: RequestNonceStore }): Promise<number> {
+  return deps.store.purgeRequestNonces(deps.clock.now());
+}
