@@ -12,6 +12,7 @@ import { DBS, type Db } from './backend.js';
 import { FULL, QUICK, type BenchContext } from './profile.js';
 import { formatTable, meetsTarget, targetText, writeRows, type BenchRow } from './report.js';
 import { appContextScenario } from './scenarios/app-context.js';
+import { appContextSignedScenario } from './scenarios/app-context-signed.js';
 import { downloadScenario } from './scenarios/download.js';
 import { loginScenario } from './scenarios/login.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -24,6 +25,7 @@ const RESULTS_PATH = fileURLToPath(new URL('../../bench/results.json', import.me
 type Scenario = (ctx: BenchContext) => Promise<BenchRow[]>;
 const SCENARIOS: Record<string, Scenario> = {
   app_context: appContextScenario,
+  app_context_signed: appContextSignedScenario,
   login: loginScenario,
   download: downloadScenario,
   upload: uploadScenario,

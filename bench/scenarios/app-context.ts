@@ -1,6 +1,8 @@
 // Scenario 1: GET /api/integration/app_context with a session token (10 variables, 5 files, 2
 // announcements, members with an active membership), 50 connections, against a bare Fastify
-// route answering the same JSON body.
+// route answering the same JSON body. The application keeps the default settings, so its answers
+// are signed (README, Response signing): the figure is what a vendor's clients get.
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alternate, median } from '../alternate.js';
@@ -22,8 +24,8 @@ export interface AppContextSetup {
 }
 
 /** The application, its content and logged-in members. */
-export async function setUpAppContext(server: ServerProcess, members: number): Promise<AppContextSetup> {
-  const app = await createBenchApp(server, 'app-context');
+export async function setUpAppContext(server: ServerProcess, members: number, name = 'app-context'): Promise<AppContextSetup> {
+  const app = await createBenchApp(server, name);
   await addContent(server, app);
   const created = await createMembers(server, app, 'ctx', members);
   const tokens: string[] = [];
@@ -31,13 +33,27 @@ export async function setUpAppContext(server: ServerProcess, members: number): P
   return { server, app, tokens };
 }
 
-export function loadAppContext(setup: AppContextSetup, seconds: number): Promise<LoadResult> {
-  const headers = integrationHeaders(setup.app);
+/**
+ * The app_context load over the members' sessions. With `nonces`, each request carries a fresh
+ * x-nonce, as a client pinning the application's key sends (the signature binds its answer to it).
+ */
+export function loadAppContext(setup: AppContextSetup, seconds: number, options: { nonces?: boolean } = {}): Promise<LoadResult> {
+  const requests = setup.tokens.map((token) => ({
+    method: 'GET' as const,
+    path: APP_CONTEXT_PATH,
+    headers: { ...integrationHeaders(setup.app), authorization: `Bearer ${token}` },
+  }));
+  // A random prefix a run and a counter: fresh every request, and cheap for the load generator.
+  const run = randomBytes(6).toString('hex');
+  const withNonce = (n: number) => {
+    const request = requests[n % requests.length] as (typeof requests)[number];
+    return { ...request, headers: { ...request.headers, 'x-nonce': `${run}-${String(n).padStart(8, '0')}` } };
+  };
   return runLoad({
     baseUrl: setup.server.baseUrl,
     connections: APP_CONTEXT_CONNECTIONS,
     durationSeconds: seconds,
-    requests: setup.tokens.map((token) => ({ method: 'GET', path: APP_CONTEXT_PATH, headers: { ...headers, authorization: `Bearer ${token}` } })),
+    requests: options.nonces === true ? withNonce : requests,
     expectStatus: 200,
   });
 }
