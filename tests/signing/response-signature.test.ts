@@ -37,33 +37,33 @@ const example = {
 };
 
 describe('the worked example of docs/signing.md', () => {
-  it('a JSON answer: the text signed, the key id and the signature', () => {
+  it('a JSON answer: the text signed, the key id and the signature', async () => {
     const base = responseSignatureBase(example);
     expect(docs).toContain(JSON.stringify(base));
     expect(docs).toContain(example.bodyDigest);
     const keyId = responseKeyId(exampleKey.publicKey);
     expect(docs).toContain(`key id               ${keyId}`);
-    const header = signatureHeader([{ keyId, signature: keys.sign(exampleKey, base) }]);
+    const header = signatureHeader([{ keyId, signature: await keys.sign(exampleKey, base) }]);
     expect(docs).toContain(`x-signature: ${header}`);
   });
 
-  it('a range of a download: signed by the file’s digest and the range', () => {
+  it('a range of a download: signed by the file’s digest and the range', async () => {
     const contentSha256 = bodyDigest('a'.repeat(1000));
     const digest = downloadBodyDigest(contentSha256, 'bytes 0-99/1000');
     expect(docs).toContain(digest);
     const base = responseSignatureBase({ ...example, status: 206, pathAndQuery: '/api/integration/files/5d2c1b0a-9e8f-4a7b-8c6d-1e2f3a4b5c6d/download', bodyDigest: digest });
-    expect(docs).toContain(keys.sign(exampleKey, base));
+    expect(docs).toContain(await keys.sign(exampleKey, base));
   });
 });
 
 describe('response signing keys', () => {
-  it('a new key signs what its public half verifies, and its id is 16 hex digits of the public key’s SHA-256', () => {
+  it('a new key signs what its public half verifies, and its id is 16 hex digits of the public key’s SHA-256', async () => {
     const key = keys.generate();
     const raw = Buffer.from(key.publicKey, 'base64');
     expect(raw).toHaveLength(32);
     expect(responseKeyId(key.publicKey)).toMatch(/^[0-9a-f]{16}$/);
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
-    const signature = keys.sign(key, 'text ✓');
+    const signature = await keys.sign(key, 'text ✓');
     expect(verify(null, Buffer.from('text ✓', 'utf8'), publicKey, Buffer.from(signature, 'base64'))).toBe(true);
     expect(verify(null, Buffer.from('text', 'utf8'), publicKey, Buffer.from(signature, 'base64'))).toBe(false);
     // The private half is sealed, never stored as is.

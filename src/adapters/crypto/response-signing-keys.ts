@@ -27,6 +27,11 @@ export function createResponseSigningKeys(secrets: Pick<Secrets, 'seal' | 'open'
       if (jwk.d === undefined || jwk.x === undefined) throw new Error('node:crypto exported an Ed25519 key without its parts');
       return { publicKey: Buffer.from(jwk.x, 'base64url').toString('base64'), privateKeySealed: secrets.seal(jwk.d) };
     },
-    sign: (key, message) => sign(null, Buffer.from(message, 'utf8'), privateKeyOf(key)).toString('base64'),
+    // With a callback, node:crypto signs in libuv's thread pool: an Ed25519 signature costs more
+    // than the rest of an app_context answer's signing, and the event loop serves the next request meanwhile.
+    sign: (key, message) =>
+      new Promise((resolve, reject) => {
+        sign(null, Buffer.from(message, 'utf8'), privateKeyOf(key), (error, signature) => (error ? reject(error) : resolve(signature.toString('base64'))));
+      }),
   };
 }

@@ -40,7 +40,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
 
   const authenticate = (request: FastifyRequest) => authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
 
-  function sign(request: FastifyRequest, reply: FastifyReply, application: ApplicationRecord, payload: unknown): void {
+  async function sign(request: FastifyRequest, reply: FastifyReply, application: ApplicationRecord, payload: unknown): Promise<void> {
     const { response, previousResponse } = application.signing;
     const keys = [response, previousResponse].filter((k): k is ResponseSigningKey => k !== null);
     const status = reply.statusCode;
@@ -62,7 +62,8 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     });
     if (storedSha256 !== undefined) reply.header('x-content-sha256', storedSha256);
     reply.header('x-timestamp', String(timestamp));
-    reply.header('x-signature', signatureHeader(keys.map((key) => ({ keyId: responseKeyId(key.publicKey), signature: deps.responseKeys.sign(key, base) }))));
+    const entries = await Promise.all(keys.map(async (key) => ({ keyId: responseKeyId(key.publicKey), signature: await deps.responseKeys.sign(key, base) })));
+    reply.header('x-signature', signatureHeader(entries));
   }
 
   /**
@@ -73,7 +74,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     const application = known ?? (await authenticate(request).catch(() => null));
     if (application === null || !application.settings.responseSigning) return;
     const keyed = await withSigningKeys(deps, application);
-    if (keyed.signing.response !== null) sign(request, reply, keyed, payload);
+    if (keyed.signing.response !== null) await sign(request, reply, keyed, payload);
   }
 
   app.addHook('preValidation', (request, _reply, done) => {
@@ -81,18 +82,15 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     done(nonce === undefined || isWellFormedNonce(nonce) ? undefined : validationError('x-nonce', 'must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -'));
   });
 
-  // Callback style, and synchronous for a known application with keys: it runs on every answer.
+  // Callback style: it runs on every answer, and an unsigned one goes on at once.
   app.addHook('onSend', (request, reply, payload, done) => {
     const known = applications.get(request);
     if (known === null || (known !== undefined && !known.settings.responseSigning)) return done(null, payload);
-    if (known !== undefined && known.signing.response !== null) {
-      sign(request, reply, known, payload);
-      return done(null, payload);
-    }
-    signLate(request, reply, known, payload).then(
+    const signing = known !== undefined && known.signing.response !== null ? sign(request, reply, known, payload) : signLate(request, reply, known, payload);
+    signing.then(
       () => done(null, payload),
       (error: unknown) => {
-        // The store failed while the answer was going out: it goes unsigned, which clients refuse.
+        // The store or the signature failed while the answer was going out: it goes unsigned, which clients refuse.
         request.log.error({ err: error }, 'response signing failed');
         done(null, payload);
       },
