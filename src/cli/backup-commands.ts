@@ -59,6 +59,19 @@ async function copyBlobs(from: string, to: string, keys: string[]): Promise<numb
 }
 
 /** The master key the data folder's database was set up with, or null where none is known. */
+/** Copies of the database a backup takes at most, to find every blob its rows refer to (see backup). */
+const SNAPSHOTS = 5;
+
+/** The blobs the rows of the database copy refer to that are not in the blob copy; the check also opens the copy. */
+async function missingBlobs(database: string, blobs: string): Promise<string[]> {
+  const store = openSqliteStore({ path: database });
+  try {
+    return [...(await store.referencedBlobKeys())].filter((key) => !existsSync(join(blobs, ...key.split('/'))));
+  } finally {
+    await store.close();
+  }
+}
+
 function knownMasterKey(config: Config): Buffer | null {
   if (config.masterKey !== null) return config.masterKey;
   const path = join(config.dataDir, MASTER_KEY_FILE);
@@ -68,7 +81,10 @@ function knownMasterKey(config: Config): Buffer | null {
 /**
  * The order makes the copy whole while the server writes: blobs first, then the database as of
  * one moment, then the blobs that appeared meanwhile. Every blob the copied rows refer to then
- * existed at one of the two passes, unless it was both written and deleted during the backup.
+ * existed at one of the two passes, unless it was both written and deleted during the backup: an
+ * upload staged after the first pass and processed before the second (its staging blob deleted).
+ * Then the database is copied again, as of a later moment (the file now COMPLETED, its stored
+ * contents copied by the next pass), up to SNAPSHOTS times.
  */
 async function backup(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
@@ -87,15 +103,14 @@ async function backup(args: string[]): Promise<number> {
   try {
     await mkdir(partialBlobs);
     const first = await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
-    const { pages } = await backupSqliteFile(join(config.dataDir, SQLITE_FILE), partialDb);
-    const later = await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
-    // Check the copy: it opens, and every blob its rows refer to is in it.
-    const store = openSqliteStore({ path: partialDb });
-    let missing: string[];
-    try {
-      missing = [...(await store.referencedBlobKeys())].filter((key) => !existsSync(join(partialBlobs, ...key.split('/'))));
-    } finally {
-      await store.close();
+    let pages = 0;
+    let later = 0;
+    let missing: string[] = [];
+    for (let snapshot = 1; snapshot === 1 || (missing.length > 0 && snapshot <= SNAPSHOTS); snapshot++) {
+      await rm(partialDb, { force: true });
+      ({ pages } = await backupSqliteFile(join(config.dataDir, SQLITE_FILE), partialDb));
+      later += await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
+      missing = await missingBlobs(partialDb, partialBlobs);
     }
     if (missing.length > 0) note(`note: ${missing.length} file contents were deleted while the backup ran; their rows are in it without contents`);
     // The database last: its presence under the final name marks a complete backup.
