@@ -260,10 +260,10 @@ export class GatehouseClient {
     const answer = await this.sendOnce(method, path, options);
     if (this.signer === null) return answer;
     // With pinned keys only an answer that verified gets here: its x-timestamp is the server's.
-    const movedClock = this.signer.observeServerTime(answer.response.headers.get('x-timestamp'));
+    const movedClock = this.signer.observeServerTime(answer.response.headers);
     if (!movedClock || answer.response.status !== 401 || (await errorCodeOf(answer.response)) !== 'SIGNATURE_EXPIRED') return answer;
     const again = await this.sendOnce(method, path, options);
-    this.signer.observeServerTime(again.response.headers.get('x-timestamp'));
+    this.signer.observeServerTime(again.response.headers);
     return again;
   }
 

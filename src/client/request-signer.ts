@@ -23,10 +23,19 @@ export interface RequestSigner {
   /** The x-timestamp, x-nonce and x-signature headers of `request`, from a fresh nonce and the estimated server time. */
   sign(request: RequestToSign): { 'x-timestamp': string; 'x-nonce': string; 'x-signature': string };
   /**
-   * Learns the server's clock from an answer's x-timestamp. Returns whether the estimate moved by
-   * more than a second, i.e. whether a request refused as SIGNATURE_EXPIRED is worth signing again.
+   * Learns the server's clock from an answer's x-timestamp, or its Date header when it has none
+   * (an application with response_signing off). Returns whether the estimate moved by more than a
+   * second, i.e. whether a request refused as SIGNATURE_EXPIRED is worth signing again.
    */
-  observeServerTime(timestamp: string | null): boolean;
+  observeServerTime(headers: Headers): boolean;
+}
+
+/** The server's time in ms an answer's headers give: its x-timestamp, else its Date; null when neither is usable. */
+function serverTimeOf(headers: Headers): number | null {
+  const timestamp = headers.get('x-timestamp');
+  if (timestamp !== null) return TIMESTAMP_PATTERN.test(timestamp) ? Number(timestamp) * 1000 : null;
+  const date = Date.parse(headers.get('date') ?? '');
+  return Number.isNaN(date) ? null : date;
 }
 
 /** The key's 32 bytes, from its base64 as the console shows it; RangeError for anything else. */
@@ -39,8 +48,8 @@ function checkedKey(key: string): string {
 }
 
 /**
- * A signer under `key`. x-timestamp is the device's clock until the first answer with an
- * x-timestamp, then the server's time of the latest such answer plus the time elapsed since on the
+ * A signer under `key`. x-timestamp is the device's clock until the first answer, then the
+ * server's time of the latest answer (serverTimeOf) plus the time elapsed since on the
  * monotonic clock: a device whose clock is off signs with the server's time from then on, and a
  * change of the device's clock meanwhile changes nothing.
  */
@@ -67,11 +76,12 @@ export function createRequestSigner(key: string): RequestSigner {
       });
       return { 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': requestSignatureHeader(signingKey, base) };
     },
-    observeServerTime(timestamp) {
-      if (timestamp === null || !TIMESTAMP_PATTERN.test(timestamp)) return false;
+    observeServerTime(headers) {
+      const serverTime = serverTimeOf(headers);
+      if (serverTime === null) return false;
       const before = estimatedServerTime();
-      // x-timestamp is whole seconds, cut down: the middle of that second is the best estimate.
-      serverTimeAt = Number(timestamp) * 1000 + 500;
+      // Both headers are whole seconds, cut down: the middle of that second is the best estimate.
+      serverTimeAt = serverTime + 500;
       anchorAt = performance.now();
       return Math.abs(serverTimeAt - before) > 1000;
     },

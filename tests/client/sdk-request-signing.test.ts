@@ -122,6 +122,16 @@ describe('a client with the request signing key', () => {
     expect(skew).toBeGreaterThan(10 * 60 - 5);
     expect(skew).toBeLessThan(10 * 60 + 5);
   });
+
+  it('an application with response_signing off: the clock is learnt from the Date header instead', async () => {
+    const unsigned = await live.createApp({ device_auth: false, response_signing: false, request_signing: true });
+    const c = new sdk.GatehouseClient({ baseUrl: live.base, apiKey: unsigned.api_key, apiSecret: unsigned.api_secret, requestSigningKey: unsigned.request_signing_key });
+    const sent = watchFetch();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    await c.signUp('early-clock', PASSWORD);
+    expect(sent.map((s) => s.status)).toEqual([401, 201]);
+  });
 });
 
 describe('a client the server refuses', () => {
