@@ -61,6 +61,12 @@ export class RateLimitedError extends GatehouseError {}
 export class InvalidApiCredentialsError extends GatehouseError {}
 /** 404 FILE_NOT_FOUND / USER_NOT_FOUND. */
 export class NotFoundError extends GatehouseError {}
+/**
+ * 401 SIGNATURE_REQUIRED, SIGNATURE_EXPIRED, SIGNATURE_INVALID or REQUEST_REPLAYED: the
+ * application has request signing on and refused the request's signature (no requestSigningKey,
+ * a wrong or rotated-out one, or a clock the server's time could not correct).
+ */
+export class RequestSignatureRefusedError extends GatehouseError {}
 
 /**
  * Why an answer was refused by a client that pins response signing keys:
@@ -110,6 +116,10 @@ const classByCode: Record<string, ErrorClass> = {
   INVALID_ADMIN_API_KEY: InvalidApiCredentialsError,
   FILE_NOT_FOUND: NotFoundError,
   USER_NOT_FOUND: NotFoundError,
+  SIGNATURE_REQUIRED: RequestSignatureRefusedError,
+  SIGNATURE_EXPIRED: RequestSignatureRefusedError,
+  SIGNATURE_INVALID: RequestSignatureRefusedError,
+  REQUEST_REPLAYED: RequestSignatureRefusedError,
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

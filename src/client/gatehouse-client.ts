@@ -9,6 +9,7 @@ import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { errorFromResponse, SessionExpiredError } from './errors.js';
+import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import type { Adjustment, AppContext, LoginCredentials, Session, UserSummary } from './types.js';
 
@@ -27,6 +28,11 @@ export interface ConnectionOptions {
   filesEncryptionKey?: string | Uint8Array;
   /** This device's identifier; required when the application has device authentication on. */
   hardwareId?: string;
+  /**
+   * The application's request_signing_key (base64 of 32 bytes, as the console shows it once):
+   * every request is then signed with it, as an application with request_signing on requires.
+   */
+  requestSigningKey?: string;
 }
 
 /**
@@ -65,6 +71,11 @@ function verifierOf(options: GatehouseClientOptions): ResponseVerifier | null {
   return createResponseVerifier(options.responseSigningPublicKeys, options.applicationId);
 }
 
+/** The error_code of a refusal, read from a copy so that the answer itself stays unread. */
+async function errorCodeOf(response: Response): Promise<string> {
+  return (await errorFromResponse(response.clone())).code;
+}
+
 /** The files encryption key's 32 bytes, from its base64 (as the console shows it) or the bytes. */
 export function filesKeyBytes(key: string | Uint8Array): Buffer {
   const bytes = typeof key === 'string' ? Buffer.from(key, 'base64') : Buffer.from(key);
@@ -89,6 +100,8 @@ export class GatehouseClient {
   private contextAt = 0;
   /** Checks every answer when response signing keys are pinned; null: answers are taken on trust. */
   private readonly verifier: ResponseVerifier | null;
+  /** Signs every request when the client has the request signing key; null: requests go unsigned. */
+  private readonly signer: RequestSigner | null;
 
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -96,6 +109,7 @@ export class GatehouseClient {
     this.filesKey = options.filesEncryptionKey === undefined ? null : filesKeyBytes(options.filesEncryptionKey);
     this.hardwareId = options.hardwareId;
     this.verifier = verifierOf(options);
+    this.signer = options.requestSigningKey === undefined ? null : createRequestSigner(options.requestSigningKey);
   }
 
   /** The session token in use, or null before login and after logout. */
@@ -237,19 +251,38 @@ export class GatehouseClient {
 
   /**
    * One request to the integration API. With pinned keys it carries a fresh x-nonce and its answer
-   * is verified (SignatureError otherwise) before anything reads it.
+   * is verified (SignatureError otherwise) before anything reads it. With the request signing key
+   * it is signed; refused as SIGNATURE_EXPIRED while the client still went by a clock the answer
+   * shows to be off, it is signed again on the server's time and sent once more (a refused
+   * request did nothing on the server, so sending it again is safe for a POST too).
    */
   private async send(method: string, path: string, options: SendOptions): Promise<Answer> {
+    const answer = await this.sendOnce(method, path, options);
+    if (this.signer === null) return answer;
+    // With pinned keys only an answer that verified gets here: its x-timestamp is the server's.
+    const movedClock = this.signer.observeServerTime(answer.response.headers);
+    if (!movedClock || answer.response.status !== 401 || (await errorCodeOf(answer.response)) !== 'SIGNATURE_EXPIRED') return answer;
+    const again = await this.sendOnce(method, path, options);
+    this.signer.observeServerTime(again.response.headers);
+    return again;
+  }
+
+  private async sendOnce(method: string, path: string, options: SendOptions): Promise<Answer> {
     const url = new URL(this.url(path));
+    const pathAndQuery = `${url.pathname}${url.search}`;
     const headers: Record<string, string> = { ...this.appHeaders };
     if (typeof options.token === 'string') headers['authorization'] = `Bearer ${options.token}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    const init = { method, headers, ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }) };
+    // The body is serialized once: the bytes signed are the bytes sent.
+    const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json), 'utf8');
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.signer !== null) Object.assign(headers, this.signer.sign({ method, pathAndQuery, headers, ...(body === undefined ? {} : { body }) }));
+    const init = { method, headers, ...(body === undefined ? {} : { body }) };
     if (this.verifier === null) return { response: await fetch(url, init), signedAt: null };
-    const nonce = this.verifier.newNonce();
+    // A signed request carries its own nonce, which the answer's signature binds as well.
+    const nonce = headers['x-nonce'] ?? this.verifier.newNonce();
     headers['x-nonce'] = nonce;
     const response = await fetch(url, init);
-    const sent = { method, pathAndQuery: `${url.pathname}${url.search}`, nonce, requestSignature: headers['x-signature'] ?? '' };
+    const sent = { method, pathAndQuery, nonce, requestSignature: headers['x-signature'] ?? '' };
     return options.download === true ? this.verifier.download(sent, response) : this.verifier.whole(sent, response);
   }
 

@@ -18,7 +18,7 @@ export interface SentRequest {
   /** The request target as fetch sends it: the URL's path and query. */
   pathAndQuery: string;
   nonce: string;
-  /** The request's x-signature header; '' while the SDK does not sign requests. */
+  /** The request's x-signature header; '' when the client has no request signing key. */
   requestSignature: string;
 }
 

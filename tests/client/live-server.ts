@@ -16,6 +16,7 @@ export interface AppCredentials {
   api_secret: string;
   admin_api_key: string;
   files_encryption_key: string;
+  request_signing_key: string;
 }
 
 export interface LiveServer {
