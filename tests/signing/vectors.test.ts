@@ -122,7 +122,7 @@ describe('docs/signing-vectors.json', () => {
     expect(`${JSON.stringify(generator.signingVectors(), null, 2)}\n`).toBe(text);
   });
 
-  it('has keys whose forms agree: seed, PKCS8, public key and key id', () => {
+  it('has keys whose forms agree: seed, PKCS8, public key and key id', async () => {
     for (const key of Object.values(keys)) {
       const fromSeed = createSecrets(randomBytes(32));
       const privateKey = { publicKey: key.public_key_base64, privateKeySealed: fromSeed.seal(Buffer.from(key.private_key_seed_base64, 'base64').toString('base64url')) };
@@ -130,7 +130,7 @@ describe('docs/signing-vectors.json', () => {
       expect(Buffer.from(pkcs8.export({ format: 'jwk' }).x as string, 'base64url').toString('base64')).toBe(key.public_key_base64);
       expect(responseKeyId(key.public_key_base64)).toBe(key.key_id);
       // The server's signer accepts the seed as its sealed private half.
-      const signature = createResponseSigningKeys(fromSeed).sign(privateKey, 'x');
+      const signature = await createResponseSigningKeys(fromSeed).sign(privateKey, 'x');
       expect(verify(null, Buffer.from('x'), pkcs8, Buffer.from(signature, 'base64'))).toBe(true);
     }
   });
@@ -161,7 +161,7 @@ describe.each(vectors.response_cases.map((c) => [c.name, c] as const))('response
 const validResponseCases = vectors.response_cases.filter((c) => c.expected.valid);
 
 describe.each(validResponseCases.map((c) => [c.name, c] as const))('valid response case %s', (_name, c) => {
-  it('has signatures the server’s signer makes again, byte for byte (Ed25519 is deterministic)', () => {
+  it('has signatures the server’s signer makes again, byte for byte (Ed25519 is deterministic)', async () => {
     const signer = createResponseSigningKeys(secrets);
     const known = Object.values(keys);
     const entries = parseSignatureHeader(c.response.headers['x-signature'] ?? '').filter((e) => known.some((k) => k.key_id === e.keyId));
@@ -169,7 +169,7 @@ describe.each(validResponseCases.map((c) => [c.name, c] as const))('valid respon
     for (const { keyId, signature } of entries) {
       const key = known.find((k) => k.key_id === keyId) as Key;
       const serverKey = { publicKey: key.public_key_base64, privateKeySealed: secrets.seal(Buffer.from(key.private_key_seed_base64, 'base64').toString('base64url')) };
-      expect(signer.sign(serverKey, c.signed_text as string)).toBe(signature);
+      expect(await signer.sign(serverKey, c.signed_text as string)).toBe(signature);
     }
   });
 });
