@@ -1,7 +1,7 @@
 // How the SDK signs its integration requests when given the application's request signing key
 // (README, Client SDK, Signing requests; docs/signing.md, Request signatures). The bytes come from
 // src/signing/request-signature.ts, the module the server checks with, so the two cannot drift.
-import { randomBytes } from 'node:crypto';
+import { freshNonce } from '../signing/response-signature.js';
 import { SIGNED_CREDENTIAL_HEADERS, credentialsDigest, requestBodyDigest, requestSignatureBase, requestSignatureHeader } from '../signing/request-signature.js';
 
 const KEY_LENGTH = 32;
@@ -63,7 +63,7 @@ export function createRequestSigner(key: string): RequestSigner {
   return {
     sign(request) {
       const timestamp = String(Math.floor(estimatedServerTime() / 1000));
-      const nonce = randomBytes(24).toString('base64url');
+      const nonce = freshNonce();
       const credentials = Object.fromEntries(SIGNED_CREDENTIAL_HEADERS.flatMap((name) => (request.headers[name] === undefined ? [] : [[name, request.headers[name]]])));
       const base = requestSignatureBase({
         timestamp,

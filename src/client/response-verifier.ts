@@ -1,8 +1,8 @@
 // How the SDK checks signed answers against the keys it pins (README, Client SDK; docs/signing.md,
 // Verifying in a client). The bytes come from src/signing/response-signature.ts, the module the
 // server signs with, so the two cannot drift apart.
-import { createHash, createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
-import { bodyDigest, downloadBodyDigest, parseSignatureHeader, responseKeyId, responseSignatureBase } from '../signing/response-signature.js';
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { bodyDigest, downloadBodyDigest, freshNonce, parseSignatureHeader, responseKeyId, responseSignatureBase } from '../signing/response-signature.js';
 import { SignatureError } from './errors.js';
 
 const PUBLIC_KEY_LENGTH = 32;
@@ -113,7 +113,7 @@ export function createResponseVerifier(publicKeys: string | readonly string[], a
   }
 
   return {
-    newNonce: () => randomBytes(24).toString('base64url'),
+    newNonce: freshNonce,
     whole,
     async download(sent, response) {
       const { status } = response;

@@ -1,7 +1,7 @@
 // The bytes a signed integration response covers and the headers that carry its signatures
 // (docs/signing.md, README "Response signing"). Pure and node-only, like src/file-format: the
 // server signs what this module builds, and a client builds the same bytes to verify.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const RESPONSE_SIGNATURE_CONTEXT = 'gatehouse-response-v1';
 
@@ -84,3 +84,6 @@ export const parseSignatureHeader = (header: string): SignatureEntry[] =>
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export const isWellFormedNonce = (nonce: string): boolean => NONCE_PATTERN.test(nonce);
+
+/** A fresh x-nonce as clients send one: 192 random bits, 32 characters of the allowed alphabet. */
+export const freshNonce = (): string => randomBytes(24).toString('base64url');

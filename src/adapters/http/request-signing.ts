@@ -59,7 +59,6 @@ export function requestSigning(app: FastifyInstance, deps: Deps): RequestSigning
 
   return {
     async check(request, application) {
-      if (!application.settings.requestSigning) return;
       const presented = {
         timestamp: header(request, 'x-timestamp'),
         nonce: header(request, 'x-nonce'),
