@@ -106,11 +106,12 @@ async function backup(args: string[]): Promise<number> {
     let pages = 0;
     let later = 0;
     let missing: string[] = [];
-    for (let snapshot = 1; snapshot === 1 || (missing.length > 0 && snapshot <= SNAPSHOTS); snapshot++) {
+    for (let snapshot = 1; snapshot <= SNAPSHOTS; snapshot++) {
       await rm(partialDb, { force: true });
       ({ pages } = await backupSqliteFile(join(config.dataDir, SQLITE_FILE), partialDb));
       later += await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
       missing = await missingBlobs(partialDb, partialBlobs);
+      if (missing.length === 0) break;
     }
     if (missing.length > 0) note(`note: ${missing.length} file contents were deleted while the backup ran; their rows are in it without contents`);
     // The database last: its presence under the final name marks a complete backup.
