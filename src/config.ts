@@ -38,6 +38,11 @@ export interface Config {
   /** A console Bearer token unused this many hours stops working. */
   consoleTokenIdleHours: number;
   logLevel: string;
+  /**
+   * Prometheus metrics (README, Metrics): off; on the service's port at /metrics
+   * (GATEHOUSE_METRICS=1); or on a port of their own (GATEHOUSE_METRICS_PORT).
+   */
+  metrics: { kind: 'off' } | { kind: 'route' } | { kind: 'port'; port: number };
 }
 
 /** Bad configuration: the message is one line naming the variable, shown without a stack. */
@@ -60,6 +65,13 @@ const text = (env: Env, name: string): string | null => {
   const v = env[name]?.trim();
   return v ? v : null;
 };
+
+function readMetrics(env: Env): Config['metrics'] {
+  const flag = text(env, 'GATEHOUSE_METRICS') ?? '0';
+  if (flag !== '0' && flag !== '1') throw new ConfigError(`GATEHOUSE_METRICS must be 0 or 1, got "${flag}"`);
+  if (text(env, 'GATEHOUSE_METRICS_PORT') !== null) return { kind: 'port', port: integer(env, 'GATEHOUSE_METRICS_PORT', 0, 1, 65_535) };
+  return flag === '1' ? { kind: 'route' } : { kind: 'off' };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -111,6 +123,7 @@ export function readConfig(env: Env = process.env): Config {
     sessionRetentionDays: integer(env, 'GATEHOUSE_SESSION_RETENTION_DAYS', 30, 1, 36_500),
     consoleTokenIdleHours: integer(env, 'GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS', DEFAULT_CONSOLE_TOKEN_IDLE_HOURS, 1, 876_000),
     logLevel,
+    metrics: readMetrics(env),
   };
   if (config.blobStore === 's3' && config.s3.bucket === null) throw new ConfigError('S3_BUCKET is required when GATEHOUSE_BLOB_STORE=s3');
   return config;

@@ -8,6 +8,8 @@ import { purgeRequestNonces } from './application/integration/request-signature.
 import { purgeEndedSessions, purgeExpiredBans } from './application/sessions/purge-sessions.js';
 import { createEncryptStream } from './file-format/encrypted-file.js';
 import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
+import { createMetrics } from './adapters/http/metrics.js';
+import { listenForMetrics } from './adapters/http/metrics-server.js';
 import { buildHttpApp } from './adapters/http/server.js';
 import { boot } from './boot.js';
 import { ConfigError, readConfig } from './config.js';
@@ -21,7 +23,14 @@ async function main(): Promise<void> {
   const config = readConfig();
   const { deps, close: closeStore } = await boot(config);
   const { store, blobs } = deps;
-  const app = await buildHttpApp({ deps, logLevel: config.logLevel, trustProxy: config.trustProxy, cookieSecure: config.cookieSecure });
+  const metrics = config.metrics.kind === 'off' ? null : createMetrics(deps);
+  const app = await buildHttpApp({
+    deps,
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    cookieSecure: config.cookieSecure,
+    ...(metrics === null ? {} : { metrics: { metrics, route: config.metrics.kind === 'route' } }),
+  });
   const processor = createFileProcessor(deps, {
     workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     concurrency: config.workers,
@@ -84,6 +93,7 @@ async function main(): Promise<void> {
   // Checks the bucket or folder (clearing temp files a crash left mid-write).
   await assertBlobStoreReachable(config, blobs);
   await app.listen({ host: config.host, port: config.port });
+  if (metrics !== null && config.metrics.kind === 'port') (await listenForMetrics(metrics, config.host, config.metrics.port)).unref();
   processor.start();
   void sweep().then(purge);
   const address = app.server.address();

@@ -15,3 +15,16 @@ describe('configuration added for issue 12', () => {
     expect(() => readConfig({ GATEHOUSE_PASSWORD_QUEUE: '0' })).toThrow(/GATEHOUSE_PASSWORD_QUEUE must be from 1 to 100000/);
   });
 });
+
+describe('metrics (README, Metrics)', () => {
+  it('are off by default; GATEHOUSE_METRICS=1 serves them on the port, GATEHOUSE_METRICS_PORT on a port of their own', () => {
+    expect(readConfig({}).metrics).toEqual({ kind: 'off' });
+    expect(readConfig({ GATEHOUSE_METRICS: '0' }).metrics).toEqual({ kind: 'off' });
+    expect(readConfig({ GATEHOUSE_METRICS: '1' }).metrics).toEqual({ kind: 'route' });
+    expect(readConfig({ GATEHOUSE_METRICS_PORT: '9464' }).metrics).toEqual({ kind: 'port', port: 9464 });
+    expect(readConfig({ GATEHOUSE_METRICS: '1', GATEHOUSE_METRICS_PORT: '9464' }).metrics).toEqual({ kind: 'port', port: 9464 });
+    expect(() => readConfig({ GATEHOUSE_METRICS: 'yes' })).toThrow(/GATEHOUSE_METRICS must be 0 or 1/);
+    expect(() => readConfig({ GATEHOUSE_METRICS_PORT: '0' })).toThrow(/GATEHOUSE_METRICS_PORT must be from 1 to 65535/);
+    expect(() => readConfig({ GATEHOUSE_METRICS_PORT: 'http' })).toThrow(/GATEHOUSE_METRICS_PORT must be a whole number/);
+  });
+});

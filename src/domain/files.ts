@@ -103,3 +103,9 @@ export interface JobState {
 
 /** A job can be claimed when due and not under a live lease. */
 export const isClaimable = (j: JobState, now: Instant): boolean => j.runAfter <= now && (j.leaseUntil === null || j.leaseUntil <= now);
+
+/** Where a job stands: a worker holds it, it waits to be claimed, or it waits for its retry. */
+export type JobPhase = 'running' | 'due' | 'retrying';
+
+export const jobPhase = (j: Pick<JobState, 'runAfter' | 'leaseUntil'>, now: Instant): JobPhase =>
+  j.leaseUntil !== null && j.leaseUntil > now ? 'running' : j.runAfter <= now ? 'due' : 'retrying';

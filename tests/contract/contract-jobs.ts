@@ -1,7 +1,7 @@
 // The job queue: claiming under leases, heartbeats, completion (contents swapped in), failures
 // with retry or for good, and claims raced over two connections.
 import { expect } from 'vitest';
-import { storageStatus } from '../../src/domain/files.js';
+import { jobPhase, storageStatus } from '../../src/domain/files.js';
 import type { ContractContext } from './store-contract.js';
 import { LEASE_MS, must, patchOf, storedFile } from './contract-files.js';
 import { jobKeys, makeContents, makeJob, makeUpload, seedApp, T0 } from './fixtures.js';
@@ -91,6 +91,27 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       expect(await store().findFile(app.id, file.id)).toEqual(file);
       expect(await store().failJob(job.id, 'w2', 'again', T0 + 4200, 0)).toEqual([]);
       expect((await store().claimJob('w3', T0 + 4200, LEASE_MS))?.attempts).toBe(3);
+    });
+
+    test('jobTimes lists every queued job with its times, whatever its phase; jobPhase sorts them', async () => {
+      const { app } = await seedApp(store());
+      const running = makeUpload(app.id, {}, { createdAt: T0 + 1 });
+      const retrying = makeUpload(app.id, {}, { createdAt: T0 + 2 });
+      const due = makeUpload(app.id, {}, { createdAt: T0 + 3, runAfter: T0 + 50 });
+      for (const u of [running, retrying, due]) await store().createFile(u.file, u.job);
+      await store().claimJob('w1', T0 + 10, LEASE_MS);
+      await store().claimJob('w1', T0 + 10, LEASE_MS);
+      await store().failJob(retrying.job.id, 'w1', 'hiccup', T0 + 20, 4000);
+      const times = await store().jobTimes();
+      const byCreation = [...times].sort((a, b) => a.createdAt - b.createdAt);
+      expect(byCreation).toEqual([
+        { createdAt: T0 + 1, runAfter: running.job.runAfter, leaseUntil: T0 + 10 + LEASE_MS },
+        { createdAt: T0 + 2, runAfter: T0 + 4020, leaseUntil: null },
+        { createdAt: T0 + 3, runAfter: T0 + 50, leaseUntil: null },
+      ]);
+      expect(byCreation.map((j) => jobPhase(j, T0 + 100))).toEqual(['running', 'retrying', 'due']);
+      await store().completeJob(running.job.id, 'w1', makeContents(running.job), T0 + 200);
+      expect((await store().jobTimes()).map((j) => j.createdAt).sort()).toEqual([T0 + 2, T0 + 3]);
     });
 
     test('a final failJob marks the file FAILED, keeps the previous contents and drops the job', async () => {

@@ -100,3 +100,22 @@ describe('fairness between lanes', () => {
     expect(g.started).toEqual(['a0', 'a1', 'b0', 'c0', 'a2', 'b1', 'c1', 'a3']);
   });
 });
+
+describe('load (the metrics read it)', () => {
+  it('counts running tasks and the waiting ones of every lane', async () => {
+    const runner = createFairRunner({ concurrency: 1, maxPerLane: 10 });
+    const { task, finishOne, settle } = gatedTasks();
+    expect(runner.load()).toEqual({ running: 0, waiting: 0 });
+    const a = admitted(runner.admit('app-a'));
+    const b = admitted(runner.admit('app-b'));
+    const runs = [a.run(task('a1')), a.run(task('a2')), b.run(task('b1'))];
+    await settle();
+    expect(runner.load()).toEqual({ running: 1, waiting: 2 });
+    await finishOne();
+    expect(runner.load()).toEqual({ running: 1, waiting: 1 });
+    await finishOne();
+    await finishOne();
+    await Promise.all(runs);
+    expect(runner.load()).toEqual({ running: 0, waiting: 0 });
+  });
+});

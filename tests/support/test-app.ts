@@ -9,6 +9,7 @@ import type { Store } from '../../src/application/ports/store.js';
 import { freshDatabase } from './postgres-databases.js';
 import { sharedS3Server } from './shared-s3.js';
 import { createOwner } from '../../src/application/console/owners.js';
+import { createMetrics } from '../../src/adapters/http/metrics.js';
 import { buildHttpApp } from '../../src/adapters/http/server.js';
 import { boot } from '../../src/boot.js';
 import { readConfig } from '../../src/config.js';
@@ -105,6 +106,8 @@ export interface TestAppOptions {
   cookieSecure?: 'auto' | 'always';
   /** GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS (default: the server's). */
   consoleTokenIdleHours?: number;
+  /** GATEHOUSE_METRICS=1: answers counted and served at GET /metrics (default: off, as the server's). */
+  metrics?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -141,6 +144,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.cookieSecure ? { cookieSecure: options.cookieSecure } : {}),
     ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
+    ...(options.metrics === true ? { metrics: { metrics: createMetrics(deps), route: true } } : {}),
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
   const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream, meter: digests.meter });

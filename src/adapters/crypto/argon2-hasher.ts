@@ -53,6 +53,7 @@ export function createArgon2Hasher(options: Argon2HasherOptions): PasswordHasher
         done: () => place.done(),
       };
     },
+    load: () => runner.load(),
     needsRehash(stored) {
       try {
         const p = parseOptions(stored);

@@ -14,9 +14,18 @@ export interface LaneAdmission {
   done(): void;
 }
 
+/** What the runner holds now (the metrics read it, README Metrics). */
+export interface RunnerLoad {
+  /** Tasks running. */
+  running: number;
+  /** Tasks waiting for their turn, over all lanes. */
+  waiting: number;
+}
+
 export interface FairRunner {
   /** A place in `lane`'s queue, or null when the lane already holds `maxPerLane` places. */
   admit(lane: string): LaneAdmission | null;
+  load(): RunnerLoad;
 }
 
 interface Lane {
@@ -55,6 +64,11 @@ export function createFairRunner(options: { concurrency: number; maxPerLane: num
   };
 
   return {
+    load() {
+      let waiting = 0;
+      for (const lane of turns) waiting += lane.waiting.length;
+      return { running, waiting };
+    },
     admit(name) {
       const lane = lanes.get(name) ?? { places: 0, waiting: [] };
       if (lane.places >= options.maxPerLane) return null;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, type ErrorDetails, type FieldError, isDomainError } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
+import { noteErrorCode } from './answered-error.js';
 
 /** The one table from error code to HTTP status. A new code fails to compile until it is mapped. */
 export const statusByCode = {
@@ -76,6 +77,7 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetails = {}) {
+  noteErrorCode(reply, code);
   if (details.retryAfterSeconds !== undefined) reply.header('retry-after', String(details.retryAfterSeconds));
   return reply.code(statusOf(code, details)).type('application/json; charset=utf-8').send(errorBody(code, message, details));
 }

@@ -11,6 +11,7 @@ import { frameworkErrorHandler, registerErrorHandling, sendError } from './error
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
 import { maskLicenseCodes } from './log-redaction.js';
+import type { Metrics } from './metrics.js';
 import { createReadinessCheck } from './readiness.js';
 
 export interface HttpOptions {
@@ -25,6 +26,8 @@ export interface HttpOptions {
   dashboardDir?: string;
   /** GATEHOUSE_COOKIE_SECURE (default `auto`). */
   cookieSecure?: CookieSecurity;
+  /** Counts every answer; `route`: also serves them at GET /metrics (README, Metrics). */
+  metrics?: { metrics: Metrics; route: boolean };
 }
 
 // Header names whose values are secrets: never logged.
@@ -156,6 +159,14 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   app.server.headersTimeout = 20_000;
 
   registerErrorHandling(app);
+  if (options.metrics !== undefined) {
+    const { metrics, route } = options.metrics;
+    metrics.observe(app);
+    if (route) app.get('/metrics', async (_request, reply) => {
+      const { contentType, text } = await metrics.scrape();
+      return reply.type(contentType).send(text);
+    });
+  }
   lingeringClose(app);
   bodyDeadline(app);
   refuseUnstorableText(app);

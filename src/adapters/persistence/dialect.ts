@@ -94,6 +94,8 @@ export interface Dialect {
    * authenticated request asks, so each dialect tunes it.
    */
   matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]>;
+  /** Connections that carry transactions and writes (SQLite: its one writer; PostgreSQL: the pool). */
+  connections: number;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

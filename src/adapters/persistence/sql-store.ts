@@ -16,8 +16,30 @@ import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
 import { userStore } from './store/user-store.js';
 
+/**
+ * The dialect with its transactions, snapshots and writes counted while they run or wait for a
+ * connection (Store.databaseLoad, for the metrics: README, Metrics).
+ */
+function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number } {
+  let inFlight = 0;
+  const count = <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight++;
+    return work().finally(() => inFlight--);
+  };
+  return {
+    dialect: {
+      ...dialect,
+      transaction: (work) => count(() => dialect.transaction(work)),
+      snapshot: (work) => count(() => dialect.snapshot(work)),
+      write: (work) => count(() => dialect.write(work)),
+    },
+    inFlight: () => inFlight,
+  };
+}
+
 /** The Store over an opened (and migrated) dialect; closing the store closes the dialect. */
-export function openStore(dialect: Dialect): Store {
+export function openStore(opened: Dialect): Store {
+  const { dialect, inFlight } = counted(opened);
   const reads = hotReads(dialect);
   return {
     ...ownerStore(dialect),
@@ -32,6 +54,7 @@ export function openStore(dialect: Dialect): Store {
     ...contentStore(dialect, reads),
     ...fileStore(dialect, reads),
     ...jobQueue(dialect),
+    databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
     ping: () => dialect.ping(),
     close: () => dialect.close(),
   };

@@ -21,4 +21,6 @@ export interface JobQueue {
    * needed, or 'lost'.
    */
   failJob(jobId: string, workerId: string, message: string, now: Instant, retryInMs: number | null): Promise<string[] | 'lost'>;
+  /** When every queued job was made, is due and is leased until: what the metrics count (jobPhase). */
+  jobTimes(): Promise<Array<Pick<JobRecord, 'createdAt' | 'runAfter' | 'leaseUntil'>>>;
 }

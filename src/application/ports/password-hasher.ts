@@ -9,6 +9,13 @@ export interface PasswordHasher {
   admit(lane: string): PasswordWork | null;
   /** True when the hash was made with weaker parameters than the current ones. */
   needsRehash(hash: string): boolean;
+  /** The password work running and waiting now, over all lanes. */
+  load(): PasswordWorkLoad;
+}
+
+export interface PasswordWorkLoad {
+  running: number;
+  waiting: number;
 }
 
 /** The hashing of one request, each call waiting for its lane's turn. */

@@ -28,6 +28,11 @@ export interface Store
     ContentStore,
     FileStore,
     JobQueue {
+  /**
+   * Transactions and writes running or waiting for one of the database's `connections` (the
+   * metrics read it).
+   */
+  databaseLoad(): { inFlight: number; connections: number };
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -177,6 +177,7 @@ export function openSqliteDialect(path: string): Dialect {
       return async (values) => read(values);
     },
     matchingBans: prepareMatchingBans(readDb, t.bans, reader),
+    connections: 1,
     async ping() {
       reader.prepare('select 1').get();
     },

@@ -114,5 +114,10 @@ export function jobQueue(d: Dialect): JobQueue {
         return [...new Set([job.stagingKey, job.outputKey])];
       });
     },
+
+    async jobTimes() {
+      // Jobs are the uploads in flight: few rows, read whole so the domain's jobPhase sorts them.
+      return d.db.select({ createdAt: jobs.createdAt, runAfter: jobs.runAfter, leaseUntil: jobs.leaseUntil }).from(jobs);
+    },
   };
 }
