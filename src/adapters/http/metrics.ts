@@ -18,16 +18,29 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const THROTTLE_CODES = new Set(['RATE_LIMITED', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL']);
 const PHASES: JobPhase[] = ['running', 'due', 'retrying'];
 
+/** Per phase, how many jobs are queued and when the oldest was made (`now` when none). */
+type JobSummary = Map<JobPhase, { count: number; oldestCreatedAt: number }>;
+
 /**
- * The queued jobs' times, or null while the database cannot be reached: the job gauges then keep
- * their last values (and /readyz says what is wrong), so the rest of a scrape still answers.
+ * The queued jobs by phase, or null while the database cannot be reached: the job gauges then
+ * keep their last values (and /readyz says what is wrong), so the rest of a scrape still answers.
  */
-async function jobTimesOrNull(store: Deps['store']) {
+async function summariseJobs(deps: Pick<Deps, 'store' | 'clock'>): Promise<JobSummary | null> {
+  let jobs;
   try {
-    return await store.jobTimes();
+    jobs = await deps.store.jobTimes();
   } catch {
     return null;
   }
+  const now = deps.clock.now();
+  const summary: JobSummary = new Map(PHASES.map((p) => [p, { count: 0, oldestCreatedAt: now }]));
+  for (const job of jobs) {
+    const entry = summary.get(jobPhase(job, now));
+    if (entry === undefined) continue;
+    entry.count += 1;
+    entry.oldestCreatedAt = Math.min(entry.oldestCreatedAt, job.createdAt);
+  }
+  return summary;
 }
 
 export function createMetrics(deps: Pick<Deps, 'store' | 'hasher' | 'clock'>): Metrics {
@@ -84,15 +97,8 @@ export function createMetrics(deps: Pick<Deps, 'store' | 'hasher' | 'clock'>): M
     labelNames: ['phase'],
     registers,
     async collect() {
-      const jobs = await jobTimesOrNull(deps.store);
-      if (jobs === null) return;
-      const now = deps.clock.now();
-      const counts = new Map<JobPhase, number>(PHASES.map((p) => [p, 0]));
-      for (const job of jobs) {
-        const phase = jobPhase(job, now);
-        counts.set(phase, (counts.get(phase) ?? 0) + 1);
-      }
-      for (const [phase, n] of counts) this.set({ phase }, n);
+      const summary = await summariseJobs(deps);
+      for (const [phase, { count }] of summary ?? []) this.set({ phase }, count);
     },
   });
   new Gauge({
@@ -101,15 +107,9 @@ export function createMetrics(deps: Pick<Deps, 'store' | 'hasher' | 'clock'>): M
     labelNames: ['phase'],
     registers,
     async collect() {
-      const jobs = await jobTimesOrNull(deps.store);
-      if (jobs === null) return;
       const now = deps.clock.now();
-      const oldest = new Map<JobPhase, number>(PHASES.map((p) => [p, now]));
-      for (const job of jobs) {
-        const phase = jobPhase(job, now);
-        oldest.set(phase, Math.min(oldest.get(phase) ?? now, job.createdAt));
-      }
-      for (const [phase, createdAt] of oldest) this.set({ phase }, Math.max(0, now - createdAt) / 1000);
+      const summary = await summariseJobs(deps);
+      for (const [phase, { oldestCreatedAt }] of summary ?? []) this.set({ phase }, Math.max(0, now - oldestCreatedAt) / 1000);
     },
   });
   new Gauge({
