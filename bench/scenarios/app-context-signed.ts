@@ -26,15 +26,8 @@ export async function appContextSignedScenario(ctx: BenchContext): Promise<Bench
   const { profile } = ctx;
   const server = await startBenchServer(ctx);
   try {
-    const signed = await setUpAppContext(server, profile.contextMembers, 'app-context-signed');
-    const unsigned = await setUpAppContext(server, profile.contextMembers, 'app-context-unsigned');
-    const ownerOfUnsigned = { authorization: `Bearer ${unsigned.app.ownerToken}`, 'content-type': 'application/json' };
-    const patched = await fetch(`${server.baseUrl}/api/console/applications/${unsigned.app.id}`, {
-      method: 'PATCH',
-      headers: ownerOfUnsigned,
-      body: JSON.stringify({ response_signing: false }),
-    });
-    if (patched.status !== 200) throw new Error(`turning response signing off answered ${patched.status}: ${await patched.text()}`);
+    const signed = await setUpAppContext(server, profile.contextMembers, 'app-context-signed', { signed: true });
+    const unsigned = await setUpAppContext(server, profile.contextMembers, 'app-context-unsigned', { signed: false });
     const lengths = [await sampleBodyLength(signed, true), await sampleBodyLength(unsigned, false)];
     ctx.log(`app_context_signed: ${lengths.join(' and ')} bytes a response (signed, unsigned); ${APP_CONTEXT_CONNECTIONS} connections`);
 

@@ -1,7 +1,7 @@
 // Scenario 1: GET /api/integration/app_context with a session token (10 variables, 5 files, 2
 // announcements, members with an active membership), 50 connections, against a bare Fastify
-// route answering the same JSON body. The application keeps the default settings, so its answers
-// are signed (README, Response signing): the figure is what a vendor's clients get.
+// route answering the same JSON body. Response signing is off for this application, so the figure
+// is the request path itself; what signing adds is scenario 1b (app_context_signed).
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,9 +23,17 @@ export interface AppContextSetup {
   tokens: string[];
 }
 
-/** The application, its content and logged-in members. */
-export async function setUpAppContext(server: ServerProcess, members: number, name = 'app-context'): Promise<AppContextSetup> {
+/** The application (response signing on or off), its content and logged-in members. */
+export async function setUpAppContext(server: ServerProcess, members: number, name: string, options: { signed: boolean }): Promise<AppContextSetup> {
   const app = await createBenchApp(server, name);
+  if (!options.signed) {
+    const patched = await fetch(`${server.baseUrl}/api/console/applications/${app.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${app.ownerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ response_signing: false }),
+    });
+    if (patched.status !== 200) throw new Error(`turning response signing off answered ${patched.status}: ${await patched.text()}`);
+  }
   await addContent(server, app);
   const created = await createMembers(server, app, 'ctx', members);
   const tokens: string[] = [];
@@ -72,7 +80,7 @@ export async function appContextScenario(ctx: BenchContext): Promise<BenchRow[]>
   const { profile } = ctx;
   const server = await startBenchServer(ctx);
   try {
-    const setup = await setUpAppContext(server, profile.contextMembers);
+    const setup = await setUpAppContext(server, profile.contextMembers, 'app-context', { signed: false });
     // The ceiling answers with a body the server itself gave.
     const sample = await fetch(`${server.baseUrl}${APP_CONTEXT_PATH}`, {
       headers: { ...integrationHeaders(setup.app), authorization: `Bearer ${setup.tokens[0]}` },

@@ -19,7 +19,7 @@ interface Case {
 
 /** One application serving both loads (the seeded rows go into it, where its queries look). */
 async function setUpCase(server: ServerProcess, ctx: BenchContext): Promise<Case> {
-  const context = await setUpAppContext(server, ctx.profile.contextMembers);
+  const context = await setUpAppContext(server, ctx.profile.contextMembers, 'app-context', { signed: true });
   const members = await createMembers(server, context.app, 'login', ctx.profile.loginMembers);
   return { context, login: { server, app: context.app, members } };
 }
