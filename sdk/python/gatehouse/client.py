@@ -206,19 +206,19 @@ class GatehouseClient:
     def app_context(self) -> AppContext:
         """Reads the application context (as the logged-in user when there is one) and keeps it
         for remaining_time()."""
-        answer = self._authenticated("GET", "/app_context")
-        context = AppContext.from_json(answer.json())
-        signed = answer.exchange.headers.get("x-timestamp") if self._pinned is not None else None
+        context = AppContext.from_json(self._authenticated("GET", "/app_context").json())
         with self._lock:
             self._context = context
-            # With pinned keys the signed x-timestamp (verified); server_time otherwise.
-            self._context_server_time = float(signed) if signed is not None else context.server_time.timestamp()
+            # server_time is in the body, so with pinned keys it is signed like the rest of it;
+            # it has the milliseconds that x-timestamp (whole seconds) lacks.
+            self._context_server_time = context.server_time.timestamp()
             self._context_at = time.monotonic()
         return context
 
     def remaining_time(self) -> Optional[float]:
         """Seconds of membership left according to the last application context, on the
-        server's clock: ``active_until`` less the server's time of that answer, less the time
+        server's clock: ``active_until`` less the answer's ``server_time`` (signed with the rest
+        of the body when keys are pinned), less the time
         elapsed since on the monotonic clock (never the device's wall clock). ``math.inf`` for
         lifetime access, 0 once expired, None without a context, without a user in it
         (anonymous) or when no time was ever granted."""
@@ -270,7 +270,11 @@ class GatehouseClient:
         encrypted = self._is_encrypted(file_id)
         answer = self._authenticated("GET", f"/files/{quote(file_id, safe='')}/download", download=True)
         target = Path(dest)
-        fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=str(target.parent))
+        try:
+            fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=str(target.parent))
+        except BaseException:
+            answer.exchange.close()
+            raise
         try:
             with os.fdopen(fd, "wb") as out:
                 self._stream_to(answer, out, encrypted)

@@ -13,6 +13,7 @@ import json
 import os
 import random
 import socketserver
+import tempfile
 import threading
 import time
 import unittest
@@ -35,6 +36,11 @@ MiB = 1024 * 1024
 AWAITING = "awaiting server feature"
 
 
+def unique(prefix: str) -> str:
+    """A name no other test uses."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
 def live_url() -> str:
     url = os.environ.get("GATEHOUSE_URL")
     if not url or not os.environ.get("GATEHOUSE_CONSOLE_TOKEN"):
@@ -42,7 +48,7 @@ def live_url() -> str:
     return url.rstrip("/")
 
 
-def _request(base: str, method: str, path: str, headers: Dict[str, str], body: Any = None) -> Tuple[int, Dict[str, str], bytes]:
+def raw_request(base: str, method: str, path: str, headers: Dict[str, str], body: Any = None) -> Tuple[int, Dict[str, str], bytes]:
     parts = urlsplit(base)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
     try:
@@ -81,7 +87,7 @@ class Server:
         if body is not None:
             headers["content-type"] = "application/json"
             data = json.dumps(body).encode()
-        status, _, raw = _request(self.base, method, "/api/console" + path, headers, data)
+        status, _, raw = raw_request(self.base, method, "/api/console" + path, headers, data)
         if expect is not None and status != expect:
             raise AssertionError(f"console {method} {path}: {status} {raw[:300]!r}")
         return json.loads(raw) if raw else None
@@ -134,13 +140,13 @@ class Server:
             "content-type": f"multipart/form-data; boundary={boundary}",
             "content-length": str(len(head) + size + len(tail)),
         }
-        status, _, raw = _request(self.base, "POST", "/api/admin/files", headers, body())
+        status, _, raw = raw_request(self.base, "POST", "/api/admin/files", headers, body())
         if status != 201:
             raise AssertionError(f"upload {name}: {status} {raw[:300]!r}")
         file_id = json.loads(raw)["id"]
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
-            _, _, raw = _request(self.base, "GET", f"/api/admin/files/{file_id}", {"authorization": f"Bearer {app.admin_api_key}"})
+            _, _, raw = raw_request(self.base, "GET", f"/api/admin/files/{file_id}", {"authorization": f"Bearer {app.admin_api_key}"})
             state = json.loads(raw)["processing_status"]
             if state == "COMPLETED":
                 return file_id, digest.hexdigest()
@@ -158,6 +164,13 @@ def deterministic_bytes(size: int, seed: int, piece: int = MiB) -> Iterator[byte
         n = min(piece, left)
         yield rng.randbytes(n)
         left -= n
+
+
+def temp_dir(test: unittest.TestCase) -> Path:
+    """A fresh folder removed when ``test`` ends."""
+    folder = tempfile.TemporaryDirectory(prefix="gatehouse-python-sdk-")
+    test.addCleanup(folder.cleanup)
+    return Path(folder.name)
 
 
 def file_sha256(path: Path) -> str:
@@ -180,30 +193,38 @@ def serve(handler: type) -> Tuple[_ThreadingServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
+class _Handler(http.server.BaseHTTPRequestHandler):
+    """A quiet handler that reads a request's body and sends a whole answer, then closes."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def request_body(self) -> bytes:
+        length = int(self.headers.get("content-length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def reply(self, status: int, headers: Dict[str, str], body: bytes) -> None:
+        self.send_response(status)
+        for name, value in headers.items():
+            if name.lower() not in ("content-length", "transfer-encoding", "connection", "keep-alive"):
+                self.send_header(name, value)
+        self.send_header("content-length", str(len(body)))
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+
 def tampering_proxy(upstream: str, tamper: Callable[[str, int, Dict[str, str], bytes], Tuple[int, Dict[str, str], bytes]]) -> Tuple[_ThreadingServer, str]:
     """A proxy to ``upstream`` that hands every answer (path, status, headers, body) to
     ``tamper`` and sends on what it returns: a man in the middle."""
 
-    class Proxy(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
+    class Proxy(_Handler):
         def _relay(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            body = self.rfile.read(length) if length else None
+            body = self.request_body() or None
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "content-length")}
-            status, answer_headers, answer = _request(upstream, self.command, self.path, headers, body)
-            status, answer_headers, answer = tamper(self.path, status, answer_headers, answer)
-            self.send_response(status)
-            for name, value in answer_headers.items():
-                if name not in ("content-length", "transfer-encoding", "connection", "keep-alive"):
-                    self.send_header(name, value)
-            self.send_header("content-length", str(len(answer)))
-            self.send_header("connection", "close")
-            self.end_headers()
-            self.wfile.write(answer)
+            self.reply(*tamper(self.path, *raw_request(upstream, self.command, self.path, headers, body)))
 
         do_GET = do_POST = do_PUT = do_DELETE = _relay
 
@@ -231,15 +252,9 @@ class SignedFake:
         self.answers: List[Tuple[int, Dict[str, str], Any]] = []
         fake = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
+        class Handler(_Handler):
             def _answer(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                raw_body = self.rfile.read(length) if length else b""
+                raw_body = self.request_body()
                 fake.requests.append({
                     "method": self.command,
                     "path": self.path,
@@ -254,15 +269,8 @@ class SignedFake:
                     self.headers.get("x-nonce", ""), self.headers.get("x-signature", ""), hashlib.sha256(body).hexdigest(),
                 )
                 signature = base64.b64encode(fake.private_key.sign(text)).decode()
-                self.send_response(status)
-                for name, value in {**extra, "x-timestamp": timestamp, "x-signature": f"v1={fake.key_id}:{signature}"}.items():
-                    self.send_header(name, value)
-                if body:
-                    self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(body)))
-                self.send_header("connection", "close")
-                self.end_headers()
-                self.wfile.write(body)
+                content_type = {"content-type": "application/json"} if body else {}
+                self.reply(status, {**extra, **content_type, "x-timestamp": timestamp, "x-signature": f"v1={fake.key_id}:{signature}"}, body)
 
             do_GET = do_POST = do_PUT = do_DELETE = _answer
 
