@@ -8,6 +8,7 @@ import math
 import time
 import unittest
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from unittest import mock
 
@@ -100,6 +101,18 @@ class Renewal(unittest.TestCase):
         assert context.user is not None
         self.assertEqual(context.user.id, user_id)
         self.assertNotEqual(client.session_token, first)
+        client.logout()
+
+    def test_threads_that_meet_an_ended_session_share_one_renewal(self) -> None:
+        client, user_id = server.member(app, unique("threads"))
+        first = client.session_token
+        server.console("DELETE", f"/applications/{app.id}/users/{user_id}/sessions", expect=204)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            contexts = list(pool.map(lambda _: client.app_context(), range(4)))
+        self.assertTrue(all(c.user is not None and c.user.id == user_id for c in contexts))
+        self.assertNotEqual(client.session_token, first)
+        # One session only (the application allows one): the others did not log in again over it.
+        self.assertEqual(client.app_context().user.id, user_id)  # type: ignore[union-attr]
         client.logout()
 
     def test_a_timeout_raises_timed_out_error_with_until_and_reason(self) -> None:

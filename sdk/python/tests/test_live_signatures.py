@@ -11,6 +11,7 @@ from typing import Dict, List, Tuple
 from unittest import mock
 
 import gatehouse
+from gatehouse import EncryptedFileError
 from support import App, Server, file_sha256, flip_byte, tampering_proxy, temp_dir, unique
 
 server: Server
@@ -107,6 +108,31 @@ class ThroughAProxy(unittest.TestCase):
                     client.download_file(file_id, dest)
                 self.assertEqual(caught.exception.code, "CONTENT_MISMATCH")
                 self.assertEqual(list(folder.iterdir()), [])  # no file, no partial file
+                client.logout()
+
+
+    def test_an_encrypted_download_cut_short_or_altered_is_refused(self) -> None:
+        file_id, _ = server.upload(app, unique("secret") + ".bin", 5 * 65_536 + 100, encrypted=True)
+        full_chunk = 65_536 + 16
+
+        def cut(path: str, status: int, headers: Dict[str, str], body: bytes) -> Answer:
+            if not path.endswith("/download"):
+                return (status, headers, body)
+            # Two whole chunks dropped, and the signed digest of the whole file taken away.
+            return (status, {k: v for k, v in headers.items() if k != "x-content-sha256"}, body[: 17 + 3 * full_chunk])
+
+        def alter(path: str, status: int, headers: Dict[str, str], body: bytes) -> Answer:
+            return (status, headers, flip_byte(body, 17 + 100) if path.endswith("/download") else body)
+
+        cases = [(cut, False, EncryptedFileError, "TRUNCATED"), (cut, True, gatehouse.SignatureError, "SIGNATURE_MISSING"), (alter, False, EncryptedFileError, "AUTHENTICATION_FAILED")]
+        for tamper, pinned, error, code in cases:
+            with self.subTest(tamper=tamper.__name__, pinned=pinned):
+                client = self.logged_in(self.through(tamper), pinned=pinned)
+                folder = temp_dir(self)
+                with self.assertRaises(error) as caught:
+                    client.download_file(file_id, folder / "secret.bin")
+                self.assertEqual(caught.exception.code, code)  # type: ignore[attr-defined]
+                self.assertEqual(list(folder.iterdir()), [])
                 client.logout()
 
 
