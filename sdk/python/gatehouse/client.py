@@ -1,0 +1,460 @@
+"""GatehouseClient: the integration API for Python client applications, with the surface of the
+TypeScript SDK (main README, Client SDK). See sdk/python/README.md."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import os
+import ssl
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Union
+from urllib.parse import quote
+
+from . import signing
+from ._server_clock import ServerClock
+from ._transport import Exchange, Origin, send
+from .encrypted_file import MAGIC, Decryptor, EncryptedFileError, files_key_bytes
+from .errors import GatehouseError, SessionExpiredError, SignatureError, error_from_response
+from .license_file import DEFAULT_CLOCK_TOLERANCE_SECONDS, LicenseClaims, verify_license_file
+from .models import Adjustment, AppContext, DeviceReset, IssuedLicenseFile, Session, UserSummary, UserVariable
+
+INTEGRATION = "/api/integration"
+#: Bytes read from a download at a time: the memory a download holds is this plus one chunk.
+READ_SIZE = 64 * 1024
+
+
+@dataclass
+class _Sent:
+    method: str
+    target: str
+    nonce: str
+    signature: str
+
+
+@dataclass
+class _Answer:
+    exchange: Exchange
+    #: The body, read in full (None for a download's success, which streams).
+    body: Optional[bytes]
+    sent: _Sent
+
+    @property
+    def status(self) -> int:
+        return self.exchange.status
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.exchange.status < 300
+
+    def json(self) -> Any:
+        return json.loads((self.body or b"").decode("utf-8"))
+
+    def error(self) -> GatehouseError:
+        return error_from_response(self.status, self.exchange.headers, self.body or b"")
+
+
+class GatehouseClient:
+    """A client of one application.
+
+    ``base_url``: where the server answers (no ``/api`` suffix). ``api_key``, ``api_secret``:
+    the application's. Optional: ``files_encryption_key`` (base64 as the console shows it, or
+    its 32 bytes) to decrypt encrypted files; ``hardware_id``, this device's id, sent with
+    sign-up, login, activation and license files (required by applications with device_auth);
+    ``response_signing_public_keys`` (the application's ``response_signing_public_key``, or a
+    list of several during a rotation) with ``application_id``: every answer must then be
+    signed by a pinned key for the very request sent, or the call raises SignatureError;
+    ``request_signing_key`` (base64 of 32 bytes) to sign every request; ``timeout`` in seconds
+    per network operation; ``ssl_context`` for https.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        api_secret: str,
+        *,
+        files_encryption_key: Union[None, str, bytes] = None,
+        hardware_id: Optional[str] = None,
+        response_signing_public_keys: Union[None, str, Iterable[str]] = None,
+        application_id: Optional[str] = None,
+        request_signing_key: Optional[str] = None,
+        timeout: float = 60.0,
+        ssl_context: Optional[ssl.SSLContext] = None,
+    ) -> None:
+        self._origin = Origin.parse(base_url)
+        self._api_key = api_key
+        self._api_secret = api_secret
+        self._files_key = None if files_encryption_key is None else files_key_bytes(files_encryption_key)
+        self.hardware_id = hardware_id
+        if response_signing_public_keys is not None and not application_id:
+            raise ValueError("response_signing_public_keys needs application_id: the signatures bind the application id")
+        self._pinned = None if response_signing_public_keys is None else signing.pin(response_signing_public_keys)
+        self.application_id = application_id
+        self._request_key = None if request_signing_key is None else signing.request_signing_key_bytes(request_signing_key)
+        self._timeout = timeout
+        self._ssl_context = ssl_context
+        self._lock = threading.RLock()
+        self._token: Optional[str] = None
+        # The credentials of the last login, kept in memory to log in again when the session expires.
+        self._credentials: Optional[Dict[str, str]] = None
+        self._context: Optional[AppContext] = None
+        self._context_server_time = 0.0
+        self._context_at = 0.0
+        self._clock = ServerClock()
+        self._newest_signed_time: Optional[int] = None
+
+    # ---- state -------------------------------------------------------------------------
+
+    @property
+    def session_token(self) -> Optional[str]:
+        """The session token in use; None before login and after logout."""
+        return self._token
+
+    @property
+    def last_app_context(self) -> Optional[AppContext]:
+        """The application context last read by app_context() (or download_file), or None."""
+        return self._context
+
+    @property
+    def newest_signed_time(self) -> Optional[int]:
+        """The newest x-timestamp (Unix seconds) of an answer that verified against the pinned
+        keys; None without pinned keys or before the first answer. Persist it for
+        verify_license_file."""
+        return self._newest_signed_time
+
+    # ---- accounts ----------------------------------------------------------------------
+
+    def sign_up(self, username: str, password: str) -> UserSummary:
+        """Creates a username-and-password user (membership inactive until a license is activated)."""
+        return UserSummary.from_json(self._json("POST", "/sign_up", {"username": username, "password": password, **self._device()}))
+
+    def sign_up_with_license(self, code: str) -> UserSummary:
+        """Creates a user from a license code; the answer holds the generated username."""
+        return UserSummary.from_json(self._json("POST", "/sign_up_with_license_code", {"code": code, **self._device()}))
+
+    def login(self, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None) -> Session:
+        """Opens a session with a username and password, or with the license ``code`` the user
+        signed up with. The credentials are kept in memory so that an expired session is renewed
+        by itself."""
+        credentials = _credentials(username, password, code, "login")
+        session = Session.from_json(self._json("POST", "/auth/login", {"credentials": credentials, **self._device()}))
+        with self._lock:
+            self._token = session.session_token
+            self._credentials = credentials
+        return session
+
+    def logout(self) -> None:
+        """Ends the session and forgets the credentials. An already expired session counts as ended."""
+        with self._lock:
+            token, self._token, self._credentials = self._token, None, None
+        if token is None:
+            return
+        answer = self._send("POST", "/auth/logout", token=token)
+        if not answer.ok:
+            error = answer.error()
+            if not isinstance(error, SessionExpiredError):
+                raise error
+
+    def activate_license(self, code: str, username: Optional[str] = None, password: Optional[str] = None) -> Adjustment:
+        """Adds a license to a username-and-password user's membership. Without credentials,
+        those of the current password login are used."""
+        who = self._password_credentials(username, password, "activate_license")
+        body = {"code": code, "username": who["username"], "password": who["password"], **self._device()}
+        return Adjustment.from_json(self._json("POST", "/activate_license", body))
+
+    def change_password(self, new_password: str, username: Optional[str] = None, password: Optional[str] = None) -> None:
+        """Changes a username-and-password user's password (the current one is checked). Every
+        session of the user ends; when these were the credentials of the current login, the
+        client keeps the new password and logs in with it on its next call."""
+        who = self._password_credentials(username, password, "change_password")
+        self._json("POST", "/change_password", {"username": who["username"], "password": who["password"], "new_password": new_password})
+        with self._lock:
+            if self._credentials is not None and self._credentials.get("username") == who["username"]:
+                self._credentials = {"username": who["username"], "password": new_password}
+                self._token = None
+
+    def reset_devices(self, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None) -> DeviceReset:
+        """Unregisters all of the user's devices and ends their sessions (full credentials are
+        required: those given, else those of the current login). Raises ResetCooldownError
+        (with ``next_reset_at``) within the application's cooldown, ResetDisabledError when the
+        application does not allow it. The client then logs in again on its next call, which
+        registers this device afresh."""
+        if username is None and password is None and code is None:
+            with self._lock:
+                kept = self._credentials
+            if kept is None:
+                raise ValueError("reset_devices needs credentials: pass them, or log in first")
+            credentials = dict(kept)
+        else:
+            credentials = _credentials(username, password, code, "reset_devices")
+        result = DeviceReset.from_json(self._json("POST", "/reset_devices", credentials))
+        with self._lock:
+            if self._credentials == credentials:
+                self._token = None
+        return result
+
+    # ---- the application context ---------------------------------------------------------
+
+    def app_context(self) -> AppContext:
+        """Reads the application context (as the logged-in user when there is one) and keeps it
+        for remaining_time()."""
+        context = AppContext.from_json(self._authenticated("GET", "/app_context").json())
+        with self._lock:
+            self._context = context
+            # server_time is in the body, so with pinned keys it is signed like the rest of it;
+            # it has the milliseconds that x-timestamp (whole seconds) lacks.
+            self._context_server_time = context.server_time.timestamp()
+            self._context_at = time.monotonic()
+        return context
+
+    def remaining_time(self) -> Optional[float]:
+        """Seconds of membership left according to the last application context, on the
+        server's clock: ``active_until`` less the answer's ``server_time`` (signed with the rest
+        of the body when keys are pinned), less the time
+        elapsed since on the monotonic clock (never the device's wall clock). ``math.inf`` for
+        lifetime access, 0 once expired, None without a context, without a user in it
+        (anonymous) or when no time was ever granted."""
+        with self._lock:
+            context, server_time, at = self._context, self._context_server_time, self._context_at
+        if context is None or context.user is None:
+            return None
+        membership = context.user.membership
+        if membership.is_lifetime:
+            return math.inf
+        if membership.active_until is None:
+            return None
+        server_now = server_time + (time.monotonic() - at)
+        return max(0.0, membership.active_until.timestamp() - server_now)
+
+    # ---- per-user variables ----------------------------------------------------------------
+
+    def user_variables(self) -> List[UserVariable]:
+        """The logged-in user's own variables."""
+        data = self._authenticated("GET", "/user_variables").json()
+        if not isinstance(data, list):
+            raise GatehouseError(200, "UNEXPECTED_RESPONSE", "user_variables did not answer a list")
+        return [UserVariable.from_json(item) for item in data]
+
+    def get_user_variable(self, name: str) -> UserVariable:
+        """One variable of the logged-in user; NotFoundError (VARIABLE_NOT_FOUND) when unset."""
+        return UserVariable.from_json(self._authenticated("GET", _variable_path(name)).json())
+
+    def set_user_variable(self, name: str, value: str) -> Optional[UserVariable]:
+        """Sets (or creates) a variable of the logged-in user; the variable as stored when the
+        server answers it."""
+        answer = self._authenticated("PUT", _variable_path(name), {"value": value})
+        data = answer.json() if answer.body else None
+        return UserVariable.from_json(data) if isinstance(data, dict) else None
+
+    def delete_user_variable(self, name: str) -> None:
+        self._authenticated("DELETE", _variable_path(name))
+
+    # ---- files -------------------------------------------------------------------------------
+
+    def download_file(self, file_id: str, dest: Union[str, "os.PathLike[str]"]) -> Path:
+        """Downloads a file to ``dest``, decrypting an encrypted one (``is_encrypted`` in the
+        application context) as it streams when the client has the files encryption key. The
+        bytes go to a temporary file beside ``dest`` that becomes ``dest`` only once the whole
+        file has arrived, its SHA-256 is the signed ``x-content-sha256`` and every chunk
+        decrypted; otherwise it is removed and the error raised (SignatureError
+        CONTENT_MISMATCH, EncryptedFileError). Memory stays flat: one read and one chunk.
+        Without the key an encrypted file is saved as stored, once its header shows the format."""
+        encrypted = self._is_encrypted(file_id)
+        answer = self._authenticated("GET", f"/files/{quote(file_id, safe='')}/download", download=True)
+        target = Path(dest)
+        try:
+            fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=str(target.parent))
+        except BaseException:
+            answer.exchange.close()
+            raise
+        try:
+            with os.fdopen(fd, "wb") as out:
+                self._stream_to(answer, out, encrypted)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(partial, target)
+        except BaseException:
+            answer.exchange.close()
+            try:
+                os.unlink(partial)
+            except FileNotFoundError:
+                pass
+            raise
+        return target
+
+    def _stream_to(self, answer: _Answer, out: Any, encrypted: bool) -> None:
+        exchange = answer.exchange
+        expected = exchange.headers.get("x-content-sha256")
+        digest = hashlib.sha256()
+        decryptor = Decryptor(self._files_key) if encrypted and self._files_key is not None else None
+        head = b""
+        while True:
+            block = exchange.read(READ_SIZE)
+            if not block:
+                break
+            digest.update(block)
+            if decryptor is not None:
+                out.write(decryptor.update(block))
+                continue
+            if encrypted and len(head) < len(MAGIC):
+                head += block[: len(MAGIC) - len(head)]
+                if head != MAGIC[: len(head)]:
+                    raise EncryptedFileError("NOT_ENCRYPTED_FILE", "not a Gatehouse encrypted file")
+            out.write(block)
+        exchange.close()
+        # Checked whenever the server sent it; required (and signed) with pinned keys.
+        if expected is not None and not hmac.compare_digest(digest.hexdigest(), expected):
+            raise SignatureError("CONTENT_MISMATCH", f"the downloaded bytes have SHA-256 {digest.hexdigest()}, not the signed x-content-sha256 {expected}", exchange.status)
+        if decryptor is not None:
+            out.write(decryptor.finish())
+        elif encrypted and head != MAGIC:
+            raise EncryptedFileError("TRUNCATED", "encrypted file is truncated")
+
+    # ---- offline license files ----------------------------------------------------------------
+
+    def request_license_file(self) -> IssuedLicenseFile:
+        """Asks the server for a signed license file of the logged-in user (for this device when
+        the client has a hardware id); save ``license_file`` and check it offline with
+        verify_license_file."""
+        return IssuedLicenseFile.from_json(self._authenticated("POST", "/license_file", self._device()).json())
+
+    def verify_license_file(self, text: str, now: Union[None, float, datetime] = None, newest_seen: Union[None, float, datetime] = None, clock_tolerance_seconds: float = DEFAULT_CLOCK_TOLERANCE_SECONDS) -> LicenseClaims:
+        """verify_license_file (license_file.py) with this client's pinned keys, application id
+        and hardware id; ``newest_seen`` defaults to the newest signed time this client saw."""
+        if self._pinned is None or self.application_id is None:
+            raise ValueError("verify_license_file needs response_signing_public_keys and application_id")
+        seen = [t for t in (newest_seen, self._newest_signed_time) if t is not None]
+        newest = max((t.timestamp() if isinstance(t, datetime) else float(t)) for t in seen) if seen else None
+        return verify_license_file(text, self._pinned, self.application_id, self.hardware_id, now, newest, clock_tolerance_seconds)
+
+    # ---- the exchange ---------------------------------------------------------------------------
+
+    def _device(self) -> Dict[str, str]:
+        return {} if self.hardware_id is None else {"hardware_id": self.hardware_id}
+
+    def _password_credentials(self, username: Optional[str], password: Optional[str], what: str) -> Dict[str, str]:
+        if username is not None and password is not None:
+            return {"username": username, "password": password}
+        if username is not None or password is not None:
+            raise ValueError(f"{what} needs both username and password")
+        with self._lock:
+            kept = self._credentials
+        if kept is None or "password" not in kept:
+            raise ValueError(f"{what} needs a username and password: pass them, or log in with them first")
+        return dict(kept)
+
+    def _is_encrypted(self, file_id: str) -> bool:
+        def listed() -> Optional[bool]:
+            context = self._context
+            found = None if context is None else next((f for f in context.application.files if f.id == file_id), None)
+            return None if found is None else found.is_encrypted
+
+        known = listed()
+        if known is None:
+            self.app_context()
+            known = listed()
+        # Not listed even now: the server answers the download with 404 FILE_NOT_FOUND.
+        return bool(known)
+
+    def _json(self, method: str, path: str, body: Any) -> Any:
+        answer = self._send(method, path, body=body)
+        if not answer.ok:
+            raise answer.error()
+        return answer.json() if answer.body else None
+
+    def _authenticated(self, method: str, path: str, body: Any = None, download: bool = False) -> _Answer:
+        """A request as the current user; on SESSION_EXPIRED, logs in again once (when it has
+        credentials) and retries once. A refused request did nothing, so a retry is safe."""
+        if self._token is None and self._credentials is not None:
+            # The session was ended on purpose (a password change, a device reset): open a new one.
+            self._renew(None)
+        token = self._token
+        first = self._send(method, path, token=token, body=body, download=download)
+        if first.ok:
+            return first
+        error = first.error()
+        if not isinstance(error, SessionExpiredError) or self._credentials is None:
+            raise error
+        self._renew(token)
+        second = self._send(method, path, token=self._token, body=body, download=download)
+        if second.ok:
+            return second
+        raise second.error()
+
+    def _renew(self, expired: Optional[str]) -> None:
+        """Logs in again with the kept credentials, unless another thread already replaced ``expired``."""
+        with self._lock:
+            if self._token != expired and self._token is not None:
+                return
+            credentials = self._credentials
+            if credentials is None:
+                raise SessionExpiredError(401, "SESSION_EXPIRED", "the session ended and the client has no credentials to renew it")
+            self.login(credentials.get("username"), credentials.get("password"), code=credentials.get("code"))
+
+    def _send(self, method: str, path: str, token: Optional[str] = None, body: Any = None, download: bool = False) -> _Answer:
+        """One request; signed again on the server's time and sent once more when refused as
+        SIGNATURE_EXPIRED while the client went by a clock the answer shows to be off."""
+        answer = self._send_once(method, path, token, body, download)
+        if self._request_key is None:
+            return answer
+        moved = self._clock.observe(answer.exchange.headers)
+        if not moved or answer.status != 401 or answer.error().error_code != "SIGNATURE_EXPIRED":
+            return answer
+        again = self._send_once(method, path, token, body, download)
+        self._clock.observe(again.exchange.headers)
+        return again
+
+    def _send_once(self, method: str, path: str, token: Optional[str], body: Any, download: bool) -> _Answer:
+        target = self._origin.prefix + INTEGRATION + path
+        headers = {"x-api-key": self._api_key, "x-api-secret": self._api_secret, "accept": "application/json"}
+        if token is not None:
+            headers["authorization"] = f"Bearer {token}"
+        # The body is serialized once: the bytes signed are the bytes sent.
+        data = None if body is None else json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        if data is not None:
+            headers["content-type"] = "application/json"
+        if self._request_key is not None:
+            headers.update(signing.sign_request(self._request_key, method, target, self._api_key, headers, data or b"", str(int(self._clock.now()))))
+        elif self._pinned is not None:
+            headers["x-nonce"] = signing.fresh_nonce()
+        sent = _Sent(method, target, headers.get("x-nonce", ""), headers.get("x-signature", ""))
+        exchange = send(self._origin, method, target, headers, data, self._timeout, self._ssl_context)
+        streams = download and method == "GET" and exchange.status in (200, 206)
+        try:
+            received = None if streams else exchange.read_all()
+            if self._pinned is not None:
+                assert self.application_id is not None
+                signed_at = signing.verify_response(
+                    self._pinned, self.application_id, method, target, sent.nonce, sent.signature, exchange.status, exchange.headers, received or b"", streams
+                )
+                if streams and exchange.status == 206:
+                    raise SignatureError("PARTIAL_CONTENT", "the download was answered with a part of the file, which cannot be checked against its digest", 206)
+                with self._lock:
+                    if self._newest_signed_time is None or signed_at > self._newest_signed_time:
+                        self._newest_signed_time = signed_at
+            elif streams and exchange.status == 206:
+                raise GatehouseError(206, "UNEXPECTED_RESPONSE", "the download was answered with a part of the file")
+        except BaseException:
+            exchange.close()
+            raise
+        return _Answer(exchange, received, sent)
+
+
+def _credentials(username: Optional[str], password: Optional[str], code: Optional[str], what: str) -> Dict[str, str]:
+    if code is not None and username is None and password is None:
+        return {"code": code}
+    if code is None and username is not None and password is not None:
+        return {"username": username, "password": password}
+    raise ValueError(f"{what} takes a username and password, or a code")
+
+
+def _variable_path(name: str) -> str:
+    return "/user_variables/" + quote(name, safe="")
