@@ -200,6 +200,76 @@ const responseCases = [
   responseCase('download_without_content_sha256', 'A download answer without x-content-sha256.', altered(wholeDownload, (c) => (delete c.response.headers['x-content-sha256'], c)), invalid('SIGNATURE_MISSING', 'no x-content-sha256')),
 ];
 
+// --- License files --------------------------------------------------------------------------
+
+const HARDWARE_ID = 'hw-1';
+const DAY = 24 * 3600;
+const ISSUED_AT = Number(TIMESTAMP);
+
+/** The claims of a file for alice on hw-1, 30 days of membership left, 14 days of TTL, in the order the server writes them. */
+const licenseClaims = (changes = {}) => ({
+  app: APPLICATION_ID,
+  sub: 'c4a7e2d1-3b5f-4c8e-9a1d-6f2e8b0c4d7a',
+  username: 'alice',
+  hwid_sha256: sha256(`${APPLICATION_ID}:${HARDWARE_ID}`),
+  membership: { is_lifetime: false, active_until: ISSUED_AT + 30 * DAY },
+  iat: ISSUED_AT,
+  exp: ISSUED_AT + 14 * DAY,
+  jti: '9d8e7f6a-5b4c-4d3e-8f2a-1b0c9d8e7f6a',
+  ...changes,
+});
+
+const armour = (envelope) => `-----BEGIN GATEHOUSE LICENSE FILE-----\n${Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64')}\n-----END GATEHOUSE LICENSE FILE-----\n`;
+
+/** A file as the server writes it: the claims signed by `keyName` over gatehouse-license-v1, kid and payload. */
+function licenseFile(claims, keyName = 'current') {
+  const kid = KEYS[keyName].key_id;
+  const payload = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
+  const signedText = `gatehouse-license-v1\n${kid}\n${payload}`;
+  const sig = sign(null, Buffer.from(signedText, 'utf8'), KEYS[keyName].privateKey).toString('base64url');
+  return { text: armour({ v: 1, alg: 'ed25519', kid, payload, sig }), signedText };
+}
+
+/** What a client on `hardware_id` checks at `now` (Unix seconds), having seen `newest_signed_time`, and its verdict. */
+function licenseCase(name, description, file, claims, check, expected) {
+  return {
+    name,
+    description,
+    pinned_keys: ['current'],
+    application_id: APPLICATION_ID,
+    hardware_id: HARDWARE_ID,
+    now: ISSUED_AT + DAY,
+    newest_signed_time: ISSUED_AT,
+    ...check,
+    license_file: file.text,
+    signed_text: file.signedText,
+    claims,
+    expected,
+  };
+}
+
+const aliceClaims = licenseClaims();
+const aliceFile = licenseFile(aliceClaims);
+const anyMachineClaims = licenseClaims({ hwid_sha256: null, membership: { is_lifetime: true, active_until: null } });
+/** The valid file with a year more written into its payload, its signature kept. */
+const tamperedFile = (() => {
+  const claims = { ...aliceClaims, exp: aliceClaims.exp + 365 * DAY };
+  const envelope = JSON.parse(Buffer.from(aliceFile.text.split('\n')[1], 'base64').toString('utf8'));
+  const payload = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
+  return { claims, file: { text: armour({ ...envelope, payload }), signedText: `gatehouse-license-v1\n${envelope.kid}\n${payload}` } };
+})();
+
+const licenseFileCases = [
+  licenseCase('license_valid', 'A file for alice on hw-1, a day after issuance: 30 days of membership, so the TTL of 14 days sets exp.', aliceFile, aliceClaims, {}, VALID),
+  licenseCase('license_valid_any_machine', 'A lifetime user of an application without device authentication: hwid_sha256 is null, any machine (or none) passes.', licenseFile(anyMachineClaims), anyMachineClaims, { hardware_id: null }, VALID),
+  licenseCase('license_expired', 'The valid file at its exp: expired.', aliceFile, aliceClaims, { now: aliceClaims.exp, newest_signed_time: aliceClaims.exp - 60 }, invalid('EXPIRED', 'now is at or past exp')),
+  licenseCase('license_wrong_machine', 'The valid file on another machine.', aliceFile, aliceClaims, { hardware_id: 'hw-2' }, invalid('OTHER_MACHINE', 'hwid_sha256 is not that of this application and hardware id')),
+  licenseCase('license_wrong_application', 'The valid file checked by a client of another application (that pins the same key).', aliceFile, aliceClaims, { application_id: OTHER_APPLICATION_ID }, invalid('OTHER_APPLICATION', 'app is not the client’s application')),
+  licenseCase('license_tampered', 'A year more written into the payload, the signature kept.', tamperedFile.file, tamperedFile.claims, {}, invalid('SIGNATURE_INVALID', 'tampered payload')),
+  licenseCase('license_other_key', 'The claims of the valid file signed by a key the client does not pin.', licenseFile(aliceClaims, 'unpinned'), aliceClaims, {}, invalid('SIGNATURE_INVALID', 'kid not pinned')),
+  licenseCase('license_clock_rolled_back', 'Within the file’s life, but the client has seen a signed time two days later: its clock was set back.', aliceFile, aliceClaims, { newest_signed_time: ISSUED_AT + 3 * DAY }, invalid('CLOCK_ROLLED_BACK', 'now is more than 300 seconds behind the newest signed time seen')),
+];
+
 const publicKeyOf = ({ privateKey: _privateKey, ...rest }) => rest;
 
 export function signingVectors() {
@@ -209,6 +279,7 @@ export function signingVectors() {
       'Strings are UTF-8: a body is the UTF-8 bytes of its "body" string. Header names are lower case. Keys: Ed25519 private keys as the raw 32-byte seed (base64) and as PKCS8 DER (base64), public keys as the raw 32 bytes (base64); the request signing key as its raw 32 bytes (base64), as the console shows request_signing_key.',
       'Response cases: the client pins the public keys named in pinned_keys, knows application_id, sent request (x_signature empty: the request was not signed; x_nonce empty: none sent) and received response. signed_text is the text the client builds from them (null when it cannot: a header is missing or malformed). download: the request was a file download, so a 200 or 206 is digested as <x-content-sha256>:<content-range or empty>, and a 200 body must then have the SHA-256 x-content-sha256. expected.failure is the SignatureError code the TypeScript SDK raises.',
       'Request cases: the request as received; a valid one carries the x_signature the key makes over signed_text, an invalid one an x_signature that the server must refuse (SIGNATURE_INVALID).',
+      'License file cases: a client pinning pinned_keys, of application_id, on the machine hardware_id (null: none), whose clock reads now (Unix seconds) and that has seen newest_signed_time, verifies license_file. signed_text is what sig signs (gatehouse-license-v1, kid, payload), claims the payload decoded. expected.failure is the LicenseFileError code of the TypeScript SDK; a clock more than 300 seconds behind the newest signed time seen (the file’s iat included) is rolled back.',
     ],
     application_id: APPLICATION_ID,
     keys: {
@@ -217,6 +288,7 @@ export function signingVectors() {
     },
     response_cases: responseCases,
     request_cases: requestCases,
+    license_file_cases: licenseFileCases,
   };
 }
 

@@ -35,6 +35,9 @@ const USAGE = `usage:
       decrypts an encrypted file with --key or GATEHOUSE_FILES_ENCRYPTION_KEY.
   gatehouse files rm <name|id>
   gatehouse user <username|license code>
+  gatehouse license-file verify <file> --public-key KEY [--public-key KEY] [--hardware-id ID] [--application-id ID] [--json]
+      Verifies an offline license file without a server, against the application's
+      response_signing_public_key; prints its claims, or why it is refused (exit 1).
 
   CI commands take --url URL (or GATEHOUSE_URL), --admin-key KEY (or GATEHOUSE_ADMIN_API_KEY),
   and --json (the result as one JSON line on stdout).
@@ -55,6 +58,10 @@ async function run(argv: string[]): Promise<number> {
     if (run !== undefined) return run(rest);
   }
   if (group === 'backup' || group === 'restore') return (await import('./cli/backup-commands.js')).backupCommands[group]!(argv.slice(1));
+  if (group === 'license-file') {
+    const run = (await import('./cli/license-file-command.js')).licenseFileCommands[command ?? ''];
+    if (run !== undefined) return run(rest);
+  }
   if (group === 'user') return (await import('./cli/user-command.js')).userCommand(argv.slice(1));
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
 }

@@ -47,6 +47,22 @@ export interface ApplicationRecord {
   createdAt: Instant;
 }
 
+/**
+ * What an offline license file grants (docs/signing.md, Offline license files), before the
+ * signing module turns it into claims: the hardware id is kept here and only its digest is signed.
+ */
+export interface LicenseFileGrant {
+  id: string;
+  applicationId: string;
+  userId: string;
+  username: string;
+  /** null without device auth: the file is then good on any machine. */
+  hardwareId: string | null;
+  membership: Membership;
+  issuedAt: Instant;
+  expiresAt: Instant;
+}
+
 /** An Ed25519 key pair that signs integration responses. */
 export interface ResponseSigningKey {
   /** The raw 32-byte public key, base64. */

@@ -8,16 +8,36 @@
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
-import { errorFromResponse, SessionExpiredError } from './errors.js';
+import { pinnedEd25519Keys } from '../signing/ed25519.js';
+import type { LicenseFileClaims } from '../signing/license-file.js';
+import { errorFromResponse, GatehouseError, SessionExpiredError, SignatureError } from './errors.js';
+import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicense } from './offline-license.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
-import type { Adjustment, AppContext, LoginCredentials, Session, UserSummary } from './types.js';
+import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
+import type { Adjustment, AppContext, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
+export type { LicenseFileVerifyOptions } from './offline-license.js';
 export { EncryptedFileError } from '../file-format/encrypted-file.js';
+export { LicenseFileError, type LicenseFileFailure } from '../signing/license-file.js';
 
-export type GatehouseClientOptions = ConnectionOptions & ResponseSigningOptions;
+export type GatehouseClientOptions = ConnectionOptions & ResponseSigningOptions & LicenseFileOptions;
+
+/**
+ * Offline license files (README, Client SDK, Offline license files). Both paths are the caller's
+ * choice: somewhere the user can write and the application can read again after a restart.
+ */
+export interface LicenseFileOptions {
+  /**
+   * The state file keeping the newest signed server time seen (from answers and license files), so
+   * that a clock set back behind it is refused across restarts; in memory only without it.
+   */
+  stateFile?: string;
+  /** Where requestLicenseFile() keeps the file and appContext({offlineFallback: true}) reads it. */
+  licenseFile?: string;
+}
 
 export interface ConnectionOptions {
   /** Where the server answers, e.g. https://gatehouse.example.com (no /api suffix). */
@@ -47,9 +67,34 @@ export type ResponseSigningOptions =
 
 const INTEGRATION = '/api/integration';
 
+/**
+ * Answers that say the server is not there (a proxy in front of a stopped server, or the server
+ * without its database): the offline fallback treats them as a failed connection. Falling back on
+ * them gives an attacker nothing a cut cable does not: the license file must still verify.
+ */
+const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
+
+/** Errors thrown by fetch itself: no answer came. */
+const connectionFailures = new WeakSet<object>();
+
+function unreachable(error: unknown): boolean {
+  if (typeof error === 'object' && error !== null && connectionFailures.has(error)) return true;
+  return (error instanceof GatehouseError || error instanceof SignatureError) && UNREACHABLE_STATUSES.has(error.status);
+}
+
+/** fetch, remembering a failure to connect as such for the offline fallback. */
+async function fetchAnswer(url: URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (typeof error === 'object' && error !== null) connectionFailures.add(error);
+    throw error;
+  }
+}
+
 interface SendOptions {
   /** The session token to send, if any. */
-  token?: string | null;
+  token?: string | null | undefined;
   /** A body to send as JSON. */
   json?: unknown;
   /** The answer is a file download: with pinned keys, signed by the file's digest and checked as it streams. */
@@ -102,6 +147,10 @@ export class GatehouseClient {
   private readonly verifier: ResponseVerifier | null;
   /** Signs every request when the client has the request signing key; null: requests go unsigned. */
   private readonly signer: RequestSigner | null;
+  /** The newest signed server time seen (answers and license files), kept for the license file clock check. */
+  private readonly signedTime: SignedTimeState;
+  /** License files, verified against the pinned keys; null when the client pins none. */
+  private readonly offlineLicense: OfflineLicense | null;
 
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -110,6 +159,18 @@ export class GatehouseClient {
     this.hardwareId = options.hardwareId;
     this.verifier = verifierOf(options);
     this.signer = options.requestSigningKey === undefined ? null : createRequestSigner(options.requestSigningKey);
+    this.signedTime = signedTimeState(options.stateFile);
+    this.offlineLicense =
+      options.responseSigningPublicKeys === undefined
+        ? null
+        : createOfflineLicense(
+            pinnedEd25519Keys(options.responseSigningPublicKeys, 'responseSigningPublicKeys'),
+            // verifierOf has required it beside the keys.
+            options.applicationId ?? '',
+            options.hardwareId,
+            this.signedTime,
+            options.licenseFile,
+          );
   }
 
   /** The session token in use, or null before login and after logout. */
@@ -155,8 +216,55 @@ export class GatehouseClient {
     if (!(error instanceof SessionExpiredError)) throw error;
   }
 
-  /** Reads the application context (as the logged-in user when there is one) and keeps it for remainingTime(). */
-  async appContext(): Promise<AppContext> {
+  /**
+   * Reads the application context (as the logged-in user when there is one) and keeps it for
+   * remainingTime(). With `offlineFallback`, when the server cannot be reached (no connection, or
+   * a 502, 503 or 504 answer), the stored license file (option `licenseFile`) is verified instead
+   * and an OfflineAppContext (`offline: true`) returned; a file that does not verify throws its
+   * LicenseFileError, and without a stored file the connection's error is thrown.
+   */
+  appContext(): Promise<AppContext>;
+  appContext(options: { offlineFallback: boolean }): Promise<AppContext | OfflineAppContext>;
+  async appContext(options: { offlineFallback?: boolean } = {}): Promise<AppContext | OfflineAppContext> {
+    try {
+      return await this.onlineContext();
+    } catch (error) {
+      if (options.offlineFallback !== true || !unreachable(error)) throw error;
+      const offline = await this.licenses().fallback(error);
+      if (offline === null) throw error;
+      return offline;
+    }
+  }
+
+  /**
+   * Asks the server for an offline license file for this machine (the logged-in user's; the
+   * server applies login's rules and counts the machine against the device cap), verifies it
+   * and keeps it where the option `licenseFile` says. Needs pinned keys.
+   */
+  async requestLicenseFile(): Promise<IssuedLicenseFile & { claims: LicenseFileClaims }> {
+    const licenses = this.licenses();
+    const { response } = await this.authenticated('/license_file', { post: this.device() });
+    const issued = (await response.json()) as IssuedLicenseFile;
+    const claims = await licenses.verify(issued.license_file);
+    await licenses.store(issued.license_file);
+    return { ...issued, claims };
+  }
+
+  /**
+   * Verifies a license file offline: signed by a pinned key, for this application, bound to this
+   * machine (or `hardwareId`), the clock not behind the newest signed time seen, not expired.
+   * Its claims, or a LicenseFileError saying which check failed. Needs pinned keys.
+   */
+  async verifyLicenseFile(text: string, options: LicenseFileVerifyOptions = {}): Promise<LicenseFileClaims> {
+    return this.licenses().verify(text, options);
+  }
+
+  private licenses(): OfflineLicense {
+    if (this.offlineLicense === null) throw new TypeError('license files need responseSigningPublicKeys and applicationId: a file is only as good as the key it is checked with');
+    return this.offlineLicense;
+  }
+
+  private async onlineContext(): Promise<AppContext> {
     const { response, signedAt } = await this.authenticated('/app_context');
     const context = (await response.json()) as AppContext;
     this.context = context;
@@ -188,7 +296,7 @@ export class GatehouseClient {
    */
   async downloadFile(fileId: string): Promise<Readable> {
     const encrypted = await this.isEncrypted(fileId);
-    const { response } = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`, true);
+    const { response } = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`, { download: true });
     const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
     if (!encrypted) return body;
     const check = this.filesKey === null ? createFormatCheckStream() : createDecryptStream(this.filesKey);
@@ -236,15 +344,20 @@ export class GatehouseClient {
     return (await response.json()) as T;
   }
 
-  /** A GET as the current user; on SESSION_EXPIRED, logs in again once (if it can) and retries once. */
-  private async authenticated(path: string, download = false): Promise<Answer> {
+  /**
+   * A GET (or, with `post`, a POST of that body) as the current user; on SESSION_EXPIRED, logs in
+   * again once (if it can) and retries once.
+   */
+  private async authenticated(path: string, how: { download?: boolean; post?: unknown } = {}): Promise<Answer> {
     const token = this.token;
-    const first = await this.send('GET', path, { token, download });
+    const method = how.post === undefined ? 'GET' : 'POST';
+    const options = { download: how.download === true, ...(how.post === undefined ? {} : { json: how.post }) };
+    const first = await this.send(method, path, { ...options, token });
     if (first.response.ok) return first;
     const error = await errorFromResponse(first.response);
     if (!(error instanceof SessionExpiredError) || this.credentials === null) throw error;
     await this.renew(token);
-    const second = await this.send('GET', path, { token: this.token, download });
+    const second = await this.send(method, path, { ...options, token: this.token });
     if (second.response.ok) return second;
     throw await errorFromResponse(second.response);
   }
@@ -277,13 +390,16 @@ export class GatehouseClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.signer !== null) Object.assign(headers, this.signer.sign({ method, pathAndQuery, headers, ...(body === undefined ? {} : { body }) }));
     const init = { method, headers, ...(body === undefined ? {} : { body }) };
-    if (this.verifier === null) return { response: await fetch(url, init), signedAt: null };
+    if (this.verifier === null) return { response: await fetchAnswer(url, init), signedAt: null };
     // A signed request carries its own nonce, which the answer's signature binds as well.
     const nonce = headers['x-nonce'] ?? this.verifier.newNonce();
     headers['x-nonce'] = nonce;
-    const response = await fetch(url, init);
+    const response = await fetchAnswer(url, init);
     const sent = { method, pathAndQuery, nonce, requestSignature: headers['x-signature'] ?? '' };
-    return options.download === true ? this.verifier.download(sent, response) : this.verifier.whole(sent, response);
+    const answer = options.download === true ? await this.verifier.download(sent, response) : await this.verifier.whole(sent, response);
+    // A verified x-timestamp is the server's time: the clock may not be set back behind it.
+    await this.signedTime.observe(Math.floor(answer.signedAt / 1000));
+    return answer;
   }
 
   /** Logs in again with the kept credentials, unless another request already replaced `expired`. */

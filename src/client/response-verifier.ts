@@ -1,11 +1,11 @@
 // How the SDK checks signed answers against the keys it pins (README, Client SDK; docs/signing.md,
 // Verifying in a client). The bytes come from src/signing/response-signature.ts, the module the
 // server signs with, so the two cannot drift apart.
-import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { bodyDigest, downloadBodyDigest, freshNonce, parseSignatureHeader, responseKeyId, responseSignatureBase } from '../signing/response-signature.js';
+import { createHash } from 'node:crypto';
+import { ed25519Verifies, pinnedEd25519Keys } from '../signing/ed25519.js';
+import { bodyDigest, downloadBodyDigest, freshNonce, parseSignatureHeader, responseSignatureBase } from '../signing/response-signature.js';
 import { SignatureError } from './errors.js';
 
-const PUBLIC_KEY_LENGTH = 32;
 /** x-timestamp: Unix seconds as a decimal integer, short enough to stay exact as a number. */
 const TIMESTAMP_PATTERN = /^\d{1,15}$/;
 const CONTENT_SHA256_PATTERN = /^[0-9a-f]{64}$/;
@@ -41,22 +41,6 @@ export interface ResponseVerifier {
   download(sent: SentRequest, response: Response): Promise<VerifiedAnswer>;
 }
 
-/** The key id and key object of a pinned public key (base64 of its raw 32 bytes). */
-function pinnedKey(publicKey: string): [string, KeyObject] {
-  const raw = Buffer.from(publicKey, 'base64');
-  if (raw.length !== PUBLIC_KEY_LENGTH) throw new RangeError('responseSigningPublicKeys: each key must be the base64 of a raw 32-byte Ed25519 public key');
-  return [responseKeyId(publicKey), createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' })];
-}
-
-function verifiesWith(key: KeyObject, text: Buffer, signature: string): boolean {
-  try {
-    return verify(null, text, key, Buffer.from(signature, 'base64'));
-  } catch {
-    // A signature of the wrong length: not one this key made.
-    return false;
-  }
-}
-
 /** Lets the connection go when an answer is refused before its body is read. */
 const discard = (response: Response) => void response.body?.cancel().catch(() => {});
 
@@ -76,8 +60,7 @@ function digestCheck(expected: string, status: number): TransformStream<Uint8Arr
 }
 
 export function createResponseVerifier(publicKeys: string | readonly string[], applicationId: string): ResponseVerifier {
-  const keys = new Map((typeof publicKeys === 'string' ? [publicKeys] : publicKeys).map(pinnedKey));
-  if (keys.size === 0) throw new RangeError('responseSigningPublicKeys: pin at least one key');
+  const keys = pinnedEd25519Keys(publicKeys, 'responseSigningPublicKeys');
 
   /** Checks the answer's signature over `digest`; its signed time in ms. */
   function check(sent: SentRequest, response: Response, digest: string): number {
@@ -99,7 +82,7 @@ export function createResponseVerifier(publicKeys: string | readonly string[], a
     const bytes = Buffer.from(text, 'utf8');
     const verified = parseSignatureHeader(header).some(({ keyId, signature }) => {
       const key = keys.get(keyId);
-      return key !== undefined && verifiesWith(key, bytes, signature);
+      return key !== undefined && ed25519Verifies(key, bytes, Buffer.from(signature, 'base64'));
     });
     if (!verified) throw new SignatureError('SIGNATURE_INVALID', response.status, `no signature by a pinned key verifies the answer to ${sent.method} ${sent.pathAndQuery}`);
     return Number(timestamp) * 1000;

@@ -1,4 +1,8 @@
-// The wire shapes the client SDK reads, as the integration API sends them (README, API reference).
+// The wire shapes the client SDK reads, as the integration API sends them (README, API reference),
+// and the offline context the SDK makes from a license file in their stead.
+import type { LicenseFileClaims } from '../signing/license-file.js';
+
+export type { LicenseFileClaims };
 
 export interface Membership {
   /** The membership grants access now. */
@@ -44,6 +48,30 @@ export interface AppContext {
   user: UserSummary | null;
   /** The server's clock (ISO 8601 UTC): the one to compute remaining time with. */
   server_time: string;
+  /** Never set by the server: an answer from it is not offline (see OfflineAppContext). */
+  offline?: false;
+}
+
+/**
+ * What appContext({offlineFallback: true}) returns when the server could not be reached and the
+ * stored license file verified (README, Client SDK, Offline license files): the user and
+ * membership the file grants, and nothing the server alone knows (variables, files, announcements).
+ */
+export interface OfflineAppContext {
+  offline: true;
+  /** Why the server was not reached: the network error, or the 502/503/504 answer's error. */
+  cause: unknown;
+  /** The verified claims of the stored license file. */
+  license: LicenseFileClaims;
+  /** When the license file expires (ISO 8601 UTC): the fallback ends then. */
+  expires_at: string;
+  user: UserSummary;
+}
+
+/** An offline license file as the server issues it. */
+export interface IssuedLicenseFile {
+  license_file: string;
+  expires_at: string;
 }
 
 /** A membership change (the answer of license activation). */

@@ -20,6 +20,8 @@ export interface ApplicationSettings {
   requestSigning: boolean;
   /** How far a signed request's time may be from the server's, and how long a rotated request signing key still counts. */
   signatureWindowSeconds: number;
+  /** How long an offline license file lasts at most (docs/signing.md, Offline license files); never past the membership. */
+  licenseFileTtlMinutes: number;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -36,6 +38,7 @@ export const defaultSettings: ApplicationSettings = {
   responseSigning: true,
   requestSigning: false,
   signatureWindowSeconds: 10,
+  licenseFileTtlMinutes: 20_160,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -45,6 +48,9 @@ export const LIMIT_MAX = 10_000;
 export const PROPAGATED_IP_BAN_HOURS_MAX = 8760;
 export const SIGNATURE_WINDOW_MIN = 5;
 export const SIGNATURE_WINDOW_MAX = 300;
+/** An offline license file lasts from an hour to a year (docs/signing.md). */
+export const LICENSE_FILE_TTL_MIN = 60;
+export const LICENSE_FILE_TTL_MAX = 525_600;
 
 function checkRange(field: string, n: number, min: number, max: number) {
   if (!Number.isInteger(n) || n < min || n > max) throw validationError(field, `must be an integer from ${min} to ${max}`);
@@ -57,6 +63,7 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   if (s.propagatedIpBanHours !== null) checkRange('propagated_ip_ban_hours', s.propagatedIpBanHours, 1, PROPAGATED_IP_BAN_HOURS_MAX);
   validatePasswordMinLength(s.passwordMinLength);
   checkRange('signature_window_seconds', s.signatureWindowSeconds, SIGNATURE_WINDOW_MIN, SIGNATURE_WINDOW_MAX);
+  validateLicenseFileTtl('license_file_ttl_minutes', s.licenseFileTtlMinutes);
   return s;
 }
 
@@ -64,6 +71,12 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
 export function mergeSettings(current: ApplicationSettings, patch: Partial<ApplicationSettings>): ApplicationSettings {
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
   return validateSettings({ ...current, ...given });
+}
+
+/** A license file's lifetime in minutes, as a setting or as an owner's override at issuance. */
+export function validateLicenseFileTtl(field: string, minutes: number): number {
+  checkRange(field, minutes, LICENSE_FILE_TTL_MIN, LICENSE_FILE_TTL_MAX);
+  return minutes;
 }
 
 export function validateUserLimits(limits: { allowedDevices?: number; allowedSessions?: number }): void {

@@ -115,6 +115,16 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       expect(stored.filter((s) => s !== null)).toHaveLength(2);
     });
 
+    test('40 parallel license file admissions on distinct devices fill the device cap exactly', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id, { allowedDevices: 3 });
+      const result = await tally(
+        times(40, (i) => store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() }, now: T0 })),
+      );
+      expect(result).toEqual({ fulfilled: 3, codes: { DEVICE_LIMIT_REACHED: 37 } });
+      expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(3);
+    });
+
     test('40 parallel logins on one device leave exactly one live session', async () => {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);

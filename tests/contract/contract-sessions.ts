@@ -140,6 +140,28 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSession(randomUUID())).toBeNull();
     });
 
+    test('admitLicenseFileDevice re-reads the user as a login does, admits the device under the cap and opens no session', async () => {
+      const { app, user } = await userOf(store());
+      const admit = (hardwareId: string | null, userId = user.id) =>
+        store().admitLicenseFileDevice({ applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, now: T0 });
+      await store().updateUserLimits(app.id, user.id, { allowedDevices: 2 });
+      expect((await admit('hw-1')).membership).toEqual(user.membership);
+      await admit('hw-1');
+      await admit('hw-2');
+      await domainError(admit('hw-3'), 'DEVICE_LIMIT_REACHED');
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
+      // Without device auth nothing is registered.
+      expect((await admit(null)).id).toBe(user.id);
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
+
+      await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0);
+      await domainError(admit('hw-1'), 'TIMED_OUT');
+      await store().setUserTimeout(app.id, user.id, null, T0);
+      const lapsed = await seedUser(store(), app.id, { membership: { activeUntil: T0 - 1, isLifetime: false } });
+      await domainError(admit('hw-9', lapsed.id), 'MEMBERSHIP_INACTIVE');
+      expect(await devicesOf(store(), app.id, lapsed.id)).toEqual([]);
+    });
+
     test('holdLegacySession admits devices: registers under the cap, passes a known device and refuses over the cap', async () => {
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string) =>

@@ -5,6 +5,8 @@ import {
   SESSION_TTL_MIN,
   SIGNATURE_WINDOW_MAX,
   SIGNATURE_WINDOW_MIN,
+  LICENSE_FILE_TTL_MAX,
+  LICENSE_FILE_TTL_MIN,
   defaultSettings,
   validateName,
   validateSettings,
@@ -28,6 +30,7 @@ describe('defaultSettings', () => {
       responseSigning: true,
       requestSigning: false,
       signatureWindowSeconds: 10,
+      licenseFileTtlMinutes: 20_160,
     });
   });
 
@@ -54,6 +57,14 @@ describe('validateSettings', () => {
     for (const v of [5, 10, 300]) expect(() => validateSettings(withSetting({ signatureWindowSeconds: v }))).not.toThrow();
     for (const v of [4, 301, 0, -10, 7.5]) {
       expectValidationError(() => validateSettings(withSetting({ signatureWindowSeconds: v })), 'signature_window_seconds');
+    }
+  });
+
+  it('license_file_ttl_minutes from an hour to a year', () => {
+    expect([LICENSE_FILE_TTL_MIN, LICENSE_FILE_TTL_MAX]).toEqual([60, 365 * 24 * 60]);
+    for (const v of [60, 20_160, 525_600]) expect(() => validateSettings(withSetting({ licenseFileTtlMinutes: v }))).not.toThrow();
+    for (const v of [59, 525_601, 0, -60, 90.5]) {
+      expectValidationError(() => validateSettings(withSetting({ licenseFileTtlMinutes: v })), 'license_file_ttl_minutes');
     }
   });
 

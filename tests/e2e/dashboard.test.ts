@@ -9,6 +9,8 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../src/application/console/owners.js';
+import { pinnedEd25519Keys } from '../../src/signing/ed25519.js';
+import { verifyLicenseFile } from '../../src/signing/license-file.js';
 import { createApplication } from '../support/test-app.js';
 import {
   browserAvailable,
@@ -245,6 +247,25 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(await page.getByText('+7 d').count()).toBe(1);
     const login = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
     expect(login.status).toBe(200);
+  });
+
+  it('downloads an offline license file for an air-gapped machine from the user page, which registers the machine', async () => {
+    // On alice's page, with the 7 days of the test before. Her one device slot is taken by hw-alice-1.
+    await page.locator('input[name=license_file_hardware_id]').fill('hw-air-1');
+    await page.getByRole('button', { name: 'Download license file' }).click();
+    await page.getByText('this account has reached its number of allowed devices').waitFor();
+    await page.locator('input[name=allowed_devices]').fill('2');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByText('Limits saved.').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download license file' }).click()]);
+    expect(download.suggestedFilename()).toBe('alice.lic');
+    const text = await readFile((await download.path())!, 'utf8');
+    const { body: app } = await consoleGet<{ response_signing_public_key: string }>(`/applications/${appId}`);
+    const claims = verifyLicenseFile(text, { keys: pinnedEd25519Keys(app.response_signing_public_key, 'key'), applicationId: appId, hardwareId: 'hw-air-1', now: Math.floor(server.t.clock.now() / 1000) });
+    expect(claims.username).toBe('alice');
+    await page.getByText(/License file downloaded; it expires/).waitFor();
+    await page.getByText('hw-air-1').waitFor();
+    await screenshot(page, 'user-license-file');
   });
 
   it('previews announcement HTML sanitized: no script, handler or javascript: URL', async () => {

@@ -45,7 +45,9 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['POST', '/api/integration/auth/logout', 'integration'],
   ['GET', '/api/integration/app_context', 'integration'],
   ['POST', '/api/integration/activate_license', 'integration'],
+  ['POST', '/api/integration/license_file', 'integration'],
   ['GET', `/api/admin/user/${ID}`, 'admin'],
+  ['POST', '/api/admin/license_files', 'admin'],
   ['POST', '/api/console/login', 'console'],
   ['POST', '/api/console/applications', 'console'],
   ['GET', `/api/console/applications/${ID}`, 'console'],
@@ -69,6 +71,8 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['PUT', `/api/console/applications/{app}/users/${ID}/timeout`, 'console'],
   ['DELETE', `/api/console/applications/{app}/users/${ID}/lock`, 'console'],
   ['DELETE', `/api/console/applications/{app}/users/{user}/devices/${ID}`, 'console'],
+  ['POST', `/api/console/applications/{app}/users/${ID}/license_files`, 'console'],
+  ['POST', '/api/console/applications/{app}/users/{user}/license_files', 'console'],
   ['POST', '/api/console/applications/{app}/adjustments', 'console'],
   ['POST', '/api/console/applications/{app}/bans', 'console'],
   ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],
@@ -95,7 +99,7 @@ const pathParam = fc.oneof(
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password', 'response_signing', 'request_signing', 'signature_window_seconds'),
+    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password', 'response_signing', 'request_signing', 'signature_window_seconds', 'license_file_ttl_minutes', 'ttl_minutes', 'username_or_license_code'),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );
@@ -198,6 +202,7 @@ describe('malformed input never yields 5xx', () => {
       ['/api/integration/sign_up_with_license_code', { code }],
       ['/api/integration/auth/login', { credentials: { username: 'alice', password: 'whatever password' } }],
       ['/api/integration/activate_license', { code, username: 'alice', password: 'whatever password' }],
+      ['/api/integration/license_file', {}],
     ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...withHardwareId), withLoneSurrogates, async ([url, fields], hardwareId) => {

@@ -1,6 +1,6 @@
 """Runs the Python verifier of docs/signing.md over docs/signing-vectors.json and prints, as JSON,
-the verdict it reaches on each response case and the x-signature it makes for each request case
-(tests/signing/python-verifier.test.ts compares them with the expected ones).
+the verdict it reaches on each response case and license file case and the x-signature it makes
+for each request case (tests/signing/python-verifier.test.ts compares them with the expected ones).
 
 Usage: python3 check_vectors.py <the verifier's code, as a file> <signing-vectors.json>
 """
@@ -51,10 +51,20 @@ def request_signature(case):
     return headers["x-signature"]
 
 
+def license_verdict(case):
+    pinned = verifier["pin"]([keys[name]["public_key_base64"] for name in case["pinned_keys"]])
+    try:
+        verifier["verify_license_file"](pinned, case["application_id"], case["license_file"], case["hardware_id"], case["now"], case["newest_signed_time"])
+        return "valid"
+    except verifier["LicenseFileError"] as error:
+        return error.code
+
+
 json.dump(
     {
         "responses": {case["name"]: response_verdict(case) for case in vectors["response_cases"]},
         "requests": {case["name"]: request_signature(case) for case in vectors["request_cases"]},
+        "licenses": {case["name"]: license_verdict(case) for case in vectors["license_file_cases"]},
     },
     sys.stdout,
 )

@@ -15,6 +15,7 @@ const driver = fileURLToPath(new URL('./check_vectors.py', import.meta.url));
 const vectors = JSON.parse(readFileSync(vectorsFile, 'utf8')) as {
   response_cases: Array<{ name: string; download: boolean; response: { status: number }; expected: { valid: boolean; failure?: string } }>;
   request_cases: Array<{ name: string; x_signature: string; expected: { valid: boolean } }>;
+  license_file_cases: Array<{ name: string; expected: { valid: boolean; failure?: string } }>;
 };
 
 /** The code block after `<!-- marker -->` in docs/signing.md. */
@@ -46,10 +47,10 @@ describe.skipIf(missing !== null)(`the Python verifier of docs/signing.md${missi
     python([file]);
   });
 
-  it('reaches the expected verdict on every response case and makes the expected signature of every request case', () => {
+  it('reaches the expected verdict on every response and license file case and makes the expected signature of every request case', () => {
     const verifier = join(dir, 'verifier.py');
     writeFileSync(verifier, block('python-verifier'));
-    const results = JSON.parse(python([driver, verifier, vectorsFile])) as { responses: Record<string, string>; requests: Record<string, string> };
+    const results = JSON.parse(python([driver, verifier, vectorsFile])) as { responses: Record<string, string>; requests: Record<string, string>; licenses: Record<string, string> };
     for (const c of vectors.response_cases) {
       // Unlike the SDK, which asks for whole files only, this verifier takes a range whose signature verifies.
       expect(results.responses[c.name], c.name).toBe(c.expected.valid ? 'valid' : c.expected.failure);
@@ -59,5 +60,7 @@ describe.skipIf(missing !== null)(`the Python verifier of docs/signing.md${missi
       else expect(results.requests[c.name], c.name).not.toBe(c.x_signature);
     }
     expect(Object.keys(results.responses)).toHaveLength(vectors.response_cases.length);
+    for (const c of vectors.license_file_cases) expect(results.licenses[c.name], c.name).toBe(c.expected.valid ? 'valid' : c.expected.failure);
+    expect(Object.keys(results.licenses)).toHaveLength(vectors.license_file_cases.length);
   });
 });

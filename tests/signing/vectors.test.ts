@@ -9,6 +9,8 @@ import { createRequestSignatures } from '../../src/adapters/crypto/request-signa
 import { createResponseSigningKeys } from '../../src/adapters/crypto/response-signing-keys.js';
 import { createSecrets } from '../../src/adapters/crypto/secrets.js';
 import { createResponseVerifier } from '../../src/client/response-verifier.js';
+import { pinnedEd25519Keys } from '../../src/signing/ed25519.js';
+import { type LicenseFileClaims, LicenseFileError, licenseFileSigningText, readLicenseFile, verifyLicenseFile } from '../../src/signing/license-file.js';
 import { credentialsDigest, requestBodyDigest, requestSignatureBase, requestSignatureHeader } from '../../src/signing/request-signature.js';
 import { bodyDigest, downloadBodyDigest, parseSignatureHeader, responseKeyId, responseSignatureBase, sha256Hex } from '../../src/signing/response-signature.js';
 
@@ -45,11 +47,25 @@ interface RequestCase {
   expected: Verdict;
 }
 
+interface LicenseFileCase {
+  name: string;
+  pinned_keys: string[];
+  application_id: string;
+  hardware_id: string | null;
+  now: number;
+  newest_signed_time: number;
+  license_file: string;
+  signed_text: string;
+  claims: LicenseFileClaims;
+  expected: Verdict;
+}
+
 interface Vectors {
   application_id: string;
   keys: { response_signing: Record<string, Key>; request_signing_key_base64: string };
   response_cases: ResponseCase[];
   request_cases: RequestCase[];
+  license_file_cases: LicenseFileCase[];
 }
 
 const VECTORS_URL = new URL('../../docs/signing-vectors.json', import.meta.url);
@@ -139,7 +155,9 @@ describe('docs/signing-vectors.json', () => {
     const failures = new Set(vectors.response_cases.map((c) => c.expected.failure ?? 'valid'));
     expect([...failures].sort()).toEqual(['CONTENT_MISMATCH', 'SIGNATURE_INVALID', 'SIGNATURE_MISSING', 'valid']);
     expect(new Set(vectors.request_cases.map((c) => c.expected.valid))).toEqual(new Set([true, false]));
-    const names = [...vectors.response_cases, ...vectors.request_cases].map((c) => c.name);
+    const licenseVerdicts = new Set(vectors.license_file_cases.map((c) => c.expected.failure ?? 'valid'));
+    expect([...licenseVerdicts].sort()).toEqual(['CLOCK_ROLLED_BACK', 'EXPIRED', 'OTHER_APPLICATION', 'OTHER_MACHINE', 'SIGNATURE_INVALID', 'valid']);
+    const names = [...vectors.response_cases, ...vectors.request_cases, ...vectors.license_file_cases].map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
   });
 });
@@ -184,5 +202,48 @@ describe.each(vectors.request_cases.map((c) => [c.name, c] as const))('request c
     const key = vectors.keys.request_signing_key_base64;
     expect(createRequestSignatures(secrets).matches(secrets.seal(key), base, c.x_signature)).toBe(c.expected.valid);
     if (c.expected.valid) expect(requestSignatureHeader(key, base)).toBe(c.x_signature);
+  });
+});
+
+/** The verdict of the module the SDK and the CLI verify with. */
+function licenseVerdict(c: LicenseFileCase): string {
+  try {
+    verifyLicenseFile(c.license_file, {
+      keys: pinnedEd25519Keys(c.pinned_keys.map((name) => keyOf(name).public_key_base64), 'pinned_keys'),
+      applicationId: c.application_id,
+      hardwareId: c.hardware_id,
+      now: c.now,
+      newestSignedTime: c.newest_signed_time,
+    });
+    return 'valid';
+  } catch (error) {
+    if (!(error instanceof LicenseFileError)) throw error;
+    return error.code;
+  }
+}
+
+describe.each(vectors.license_file_cases.map((c) => [c.name, c] as const))('license file case %s', (_name, c) => {
+  it('reads as its claims, signs the text the module builds, and reaches the expected verdict', () => {
+    const { envelope, claims } = readLicenseFile(c.license_file);
+    expect(claims).toEqual(c.claims);
+    expect(licenseFileSigningText(envelope.kid, envelope.payload)).toBe(c.signed_text);
+    expect(licenseVerdict(c)).toBe(c.expected.valid ? 'valid' : c.expected.failure);
+  });
+
+  it.runIf(c.expected.valid)('is the file the server’s signer makes of the same grant, byte for byte', async () => {
+    const key = keyOf('current');
+    const serverKey = { publicKey: key.public_key_base64, privateKeySealed: secrets.seal(Buffer.from(key.private_key_seed_base64, 'base64').toString('base64url')) };
+    const m = c.claims.membership;
+    const file = await createResponseSigningKeys(secrets).signLicenseFile(serverKey, {
+      id: c.claims.jti,
+      applicationId: c.claims.app,
+      userId: c.claims.sub,
+      username: c.claims.username,
+      hardwareId: c.claims.hwid_sha256 === null ? null : c.hardware_id,
+      membership: { isLifetime: m.is_lifetime, activeUntil: m.active_until === null ? null : m.active_until * 1000 },
+      issuedAt: c.claims.iat * 1000,
+      expiresAt: c.claims.exp * 1000,
+    });
+    expect(file).toBe(c.license_file);
   });
 });

@@ -1,7 +1,9 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { ResponseSigningKeys } from '../../application/ports/response-signing-keys.js';
 import type { Secrets } from '../../application/ports/secrets.js';
-import type { ResponseSigningKey } from '../../application/records.js';
+import type { LicenseFileGrant, ResponseSigningKey } from '../../application/records.js';
+import { hardwareIdDigest, type LicenseFileClaims, licenseFilePayload, licenseFileSigningText, licenseFileText } from '../../signing/license-file.js';
+import { responseKeyId } from '../../signing/response-signature.js';
 
 /** Opened private keys kept at most; past it the cache starts over (a few applications sign most answers). */
 const OPENED_KEYS_MAX = 1024;
@@ -21,17 +23,42 @@ export function createResponseSigningKeys(secrets: Pick<Secrets, 'seal' | 'open'
     opened.set(key.privateKeySealed, privateKey);
     return privateKey;
   };
+  // With a callback, node:crypto signs in libuv's thread pool: an Ed25519 signature costs more
+  // than the rest of an app_context answer's signing, and the event loop serves the next request meanwhile.
+  const signText = (key: ResponseSigningKey, message: string) =>
+    new Promise<string>((resolve, reject) => {
+      sign(null, Buffer.from(message, 'utf8'), privateKeyOf(key), (error, signature) => (error ? reject(error) : resolve(signature.toString('base64'))));
+    });
   return {
     generate() {
       const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
       if (jwk.d === undefined || jwk.x === undefined) throw new Error('node:crypto exported an Ed25519 key without its parts');
       return { publicKey: Buffer.from(jwk.x, 'base64url').toString('base64'), privateKeySealed: secrets.seal(jwk.d) };
     },
-    // With a callback, node:crypto signs in libuv's thread pool: an Ed25519 signature costs more
-    // than the rest of an app_context answer's signing, and the event loop serves the next request meanwhile.
-    sign: (key, message) =>
-      new Promise((resolve, reject) => {
-        sign(null, Buffer.from(message, 'utf8'), privateKeyOf(key), (error, signature) => (error ? reject(error) : resolve(signature.toString('base64'))));
-      }),
+    sign: signText,
+    async signLicenseFile(key, grant) {
+      const kid = responseKeyId(key.publicKey);
+      const payload = licenseFilePayload(licenseFileClaims(grant));
+      return licenseFileText(kid, payload, await signText(key, licenseFileSigningText(kid, payload)));
+    },
+  };
+}
+
+const seconds = (instant: number) => Math.floor(instant / 1000);
+
+/** The signed claims of a grant, in the order docs/signing.md lists them. */
+function licenseFileClaims(g: LicenseFileGrant): LicenseFileClaims {
+  return {
+    app: g.applicationId,
+    sub: g.userId,
+    username: g.username,
+    hwid_sha256: g.hardwareId === null ? null : hardwareIdDigest(g.applicationId, g.hardwareId),
+    membership: {
+      is_lifetime: g.membership.isLifetime,
+      active_until: g.membership.isLifetime || g.membership.activeUntil === null ? null : seconds(g.membership.activeUntil),
+    },
+    iat: seconds(g.issuedAt),
+    exp: seconds(g.expiresAt),
+    jti: g.id,
   };
 }

@@ -3,11 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { lookupUser } from '../../application/admin/lookup-user.js';
 import { authenticateAdmin } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
+import { issueLicenseFileAsAdmin } from '../../application/license-files/issue-license-file.js';
 import type { ApplicationRecord } from '../../application/records.js';
 import { fileRoutes } from './files/file-routes.js';
 import { bearer } from './request-parts.js';
-import { closed } from './schemas.js';
-import { userAdminJson } from './views.js';
+import { HardwareId, LicenseFileTtl, closed } from './schemas.js';
+import { licenseFileJson, userAdminJson } from './views.js';
+
+const UsernameOrCode = Type.String({ minLength: 1, maxLength: 256 });
 
 // The application of each admin request, set by the scope's onRequest hook.
 const applications = new WeakMap<FastifyRequest, ApplicationRecord>();
@@ -31,8 +34,23 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
 
   app.get(
     '/user/:usernameOrCode',
-    { schema: { params: Type.Object({ usernameOrCode: Type.String({ minLength: 1, maxLength: 256 }) }, closed) } },
+    { schema: { params: Type.Object({ usernameOrCode: UsernameOrCode }, closed) } },
     async (request) => userAdminJson(await lookupUser(deps, applicationOf(request), request.params.usernameOrCode), deps.clock.now()),
+  );
+
+  // An offline license file for an air-gapped machine (README, Offline license files).
+  app.post(
+    '/license_files',
+    {
+      schema: {
+        body: Type.Object({ username_or_license_code: UsernameOrCode, hardware_id: HardwareId, ttl_minutes: Type.Optional(LicenseFileTtl) }, closed),
+      },
+    },
+    async (request, reply) => {
+      const { username_or_license_code, hardware_id, ttl_minutes } = request.body;
+      const issued = await issueLicenseFileAsAdmin(deps, applicationOf(request), username_or_license_code, { hardwareId: hardware_id, ttlMinutes: ttl_minutes });
+      return reply.code(201).send(licenseFileJson(issued));
+    },
   );
 
   await app.register(fileRoutes, {

@@ -4,6 +4,7 @@ import type { Deps } from '../../application/deps.js';
 import { activateLicense } from '../../application/integration/activate-license.js';
 import { appContext } from '../../application/integration/app-context.js';
 import { login, logout } from '../../application/integration/login.js';
+import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { signUpWithLicense } from '../../application/integration/sign-up-with-license.js';
 import { signUp } from '../../application/integration/sign-up.js';
 import { loginRequired } from '../../domain/errors.js';
@@ -15,7 +16,7 @@ import { responseSigning } from './response-signing.js';
 import { HardwareId, LicenseCode, Password, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
-import { adjustmentJson, appContextJson, userSummaryJson } from './views.js';
+import { adjustmentJson, appContextJson, licenseFileJson, userSummaryJson } from './views.js';
 
 /** The integration API (README, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -70,6 +71,11 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     await logout(deps, app, token);
     return reply.code(204).send();
   });
+
+  // An offline license file for the authenticated user's machine (docs/signing.md, Offline license files).
+  app.post('/license_file', { schema: { body: Type.Object({ hardware_id: Type.Optional(HardwareId) }, closed) } }, async (request) =>
+    licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request))),
+  );
 
   app.get('/app_context', async (request) => {
     const context = await appContext(deps, await applicationOf(request), presentedUser(request), callerOf(request));

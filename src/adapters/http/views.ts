@@ -12,6 +12,7 @@ import type {
 } from '../../application/records.js';
 import type { ApplicationOverview } from '../../application/console/overview.js';
 import type { AppContext } from '../../application/integration/app-context.js';
+import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { publicationDate } from '../../domain/announcements.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
 import { toIso } from '../../domain/time.js';
@@ -30,6 +31,9 @@ export const userSummaryJson = (u: UserRecord, now: number) => ({
   username: u.username,
   membership: membershipJson(u.membership, now),
 });
+
+/** An offline license file as every issuing endpoint answers it (docs/signing.md, Offline license files). */
+export const licenseFileJson = (f: IssuedLicenseFile) => ({ license_file: f.text, expires_at: toIso(f.expiresAt) });
 
 export const adjustmentJson = (a: AdjustmentRecord) => ({
   id: a.id,
@@ -90,6 +94,7 @@ export const applicationJson = (a: ApplicationRecord) => ({
   response_signing: a.settings.responseSigning,
   request_signing: a.settings.requestSigning,
   signature_window_seconds: a.settings.signatureWindowSeconds,
+  license_file_ttl_minutes: a.settings.licenseFileTtlMinutes,
   ...responseSigningKeyJson(a),
   response_signing_previous_key_id: keyIdOf(a.signing.previousResponse),
   api_key: a.apiKey,

@@ -53,6 +53,7 @@ export function settingsColumns(s: ApplicationSettings) {
     responseSigning: s.responseSigning,
     requestSigning: s.requestSigning,
     signatureWindowSeconds: s.signatureWindowSeconds,
+    licenseFileTtlMinutes: s.licenseFileTtlMinutes,
   };
 }
 

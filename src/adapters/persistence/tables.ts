@@ -97,6 +97,8 @@ export function defineTables(k: Kit) {
       responseSigning: k.flag('response_signing').notNull().default(true),
       requestSigning: k.flag('request_signing').notNull().default(false),
       signatureWindowSeconds: k.integer('signature_window_seconds').notNull().default(10),
+      // Existing applications take the default, 14 days (docs/signing.md, Offline license files).
+      licenseFileTtlMinutes: k.integer('license_file_ttl_minutes').notNull().default(20160),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),

@@ -1,5 +1,5 @@
 // The Ed25519 keys that sign integration responses (README, Response signing).
-import type { ResponseSigningKey } from '../records.js';
+import type { LicenseFileGrant, ResponseSigningKey } from '../records.js';
 
 export interface ResponseSigningKeys {
   /** A new key pair, its private half sealed under the master key. */
@@ -9,4 +9,6 @@ export interface ResponseSigningKeys {
    * so that an adapter may sign off the event loop (every integration answer is signed).
    */
   sign(key: ResponseSigningKey, message: string): Promise<string>;
+  /** The text of an offline license file granting `grant`, signed under the key (docs/signing.md). */
+  signLicenseFile(key: ResponseSigningKey, grant: LicenseFileGrant): Promise<string>;
 }

@@ -1,7 +1,7 @@
 // Sessions: opening one (with its device), the legacy seat, revoking and purging them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Instant } from '../../domain/time.js';
-import type { SessionRecord } from '../records.js';
+import type { SessionRecord, UserRecord } from '../records.js';
 
 export interface OpenSessionInput {
   session: SessionRecord;
@@ -36,6 +36,19 @@ export interface SessionStore {
     holdMs: number;
     now: Instant;
   }): Promise<void>;
+  /**
+   * ATOMIC, for an offline license file: re-reads and locks the user, refuses as openSession does
+   * (TIMED_OUT, BANNED, MEMBERSHIP_INACTIVE) and admits the device against the user's cap
+   * (DEVICE_LIMIT_REACHED), as a login would; opens no session. The user as read, whose
+   * membership the file then grants.
+   */
+  admitLicenseFileDevice(input: {
+    applicationId: string;
+    userId: string;
+    /** With device auth: the machine the file is bound to. */
+    device: { hardwareId: string; newDeviceId: string } | null;
+    now: Instant;
+  }): Promise<UserRecord>;
   findSession(id: string): Promise<SessionRecord | null>;
   revokeSession(id: string, now: Instant): Promise<void>;
   /**

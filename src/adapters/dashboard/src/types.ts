@@ -26,6 +26,8 @@ export interface ApplicationSettings {
   response_signing: boolean;
   request_signing: boolean;
   signature_window_seconds: number;
+  /** How long an offline license file lasts at most, in minutes (never past the membership). */
+  license_file_ttl_minutes: number;
 }
 
 export interface Application extends ApplicationSettings {

@@ -34,6 +34,7 @@ const settingsFields = {
   response_signing: Type.Optional(Type.Boolean()),
   request_signing: Type.Optional(Type.Boolean()),
   signature_window_seconds: Type.Optional(Type.Integer()),
+  license_file_ttl_minutes: Type.Optional(Type.Integer()),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -55,6 +56,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['responseSigning', body.response_signing],
     ['requestSigning', body.request_signing],
     ['signatureWindowSeconds', body.signature_window_seconds],
+    ['licenseFileTtlMinutes', body.license_file_ttl_minutes],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
 }

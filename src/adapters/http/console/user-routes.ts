@@ -12,9 +12,10 @@ import {
   updateUserLimits,
 } from '../../../application/console/users.js';
 import type { Deps } from '../../../application/deps.js';
+import { issueLicenseFileAsOwner } from '../../../application/license-files/issue-license-file.js';
 import { toIso } from '../../../domain/time.js';
-import { Timestamp, Uuid, closed } from '../schemas.js';
-import { userAdminJson } from '../views.js';
+import { HardwareId, LicenseFileTtl, Timestamp, Uuid, closed } from '../schemas.js';
+import { licenseFileJson, userAdminJson } from '../views.js';
 import { AppParams, MINUTES_MAX, Reason, instantOf, ownerOf } from './console-schemas.js';
 
 // Query strings arrive as strings (no coercion anywhere): numbers are checked by pattern, then parsed.
@@ -43,6 +44,8 @@ const AdjustmentBody = Type.Object(
   },
   closed,
 );
+
+const LicenseFileBody = Type.Object({ hardware_id: HardwareId, ttl_minutes: Type.Optional(LicenseFileTtl) }, closed);
 
 const intOrUndefined = (s: string | undefined) => (s === undefined ? undefined : Number.parseInt(s, 10));
 
@@ -96,6 +99,16 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
   app.delete('/applications/:app_id/users/:user_id/sessions', { schema: { params: UserParams } }, async (request, reply) => {
     await revokeSessions(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
+  });
+
+  // An offline license file for an air-gapped machine, its device registered as at login (README, Offline license files).
+  app.post('/applications/:app_id/users/:user_id/license_files', { schema: { params: UserParams, body: LicenseFileBody } }, async (request, reply) => {
+    const { app_id, user_id } = request.params;
+    const issued = await issueLicenseFileAsOwner(deps, ownerOf(request), app_id, user_id, {
+      hardwareId: request.body.hardware_id,
+      ttlMinutes: request.body.ttl_minutes,
+    });
+    return reply.code(201).send(licenseFileJson(issued));
   });
 
   app.post('/applications/:app_id/adjustments', { schema: { params: AppParams, body: AdjustmentBody } }, async (request) => {

@@ -70,6 +70,14 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           .values({ id: newSessionId, applicationId, userId, hardwareId, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
+    async admitLicenseFileDevice({ applicationId, userId, device, now }) {
+      return d.transaction(async (tx) => {
+        // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
+        const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
+        if (device !== null) await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now);
+        return user;
+      });
+    },
     findSession: reads.findSession,
     async purgeEndedSessions(endedBefore, batch = 1000) {
       // In batches, so no one statement holds the (SQLite) write lock for long.

@@ -70,9 +70,9 @@ export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: stri
 
 /**
  * Re-reads (and locks) the user inside a transaction and applies the domain's timeout, ban and
- * membership rules.
+ * membership rules; the user as read.
  */
-export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<void> {
+export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<UserRecord> {
   const { bans } = d.t;
   const user = await findUser(d, tx, applicationId, userId, true);
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
@@ -86,4 +86,5 @@ export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: str
   if (!isMembershipActive(user.membership, now)) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }
+  return user;
 }

@@ -17,9 +17,10 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   response_signing: true,
   request_signing: false,
   signature_window_seconds: 10,
+  license_file_ttl_minutes: 20160,
 };
 
-type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length' | 'signature_window_seconds';
+type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length' | 'signature_window_seconds' | 'license_file_ttl_minutes';
 
 /**
  * Settings as edited: numbers as the text typed, so a half-typed value is not rewritten.
@@ -35,6 +36,7 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     default_allowed_sessions: String(s.default_allowed_sessions),
     password_min_length: String(s.password_min_length),
     signature_window_seconds: String(s.signature_window_seconds),
+    license_file_ttl_minutes: String(s.license_file_ttl_minutes),
     propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
   };
 }
@@ -52,6 +54,7 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     response_signing: d.response_signing,
     request_signing: d.request_signing,
     signature_window_seconds: num(d.signature_window_seconds),
+    license_file_ttl_minutes: num(d.license_file_ttl_minutes),
     session_ttl_seconds: num(d.session_ttl_seconds),
     default_allowed_devices: num(d.default_allowed_devices),
     default_allowed_sessions: num(d.default_allowed_sessions),
@@ -84,6 +87,7 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
         <CheckField label="Require signed requests" name="request_signing" checked={draft.request_signing} onChange={set('request_signing')} hint="Clients sign every request with the request signing key." />
       </fieldset>
       <TextField label="Signature window (seconds)" name="signature_window_seconds" type="number" min={5} max={300} value={draft.signature_window_seconds} onInput={set('signature_window_seconds')} hint="5 to 300" />
+      <TextField label="License files last (minutes)" name="license_file_ttl_minutes" type="number" min={60} max={525600} value={draft.license_file_ttl_minutes} onInput={set('license_file_ttl_minutes')} hint="60 to 525,600; never past the membership" />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { appPath, del, get, patch, put, seg } from '../api.js';
+import { appPath, del, get, patch, post, put, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
 import { DataTable, RowActions } from '../components/data-table.js';
@@ -8,6 +8,7 @@ import { Card, Empty, FormActions, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { MembershipBadge, TimeoutBadge } from '../components/membership.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
+import { downloadText } from '../download.js';
 import { formatDateTime, formatMinutes, isoToLocalInput, localInputToIso } from '../format.js';
 import { appHref } from '../router.js';
 import type { Adjustment, User } from '../types.js';
@@ -78,6 +79,7 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
               </DataTable>
             )}
           </Card>
+          <LicenseFileCard user={u} path={path} onIssued={() => void user.reload()} />
           <Card title="Membership history">
             <History adjustments={u.membership.adjustments} />
           </Card>
@@ -179,6 +181,47 @@ function LimitsCard({ user, path, onChange }: { user: User; path: string; onChan
           <TextField label="Allowed simultaneous sessions" name="allowed_sessions" type="number" min={1} max={10000} value={sessions} onInput={setSessions} required />
         </div>
         <FormActions label="Save limits" busy={action.busy} />
+      </form>
+    </Card>
+  );
+}
+
+/**
+ * An offline license file for an air-gapped machine (README, Offline license files): issued by the
+ * console API, which registers the machine against the user's device limit, and saved as
+ * `<username>.lic` for the owner to carry over.
+ */
+function LicenseFileCard({ user, path, onIssued }: { user: User; path: string; onIssued: () => void }) {
+  const [hardwareId, setHardwareId] = useState('');
+  const [ttl, setTtl] = useState('');
+  const [issued, setIssued] = useState<string | null>(null);
+  const action = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setIssued(null);
+    void action.run(async () => {
+      const body = { hardware_id: hardwareId.trim(), ...(ttl.trim() === '' ? {} : { ttl_minutes: Number(ttl) }) };
+      const file = await post<{ license_file: string; expires_at: string }>(`${path}/license_files`, body);
+      downloadText(`${user.username}.lic`, file.license_file, 'application/octet-stream');
+      setIssued(file.expires_at);
+      onIssued();
+    });
+  };
+  return (
+    <Card title="Offline license file">
+      <form onSubmit={submit}>
+        <ErrorBanner error={action.error} />
+        {issued && (
+          <div class="banner banner-success" role="status">
+            License file downloaded; it expires {formatDateTime(issued)}.
+          </div>
+        )}
+        <p class="muted">For a machine that cannot reach the server: it counts against the device limit, and expires with the membership at the latest.</p>
+        <div class="form-row">
+          <TextField label="Hardware id" name="license_file_hardware_id" value={hardwareId} onInput={setHardwareId} required />
+          <TextField label="Lasts (minutes)" name="license_file_ttl_minutes" type="number" min={60} max={525600} value={ttl} onInput={setTtl} placeholder="the application's setting" />
+        </div>
+        <FormActions label="Download license file" busy={action.busy} />
       </form>
     </Card>
   );

@@ -1,0 +1,1 @@
+ALTER TABLE `applications` ADD `license_file_ttl_minutes` integer DEFAULT 20160 NOT NULL;

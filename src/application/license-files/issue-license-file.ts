@@ -1,0 +1,126 @@
+// Offline license files (docs/signing.md, Offline license files; README): the one issuance every
+// way of asking goes through, after its own checks of who asks.
+import { validateLicenseFileTtl } from '../../domain/application-settings.js';
+import { DomainError, loginRequired } from '../../domain/errors.js';
+import { requireHardwareId } from '../../domain/devices.js';
+import { licenseFileExpiry } from '../../domain/license-file.js';
+import type { Instant } from '../../domain/time.js';
+import { type BanGuardDeps, guardBans } from '../ban-guard.js';
+import type { Caller, Deps } from '../deps.js';
+import { authenticateUser, type AuthenticateUserDeps, type PresentedUser } from '../integration/authenticate-user.js';
+import type { ApplicationStore } from '../ports/application-store.js';
+import type { SessionStore } from '../ports/session-store.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { LicenseStore } from '../ports/license-store.js';
+import type { ApplicationRecord, OwnerRecord, UserRecord } from '../records.js';
+import { lookupUser } from '../admin/lookup-user.js';
+import { ownedApplication } from '../console/applications.js';
+import { withSigningKeys } from '../signing-keys.js';
+import { assertUserAccess } from '../user-access.js';
+
+export interface IssuedLicenseFile {
+  text: string;
+  expiresAt: Instant;
+}
+
+/** What issuing a file uses: the signing key, and the atomic admission of its machine. */
+export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'> & { store: SessionStore & ApplicationStore };
+
+/**
+ * Admits the machine against the user's device cap in the transaction that re-checks the user's
+ * ban, timeout and membership (as a login's does), then signs a file granting the membership as
+ * that transaction read it. Without device auth the file is bound to no machine.
+ */
+async function issue(deps: IssueDeps, app: ApplicationRecord, userId: string, hardwareId: string | null, ttlMinutes: number): Promise<IssuedLicenseFile> {
+  const keyed = await withSigningKeys(deps, app);
+  const key = keyed.signing.response;
+  if (key === null) throw new Error(`application ${app.id} has no response signing key`);
+  const bound = app.settings.deviceAuth ? hardwareId : null;
+  const now = deps.clock.now();
+  const user = await deps.store.admitLicenseFileDevice({
+    applicationId: app.id,
+    userId,
+    device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
+    now,
+  });
+  const expiresAt = licenseFileExpiry(now, ttlMinutes, user.membership);
+  const text = await deps.responseKeys.signLicenseFile(key, {
+    id: deps.ids.uuid(),
+    applicationId: app.id,
+    userId: user.id,
+    username: user.username,
+    hardwareId: bound,
+    membership: user.membership,
+    issuedAt: now,
+    expiresAt,
+  });
+  return { text, expiresAt };
+}
+
+/**
+ * POST /api/integration/license_file: the authenticated user (a session token, or legacy headers,
+ * throttled as at login) for the machine named by `hardware_id`. That machine answers for its
+ * bans as a login's would, before the atomic admission.
+ */
+export async function requestLicenseFile(
+  deps: IssueDeps & AuthenticateUserDeps,
+  app: ApplicationRecord,
+  presented: PresentedUser,
+  body: { hardware_id?: string },
+  caller: Caller,
+): Promise<IssuedLicenseFile> {
+  const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
+  const user = await authenticateUser(deps, app, presented, caller);
+  if (user === null) throw loginRequired();
+  await assertUserAccess(deps, app, user, caller, hardwareId);
+  return issue(deps, app, user.id, hardwareId, app.settings.licenseFileTtlMinutes);
+}
+
+/** What an owner's issuance uses beyond the issuance: the user's licenses and the bans. */
+export type OwnerIssueDeps = IssueDeps & BanGuardDeps & { store: UserStore };
+
+export interface OwnerIssueInput {
+  hardwareId: string;
+  /** Overrides the application's license_file_ttl_minutes, within the same range. */
+  ttlMinutes?: number | undefined;
+}
+
+/**
+ * An owner's issuance for an air-gapped machine (console and admin API): the same admission as a
+ * client's, with the bans of the user, the machine and the user's licenses. Not the owner's
+ * address (it is not the machine's), and nothing propagates: the owner proves nothing about the
+ * machine.
+ */
+export async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput): Promise<IssuedLicenseFile> {
+  const ttl = input.ttlMinutes === undefined ? app.settings.licenseFileTtlMinutes : validateLicenseFileTtl('ttl_minutes', input.ttlMinutes);
+  const hardwareId = requireHardwareId(app.settings.deviceAuth, input.hardwareId);
+  const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
+  const withoutPropagation = { ...app, settings: { ...app.settings, banPropagation: false } };
+  await guardBans(deps, withoutPropagation, { hardwareId, userId: user.id, licenseIds });
+  return issue(deps, app, user.id, hardwareId, ttl);
+}
+
+/** The console's issuance: POST /api/console/applications/{app_id}/users/{user_id}/license_files. */
+export async function issueLicenseFileAsOwner(
+  deps: OwnerIssueDeps,
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+  input: OwnerIssueInput,
+): Promise<IssuedLicenseFile> {
+  const app = await ownedApplication(deps, owner, appId);
+  const user = await deps.store.findUserById(app.id, userId);
+  if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+  return issueLicenseFileForUser(deps, app, user, input);
+}
+
+/** The admin API's issuance: POST /api/admin/license_files, the user named as GET /user/{username_or_license_code} names one. */
+export async function issueLicenseFileAsAdmin(
+  deps: OwnerIssueDeps & { store: LicenseStore },
+  app: ApplicationRecord,
+  usernameOrCode: string,
+  input: OwnerIssueInput,
+): Promise<IssuedLicenseFile> {
+  const { user } = await lookupUser(deps, app, usernameOrCode);
+  return issueLicenseFileForUser(deps, app, user, input);
+}
