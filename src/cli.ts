@@ -4,50 +4,27 @@
 // server's admin API. Each group is loaded on demand, so the CI commands never load the database
 // drivers.
 import { describeFailure, EXIT, UsageError } from './cli/cli-errors.js';
+import { helpOf, USAGE } from './cli/usage.js';
+import { gatehouseVersion } from './version.js';
 
-const USAGE = `usage:
-  gatehouse owner create --email EMAIL [--init]
-      Creates an owner in the server's database; prints {"owner": {...}, "token": "..."}.
-      Refuses to create a new SQLite database unless --init.
-  gatehouse owner login --email EMAIL
-      Checks the owner's password and prints a new console token, as owner create does.
-  gatehouse owner list [--json]
-  gatehouse owner reset-password --email EMAIL
-      Sets a new password (no old one needed) and lifts a sign-in lock.
-  gatehouse owner unlock --email EMAIL
-      Lifts the sign-in locks on the owner's account, at every address; the password stays.
-  gatehouse backup <file>
-      Copies the SQLite database (consistent while the server runs) to <file> and the file
-      contents to <file>.blobs/.
-  gatehouse restore <file>
-      With the server stopped: replaces the data folder's database and files with the backup's
-      (what was there is moved aside into the data folder).
-  The owner commands ask for the password on the terminal, or take it from --password-stdin
-  (or --password PASSWORD, visible in process lists). They use the server's configuration:
-  GATEHOUSE_DATA_DIR (default ./data of the current folder), DATABASE_URL, GATEHOUSE_MASTER_KEY.
-
-  gatehouse files push <path> [--name NAME] [--public] [--encrypted] [--wait] [--timeout S] [--interval S]
-      Creates or replaces the file NAME (default: the path's file name) from <path>;
-      --wait polls until it is processed (COMPLETED: exit 0; FAILED: 1; still PENDING at --timeout, default 600: 3).
-  gatehouse files list
-  gatehouse files pull <name|id> [-o FILE|-] [--key BASE64]
-      Downloads to FILE (default: the file's name; - for stdout), verified against its sha256;
-      decrypts an encrypted file with --key or GATEHOUSE_FILES_ENCRYPTION_KEY.
-  gatehouse files rm <name|id>
-  gatehouse user <username|license code>
-  gatehouse license-file verify <file> --public-key KEY [--public-key KEY] [--hardware-id ID] [--application-id ID] [--json]
-      Verifies an offline license file without a server, against the application's
-      response_signing_public_key; prints its claims, or why it is refused (exit 1).
-
-  CI commands take --url URL (or GATEHOUSE_URL), --admin-key KEY (or GATEHOUSE_ADMIN_API_KEY),
-  and --json (the result as one JSON line on stdout).
-  Exit codes: 0 ok, 1 failure, 2 usage, 3 --wait timed out, 4 admin key refused, 5 not found.`;
+const HELP_FLAGS = new Set(['--help', '-h']);
 
 async function run(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
-  if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
+  if (group === undefined || group === 'help' || HELP_FLAGS.has(group)) {
     process.stdout.write(`${USAGE}\n`);
     return group === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (group === '--version' || group === '-v') {
+    process.stdout.write(`gatehouse ${gatehouseVersion()}\n`);
+    return EXIT.OK;
+  }
+  // `gatehouse <group> [command] --help`: that group's part of the usage.
+  if (argv.slice(1).some((arg) => HELP_FLAGS.has(arg))) {
+    const help = helpOf(group);
+    if (help === null) throw new UsageError(`unknown command: ${group}`);
+    process.stdout.write(`${help}\n`);
+    return EXIT.OK;
   }
   if (group === 'owner') {
     const run = (await import('./cli/owner-commands.js')).ownerCommands[command ?? ''];

@@ -1,8 +1,6 @@
 // What `node dist/src/main.js` (npm start) accepts on its command line: --help and --version
 // answer and exit; the server itself is configured only by environment variables.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { folderAbove } from './adapters/find-above.js';
+import { gatehouseVersion } from './version.js';
 
 const HELP = `usage: npm start  (or: node dist/src/main.js)
 Starts the Gatehouse server. It is configured by environment variables, all optional
@@ -18,11 +16,6 @@ Options:
   --version, -v   the version
 Owners, backups and CI commands: npm run --silent gatehouse -- --help`;
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(join(folderAbove(import.meta.url, 'package.json'), 'package.json'), 'utf8')) as { version?: string };
-  return pkg.version ?? 'unknown';
-}
-
 /** Handles the command line: the exit code when it asked for an answer instead of a start, else null. */
 export function answerCommandLine(args: string[]): number | null {
   if (args.length === 0) return null;
@@ -32,7 +25,7 @@ export function answerCommandLine(args: string[]): number | null {
     return 0;
   }
   if (args.length === 1 && (arg === '--version' || arg === '-v')) {
-    console.log(`gatehouse ${version()}`);
+    console.log(`gatehouse ${gatehouseVersion()}`);
     return 0;
   }
   console.error(`gatehouse: unknown argument ${JSON.stringify(arg)}; the server takes its settings from environment variables (--help)`);

@@ -4,11 +4,11 @@
 // to an owner who lost a console token (login) or a password (reset-password). The start banner
 // says whether an owner exists.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseServerEnv, buildServer, killServer, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
+import { baseServerEnv, buildServer, killServer, repoRoot, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
 import { runGatehouse } from './run-cli.js';
 
 let build: Build;
@@ -188,4 +188,44 @@ describe('owner commands on the server\'s data folder', () => {
       rmSync(elsewhere, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('gatehouse --help, <command> --help and --version (README, CI command line)', () => {
+  // Each section of the usage: its command groups, and lines its help shows.
+  const sections: Array<{ groups: string[]; lines: string[] }> = [
+    { groups: ['owner'], lines: ['gatehouse owner create', 'gatehouse owner unlock', '--password-stdin'] },
+    { groups: ['backup', 'restore'], lines: ['gatehouse backup <file>', 'gatehouse restore <file>', 'GATEHOUSE_DATA_DIR'] },
+    { groups: ['files'], lines: ['gatehouse files push', 'gatehouse files rm', 'GATEHOUSE_ADMIN_API_KEY'] },
+    { groups: ['user'], lines: ['gatehouse user <username|license code>', 'GATEHOUSE_URL'] },
+    { groups: ['license-file'], lines: ['gatehouse license-file verify', 'needs no server'] },
+  ];
+  const byGroup = sections.flatMap((section) => section.groups.map((group) => [group, section] as const));
+
+  it('--help lists every command and exits 0; without arguments the same usage exits 2', async () => {
+    const help = await cli(['--help'], folder);
+    expect(help.code).toBe(0);
+    for (const { lines } of sections) expect(help.stdout).toContain(lines[0]);
+    expect(help.stdout).toContain('gatehouse --version');
+    const bare = await cli([], folder);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe(help.stdout);
+  });
+
+  it.each(byGroup)('%s --help shows its section and notes, no other, and exits 0', async (group, section) => {
+    for (const args of [[group, '--help'], [group, '-h'], [group, 'push', '--help']]) {
+      const help = await cli(args, folder);
+      expect(help.code).toBe(0);
+      for (const line of section.lines) expect(help.stdout).toContain(line);
+      for (const other of sections.filter((s) => s !== section)) expect(help.stdout).not.toContain(other.lines[0]);
+    }
+  });
+
+  it('--version prints the package version; an unknown command with --help is a usage error', async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    const shown = await cli(['--version'], folder);
+    expect(shown).toMatchObject({ code: 0, stdout: `gatehouse ${version}\n` });
+    const unknown = await cli(['nope', '--help'], folder);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^gatehouse: unknown command: nope\n/);
+  });
 });
