@@ -1,5 +1,7 @@
 import { validationError } from './errors.js';
 import { validatePasswordMinLength } from './credentials-policy.js';
+import { DEVICE_RESET_COOLDOWN_HOURS_MAX } from './device-reset.js';
+import { MAX_USER_VARIABLES_CEILING, MAX_USER_VARIABLES_DEFAULT } from './user-variables.js';
 
 /** What an owner sets per application. */
 export interface ApplicationSettings {
@@ -20,6 +22,10 @@ export interface ApplicationSettings {
   requestSigning: boolean;
   /** How far a signed request's time may be from the server's, and how long a rotated request signing key still counts. */
   signatureWindowSeconds: number;
+  /** How many variables one user may hold (README, User variables). */
+  maxUserVariables: number;
+  /** How often a user may reset their own devices; null: device reset is off (README, Device reset). */
+  deviceResetCooldownHours: number | null;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -36,6 +42,8 @@ export const defaultSettings: ApplicationSettings = {
   responseSigning: true,
   requestSigning: false,
   signatureWindowSeconds: 10,
+  maxUserVariables: MAX_USER_VARIABLES_DEFAULT,
+  deviceResetCooldownHours: null,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -57,6 +65,8 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   if (s.propagatedIpBanHours !== null) checkRange('propagated_ip_ban_hours', s.propagatedIpBanHours, 1, PROPAGATED_IP_BAN_HOURS_MAX);
   validatePasswordMinLength(s.passwordMinLength);
   checkRange('signature_window_seconds', s.signatureWindowSeconds, SIGNATURE_WINDOW_MIN, SIGNATURE_WINDOW_MAX);
+  checkRange('max_user_variables', s.maxUserVariables, 0, MAX_USER_VARIABLES_CEILING);
+  if (s.deviceResetCooldownHours !== null) checkRange('device_reset_cooldown_hours', s.deviceResetCooldownHours, 1, DEVICE_RESET_COOLDOWN_HOURS_MAX);
   return s;
 }
 

@@ -28,6 +28,8 @@ describe('defaultSettings', () => {
       responseSigning: true,
       requestSigning: false,
       signatureWindowSeconds: 10,
+      maxUserVariables: 100,
+      deviceResetCooldownHours: null,
     });
   });
 

@@ -93,6 +93,8 @@ describe('applications', () => {
       response_signing: true,
       request_signing: false,
       signature_window_seconds: 10,
+      max_user_variables: 100,
+      device_reset_cooldown_hours: null,
       response_signing_public_key: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
       response_signing_key_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       response_signing_previous_key_id: null,

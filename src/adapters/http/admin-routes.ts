@@ -1,13 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { lookupLicense } from '../../application/admin/lookup-license.js';
 import { lookupUser } from '../../application/admin/lookup-user.js';
 import { authenticateAdmin } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
 import type { ApplicationRecord } from '../../application/records.js';
 import { fileRoutes } from './files/file-routes.js';
 import { bearer } from './request-parts.js';
-import { closed } from './schemas.js';
-import { userAdminJson } from './views.js';
+import { LicenseCode, closed } from './schemas.js';
+import { licenseLookupJson, userAdminJson } from './views.js';
 
 // The application of each admin request, set by the scope's onRequest hook.
 const applications = new WeakMap<FastifyRequest, ApplicationRecord>();
@@ -33,6 +34,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     '/user/:usernameOrCode',
     { schema: { params: Type.Object({ usernameOrCode: Type.String({ minLength: 1, maxLength: 256 }) }, closed) } },
     async (request) => userAdminJson(await lookupUser(deps, applicationOf(request), request.params.usernameOrCode), deps.clock.now()),
+  );
+
+  app.get('/license/:code', { schema: { params: Type.Object({ code: LicenseCode }, closed) } }, async (request) =>
+    licenseLookupJson(await lookupLicense(deps, applicationOf(request), request.params.code)),
   );
 
   await app.register(fileRoutes, {

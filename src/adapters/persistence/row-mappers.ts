@@ -53,6 +53,8 @@ export function settingsColumns(s: ApplicationSettings) {
     responseSigning: s.responseSigning,
     requestSigning: s.requestSigning,
     signatureWindowSeconds: s.signatureWindowSeconds,
+    maxUserVariables: s.maxUserVariables,
+    deviceResetCooldownHours: s.deviceResetCooldownHours,
   };
 }
 

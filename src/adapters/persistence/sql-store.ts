@@ -15,6 +15,7 @@ import { requestNonceStore } from './store/request-nonce-store.js';
 import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
 import { userStore } from './store/user-store.js';
+import { userVariableStore } from './store/user-variable-store.js';
 
 /** The Store over an opened (and migrated) dialect; closing the store closes the dialect. */
 export function openStore(dialect: Dialect): Store {
@@ -25,6 +26,7 @@ export function openStore(dialect: Dialect): Store {
     ...overviewStore(dialect),
     ...licenseStore(dialect, reads),
     ...userStore(dialect, reads),
+    ...userVariableStore(dialect),
     ...sessionStore(dialect, reads),
     ...banStore(dialect, reads),
     ...throttleStore(dialect),

@@ -34,6 +34,8 @@ const settingsFields = {
   response_signing: Type.Optional(Type.Boolean()),
   request_signing: Type.Optional(Type.Boolean()),
   signature_window_seconds: Type.Optional(Type.Integer()),
+  max_user_variables: Type.Optional(Type.Integer()),
+  device_reset_cooldown_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -55,6 +57,8 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['responseSigning', body.response_signing],
     ['requestSigning', body.request_signing],
     ['signatureWindowSeconds', body.signature_window_seconds],
+    ['maxUserVariables', body.max_user_variables],
+    ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
 }
