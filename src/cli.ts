@@ -35,6 +35,8 @@ const USAGE = `usage:
       decrypts an encrypted file with --key or GATEHOUSE_FILES_ENCRYPTION_KEY.
   gatehouse files rm <name|id>
   gatehouse user <username|license code>
+  gatehouse license <code>
+      The license (any case): what it grants, whether and by whom it was used, banned.
 
   CI commands take --url URL (or GATEHOUSE_URL), --admin-key KEY (or GATEHOUSE_ADMIN_API_KEY),
   and --json (the result as one JSON line on stdout).
@@ -56,6 +58,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (group === 'backup' || group === 'restore') return (await import('./cli/backup-commands.js')).backupCommands[group]!(argv.slice(1));
   if (group === 'user') return (await import('./cli/user-command.js')).userCommand(argv.slice(1));
+  if (group === 'license') return (await import('./cli/license-command.js')).licenseCommand(argv.slice(1));
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
 }
 
