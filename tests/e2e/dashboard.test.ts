@@ -556,7 +556,8 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(text).toContain('1.5 KiBStorage used');
     expect(await page.locator('.chart rect').count()).toBe(60);
     await page.getByText('Sign-ups (2)').waitFor();
-    await page.getByText('Logins (2)').waitFor();
+    // The license user's login and alice's, then alice's two after her device reset and her new password.
+    await page.getByText('Logins (4)').waitFor();
     await screenshot(page, 'overview');
   });
 
