@@ -39,14 +39,10 @@ export async function assertNotBarred(
   assertNotTimedOut(user.timeout, deps.clock.now());
 }
 
-export async function assertUserAccess(
-  deps: UserAccessDeps,
-  app: ApplicationRecord,
-  user: UserRecord,
-  caller: Caller,
-  hardwareId: string | null,
-): Promise<void> {
-  await assertNotBarred(deps, app, user, caller, hardwareId);
+/** Bans, the timeout, then the membership: what every authenticated request re-checks. */
+export async function assertUserAccess(...args: Parameters<typeof assertNotBarred>): Promise<void> {
+  await assertNotBarred(...args);
+  const [deps, , user] = args;
   if (!isMembershipActive(user.membership, deps.clock.now())) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }

@@ -159,20 +159,28 @@ function TimeoutCard({ user, path, onChange }: { user: User; path: string; onCha
   );
 }
 
-function LimitsCard({ user, path, onChange }: { user: User; path: string; onChange: () => void }) {
-  const [devices, setDevices] = useState(String(user.allowed_number_of_devices));
-  const [sessions, setSessions] = useState(String(user.allowed_number_of_simultaneous_sessions));
+/** A form's submit: runs `work`, then says it is saved until the next submit. */
+function useSavingSubmit(work: () => Promise<void>) {
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const submit = (e: Event) => {
     e.preventDefault();
     setSaved(false);
     void action.run(async () => {
-      await patch<User>(path, { allowed_number_of_devices: Number(devices), allowed_number_of_simultaneous_sessions: Number(sessions) });
-      onChange();
+      await work();
       setSaved(true);
     });
   };
+  return { action, saved, submit };
+}
+
+function LimitsCard({ user, path, onChange }: { user: User; path: string; onChange: () => void }) {
+  const [devices, setDevices] = useState(String(user.allowed_number_of_devices));
+  const [sessions, setSessions] = useState(String(user.allowed_number_of_simultaneous_sessions));
+  const { action, saved, submit } = useSavingSubmit(async () => {
+    await patch<User>(path, { allowed_number_of_devices: Number(devices), allowed_number_of_simultaneous_sessions: Number(sessions) });
+    onChange();
+  });
   return (
     <Card title="Limits">
       <form onSubmit={submit}>
@@ -210,17 +218,10 @@ function DeviceResets({ app, user }: { app: Application; user: UserPageData }) {
 /** The owner sets a new password; every session of the user ends (README, Password change). */
 function PasswordCard({ user, path }: { user: User; path: string }) {
   const [password, setPassword] = useState('');
-  const [saved, setSaved] = useState(false);
-  const action = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    setSaved(false);
-    void action.run(async () => {
-      await put(`${path}/password`, { password });
-      setPassword('');
-      setSaved(true);
-    });
-  };
+  const { action, saved, submit } = useSavingSubmit(async () => {
+    await put(`${path}/password`, { password });
+    setPassword('');
+  });
   return (
     <Card title="Password">
       <form onSubmit={submit}>
