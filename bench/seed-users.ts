@@ -38,6 +38,7 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         timeout: null,
         lastIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
         createdAt: now - (i % 1000) * DAY_MS,
+        lastDeviceResetAt: null,
       };
       await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now });
     };

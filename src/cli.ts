@@ -40,6 +40,7 @@ async function run(argv: string[]): Promise<number> {
     if (run !== undefined) return run(rest);
   }
   if (group === 'user') return (await import('./cli/user-command.js')).userCommand(argv.slice(1));
+  if (group === 'license') return (await import('./cli/license-command.js')).licenseCommand(argv.slice(1));
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
 }
 

@@ -152,3 +152,17 @@ export async function checkLicenseLogin(
   if (found === null) throw licenseLoginRefusal(presented);
   return found;
 }
+
+/** The credentials a login (and a device reset) presents: a password, or a license-code user's code. */
+export type LoginCredentials = { username: string; password: string } | { code: string };
+
+/** Either credential check, as a login makes it (throttled, with the same refusals). */
+export async function checkCredentials(
+  deps: PasswordCheckDeps & LicenseLoginDeps,
+  app: ApplicationRecord,
+  credentials: LoginCredentials,
+  caller: Caller,
+): Promise<UserRecord> {
+  const c = credentials;
+  return 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller)).user : checkPassword(deps, app, c.username, c.password, caller);
+}

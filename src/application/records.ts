@@ -106,6 +106,8 @@ export interface UserRecord {
   timeout: UserTimeout | null;
   lastIp: string | null;
   createdAt: Instant;
+  /** The user's last reset of their own devices; null: never. */
+  lastDeviceResetAt: Instant | null;
 }
 
 export interface DeviceRecord {
@@ -152,6 +154,15 @@ export interface VariableRecord {
   name: string;
   value: string;
   isPublic: boolean;
+}
+
+/** A variable of one end user (README, User variables). */
+export interface UserVariableRecord {
+  applicationId: string;
+  userId: string;
+  name: string;
+  value: string;
+  updatedAt: Instant;
 }
 
 export interface AnnouncementRecord {

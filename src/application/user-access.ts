@@ -22,7 +22,11 @@ export function userProof(deps: { store: UserStore }, app: ApplicationRecord, us
 /** What the access re-check uses: the ban check, and the user's licenses and devices. */
 export type UserAccessDeps = BanGuardDeps & { store: UserStore };
 
-export async function assertUserAccess(
+/**
+ * Bans and the timeout, the part of the access re-check that also refuses a change to the account
+ * itself (a password change), which needs no active membership.
+ */
+export async function assertNotBarred(
   deps: UserAccessDeps,
   app: ApplicationRecord,
   user: UserRecord,
@@ -32,9 +36,14 @@ export async function assertUserAccess(
   const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
   const ids = { ip: caller.ip, hardwareId, userId: user.id, licenseIds };
   await guardBans(deps, app, ids, userProof(deps, app, user));
-  const now = deps.clock.now();
-  assertNotTimedOut(user.timeout, now);
-  if (!isMembershipActive(user.membership, now)) {
+  assertNotTimedOut(user.timeout, deps.clock.now());
+}
+
+/** Bans, the timeout, then the membership: what every authenticated request re-checks. */
+export async function assertUserAccess(...args: Parameters<typeof assertNotBarred>): Promise<void> {
+  await assertNotBarred(...args);
+  const [deps, , user] = args;
+  if (!isMembershipActive(user.membership, deps.clock.now())) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }
 }

@@ -55,6 +55,7 @@ export function createAdminApi(baseUrl: string, adminKey: string) {
     getFile: (id: string) => json<AdminFile>(`/files/${encodeURIComponent(id)}`),
     deleteFile: async (id: string) => void (await call(`/files/${encodeURIComponent(id)}`, { method: 'DELETE' })),
     user: (usernameOrCode: string) => json<Record<string, unknown>>(`/user/${encodeURIComponent(usernameOrCode)}`),
+    license: (code: string) => json<Record<string, unknown>>(`/license/${encodeURIComponent(code)}`),
 
     /** The stored bytes (encrypted files as stored). */
     async download(id: string): Promise<Readable> {

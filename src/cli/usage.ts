@@ -53,6 +53,12 @@ const SECTIONS: Section[] = [
       Prints the application's user of that name or license code.`,
   },
   {
+    groups: ['license'],
+    note: 'ci',
+    lines: `  gatehouse license <code>
+      The license (any case): what it grants, whether and by whom it was used, banned.`,
+  },
+  {
     groups: ['license-file'],
     note: 'offline',
     lines: `  gatehouse license-file verify <file> --public-key KEY [--public-key KEY] [--hardware-id ID] [--application-id ID] [--json]

@@ -59,8 +59,19 @@ export class SessionLimitReachedError extends GatehouseError {}
 export class RateLimitedError extends GatehouseError {}
 /** 401 INVALID_API_CREDENTIALS / INVALID_ADMIN_API_KEY: the application's (or admin) key was refused. */
 export class InvalidApiCredentialsError extends GatehouseError {}
-/** 404 FILE_NOT_FOUND / USER_NOT_FOUND. */
+/** 404 FILE_NOT_FOUND / USER_NOT_FOUND / VARIABLE_NOT_FOUND / LICENSE_NOT_FOUND. */
 export class NotFoundError extends GatehouseError {}
+/** 429 RESET_COOLDOWN: the user reset their devices recently; the next reset is allowed at `nextResetAt`. */
+export class ResetCooldownError extends GatehouseError {
+  constructor(
+    status: number,
+    message: string,
+    readonly nextResetAt: Date,
+    retryAfterSeconds: number | null,
+  ) {
+    super(status, 'RESET_COOLDOWN', message, [], retryAfterSeconds);
+  }
+}
 /**
  * 401 SIGNATURE_REQUIRED, SIGNATURE_EXPIRED, SIGNATURE_INVALID or REQUEST_REPLAYED: the
  * application has request signing on and refused the request's signature (no requestSigningKey,
@@ -116,6 +127,8 @@ const classByCode: Record<string, ErrorClass> = {
   INVALID_ADMIN_API_KEY: InvalidApiCredentialsError,
   FILE_NOT_FOUND: NotFoundError,
   USER_NOT_FOUND: NotFoundError,
+  VARIABLE_NOT_FOUND: NotFoundError,
+  LICENSE_NOT_FOUND: NotFoundError,
   SIGNATURE_REQUIRED: RequestSignatureRefusedError,
   SIGNATURE_EXPIRED: RequestSignatureRefusedError,
   SIGNATURE_INVALID: RequestSignatureRefusedError,
@@ -147,6 +160,10 @@ export async function errorFromResponse(response: Response): Promise<GatehouseEr
   if (code === 'TIMED_OUT') {
     const until = new Date(typeof body['timed_out_until'] === 'string' ? body['timed_out_until'] : Number.NaN);
     return new TimedOutError(response.status, message, until, typeof body['reason'] === 'string' ? body['reason'] : null);
+  }
+  if (code === 'RESET_COOLDOWN') {
+    const next = new Date(typeof body['next_reset_at'] === 'string' ? body['next_reset_at'] : Number.NaN);
+    return new ResetCooldownError(response.status, message, next, retryAfter);
   }
   return new (classByCode[code] ?? GatehouseError)(response.status, code, message, fieldErrors, retryAfter);
 }

@@ -10,12 +10,12 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { pinnedEd25519Keys } from '../signing/ed25519.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
-import { errorFromResponse, GatehouseError, SessionExpiredError, SignatureError } from './errors.js';
+import { errorFromResponse, GatehouseError, NotFoundError, SessionExpiredError, SignatureError } from './errors.js';
 import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicense } from './offline-license.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
-import type { Adjustment, AppContext, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary } from './types.js';
+import type { Adjustment, AppContext, DeviceReset, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
@@ -91,6 +91,8 @@ async function fetchAnswer(url: URL, init: RequestInit): Promise<Response> {
     throw error;
   }
 }
+
+const variablePath = (name: string) => `/user_variables/${encodeURIComponent(name)}`;
 
 interface SendOptions {
   /** The session token to send, if any. */
@@ -243,7 +245,7 @@ export class GatehouseClient {
    */
   async requestLicenseFile(): Promise<IssuedLicenseFile & { claims: LicenseFileClaims }> {
     const licenses = this.licenses();
-    const { response } = await this.authenticated('/license_file', { post: this.device() });
+    const { response } = await this.authenticated('POST', '/license_file', { json: this.device() });
     const issued = (await response.json()) as IssuedLicenseFile;
     const claims = await licenses.verify(issued.license_file);
     await licenses.store(issued.license_file);
@@ -265,7 +267,7 @@ export class GatehouseClient {
   }
 
   private async onlineContext(): Promise<AppContext> {
-    const { response, signedAt } = await this.authenticated('/app_context');
+    const { response, signedAt } = await this.authenticated('GET', '/app_context');
     const context = (await response.json()) as AppContext;
     this.context = context;
     this.contextServerTime = signedAt ?? Date.parse(context.server_time);
@@ -278,9 +280,63 @@ export class GatehouseClient {
    * the current password login are used.
    */
   async activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Adjustment> {
-    const who = credentials ?? (this.credentials !== null && 'password' in this.credentials ? this.credentials : null);
+    const who = credentials ?? this.passwordLogin();
     if (who === null) throw new TypeError('activateLicense needs a username and password: pass them, or log in with them first');
     return this.json<Adjustment>('POST', '/activate_license', { code, username: who.username, password: who.password, ...this.device() });
+  }
+
+  /** The logged-in user's variables, by name (README, User variables). */
+  async listUserVariables(): Promise<UserVariable[]> {
+    return (await (await this.authenticated('GET', '/user_variables')).response.json()) as UserVariable[];
+  }
+
+  /** One variable of the logged-in user, or null when they have none of that name. */
+  async getUserVariable(name: string): Promise<UserVariable | null> {
+    try {
+      return (await (await this.authenticated('GET', variablePath(name))).response.json()) as UserVariable;
+    } catch (e) {
+      if (e instanceof NotFoundError && e.code === 'VARIABLE_NOT_FOUND') return null;
+      throw e;
+    }
+  }
+
+  /** Creates or replaces a variable of the logged-in user (text up to 64 KiB; at most the application's max_user_variables). */
+  async setUserVariable(name: string, value: string): Promise<UserVariable> {
+    return (await (await this.authenticated('PUT', variablePath(name), { json: { value } })).response.json()) as UserVariable;
+  }
+
+  /** Deletes a variable of the logged-in user (NotFoundError VARIABLE_NOT_FOUND when there is none). */
+  async deleteUserVariable(name: string): Promise<void> {
+    await this.authenticated('DELETE', variablePath(name));
+  }
+
+  /**
+   * Changes a username-and-password user's password. Without `credentials`, those of the current
+   * password login are used. Every session of the user ends; the client keeps the new password,
+   * so its next request logs in again by itself.
+   */
+  async changePassword(newPassword: string, credentials?: { username: string; password: string }): Promise<void> {
+    const who = credentials ?? this.passwordLogin();
+    if (who === null) throw new TypeError('changePassword needs a username and password: pass them, or log in with them first');
+    const { response } = await this.send('POST', '/change_password', { json: { username: who.username, password: who.password, new_password: newPassword } });
+    if (!response.ok) throw await errorFromResponse(response);
+    this.token = null;
+    if (this.credentials !== null && 'username' in this.credentials && this.credentials.username === who.username) {
+      this.credentials = { username: who.username, password: newPassword };
+    }
+  }
+
+  /**
+   * Unregisters every device of the user and ends their sessions, where the application allows it
+   * (ResetCooldownError inside its cooldown). Takes full credentials, never the session alone:
+   * without `credentials`, those of the current login. The client's next request logs in again.
+   */
+  async resetDevices(credentials?: LoginCredentials): Promise<DeviceReset> {
+    const who = credentials ?? this.credentials;
+    if (who === null) throw new TypeError('resetDevices needs credentials: pass them, or log in first');
+    const reset = await this.json<DeviceReset>('POST', '/reset_devices', who);
+    this.token = null;
+    return reset;
   }
 
   /**
@@ -296,7 +352,7 @@ export class GatehouseClient {
    */
   async downloadFile(fileId: string): Promise<Readable> {
     const encrypted = await this.isEncrypted(fileId);
-    const { response } = await this.authenticated(`/files/${encodeURIComponent(fileId)}/download`, { download: true });
+    const { response } = await this.authenticated('GET', `/files/${encodeURIComponent(fileId)}/download`, { download: true });
     const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
     if (!encrypted) return body;
     const check = this.filesKey === null ? createFormatCheckStream() : createDecryptStream(this.filesKey);
@@ -344,18 +400,22 @@ export class GatehouseClient {
     return (await response.json()) as T;
   }
 
+  /** The credentials of the current login when they are a username and password. */
+  private passwordLogin(): { username: string; password: string } | null {
+    return this.credentials !== null && 'password' in this.credentials ? this.credentials : null;
+  }
+
   /**
-   * A GET (or, with `post`, a POST of that body) as the current user; on SESSION_EXPIRED, logs in
-   * again once (if it can) and retries once.
+   * A request as the current user; on SESSION_EXPIRED (or no session yet while credentials are
+   * kept), logs in again once and retries once.
    */
-  private async authenticated(path: string, how: { download?: boolean; post?: unknown } = {}): Promise<Answer> {
+  private async authenticated(method: string, path: string, options: Omit<SendOptions, 'token'> = {}): Promise<Answer> {
     const token = this.token;
-    const method = how.post === undefined ? 'GET' : 'POST';
-    const options = { download: how.download === true, ...(how.post === undefined ? {} : { json: how.post }) };
     const first = await this.send(method, path, { ...options, token });
     if (first.response.ok) return first;
     const error = await errorFromResponse(first.response);
-    if (!(error instanceof SessionExpiredError) || this.credentials === null) throw error;
+    const renewable = error instanceof SessionExpiredError || (token === null && error.code === 'LOGIN_REQUIRED');
+    if (!renewable || this.credentials === null) throw error;
     await this.renew(token);
     const second = await this.send(method, path, { ...options, token: this.token });
     if (second.response.ok) return second;

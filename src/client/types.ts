@@ -93,3 +93,17 @@ export interface Session {
 
 /** What login accepts: a username and password, or the license code a user signed up with. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
+
+/** A variable of the logged-in user (README, User variables). */
+export interface UserVariable {
+  name: string;
+  value: string;
+  /** ISO 8601 UTC. */
+  updated_at: string;
+}
+
+/** The answer of a device reset. */
+export interface DeviceReset {
+  /** ISO 8601 UTC: the next reset is allowed from then. */
+  next_reset_at: string;
+}

@@ -1,5 +1,7 @@
 import { validationError } from './errors.js';
 import { validatePasswordMinLength } from './credentials-policy.js';
+import { DEVICE_RESET_COOLDOWN_HOURS_MAX } from './device-reset.js';
+import { MAX_USER_VARIABLES_CEILING, MAX_USER_VARIABLES_DEFAULT } from './user-variables.js';
 
 /** What an owner sets per application. */
 export interface ApplicationSettings {
@@ -22,6 +24,10 @@ export interface ApplicationSettings {
   signatureWindowSeconds: number;
   /** How long an offline license file lasts at most (docs/signing.md, Offline license files); never past the membership. */
   licenseFileTtlMinutes: number;
+  /** How many variables one user may hold (README, User variables). */
+  maxUserVariables: number;
+  /** How often a user may reset their own devices; null: device reset is off (README, Device reset). */
+  deviceResetCooldownHours: number | null;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -39,6 +45,8 @@ export const defaultSettings: ApplicationSettings = {
   requestSigning: false,
   signatureWindowSeconds: 10,
   licenseFileTtlMinutes: 20_160,
+  maxUserVariables: MAX_USER_VARIABLES_DEFAULT,
+  deviceResetCooldownHours: null,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -64,6 +72,8 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   validatePasswordMinLength(s.passwordMinLength);
   checkRange('signature_window_seconds', s.signatureWindowSeconds, SIGNATURE_WINDOW_MIN, SIGNATURE_WINDOW_MAX);
   validateLicenseFileTtl('license_file_ttl_minutes', s.licenseFileTtlMinutes);
+  checkRange('max_user_variables', s.maxUserVariables, 0, MAX_USER_VARIABLES_CEILING);
+  if (s.deviceResetCooldownHours !== null) checkRange('device_reset_cooldown_hours', s.deviceResetCooldownHours, 1, DEVICE_RESET_COOLDOWN_HOURS_MAX);
   return s;
 }
 

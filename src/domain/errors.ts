@@ -35,6 +35,9 @@ export const errorCodes = [
   'USER_NOT_FOUND',
   'LICENSE_NOT_FOUND',
   'VARIABLE_NOT_FOUND',
+  'NOT_A_PASSWORD_USER',
+  'RESET_DISABLED',
+  'RESET_COOLDOWN',
   'ANNOUNCEMENT_NOT_FOUND',
   'BAN_NOT_FOUND',
   'CONSOLE_TOKEN_NOT_FOUND',
@@ -63,7 +66,9 @@ export interface ErrorDetails {
   reason?: string | null;
   /** VALIDATION_FAILED: the offending fields. */
   errors?: FieldError[];
-  /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL: how long the caller should wait. */
+  /** RESET_COOLDOWN: when the next device reset is allowed (epoch ms). */
+  nextResetAt?: number;
+  /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL / RESET_COOLDOWN: how long the caller should wait. */
   retryAfterSeconds?: number;
   /**
    * The refused value was presented as a credential (a license code at login or activation), not

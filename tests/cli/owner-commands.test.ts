@@ -197,6 +197,7 @@ describe('gatehouse --help, <command> --help and --version (README, CI command l
     { groups: ['backup', 'restore'], lines: ['gatehouse backup <file>', 'gatehouse restore <file>', 'GATEHOUSE_DATA_DIR'] },
     { groups: ['files'], lines: ['gatehouse files push', 'gatehouse files rm', 'GATEHOUSE_ADMIN_API_KEY'] },
     { groups: ['user'], lines: ['gatehouse user <username|license code>', 'GATEHOUSE_URL'] },
+    { groups: ['license'], lines: ['gatehouse license <code>', 'GATEHOUSE_ADMIN_API_KEY'] },
     { groups: ['license-file'], lines: ['gatehouse license-file verify', 'needs no server'] },
   ];
   const byGroup = sections.flatMap((section) => section.groups.map((group) => [group, section] as const));

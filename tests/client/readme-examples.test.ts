@@ -207,3 +207,52 @@ describe('README walkthrough, then the SDK example in a new project', () => {
     expect(inactive.stderr.trim()).toBe('No active membership: activate a license first.');
   }, 180_000);
 });
+
+describe('README examples of the end-user features', () => {
+  it('user variables, license lookup, device reset and password change run as printed', async () => {
+    const feature = await live.createApp({ name: 'My App', device_auth: false });
+    const [, code2] = (await live.licenses(feature.id, 2, 43200)) as [string, string];
+    const headers = { 'x-api-key': feature.api_key, 'x-api-secret': feature.api_secret, 'content-type': 'application/json' };
+    const post = (path: string, body: unknown) => fetch(`${live.base}/api/integration${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    // Alice as the walkthrough leaves her: a password user with the second license, logged in.
+    const alice = (await (await post('/sign_up', { username: 'alice', password: 'alice-password-1' })).json()) as { id: string };
+    expect((await post('/activate_license', { code: code2, username: 'alice', password: 'alice-password-1' })).status).toBe(200);
+    const login = (await (await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' } })).json()) as { session_token: string };
+    const env = {
+      GH: live.base,
+      APP_ID: feature.id,
+      API_KEY: feature.api_key,
+      API_SECRET: feature.api_secret,
+      ADMIN_API_KEY: feature.admin_api_key,
+      CONSOLE_TOKEN: live.ownerAuth.slice('Bearer '.length),
+      SESSION_TOKEN: login.session_token,
+      CODE2: code2,
+    };
+    const runBlock = async (name: string) => {
+      const block = markedBlock(readme, name);
+      expect(block.lang).toBe('sh');
+      const run = await exec('bash', ['-e', '-o', 'pipefail', '-c', block.code], project, env);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      return run.stdout.trimEnd().split('\n');
+    };
+
+    const variables = await runBlock('user-variables');
+    expect(JSON.parse(variables[0] as string)).toMatchObject({ name: 'save_slot', value: 'level-3' });
+    expect(JSON.parse(variables[1] as string)).toEqual([expect.objectContaining({ name: 'save_slot', value: 'level-3' })]);
+    expect(variables[2]).toBe('204');
+
+    const [license] = await runBlock('license-lookup');
+    expect(JSON.parse(license as string)).toMatchObject({ application_id: feature.id, code: code2, minutes: 43200, used_by_user_id: alice.id, banned: false, is_credentials_license: false });
+
+    const reset = await runBlock('reset-devices');
+    expect(reset[0]).toBe('24');
+    expect(Date.parse(JSON.parse(reset[1] as string).next_reset_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect(reset[2]).toMatch(/^HTTP\/1\.1 429/);
+    expect(reset[3]).toMatch(/^retry-after: \d+\r?$/i);
+    expect(JSON.parse(reset[4] as string)).toMatchObject({ error_code: 'RESET_COOLDOWN', next_reset_at: JSON.parse(reset[1] as string).next_reset_at });
+
+    expect(await runBlock('change-password')).toEqual(['204']);
+    expect((await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-2' } })).status).toBe(200);
+    expect((await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' } })).status).toBe(401);
+  }, 120_000);
+});

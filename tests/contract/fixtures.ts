@@ -63,6 +63,7 @@ export function makeUser(applicationId: string, over: Partial<UserRecord> = {}):
     timeout: null,
     lastIp: null,
     createdAt: T0,
+    lastDeviceResetAt: null,
     ...over,
   };
 }

@@ -17,6 +17,7 @@ import { banThrottleContentContract } from './contract-bans-throttle-content.js'
 import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
+import { userVariableContract } from './contract-user-variables.js';
 
 export interface OpenedStore {
   store: Store;
@@ -93,6 +94,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     ownerApplicationContract(ctx);
     licenseContract(ctx);
     userContract(ctx);
+    userVariableContract(ctx);
     sessionContract(ctx);
     banThrottleContentContract(ctx);
     requestNonceContract(ctx);

@@ -31,6 +31,8 @@ describe('defaultSettings', () => {
       requestSigning: false,
       signatureWindowSeconds: 10,
       licenseFileTtlMinutes: 20_160,
+      maxUserVariables: 100,
+      deviceResetCooldownHours: null,
     });
   });
 

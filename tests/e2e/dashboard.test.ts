@@ -268,6 +268,64 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await screenshot(page, 'user-license-file');
   });
 
+  it("sets the device reset cooldown, keeps a user's variables, sets their password and shows their device resets", async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/settings`);
+    await page.locator('input[name=device_reset_cooldown_hours]').fill('12');
+    await page.locator('input[name=max_user_variables]').fill('50');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    type Shown = { device_reset_cooldown_hours: number | null; max_user_variables: number };
+    expect((await consoleGet<Shown>(`/applications/${appId}`)).body).toMatchObject({ device_reset_cooldown_hours: 12, max_user_variables: 50 });
+
+    // Alice frees her device slot herself, logs in again, and her client keeps a variable.
+    const reset = await integration('/reset_devices', { username: 'alice', password: 'alice-password-1' });
+    expect(reset.status).toBe(200);
+    const login = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
+    expect(login.status).toBe(200);
+    const session = String(login.body['session_token']);
+    const asAlice = (method: string, name: string, body?: unknown) =>
+      fetch(`${base}/api/integration/user_variables/${name}`, {
+        method,
+        headers: { 'x-api-key': api.key, 'x-api-secret': api.secret, authorization: `Bearer ${session}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await asAlice('PUT', 'save_slot', { value: 'level-3' })).status).toBe(200);
+
+    await page.goto(`${base}/dashboard/apps/${appId}/users`);
+    await page.getByRole('link', { name: 'alice' }).click();
+    await page.getByRole('heading', { name: 'alice' }).waitFor();
+    const resets = page.getByTestId('device-resets');
+    await expect.poll(() => resets.textContent()).toContain('at most once every 12 hours');
+    expect(await resets.textContent()).toContain('Next reset allowed');
+    expect(await resets.textContent()).not.toMatch(/Last resetnever|Next reset allowednow/);
+    await page.getByRole('cell', { name: 'save_slot' }).waitFor();
+
+    // The owner adds a variable the client then reads, is told a bad name in words, and deletes one.
+    await page.locator('input[name=variable_name]').fill('license_tier');
+    await page.locator('textarea[name=variable_value]').fill('gold');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('cell', { name: 'license_tier' }).waitFor();
+    expect(await (await asAlice('GET', 'license_tier')).json()).toMatchObject({ name: 'license_tier', value: 'gold' });
+    await page.locator('input[name=variable_name]').fill('bad name!');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/name/i);
+    await screenshot(page, 'user-variables');
+    await page.getByRole('row', { name: /save_slot/ }).getByRole('button', { name: 'Delete' }).click();
+    await confirm(page);
+    await expect.poll(() => page.getByRole('cell', { name: 'save_slot' }).count()).toBe(0);
+    expect((await asAlice('GET', 'save_slot')).status).toBe(404);
+
+    // The owner sets a new password: Alice's session ends, the new password is the one.
+    await page.locator('input[name=new_password]').fill('alice-password-2');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password set.').waitFor();
+    expect((await asAlice('GET', 'license_tier')).status).toBe(401);
+    const old = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
+    expect(old.body['error_code']).toBe('INVALID_CREDENTIALS');
+    const fresh = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-2' }, hardware_id: 'hw-alice-1' });
+    expect(fresh.status).toBe(200);
+  });
+
   it('previews announcement HTML sanitized: no script, handler or javascript: URL', async () => {
     await page.goto(`${base}/dashboard/apps/${appId}/announcements`);
     await page.locator('input[name=title]').fill('Version 2 is out');
@@ -519,7 +577,8 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(text).toContain('1.5 KiBStorage used');
     expect(await page.locator('.chart rect').count()).toBe(60);
     await page.getByText('Sign-ups (2)').waitFor();
-    await page.getByText('Logins (2)').waitFor();
+    // The license user's login and alice's, then alice's two after her device reset and her new password.
+    await page.getByText('Logins (4)').waitFor();
     await screenshot(page, 'overview');
   });
 

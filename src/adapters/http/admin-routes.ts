@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { lookupLicense } from '../../application/admin/lookup-license.js';
 import { lookupUser } from '../../application/admin/lookup-user.js';
 import { authenticateAdmin } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
@@ -7,8 +8,8 @@ import { issueLicenseFileAsAdmin } from '../../application/license-files/issue-l
 import type { ApplicationRecord } from '../../application/records.js';
 import { fileRoutes } from './files/file-routes.js';
 import { bearer } from './request-parts.js';
-import { HardwareId, LicenseFileTtl, closed } from './schemas.js';
-import { licenseFileJson, userAdminJson } from './views.js';
+import { HardwareId, LicenseCode, LicenseFileTtl, closed } from './schemas.js';
+import { licenseFileJson, licenseLookupJson, userAdminJson } from './views.js';
 
 const UsernameOrCode = Type.String({ minLength: 1, maxLength: 256 });
 
@@ -51,6 +52,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       const issued = await issueLicenseFileAsAdmin(deps, applicationOf(request), username_or_license_code, { hardwareId: hardware_id, ttlMinutes: ttl_minutes });
       return reply.code(201).send(licenseFileJson(issued));
     },
+  );
+
+  app.get('/license/:code', { schema: { params: Type.Object({ code: LicenseCode }, closed) } }, async (request) =>
+    licenseLookupJson(await lookupLicense(deps, applicationOf(request), request.params.code)),
   );
 
   await app.register(fileRoutes, {

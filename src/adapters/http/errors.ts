@@ -39,6 +39,9 @@ export const statusByCode = {
   USER_NOT_FOUND: 404,
   LICENSE_NOT_FOUND: 404,
   VARIABLE_NOT_FOUND: 404,
+  NOT_A_PASSWORD_USER: 422,
+  RESET_DISABLED: 403,
+  RESET_COOLDOWN: 429,
   ANNOUNCEMENT_NOT_FOUND: 404,
   BAN_NOT_FOUND: 404,
   CONSOLE_TOKEN_NOT_FOUND: 404,
@@ -72,6 +75,7 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
     ...(details.timedOutUntil !== undefined ? { timed_out_until: toIso(details.timedOutUntil) } : {}),
     // The error body (README, Errors): reason is an optional string; absent rather than null when none was given.
     ...(details.reason ? { reason: details.reason } : {}),
+    ...(details.nextResetAt !== undefined ? { next_reset_at: toIso(details.nextResetAt) } : {}),
     ...(details.errors ? { errors: details.errors } : {}),
   };
 }

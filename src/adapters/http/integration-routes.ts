@@ -3,8 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../application/deps.js';
 import { activateLicense } from '../../application/integration/activate-license.js';
 import { appContext } from '../../application/integration/app-context.js';
+import { changePassword } from '../../application/integration/change-password.js';
 import { login, logout } from '../../application/integration/login.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
+import { resetDevices } from '../../application/integration/reset-devices.js';
+import { deleteOwnVariable, listOwnVariables, readOwnVariable, writeOwnVariable } from '../../application/integration/user-variables.js';
 import { signUpWithLicense } from '../../application/integration/sign-up-with-license.js';
 import { signUp } from '../../application/integration/sign-up.js';
 import { loginRequired } from '../../domain/errors.js';
@@ -13,10 +16,10 @@ import { answerNotFound } from './errors.js';
 import { bearer, callerOf, presentedUser } from './request-parts.js';
 import { requestSigning } from './request-signing.js';
 import { responseSigning } from './response-signing.js';
-import { HardwareId, LicenseCode, Password, Username, Uuid, closed, takesNoBody } from './schemas.js';
+import { HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
-import { adjustmentJson, appContextJson, licenseFileJson, userSummaryJson } from './views.js';
+import { adjustmentJson, appContextJson, licenseFileJson, userSummaryJson, userVariableJson } from './views.js';
 
 /** The integration API (README, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -98,4 +101,41 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request))),
   );
+
+  // ---- User variables (README, User variables): the authenticated user's own ----
+  const VariableParams = Type.Object({ name: UserVariableName }, closed);
+
+  app.get('/user_variables', async (request) =>
+    (await listOwnVariables(deps, await applicationOf(request), presentedUser(request), callerOf(request))).map(userVariableJson),
+  );
+
+  app.get('/user_variables/:name', { schema: { params: VariableParams } }, async (request) =>
+    userVariableJson(await readOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name)),
+  );
+
+  app.put('/user_variables/:name', { schema: { params: VariableParams, body: UserVariableBody } }, async (request) =>
+    userVariableJson(
+      await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value),
+    ),
+  );
+
+  app.delete('/user_variables/:name', { schema: { params: VariableParams } }, async (request, reply) => {
+    await deleteOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/change_password',
+    { schema: { body: Type.Object({ username: Username, password: Password, new_password: Password }, closed) } },
+    async (request, reply) => {
+      await changePassword(deps, await applicationOf(request), request.body, callerOf(request));
+      return reply.code(204).send();
+    },
+  );
+
+  // Full credentials in the body, never a session token alone (README, Device reset).
+  app.post('/reset_devices', { schema: { body: Credentials } }, async (request) => {
+    const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request));
+    return { next_reset_at: toIso(nextResetAt) };
+  });
 };

@@ -8,8 +8,11 @@ import type {
   ResponseSigningKey,
   UserDetails,
   UserRecord,
+  UserVariableRecord,
   VariableRecord,
 } from '../../application/records.js';
+import type { LicenseLookup } from '../../application/admin/lookup-license.js';
+import type { UserPage } from '../../application/console/users.js';
 import type { ApplicationOverview } from '../../application/console/overview.js';
 import type { AppContext } from '../../application/integration/app-context.js';
 import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
@@ -95,6 +98,8 @@ export const applicationJson = (a: ApplicationRecord) => ({
   request_signing: a.settings.requestSigning,
   signature_window_seconds: a.settings.signatureWindowSeconds,
   license_file_ttl_minutes: a.settings.licenseFileTtlMinutes,
+  max_user_variables: a.settings.maxUserVariables,
+  device_reset_cooldown_hours: a.settings.deviceResetCooldownHours,
   ...responseSigningKeyJson(a),
   response_signing_previous_key_id: keyIdOf(a.signing.previousResponse),
   api_key: a.apiKey,
@@ -110,6 +115,23 @@ export const licenseJson = (l: LicenseRecord, code: string) => ({
   used_at: isoOrNull(l.usedAt),
   used_by_user_id: l.usedByUserId,
   banned: l.banned,
+});
+
+export const userVariableJson = (v: UserVariableRecord) => ({ name: v.name, value: v.value, updated_at: toIso(v.updatedAt) });
+
+/** The console's User object: the admin one with the user's variables and device resets (README, User variables). */
+export const userPageJson = (p: UserPage, now: number) => ({
+  ...userAdminJson(p.details, now),
+  variables: p.variables.map(userVariableJson),
+  last_device_reset_at: isoOrNull(p.details.user.lastDeviceResetAt),
+  next_device_reset_at: isoOrNull(p.nextDeviceResetAt),
+});
+
+/** GET /api/admin/license/{code} (README, Admin license lookup). */
+export const licenseLookupJson = (l: LicenseLookup) => ({
+  application_id: l.license.applicationId,
+  ...licenseJson(l.license, l.code),
+  is_credentials_license: l.isCredentialsLicense,
 });
 
 export const variableJson = (v: VariableRecord) => ({ name: v.name, value: v.value, is_public: v.isPublic });

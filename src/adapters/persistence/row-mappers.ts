@@ -54,6 +54,8 @@ export function settingsColumns(s: ApplicationSettings) {
     requestSigning: s.requestSigning,
     signatureWindowSeconds: s.signatureWindowSeconds,
     licenseFileTtlMinutes: s.licenseFileTtlMinutes,
+    maxUserVariables: s.maxUserVariables,
+    deviceResetCooldownHours: s.deviceResetCooldownHours,
   };
 }
 

@@ -15,6 +15,7 @@ import { requestNonceStore } from './store/request-nonce-store.js';
 import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
 import { userStore } from './store/user-store.js';
+import { userVariableStore } from './store/user-variable-store.js';
 
 /**
  * The dialect with its transactions, snapshots and writes counted while they run or wait for a
@@ -47,6 +48,7 @@ export function openStore(opened: Dialect): Store {
     ...overviewStore(dialect),
     ...licenseStore(dialect, reads),
     ...userStore(dialect, reads),
+    ...userVariableStore(dialect),
     ...sessionStore(dialect, reads),
     ...banStore(dialect, reads),
     ...throttleStore(dialect),

@@ -99,6 +99,9 @@ export function defineTables(k: Kit) {
       signatureWindowSeconds: k.integer('signature_window_seconds').notNull().default(10),
       // Existing applications take the default, 14 days (docs/signing.md, Offline license files).
       licenseFileTtlMinutes: k.integer('license_file_ttl_minutes').notNull().default(20160),
+      // Existing applications take the defaults (README, User variables; Device reset: off).
+      maxUserVariables: k.integer('max_user_variables').notNull().default(100),
+      deviceResetCooldownHours: k.integer('device_reset_cooldown_hours'),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
@@ -143,6 +146,8 @@ export function defineTables(k: Kit) {
       timeoutReason: k.text('timeout_reason'),
       lastIp: k.text('last_ip'),
       createdAt: k.instant('created_at').notNull(),
+      // The user's last reset of their own devices (README, Device reset); null: never.
+      lastDeviceResetAt: k.instant('last_device_reset_at'),
     },
     (t) => [
       k.unique('users_app_username_key_uq').on(t.applicationId, t.usernameKey),
@@ -263,6 +268,20 @@ export function defineTables(k: Kit) {
       isPublic: k.flag('is_public').notNull(),
     },
     (t) => [k.primaryKey({ columns: [t.applicationId, t.name] })],
+  );
+
+  // Variables of one end user (README, User variables), deleted with the user. The count per
+  // user is decided under the user's row lock (store/user-variable-store.ts).
+  const userVariables = k.table(
+    'user_variables',
+    {
+      applicationId: appRef(),
+      userId: userRef(),
+      name: k.text('name').notNull(),
+      value: k.text('value').notNull(),
+      updatedAt: k.instant('updated_at').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.userId, t.name] })],
   );
 
   const announcements = k.table(
@@ -428,7 +447,7 @@ export function defineTables(k: Kit) {
     (t) => [k.primaryKey({ columns: [t.applicationId, t.nonce] }), k.index('request_nonces_held_until_idx').on(t.heldUntil)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs };
+  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

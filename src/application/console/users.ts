@@ -1,4 +1,5 @@
 import { validateUserLimits } from '../../domain/application-settings.js';
+import { nextDeviceResetAt } from '../../domain/device-reset.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import { canonicalLicenseCode } from '../../domain/license.js';
 import { type BulkChange, validateBulkChange } from '../../domain/membership.js';
@@ -10,7 +11,9 @@ import type { ApplicationStore } from '../ports/application-store.js';
 import type { LicenseStore } from '../ports/license-store.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { UserStore } from '../ports/user-store.js';
-import type { OwnerRecord, UserDetails } from '../records.js';
+import type { UserVariableStore } from '../ports/user-variable-store.js';
+import type { OwnerRecord, UserDetails, UserVariableRecord } from '../records.js';
+import { setNewPassword } from '../integration/change-password.js';
 import { ownedApplication } from './applications.js';
 
 export const USER_PAGE_DEFAULT = 50;
@@ -52,14 +55,41 @@ export async function searchUsers(
   return all.filter((d): d is UserDetails => d !== null);
 }
 
-export async function getUser(
-  deps: { store: ApplicationStore & UserStore },
+/** What the console's user page shows: the user, their variables and their device resets. */
+export interface UserPage {
+  details: UserDetails;
+  variables: UserVariableRecord[];
+  /** When the user may next reset their devices; null when they may now, or reset is off. */
+  nextDeviceResetAt: Instant | null;
+}
+
+export async function getUserPage(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore & UserVariableStore },
   owner: OwnerRecord,
   appId: string,
   userId: string,
-): Promise<UserDetails> {
+): Promise<UserPage> {
   const app = await ownedApplication(deps, owner, appId);
-  return details(deps, app.id, userId);
+  const found = await details(deps, app.id, userId);
+  const next = nextDeviceResetAt(found.user.lastDeviceResetAt, app.settings.deviceResetCooldownHours);
+  return {
+    details: found,
+    variables: await deps.store.listUserVariables(app.id, userId),
+    nextDeviceResetAt: next !== null && next > deps.clock.now() ? next : null,
+  };
+}
+
+/** The owner sets a user's password (README, Password change): the policy applies, and every session ends. */
+export async function setUserPassword(
+  deps: Pick<Deps, 'clock' | 'hasher'> & { store: ApplicationStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+  password: string,
+): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  const user = await deps.store.findUserById(app.id, userId);
+  if (user === null || !(await setNewPassword(deps, app, user, password))) throw notFound();
 }
 
 export async function updateUserLimits(

@@ -1,14 +1,12 @@
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
-import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordCheckDeps } from '../credential-checks.js';
+import { checkCredentials, type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, UserRecord } from '../records.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
-
-export type LoginCredentials = { username: string; password: string } | { code: string };
 
 export interface LoginBody {
   credentials: LoginCredentials;
@@ -35,8 +33,7 @@ export async function login(
 ): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const c = body.credentials;
-  const user = 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller)).user : await checkPassword(deps, app, c.username, c.password, caller);
+  const user = await checkCredentials(deps, app, body.credentials, caller);
   await assertUserAccess(deps, app, user, caller, hardwareId);
 
   const now = deps.clock.now();

@@ -35,6 +35,7 @@ export function newUser(
     timeout: null,
     lastIp: caller.ip,
     createdAt: deps.clock.now(),
+    lastDeviceResetAt: null,
   };
 }
 

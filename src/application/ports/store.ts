@@ -14,6 +14,7 @@ import type { RequestNonceStore } from './request-nonce-store.js';
 import type { SessionStore } from './session-store.js';
 import type { ThrottleStore } from './throttle-store.js';
 import type { UserStore } from './user-store.js';
+import type { UserVariableStore } from './user-variable-store.js';
 
 export interface Store
   extends OwnerStore,
@@ -21,6 +22,7 @@ export interface Store
     ApplicationStore,
     LicenseStore,
     UserStore,
+    UserVariableStore,
     SessionStore,
     BanStore,
     ThrottleStore,

@@ -75,4 +75,16 @@ export interface UserStore {
   /** Whether recordIp ever recorded this address for the user. */
   hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
   updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /**
+   * ATOMIC: sets a new password (a change by the user or the owner) and revokes every live
+   * session of the user. False when the user is not the application's.
+   */
+  replacePassword(applicationId: string, userId: string, passwordHash: string, now: Instant): Promise<boolean>;
+  /**
+   * ATOMIC, under the user's row lock: refuses a reset inside the cooldown since the user's last
+   * one (RESET_COOLDOWN, planDeviceReset of the domain), else unregisters every device of the
+   * user, revokes their live sessions and records the reset. Returns when the next is allowed.
+   * USER_NOT_FOUND when the user is not the application's.
+   */
+  resetDevices(input: { applicationId: string; userId: string; cooldownHours: number; now: Instant }): Promise<{ nextResetAt: Instant }>;
 }

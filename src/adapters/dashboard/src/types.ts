@@ -28,6 +28,10 @@ export interface ApplicationSettings {
   signature_window_seconds: number;
   /** How long an offline license file lasts at most, in minutes (never past the membership). */
   license_file_ttl_minutes: number;
+  /** How many variables one user may hold. */
+  max_user_variables: number;
+  /** How often users may reset their own devices; null: device reset is off. */
+  device_reset_cooldown_hours: number | null;
 }
 
 export interface Application extends ApplicationSettings {
@@ -89,6 +93,21 @@ export interface User {
   timeout_reason: string | null;
   last_ip: string | null;
   created_at: string;
+}
+
+/** A variable of one end user. */
+export interface UserVariable {
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
+/** The console's user page: the User with its variables and device resets. */
+export interface UserPageData extends User {
+  variables: UserVariable[];
+  last_device_reset_at: string | null;
+  /** When the user may next reset their devices; null when they may now, or reset is off. */
+  next_device_reset_at: string | null;
 }
 
 export type BanType = 'ip' | 'hardware_id' | 'license' | 'user';

@@ -35,6 +35,8 @@ const settingsFields = {
   request_signing: Type.Optional(Type.Boolean()),
   signature_window_seconds: Type.Optional(Type.Integer()),
   license_file_ttl_minutes: Type.Optional(Type.Integer()),
+  max_user_variables: Type.Optional(Type.Integer()),
+  device_reset_cooldown_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -57,6 +59,8 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['requestSigning', body.request_signing],
     ['signatureWindowSeconds', body.signature_window_seconds],
     ['licenseFileTtlMinutes', body.license_file_ttl_minutes],
+    ['maxUserVariables', body.max_user_variables],
+    ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
 }

@@ -3,19 +3,21 @@ import {
   ADJUSTMENT_USERS_MAX,
   adjustMemberships,
   deleteDevice,
-  getUser,
+  getUserPage,
   liftTimeout,
   revokeSessions,
   searchUsers,
+  setUserPassword,
   timeOutUser,
   unlockUser,
   updateUserLimits,
 } from '../../../application/console/users.js';
+import { deleteUserVariable, getUserVariable, listUserVariables, putUserVariable } from '../../../application/console/user-variables.js';
 import type { Deps } from '../../../application/deps.js';
 import { issueLicenseFileAsOwner } from '../../../application/license-files/issue-license-file.js';
 import { toIso } from '../../../domain/time.js';
-import { HardwareId, LicenseFileTtl, Timestamp, Uuid, closed } from '../schemas.js';
-import { licenseFileJson, userAdminJson } from '../views.js';
+import { HardwareId, LicenseFileTtl, Password, Timestamp, UserVariableBody, UserVariableName, Uuid, closed } from '../schemas.js';
+import { licenseFileJson, userAdminJson, userPageJson, userVariableJson } from '../views.js';
 import { AppParams, MINUTES_MAX, Reason, instantOf, ownerOf } from './console-schemas.js';
 
 // Query strings arrive as strings (no coercion anywhere): numbers are checked by pattern, then parsed.
@@ -28,6 +30,7 @@ const SearchQuery = Type.Object(
   closed,
 );
 const UserParams = Type.Object({ app_id: Uuid, user_id: Uuid }, closed);
+const VariableParams = Type.Object({ app_id: Uuid, user_id: Uuid, name: UserVariableName }, closed);
 const DeviceParams = Type.Object({ app_id: Uuid, user_id: Uuid, device_id: Uuid }, closed);
 const LimitsBody = Type.Object(
   { allowed_number_of_devices: Type.Optional(Type.Integer()), allowed_number_of_simultaneous_sessions: Type.Optional(Type.Integer()) },
@@ -60,8 +63,38 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return found.map((d) => userAdminJson(d, now));
   });
 
+  // The user page: the User object with the user's variables and device resets (README, User variables).
   app.get('/applications/:app_id/users/:user_id', { schema: { params: UserParams } }, async (request) =>
-    userAdminJson(await getUser(deps, ownerOf(request), request.params.app_id, request.params.user_id), deps.clock.now()),
+    userPageJson(await getUserPage(deps, ownerOf(request), request.params.app_id, request.params.user_id), deps.clock.now()),
+  );
+
+  app.get('/applications/:app_id/users/:user_id/variables', { schema: { params: UserParams } }, async (request) =>
+    (await listUserVariables(deps, ownerOf(request), request.params.app_id, request.params.user_id)).map(userVariableJson),
+  );
+
+  app.get('/applications/:app_id/users/:user_id/variables/:name', { schema: { params: VariableParams } }, async (request) => {
+    const { app_id, user_id, name } = request.params;
+    return userVariableJson(await getUserVariable(deps, ownerOf(request), app_id, user_id, name));
+  });
+
+  app.put('/applications/:app_id/users/:user_id/variables/:name', { schema: { params: VariableParams, body: UserVariableBody } }, async (request) => {
+    const { app_id, user_id, name } = request.params;
+    return userVariableJson(await putUserVariable(deps, ownerOf(request), app_id, user_id, name, request.body.value));
+  });
+
+  app.delete('/applications/:app_id/users/:user_id/variables/:name', { schema: { params: VariableParams } }, async (request, reply) => {
+    const { app_id, user_id, name } = request.params;
+    await deleteUserVariable(deps, ownerOf(request), app_id, user_id, name);
+    return reply.code(204).send();
+  });
+
+  app.put(
+    '/applications/:app_id/users/:user_id/password',
+    { schema: { params: UserParams, body: Type.Object({ password: Password }, closed) } },
+    async (request, reply) => {
+      await setUserPassword(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.body.password);
+      return reply.code(204).send();
+    },
   );
 
   app.patch('/applications/:app_id/users/:user_id', { schema: { params: UserParams, body: LimitsBody } }, async (request) => {

@@ -3,6 +3,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { UserStore } from '../../../application/ports/user-store.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
+import { planDeviceReset } from '../../../domain/device-reset.js';
+import { DomainError } from '../../../domain/errors.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
 import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
@@ -141,6 +143,29 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     },
     async updatePasswordHash(userId, passwordHash) {
       await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));
+    },
+    async replacePassword(applicationId, userId, passwordHash, now) {
+      return d.transaction(async (tx) => {
+        // The UPDATE locks the user's row, as setUserTimeout's does: a login of the user either
+        // finished before, and its session is revoked here, or runs after with the new password.
+        const changed = await tx.update(users).set({ passwordHash }).where(ofApplication(users, applicationId, userId)).returning({ id: users.id });
+        if (changed.length === 0) return false;
+        await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        return true;
+      });
+    },
+    async resetDevices({ applicationId, userId, cooldownHours, now }) {
+      return d.transaction(async (tx) => {
+        // Locked like a login of the user: parallel resets read the last reset one after another,
+        // so only the first passes the cooldown, and no session opens on a device meanwhile.
+        const user = await findUser(d, tx, applicationId, userId, true);
+        if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+        const plan = planDeviceReset(user.lastDeviceResetAt, cooldownHours, now);
+        await tx.delete(devices).where(eq(devices.userId, userId));
+        await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
+        return plan;
+      });
     },
   };
 }

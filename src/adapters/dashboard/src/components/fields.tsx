@@ -12,7 +12,7 @@ interface TextProps {
   min?: number;
   max?: number;
   hint?: string;
-  autoComplete?: 'username' | 'current-password';
+  autoComplete?: 'username' | 'current-password' | 'new-password';
 }
 
 export function TextField({ label, value, onInput, hint, autoComplete, ...rest }: TextProps) {

@@ -18,15 +18,27 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   request_signing: false,
   signature_window_seconds: 10,
   license_file_ttl_minutes: 20160,
+  max_user_variables: 100,
+  device_reset_cooldown_hours: null,
 };
 
-type NumberKey = 'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length' | 'signature_window_seconds' | 'license_file_ttl_minutes';
+type NumberKey =
+  | 'session_ttl_seconds'
+  | 'default_allowed_devices'
+  | 'default_allowed_sessions'
+  | 'password_min_length'
+  | 'signature_window_seconds'
+  | 'license_file_ttl_minutes'
+  | 'max_user_variables';
+/** Optional numbers: left empty, null. */
+type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours';
 
 /**
  * Settings as edited: numbers as the text typed, so a half-typed value is not rewritten.
- * propagated_ip_ban_hours left empty is null (propagated IP bans never expire).
+ * propagated_ip_ban_hours left empty is null (propagated IP bans never expire), and
+ * device_reset_cooldown_hours left empty is null (device reset off).
  */
-export type SettingsDraft = Omit<ApplicationSettings, NumberKey | 'propagated_ip_ban_hours'> & Record<NumberKey | 'propagated_ip_ban_hours', string>;
+export type SettingsDraft = Omit<ApplicationSettings, NumberKey | NullableKey> & Record<NumberKey | NullableKey, string>;
 
 export function toDraft(s: ApplicationSettings): SettingsDraft {
   return {
@@ -37,7 +49,9 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     password_min_length: String(s.password_min_length),
     signature_window_seconds: String(s.signature_window_seconds),
     license_file_ttl_minutes: String(s.license_file_ttl_minutes),
+    max_user_variables: String(s.max_user_variables),
     propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
+    device_reset_cooldown_hours: s.device_reset_cooldown_hours === null ? '' : String(s.device_reset_cooldown_hours),
   };
 }
 
@@ -59,7 +73,9 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     default_allowed_devices: num(d.default_allowed_devices),
     default_allowed_sessions: num(d.default_allowed_sessions),
     password_min_length: num(d.password_min_length),
+    max_user_variables: num(d.max_user_variables),
     propagated_ip_ban_hours: d.propagated_ip_ban_hours.trim() === '' ? null : num(d.propagated_ip_ban_hours),
+    device_reset_cooldown_hours: d.device_reset_cooldown_hours.trim() === '' ? null : num(d.device_reset_cooldown_hours),
   };
 }
 
@@ -81,6 +97,8 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
       <TextField label="Default allowed sessions" name="default_allowed_sessions" type="number" min={1} max={10000} value={draft.default_allowed_sessions} onInput={set('default_allowed_sessions')} />
       <TextField label="Propagated IP bans last (hours)" name="propagated_ip_ban_hours" type="number" min={1} max={8760} value={draft.propagated_ip_ban_hours} onInput={set('propagated_ip_ban_hours')} hint="1 to 8,760; empty: until removed" />
       <TextField label="Minimum password length" name="password_min_length" type="number" min={8} max={64} value={draft.password_min_length} onInput={set('password_min_length')} />
+      <TextField label="Variables per user" name="max_user_variables" type="number" min={0} max={1000} value={draft.max_user_variables} onInput={set('max_user_variables')} hint="0 to 1,000" />
+      <TextField label="Device reset cooldown (hours)" name="device_reset_cooldown_hours" type="number" min={1} max={8760} value={draft.device_reset_cooldown_hours} onInput={set('device_reset_cooldown_hours')} hint="1 to 8,760; empty: users cannot reset their devices" />
       <fieldset class="checks">
         <legend>Signing</legend>
         <CheckField label="Sign responses" name="response_signing" checked={draft.response_signing} onChange={set('response_signing')} hint="Every answer to clients carries a signature they check with the public key." />

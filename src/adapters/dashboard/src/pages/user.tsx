@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { appPath, del, get, patch, post, put, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
-import { DataTable, RowActions } from '../components/data-table.js';
+import { DataTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
 import { Card, Empty, FormActions, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -11,11 +11,11 @@ import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { downloadText } from '../download.js';
 import { formatDateTime, formatMinutes, isoToLocalInput, localInputToIso } from '../format.js';
 import { appHref } from '../router.js';
-import type { Adjustment, User } from '../types.js';
+import type { Adjustment, Application, User, UserPageData, UserVariable } from '../types.js';
 
 export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
   const path = appPath(app.id, `/users/${seg(userId)}`);
-  const user = useLoad(() => get<User>(path), [path]);
+  const user = useLoad(() => get<UserPageData>(path), [path]);
   const action = useAction();
   const u = user.data;
 
@@ -63,8 +63,11 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             </button>
           </Card>
           <TimeoutCard user={u} path={path} onChange={() => void user.reload()} />
-          <LimitsCard user={u} path={path} onChange={(v) => user.setData(v)} />
+          <LimitsCard user={u} path={path} onChange={() => void user.reload()} />
+          {u.credential_type === 'username_password' && <PasswordCard user={u} path={path} />}
+          <VariablesCard user={u} path={path} onChange={() => void user.reload()} />
           <Card title="Devices">
+            <DeviceResets app={app} user={u} />
             {u.registered_devices.length === 0 ? (
               <Empty>No registered devices.</Empty>
             ) : (
@@ -158,19 +161,28 @@ function TimeoutCard({ user, path, onChange }: { user: User; path: string; onCha
   );
 }
 
-function LimitsCard({ user, path, onChange }: { user: User; path: string; onChange: (u: User) => void }) {
-  const [devices, setDevices] = useState(String(user.allowed_number_of_devices));
-  const [sessions, setSessions] = useState(String(user.allowed_number_of_simultaneous_sessions));
+/** A form's submit: runs `work`, then says it is saved until the next submit. */
+function useSavingSubmit(work: () => Promise<void>) {
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const submit = (e: Event) => {
     e.preventDefault();
     setSaved(false);
     void action.run(async () => {
-      onChange(await patch<User>(path, { allowed_number_of_devices: Number(devices), allowed_number_of_simultaneous_sessions: Number(sessions) }));
+      await work();
       setSaved(true);
     });
   };
+  return { action, saved, submit };
+}
+
+function LimitsCard({ user, path, onChange }: { user: User; path: string; onChange: () => void }) {
+  const [devices, setDevices] = useState(String(user.allowed_number_of_devices));
+  const [sessions, setSessions] = useState(String(user.allowed_number_of_simultaneous_sessions));
+  const { action, saved, submit } = useSavingSubmit(async () => {
+    await patch<User>(path, { allowed_number_of_devices: Number(devices), allowed_number_of_simultaneous_sessions: Number(sessions) });
+    onChange();
+  });
   return (
     <Card title="Limits">
       <form onSubmit={submit}>
@@ -224,5 +236,106 @@ function LicenseFileCard({ user, path, onIssued }: { user: User; path: string; o
         <FormActions label="Download license file" busy={action.busy} />
       </form>
     </Card>
+  );
+}
+
+/** The user's own device resets (README, Device reset): the application's setting, the last one and the next allowed. */
+function DeviceResets({ app, user }: { app: Application; user: UserPageData }) {
+  const cooldown = app.device_reset_cooldown_hours;
+  return (
+    <dl class="facts" data-testid="device-resets">
+      <dt>Reset by the user</dt>
+      <dd>{cooldown === null ? 'off for this application' : `at most once every ${cooldown} hours`}</dd>
+      <dt>Last reset</dt>
+      <dd>{user.last_device_reset_at === null ? 'never' : formatDateTime(user.last_device_reset_at)}</dd>
+      {cooldown !== null && (
+        <>
+          <dt>Next reset allowed</dt>
+          <dd>{user.next_device_reset_at === null ? 'now' : formatDateTime(user.next_device_reset_at)}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The owner sets a new password; every session of the user ends (README, Password change). */
+function PasswordCard({ user, path }: { user: User; path: string }) {
+  const [password, setPassword] = useState('');
+  const { action, saved, submit } = useSavingSubmit(async () => {
+    await put(`${path}/password`, { password });
+    setPassword('');
+  });
+  return (
+    <Card title="Password">
+      <form onSubmit={submit}>
+        <ErrorBanner error={action.error} />
+        {saved && <div class="banner banner-success" role="status">Password set. {user.username} is signed out everywhere.</div>}
+        <p class="muted">Sets a new password for the user (no old one needed) and signs them out everywhere.</p>
+        <div class="form-row">
+          <TextField label="New password" name="new_password" type="password" value={password} onInput={setPassword} autoComplete="new-password" required />
+        </div>
+        <FormActions label="Set password" busy={action.busy} />
+      </form>
+    </Card>
+  );
+}
+
+/** The user's variables (README, User variables): what the client app keeps for them. */
+function VariablesCard({ user, path, onChange }: { user: UserPageData; path: string; onChange: () => void }) {
+  const [editing, setEditing] = useState<UserVariable | null>(null);
+  const remove = useAction();
+  const drop = (v: UserVariable) =>
+    runConfirmed(remove, { title: `Delete ${v.name}?`, message: `The variable is gone for ${user.username}.`, label: 'Delete' }, async () => {
+      await del(`${path}/variables/${seg(v.name)}`);
+      onChange();
+    });
+  return (
+    <Card title="Variables">
+      <ErrorBanner error={remove.error} />
+      {user.variables.length === 0 ? (
+        <Empty>No variables.</Empty>
+      ) : (
+        <DataTable headers={['Name', 'Value', 'Updated', '']}>
+          {user.variables.map((v) => (
+            <tr key={v.name}>
+              <td class="mono">{v.name}</td>
+              <td class="mono cell-value">{v.value}</td>
+              <td>{formatDateTime(v.updated_at)}</td>
+              <RowActions onDelete={() => void drop(v)}>
+                <RowButton label="Edit" onClick={() => setEditing(v)} />
+              </RowActions>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      <UserVariableForm key={editing?.name ?? 'new'} path={path} editing={editing} onSaved={() => (setEditing(null), onChange())} onCancel={() => setEditing(null)} />
+    </Card>
+  );
+}
+
+function UserVariableForm({ path, editing, onSaved, onCancel }: { path: string; editing: UserVariable | null; onSaved: () => void; onCancel: () => void }) {
+  const [name, setName] = useState(editing?.name ?? '');
+  const [value, setValue] = useState(editing?.value ?? '');
+  const action = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      await put(`${path}/variables/${seg(name.trim())}`, { value });
+      onSaved();
+    });
+  };
+  return (
+    <form onSubmit={submit} class="user-variable-form">
+      <h3>{editing ? `Edit ${editing.name}` : 'Add a variable'}</h3>
+      <ErrorBanner error={action.error} />
+      <div class="form-row">
+        {!editing && <TextField label="Name" name="variable_name" value={name} onInput={setName} required hint="1 to 64 letters, digits, _ . -" />}
+        <label class="field field-wide">
+          <span>Value</span>
+          <textarea name="variable_value" rows={2} value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+        </label>
+      </div>
+      <FormActions label={editing ? 'Save' : 'Add variable'} busy={action.busy} onCancel={editing ? onCancel : undefined} />
+    </form>
   );
 }

@@ -1,0 +1,42 @@
+// Variables of one end user. A write takes the user's row lock first (findUser, as a login does),
+// so the count it checks cannot change before its insert: parallel writes of one user run one
+// after another, in any process, and never pass the application's max_user_variables.
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { UserVariableStore } from '../../../application/ports/user-variable-store.js';
+import { DomainError } from '../../../domain/errors.js';
+import { assertRoomForVariable } from '../../../domain/user-variables.js';
+import { type Dialect, firstRow } from '../dialect.js';
+import { findUser } from './writes.js';
+
+export function userVariableStore(d: Dialect): UserVariableStore {
+  const { db } = d;
+  const { userVariables } = d.t;
+  const ofUser = (applicationId: string, userId: string) => and(eq(userVariables.applicationId, applicationId), eq(userVariables.userId, userId));
+  const named = (applicationId: string, userId: string, name: string) => and(ofUser(applicationId, userId), eq(userVariables.name, name));
+  return {
+    async listUserVariables(applicationId, userId) {
+      return db.select().from(userVariables).where(ofUser(applicationId, userId)).orderBy(asc(d.binary(userVariables.name)));
+    },
+    async findUserVariable(applicationId, userId, name) {
+      return firstRow(d, db.select().from(userVariables).where(named(applicationId, userId, name)));
+    },
+    async putUserVariable(v, max) {
+      return d.transaction(async (tx) => {
+        if ((await findUser(d, tx, v.applicationId, v.userId, true)) === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+        const existing = await firstRow(d, tx.select({ name: userVariables.name }).from(userVariables).where(named(v.applicationId, v.userId, v.name)));
+        if (existing === null) {
+          const [held] = await tx.select({ n: count() }).from(userVariables).where(ofUser(v.applicationId, v.userId));
+          assertRoomForVariable(Number(held?.n ?? 0), true, max);
+          await tx.insert(userVariables).values(v);
+        } else {
+          await tx.update(userVariables).set({ value: v.value, updatedAt: v.updatedAt }).where(named(v.applicationId, v.userId, v.name));
+        }
+        return v;
+      });
+    },
+    async deleteUserVariable(applicationId, userId, name) {
+      const deleted = await d.write((w) => w.delete(userVariables).where(named(applicationId, userId, name)).returning({ name: userVariables.name }));
+      return deleted.length > 0;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// Device reset by the user (README, Device reset): full credentials, never a session token alone,
+// so a stolen token cannot move a seat. Credentials, bans, timeouts and throttling as at login;
+// the cooldown is decided atomically by the store (UserStore.resetDevices).
+import { resetCooldownHours } from '../../domain/device-reset.js';
+import type { Instant } from '../../domain/time.js';
+import { checkCredentials, type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps } from '../credential-checks.js';
+import type { Caller, Deps } from '../deps.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { ApplicationRecord } from '../records.js';
+import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
+
+type ResetDevicesDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock'> & { store: UserStore };
+
+export async function resetDevices(deps: ResetDevicesDeps, app: ApplicationRecord, credentials: LoginCredentials, caller: Caller): Promise<{ nextResetAt: Instant }> {
+  // Off (the default): refused before any credential is checked, as a disabled login method is.
+  const cooldownHours = resetCooldownHours(app.settings.deviceResetCooldownHours);
+  const user = await checkCredentials(deps, app, credentials, caller);
+  await assertUserAccess(deps, app, user, caller, null);
+  return deps.store.resetDevices({ applicationId: app.id, userId: user.id, cooldownHours, now: deps.clock.now() });
+}

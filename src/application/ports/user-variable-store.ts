@@ -1,0 +1,18 @@
+// Variables of one end user (README, User variables). Every method is scoped by application and
+// user, so one user's (or application's) variables are never reached through another's.
+// Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { UserVariableRecord } from '../records.js';
+
+export interface UserVariableStore {
+  /** The user's variables, by name. */
+  listUserVariables(applicationId: string, userId: string): Promise<UserVariableRecord[]>;
+  findUserVariable(applicationId: string, userId: string, name: string): Promise<UserVariableRecord | null>;
+  /**
+   * ATOMIC: creates or replaces the variable under the user's row lock, refusing a new one once
+   * the user holds `max` (VALIDATION_FAILED, assertRoomForVariable of the domain), so parallel
+   * writes cannot pass the limit. USER_NOT_FOUND when the user is not the application's.
+   */
+  putUserVariable(variable: UserVariableRecord, max: number): Promise<UserVariableRecord>;
+  /** False when the user has no such variable. */
+  deleteUserVariable(applicationId: string, userId: string, name: string): Promise<boolean>;
+}

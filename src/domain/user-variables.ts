@@ -1,0 +1,32 @@
+// Per-user variables (README, "User variables"): key/value pairs of one end user, kept by a
+// client app. The limits are the spec's (end-user-features.md); the count is decided in the
+// store's transaction, under the user's row lock, so parallel writes cannot pass it.
+import { validationError } from './errors.js';
+
+export const USER_VARIABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+export const USER_VARIABLE_NAME_MAX = 64;
+/** 64 KiB of text, counted in UTF-8 bytes (README, "Choices where the spec is silent"). */
+export const USER_VARIABLE_VALUE_MAX_BYTES = 64 * 1024;
+/** The default of the per-application setting max_user_variables. */
+export const MAX_USER_VARIABLES_DEFAULT = 100;
+/** The largest an owner may set: 1000 variables of 64 KiB is already 64 MiB for one user. */
+export const MAX_USER_VARIABLES_CEILING = 1000;
+
+export function acceptUserVariableName(name: string): string {
+  if (!USER_VARIABLE_NAME_PATTERN.test(name)) {
+    throw validationError('name', `must be 1 to ${USER_VARIABLE_NAME_MAX} characters of A-Z, a-z, 0-9, _, . and -`);
+  }
+  return name;
+}
+
+export function acceptUserVariableValue(value: string): string {
+  if (Buffer.byteLength(value, 'utf8') > USER_VARIABLE_VALUE_MAX_BYTES) {
+    throw validationError('value', `must be at most ${USER_VARIABLE_VALUE_MAX_BYTES} bytes of UTF-8 text`);
+  }
+  return value;
+}
+
+/** Refuses a new variable once the user holds `max` of them; replacing one is always allowed. */
+export function assertRoomForVariable(held: number, isNew: boolean, max: number): void {
+  if (isNew && held >= max) throw validationError('name', `a user holds at most ${max} variables; delete one first`);
+}
