@@ -166,9 +166,8 @@ class SignatureError(Exception):
         self.status = status
 
 
-# Every code src/adapters/http/errors.ts maps (TIMED_OUT is built apart, with its fields), and
-# the codes of the end-user features still landing (NOT_A_PASSWORD_USER, RESET_DISABLED and
-# RESET_COOLDOWN), to its class. An unknown code is a plain GatehouseError.
+# Every code src/adapters/http/errors.ts maps to its class (TIMED_OUT is built apart, and
+# RESET_COOLDOWN with its next_reset_at). An unknown code is a plain GatehouseError.
 _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "VALIDATION_FAILED": ValidationError,
     "MALFORMED_REQUEST": ValidationError,
@@ -215,6 +214,7 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "PASSWORD_QUEUE_FULL": RateLimitedError,
     "NOT_A_PASSWORD_USER": NotAPasswordUserError,
     "RESET_DISABLED": ResetDisabledError,
+    "RESET_COOLDOWN": ResetCooldownError,
     "SERVICE_UNAVAILABLE": ServerError,
     "INTERNAL_ERROR": ServerError,
 }

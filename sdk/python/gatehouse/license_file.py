@@ -22,13 +22,13 @@ END = "-----END GATEHOUSE LICENSE FILE-----"
 #: How far the local clock may lag a signed time before the file is refused: a device a few
 #: seconds behind the server still opens the file it was just given, while a clock turned back to
 #: stretch a file's life is refused.
-DEFAULT_CLOCK_TOLERANCE_SECONDS = 60
+DEFAULT_CLOCK_TOLERANCE_SECONDS = 300
 
 
 class LicenseFileError(Exception):
     """The license file cannot be trusted here and now. ``code``: MALFORMED (not a license file),
-    SIGNATURE_INVALID (no pinned key's signature verifies), WRONG_APPLICATION, WRONG_DEVICE,
-    EXPIRED, CLOCK_BEHIND (the local clock runs behind a signed time already seen)."""
+    SIGNATURE_INVALID (no pinned key's signature verifies), OTHER_APPLICATION, OTHER_MACHINE,
+    EXPIRED, CLOCK_ROLLED_BACK (the local clock runs behind a signed time already seen)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -149,7 +149,7 @@ def verify_license_file(
     seconds or an aware datetime; default ``time.time()``). ``newest_seen``: the newest signed
     server time this installation has seen (a verified answer's x-timestamp or a license file's
     ``iat``, persisted by the application): a clock more than ``clock_tolerance_seconds`` behind
-    it, or behind the file's own ``iat``, is refused as CLOCK_BEHIND, so turning the clock back
+    it, or behind the file's own ``iat``, is refused as CLOCK_ROLLED_BACK, so turning the clock back
     does not stretch a file's life.
     """
     pinned: PinnedKeys = public_keys if isinstance(public_keys, dict) else pin(public_keys)  # type: ignore[assignment]
@@ -172,15 +172,15 @@ def verify_license_file(
         raise _malformed("the payload is not a JSON object")
     claims = _claims(payload, kid)
     if claims.app != application_id:
-        raise LicenseFileError("WRONG_APPLICATION", "this license file is for another application")
+        raise LicenseFileError("OTHER_APPLICATION", "this license file is for another application")
     if claims.hwid_sha256 is not None:
         if hardware_id is None or not hmac.compare_digest(claims.hwid_sha256, hardware_id_digest(application_id, hardware_id)):
-            raise LicenseFileError("WRONG_DEVICE", "this license file is for another device")
+            raise LicenseFileError("OTHER_MACHINE", "this license file is for another device")
     clock = time.time() if now is None else _seconds(now)
     assert clock is not None
     newest = max(claims.iat.timestamp(), _seconds(newest_seen) or 0.0)
     if clock + clock_tolerance_seconds < newest:
-        raise LicenseFileError("CLOCK_BEHIND", "the local clock runs behind a time the server signed: set it right")
+        raise LicenseFileError("CLOCK_ROLLED_BACK", "the local clock runs behind a time the server signed: set it right")
     if clock >= claims.exp.timestamp():
         raise LicenseFileError("EXPIRED", "this license file has expired: go online to get a new one")
     return claims

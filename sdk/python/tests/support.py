@@ -31,11 +31,6 @@ from gatehouse import signing
 REPO_ROOT = Path(__file__).resolve().parents[3]
 MiB = 1024 * 1024
 
-#: Reason given by live tests of server features that are not on this branch yet: the runner
-#: (tests/python-sdk/python-sdk.test.ts) accepts a skip only when it carries this text.
-AWAITING = "awaiting server feature"
-
-
 def unique(prefix: str) -> str:
     """A name no other test uses."""
     return f"{prefix}-{uuid.uuid4().hex[:8]}"

@@ -102,10 +102,10 @@ class VerifyLicenseFile(unittest.TestCase):
         self.refused("SIGNATURE_INVALID", self.issuer.file(kid=self.issuer.kid, signer=forger))
 
     def test_another_application_or_machine_is_refused(self) -> None:
-        self.refused("WRONG_APPLICATION", self.issuer.file(self.issuer.claims(app=str(uuid.uuid4()))))
+        self.refused("OTHER_APPLICATION", self.issuer.file(self.issuer.claims(app=str(uuid.uuid4()))))
         text = self.issuer.file()
-        self.refused("WRONG_DEVICE", text, hardware_id="machine-2")
-        self.refused("WRONG_DEVICE", text, hardware_id=None)
+        self.refused("OTHER_MACHINE", text, hardware_id="machine-2")
+        self.refused("OTHER_MACHINE", text, hardware_id=None)
 
     def test_expiry_and_a_clock_turned_back(self) -> None:
         text = self.issuer.file()
@@ -113,8 +113,8 @@ class VerifyLicenseFile(unittest.TestCase):
         # Within the tolerance of a slightly slow clock right after issue: fine.
         self.assertEqual(self.verify(text, now=IAT - 30).username, "alice")
         # Behind the file's own iat, or behind a newer signed time the client saw: refused.
-        self.refused("CLOCK_BEHIND", text, now=IAT - 3600)
-        self.refused("CLOCK_BEHIND", text, now=IAT + DAY, newest_seen=IAT + 10 * DAY)
+        self.refused("CLOCK_ROLLED_BACK", text, now=IAT - 3600)
+        self.refused("CLOCK_ROLLED_BACK", text, now=IAT + DAY, newest_seen=IAT + 10 * DAY)
         self.assertEqual(self.verify(text, now=IAT + DAY, newest_seen=IAT + DAY - 10).username, "alice")
 
     def test_malformed_text_is_refused(self) -> None:

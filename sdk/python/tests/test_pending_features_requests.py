@@ -1,8 +1,7 @@
-"""The requests of methods whose server side is not on this branch yet, against a signed
-stand-in (support.SignedFake): per-user variables, change_password, reset_devices (the shared
-spec's end-user-features.md) and request_license_file (signing.md, Offline license files).
-Paths and fields are the spec's; test_live_pending_features.py runs them against the real
-server once it has the endpoints."""
+"""The requests of the end-user methods (per-user variables, change_password, reset_devices)
+and request_license_file, as sent, against a signed stand-in (support.SignedFake): paths and
+fields byte by byte. test_live_end_user_features.py runs the same methods against the real
+server."""
 
 from __future__ import annotations
 

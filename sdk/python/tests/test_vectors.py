@@ -1,5 +1,5 @@
-"""The SDK against the shared vectors: docs/signing-vectors.json (response verdicts and request
-signatures) and tests/crypto/vectors/file-encryption-v1.json (the encrypted file format), plus
+"""The SDK against the shared vectors: docs/signing-vectors.json (response verdicts, request
+signatures and license files) and tests/crypto/vectors/file-encryption-v1.json (the encrypted file format), plus
 the tampering cases of docs/encrypted-file-format.md."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import unittest
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from gatehouse import EncryptedFileError, SignatureError, decrypt_bytes, decrypt_stream, signing
+from gatehouse import EncryptedFileError, LicenseFileError, SignatureError, decrypt_bytes, decrypt_stream, signing, verify_license_file
 from support import REPO_ROOT
 
 SIGNING = json.loads((REPO_ROOT / "docs" / "signing-vectors.json").read_text("utf-8"))
@@ -36,6 +36,20 @@ class SigningVectors(unittest.TestCase):
                     if case["download"] and response["status"] == 200 and signing.hashlib.sha256(body).hexdigest() != response["headers"]["x-content-sha256"]:
                         verdict = "CONTENT_MISMATCH"  # what download_file raises at the end of the stream
                 except SignatureError as error:
+                    verdict = error.code
+                self.assertEqual(verdict, "valid" if case["expected"]["valid"] else case["expected"]["failure"])
+
+    def test_every_license_file_case_reaches_its_verdict(self) -> None:
+        keys = SIGNING["keys"]["response_signing"]
+        self.assertGreaterEqual(len(SIGNING["license_file_cases"]), 8)
+        for case in SIGNING["license_file_cases"]:
+            with self.subTest(case["name"]):
+                pinned = [keys[name]["public_key_base64"] for name in case["pinned_keys"]]
+                try:
+                    claims = verify_license_file(case["license_file"], pinned, case["application_id"], case["hardware_id"], case["now"], case["newest_signed_time"])
+                    verdict = "valid"
+                    self.assertEqual(claims.username, "alice")
+                except LicenseFileError as error:
                     verdict = error.code
                 self.assertEqual(verdict, "valid" if case["expected"]["valid"] else case["expected"]["failure"])
 

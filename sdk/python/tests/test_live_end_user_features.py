@@ -1,16 +1,12 @@
-"""The methods whose server side is being built elsewhere (issues 16 and 18: user variables,
-change_password, reset_devices; signing.md: license files), against the real server. Each test
-first asks the server whether it has the endpoint; until it does, the test is skipped with
-support.AWAITING in its reason (the runner accepts no other skip), and it runs by itself once
-the server side lands on this branch."""
+"""The end-user features (user variables, change_password, reset_devices) and license files
+against the real server."""
 
 from __future__ import annotations
 
-import json
 import unittest
 
 import gatehouse
-from support import AWAITING, App, Server, raw_request, unique
+from support import Server, unique
 
 server: Server
 
@@ -20,22 +16,9 @@ def setUpModule() -> None:
     server = Server()
 
 
-def require(app: App, method: str, path: str, feature: str) -> None:
-    """Skips unless the server routes ``method path`` (an unknown route answers 404 NOT_FOUND)."""
-    headers = {"x-api-key": app.api_key, "x-api-secret": app.api_secret, "content-type": "application/json"}
-    status, _, body = raw_request(server.base, method, "/api/integration" + path, headers, b"{}" if method != "GET" else None)
-    try:
-        code = json.loads(body).get("error_code")
-    except ValueError:
-        code = None
-    if status == 404 and code == "NOT_FOUND":
-        raise unittest.SkipTest(f"{AWAITING}: {method} /api/integration{path} ({feature})")
-
-
 class UserVariables(unittest.TestCase):
     def test_set_get_list_delete_and_only_ones_own(self) -> None:
         app = server.create_app(device_auth=False)
-        require(app, "GET", "/user_variables", "per-user variables")
         alice, _ = server.member(app, unique("alice"))
         bob, _ = server.member(app, unique("bob"))
         alice.set_user_variable("level", "3")
@@ -55,7 +38,6 @@ class UserVariables(unittest.TestCase):
 class ChangePassword(unittest.TestCase):
     def test_the_new_password_works_the_old_one_does_not(self) -> None:
         app = server.create_app(device_auth=False)
-        require(app, "POST", "/change_password", "password change")
         name = unique("changer")
         client, _ = server.member(app, name)
         client.change_password("member-password-2")
@@ -72,7 +54,6 @@ class ChangePassword(unittest.TestCase):
 class ResetDevices(unittest.TestCase):
     def test_reset_then_cooldown_and_disabled(self) -> None:
         app = server.create_app(device_auth=True, default_allowed_devices=1)
-        require(app, "POST", "/reset_devices", "device reset")
         server.console("PATCH", f"/applications/{app.id}", {"device_reset_cooldown_hours": 24}, expect=200)
         name = unique("mover")
         old_machine, _ = server.member(app, name, hardware_id="old-machine")
@@ -93,7 +74,6 @@ class ResetDevices(unittest.TestCase):
 class LicenseFiles(unittest.TestCase):
     def test_a_license_file_from_the_server_verifies_offline_here_only(self) -> None:
         app = server.create_app(device_auth=True)
-        require(app, "POST", "/license_file", "offline license files")
         name = unique("offline")
         client, user_id = server.member(app, name, hardware_id="machine-1")
         issued = client.request_license_file()
@@ -102,7 +82,7 @@ class LicenseFiles(unittest.TestCase):
         self.assertAlmostEqual(claims.exp.timestamp(), issued.expires_at.timestamp(), delta=1)
         with self.assertRaises(gatehouse.LicenseFileError) as elsewhere:
             gatehouse.verify_license_file(issued.license_file, app.public_key, app.id, "machine-2")
-        self.assertEqual(elsewhere.exception.code, "WRONG_DEVICE")
+        self.assertEqual(elsewhere.exception.code, "OTHER_MACHINE")
 
 
 if __name__ == "__main__":
