@@ -1,11 +1,12 @@
-// Acceptance (issue 7, point 3; issue 13, points 1 and 2): the README's examples are read from
-// README.md and run as written against real servers. The two pipeline snippets (the GitHub
-// Actions step and the plain shell step) run from a scratch project that has the package
-// installed (its package.json and the compiled build, as `npm install` lays them out). The
-// walkthrough ("First owner and first application") runs block by block in one shell, in a
-// checkout with a server started there, and then the SDK example as a reader continues: a new
-// project beside the checkout, the package installed with npm, the program saved under the
-// README's file name and run with the README's command.
+// Acceptance (issue 7, point 3; issue 13, points 1 and 2; issue 20, point 4): the examples of the
+// README and docs/ are read from the pages (README.md, docs/*.md) and run as written against real
+// servers. The two pipeline snippets of docs/cli.md (the GitHub Actions step and the plain shell
+// step) run from a scratch project that has the package installed (its package.json and the
+// compiled build, as `npm install` lays them out). The README's walkthrough ("First owner and
+// first application") runs block by block in one shell, in a checkout with a server started
+// there, and then the SDK example of docs/sdk.md as a reader continues: a new project beside the
+// checkout, the package installed with npm, the program saved under the page's file name and run
+// with the page's command.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,14 +14,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseServerEnv, killServer, repoRoot, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { docsPages } from '../support/docs-pages.js';
 import { startLiveServer, type AppCredentials, type LiveServer } from './live-server.js';
 
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const pages = docsPages();
+const readme = (pages.find((page) => page.path === 'README.md') as { text: string }).text;
+/** README.md and every page of docs/, one after another: where the marked snippets live. */
+const docs = pages.map((page) => page.text).join('\n');
 
 /** The fenced block right after `<!-- readme-test: name -->`. */
 function markedBlock(markdown: string, name: string): { lang: string; code: string } {
   const m = new RegExp(`<!-- readme-test: ${name} -->\\s*\\n\`\`\`(\\w*)\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(markdown);
-  if (m === null) throw new Error(`README.md has no fenced block marked readme-test: ${name}`);
+  if (m === null) throw new Error(`README.md and docs/ have no fenced block marked readme-test: ${name}`);
   return { lang: m[1] as string, code: m[2] as string };
 }
 
@@ -90,9 +95,9 @@ afterAll(async () => {
 
 const ciEnv = () => ({ GATEHOUSE_URL: live.base, GATEHOUSE_ADMIN_API_KEY: app.admin_api_key, GATEHOUSE_FILES_ENCRYPTION_KEY: app.files_encryption_key });
 
-describe('README pipeline snippets', () => {
+describe('the pipeline snippets (docs/cli.md)', () => {
   it('the GitHub Actions step publishes the build and waits for it', async () => {
-    const step = actionsStep(markedBlock(readme, 'github-actions').code);
+    const step = actionsStep(markedBlock(docs, 'github-actions').code);
     // The variables the step passes are the ones the CLI reads.
     expect(step.env.sort()).toEqual(['GATEHOUSE_ADMIN_API_KEY', 'GATEHOUSE_URL']);
     const run = await exec('bash', ['-e', '-c', step.run], project, { GATEHOUSE_URL: live.base, GATEHOUSE_ADMIN_API_KEY: app.admin_api_key });
@@ -102,7 +107,7 @@ describe('README pipeline snippets', () => {
   }, 120_000);
 
   it('the plain shell step pushes again, pulls and compares', async () => {
-    const block = markedBlock(readme, 'shell');
+    const block = markedBlock(docs, 'shell');
     expect(block.lang).toBe('sh');
     const run = await exec('sh', ['-c', block.code], project, ciEnv());
     expect(run.code, run.stderr).toBe(0);
@@ -130,7 +135,7 @@ function printedOutputAfter(markdown: string, name: string): string {
   return `${m[1]}\n`;
 }
 
-describe('README walkthrough, then the SDK example in a new project', () => {
+describe('the README walkthrough, then the SDK example (docs/sdk.md) in a new project', () => {
   let server: ServerProcess | null = null;
   let parent = '';
   afterAll(async () => {
@@ -159,11 +164,11 @@ describe('README walkthrough, then the SDK example in a new project', () => {
     expect(walkthrough.length).toBeGreaterThanOrEqual(12);
     expect(walkthrough[0]).toBe('GH=http://127.0.0.1:8080');
     const steps = [`GH=${server.base}`, ...walkthrough.slice(1)];
-    const setup = markedBlock(readme, 'sdk-setup');
-    const example = markedBlock(readme, 'sdk-example');
-    const runExample = markedBlock(readme, 'sdk-run');
+    const setup = markedBlock(docs, 'sdk-setup');
+    const example = markedBlock(docs, 'sdk-example');
+    const runExample = markedBlock(docs, 'sdk-run');
     expect([setup.lang, example.lang, runExample.lang]).toEqual(['sh', 'js', 'sh']);
-    const fileName = /Save the program below as `([^`]+)`/.exec(readme)?.[1];
+    const fileName = /Save the program below as `([^`]+)`/.exec(docs)?.[1];
     expect(fileName).toBe('example.mjs');
     const script = [
       'set -eo pipefail',
@@ -189,8 +194,8 @@ describe('README walkthrough, then the SDK example in a new project', () => {
     expect(out[`step ${steps.length - 2}`]).toBe('COMPLETED\nrelease notes for 1.4.2\n');
     expect(out[`step ${steps.length - 1}`]).toMatch(/^HTTP\/1\.1 204/);
 
-    // The SDK example prints what the README shows, and leaves the file in the project.
-    expect(out['run']).toBe(printedOutputAfter(readme, 'sdk-run'));
+    // The SDK example prints what docs/sdk.md shows, and leaves the file in the project.
+    expect(out['run']).toBe(printedOutputAfter(docs, 'sdk-run'));
     const client = join(parent, 'my-client');
     expect(readFileSync(join(client, 'notes.txt'), 'utf8')).toBe('release notes for 1.4.2\n');
 
@@ -208,7 +213,7 @@ describe('README walkthrough, then the SDK example in a new project', () => {
   }, 180_000);
 });
 
-describe('README examples of the end-user features', () => {
+describe('the examples of the end-user features (docs/api.md)', () => {
   it('user variables, license lookup, device reset and password change run as printed', async () => {
     const feature = await live.createApp({ name: 'My App', device_auth: false });
     const [, code2] = (await live.licenses(feature.id, 2, 43200)) as [string, string];
@@ -229,7 +234,7 @@ describe('README examples of the end-user features', () => {
       CODE2: code2,
     };
     const runBlock = async (name: string) => {
-      const block = markedBlock(readme, name);
+      const block = markedBlock(docs, name);
       expect(block.lang).toBe('sh');
       const run = await exec('bash', ['-e', '-o', 'pipefail', '-c', block.code], project, env);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
