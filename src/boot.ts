@@ -50,7 +50,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
     });
     // Digests and sealed secrets must agree with every other instance's and the CLI's.
     await assertMasterKeyMatches(deps);
-    // Applications from before response signing get their keys at upgrade (README, Response signing).
+    // Applications from before response signing get their keys at upgrade (docs/api.md, Response signing).
     await issueMissingSigningKeys(deps);
     return { config, deps, close: () => store.close() };
   } catch (error) {

@@ -25,7 +25,7 @@ export interface ComposeOptions {
   limits: ThrottleLimits;
   signUpLimits: SignUpLimits;
   clock?: Clock;
-  /** Tests may lower the cost; the service always runs at the README's argon2id floor or above (Security notes). */
+  /** Tests may lower the cost; the service always runs at the argon2id floor of docs/security.md (Security notes) or above. */
   argon2?: Argon2Parameters;
   /** Requests with password work in progress or waiting, per application (and for the console). */
   passwordQueuePerApplication?: number;
@@ -33,10 +33,10 @@ export interface ComposeOptions {
   consoleTokenIdleHours?: number;
 }
 
-/** README, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS (30 days). */
+/** docs/configuration.md, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS (30 days). */
 export const DEFAULT_CONSOLE_TOKEN_IDLE_HOURS = 720;
 
-/** README, Configuration: GATEHOUSE_PASSWORD_QUEUE. */
+/** docs/configuration.md, Configuration: GATEHOUSE_PASSWORD_QUEUE. */
 export const DEFAULT_PASSWORD_QUEUE = 64;
 
 export const systemClock: Clock = { now: () => Date.now() };

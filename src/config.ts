@@ -39,7 +39,7 @@ export interface Config {
   consoleTokenIdleHours: number;
   logLevel: string;
   /**
-   * Prometheus metrics (README, Metrics): off; on the service's port at /metrics
+   * Prometheus metrics (docs/configuration.md, Metrics): off; on the service's port at /metrics
    * (GATEHOUSE_METRICS=1); or on a port of their own (GATEHOUSE_METRICS_PORT).
    */
   metrics: { kind: 'off' } | { kind: 'route' } | { kind: 'port'; port: number };

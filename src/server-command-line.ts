@@ -4,7 +4,7 @@ import { gatehouseVersion } from './version.js';
 
 const HELP = `usage: npm start  (or: node dist/src/main.js)
 Starts the Gatehouse server. It is configured by environment variables, all optional
-(README, "Configuration"; .env.example lists each with its default):
+(docs/configuration.md, "Configuration"; .env.example lists each with its default):
   HOST, PORT                 listen address (127.0.0.1, 8080)
   GATEHOUSE_DATA_DIR         SQLite database, local files and master key (./data)
   DATABASE_URL               postgres://... selects PostgreSQL instead of SQLite

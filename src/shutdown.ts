@@ -1,4 +1,4 @@
-// How the server stops on SIGINT or SIGTERM (README, "Stopping the server"): it stops accepting,
+// How the server stops on SIGINT or SIGTERM (docs/deployment.md, "Stopping the server"): it stops accepting,
 // says what it is waiting for, waits at most the grace time for requests in flight and the file
 // jobs in hand, and stops at once on a second signal. Whatever is cut off is what a crash would
 // leave: staged uploads no row refers to (the orphan sweep removes them), temp files (cleared at

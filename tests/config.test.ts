@@ -16,7 +16,7 @@ describe('configuration added for issue 12', () => {
   });
 });
 
-describe('metrics (README, Metrics)', () => {
+describe('metrics (docs/configuration.md, Metrics)', () => {
   it('are off by default; GATEHOUSE_METRICS=1 serves them on the port, GATEHOUSE_METRICS_PORT on a port of their own', () => {
     expect(readConfig({}).metrics).toEqual({ kind: 'off' });
     expect(readConfig({ GATEHOUSE_METRICS: '0' }).metrics).toEqual({ kind: 'off' });

@@ -2,7 +2,7 @@
 // same content and as many members, one with response_signing on (the default) and one with it
 // off, take the app_context load of scenario 1 in turns. Both loads send a fresh x-nonce on every
 // request, as a client pinning the key does, so the only difference is the signature: the SHA-256
-// of the body and one Ed25519 signature a key (README, Response signing). The unsigned
+// of the body and one Ed25519 signature a key (docs/api.md, Response signing). The unsigned
 // application is the ceiling.
 import { alternate } from '../alternate.js';
 import { integrationHeaders } from '../fixture.js';

@@ -3,7 +3,7 @@
 // connections send them (the sign-up limits lifted, as an attacker with many addresses would have
 // them); application B's members log in as in scenario 2. B's login latency under the flood is set
 // against the same load without it, in turns. The argon2 work is queued per application and served
-// in turns (README, Security notes: Password work queue), so B keeps about half the hashing
+// in turns (docs/security.md, Security notes: Password work queue), so B keeps about half the hashing
 // capacity however deep A's queue is: its closed-loop latency should at most about double.
 import { randomBytes } from 'node:crypto';
 import { alternate, median } from '../alternate.js';

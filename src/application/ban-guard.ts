@@ -9,7 +9,7 @@ export type BanGuardDeps = Pick<Deps, 'clock' | 'ids'> & { store: BanStore };
 /**
  * Refuses a request that carries a banned identifier. With the application's ban propagation on,
  * the other identifiers the request carried are banned too first (sign-ups included; a hardware id only when the proof registers it to the proven user), unless
- * only the address or propagated bans were hit (README, "Bans"). The proof is asked for only
+ * only the address or propagated bans were hit (docs/choices.md, "Bans"). The proof is asked for only
  * when a ban matched: the common path costs one lookup.
  */
 export async function guardBans(

@@ -3,7 +3,7 @@ import type { Deps } from './deps.js';
 import type { PasswordWork } from './ports/password-hasher.js';
 
 /**
- * Runs `fn` holding a place in `lane`'s queue of password work (README, "Password work queue").
+ * Runs `fn` holding a place in `lane`'s queue of password work (docs/security.md, "Password work queue").
  * Taken before anything is counted against the caller: a full queue refuses the request with 429
  * PASSWORD_QUEUE_FULL and Retry-After, and counts no failed check.
  */

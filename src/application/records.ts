@@ -72,7 +72,7 @@ export interface ResponseSigningKey {
 }
 
 /**
- * The keys of response and request signing (README, Response signing). The current ones are null
+ * The keys of response and request signing (docs/api.md, Response signing). The current ones are null
  * only for an application made before response signing existed (or by an older instance during
  * an upgrade), until application/signing-keys.ts issues them.
  */
@@ -156,7 +156,7 @@ export interface VariableRecord {
   isPublic: boolean;
 }
 
-/** A variable of one end user (README, User variables). */
+/** A variable of one end user (docs/api.md, User variables). */
 export interface UserVariableRecord {
   applicationId: string;
   userId: string;

@@ -1,4 +1,4 @@
-// The signing keys every application holds (README, Response signing): made with the application,
+// The signing keys every application holds (docs/api.md, Response signing): made with the application,
 // and issued at start to applications from before response signing. SQL cannot make an Ed25519
 // key or seal under the master key, so no migration could; instances starting together each fill
 // in a locked transaction, and the first key written is the one every instance keeps.

@@ -1,7 +1,7 @@
 import type { Deps } from './deps.js';
 import type { ThrottleStore } from './ports/throttle-store.js';
 
-/** How often the server purges the throttle counters it may forget (README, "Throttling"). */
+/** How often the server purges the throttle counters it may forget (docs/choices.md, "Throttling"). */
 export const THROTTLE_PURGE_EVERY_MS = 10 * 60_000;
 
 /** One scheduled purge: ended windows and idle counters go, so names that never existed leave nothing behind. */

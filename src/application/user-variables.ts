@@ -1,4 +1,4 @@
-// Variables of one known user (README, User variables), as both the integration API (the user
+// Variables of one known user (docs/api.md, User variables), as both the integration API (the user
 // themselves) and the console (their application's owner) reach them: each caller proves the
 // user first, then these apply the same limits.
 import { DomainError } from '../domain/errors.js';

@@ -1,5 +1,5 @@
 // `gatehouse backup <file>` and `gatehouse restore <file>` for the embedded setup (SQLite and the
-// local blobs folder; README, "Backups"). A backup is two things side by side: <file>, an SQLite
+// local blobs folder; docs/deployment.md, "Backups"). A backup is two things side by side: <file>, an SQLite
 // database, and <file>.blobs/, the file contents. PostgreSQL and S3 are backed up with their own
 // tools.
 import { copyFile, constants, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
@@ -25,7 +25,7 @@ function embeddedOnly(config: Config, command: string): void {
   if (config.databaseUrl !== null || config.blobStore !== 'local') {
     throw new CliError(
       EXIT.FAILURE,
-      `gatehouse ${command} covers the embedded setup (SQLite and local files); with DATABASE_URL or S3 use pg_dump and the bucket's own copies (README, "Backups")`,
+      `gatehouse ${command} covers the embedded setup (SQLite and local files); with DATABASE_URL or S3 use pg_dump and the bucket's own copies (docs/deployment.md, "Backups")`,
     );
   }
 }

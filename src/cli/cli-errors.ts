@@ -1,5 +1,5 @@
 // How the gatehouse command fails: every failure it reports is one line on stderr and one of the
-// exit codes below (documented in the README, "CI command line"), never a stack trace.
+// exit codes below (documented in docs/cli.md, "CI command line"), never a stack trace.
 import { GatehouseError, InvalidApiCredentialsError, NotFoundError } from '../client/errors.js';
 
 export const EXIT = {

@@ -1,5 +1,5 @@
 // gatehouse license-file verify <file> --public-key K --hardware-id H: support staff's check of an
-// offline license file (README, CI command line; docs/signing.md, Offline license files), offline,
+// offline license file (docs/cli.md, CI command line; docs/signing.md, Offline license files), offline,
 // with the same module the SDK verifies with. Prints the claims, or the reason the file is refused.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';

@@ -18,7 +18,7 @@ export interface LocalData {
 /**
  * Refuses to create a new SQLite database unless asked to (`--init`): a CLI run outside the
  * server's folder, or without its GATEHOUSE_DATA_DIR, would otherwise write to an empty
- * database of its own that the server never reads (README, "CI command line").
+ * database of its own that the server never reads (docs/cli.md, "CI command line").
  */
 export function assertDatabaseExists(config: Config, init: boolean, offerInit = true): void {
   if (config.databaseUrl !== null || init) return;

@@ -61,7 +61,7 @@ async function list(args: string[]): Promise<number> {
 
 /**
  * Sets a new password without the old one, and lifts a sign-in lock on the account. Console
- * tokens already issued keep working (README, "CI command line").
+ * tokens already issued keep working (docs/cli.md, "CI command line").
  */
 async function resetPassword(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });

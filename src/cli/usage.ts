@@ -1,4 +1,4 @@
-// The gatehouse command's help (README, CI command line and Owner commands): one section per
+// The gatehouse command's help (docs/cli.md, CI command line and Owner commands): one section per
 // command group. `gatehouse --help` prints them all; `gatehouse <group> --help` its own, with the
 // notes that apply to it.
 

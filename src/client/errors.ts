@@ -1,6 +1,6 @@
 // Typed errors of the client SDK (and the CI command line): one class per error_code a client
 // reacts to differently, the base class for every other code. Built from the server's error body
-// `{error_code, message, detail, errors?, timed_out_until?, reason?}` (README, Errors).
+// `{error_code, message, detail, errors?, timed_out_until?, reason?}` (docs/api.md, Errors).
 
 export interface FieldError {
   field: string;
@@ -93,7 +93,7 @@ export class RequestSignatureRefusedError extends GatehouseError {}
 export type SignatureFailure = 'SIGNATURE_MISSING' | 'SIGNATURE_INVALID' | 'CONTENT_MISMATCH' | 'PARTIAL_CONTENT';
 
 /**
- * The answer could not be shown to come from the server for this request (README, Client SDK,
+ * The answer could not be shown to come from the server for this request (docs/sdk.md, Client SDK,
  * Verifying answers). Not a GatehouseError: nothing in the answer, not even its status, can be
  * trusted, so the client acts on none of it.
  */

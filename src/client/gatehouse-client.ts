@@ -26,7 +26,7 @@ export { LicenseFileError, type LicenseFileFailure } from '../signing/license-fi
 export type GatehouseClientOptions = ConnectionOptions & ResponseSigningOptions & LicenseFileOptions;
 
 /**
- * Offline license files (README, Client SDK, Offline license files). Both paths are the caller's
+ * Offline license files (docs/sdk.md, Client SDK, Offline license files). Both paths are the caller's
  * choice: somewhere the user can write and the application can read again after a restart.
  */
 export interface LicenseFileOptions {
@@ -285,7 +285,7 @@ export class GatehouseClient {
     return this.json<Adjustment>('POST', '/activate_license', { code, username: who.username, password: who.password, ...this.device() });
   }
 
-  /** The logged-in user's variables, by name (README, User variables). */
+  /** The logged-in user's variables, by name (docs/api.md, User variables). */
   async listUserVariables(): Promise<UserVariable[]> {
     return (await (await this.authenticated('GET', '/user_variables')).response.json()) as UserVariable[];
   }

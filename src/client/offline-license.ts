@@ -1,4 +1,4 @@
-// License files in the SDK (README, Client SDK, Offline license files; docs/signing.md): verified
+// License files in the SDK (docs/sdk.md, Client SDK, Offline license files; docs/signing.md): verified
 // against the pinned keys, the application, this machine and the newest signed time seen, and
 // kept in a file the caller names for appContext()'s offline fallback.
 import type { KeyObject } from 'node:crypto';

@@ -1,5 +1,5 @@
 // How the SDK signs its integration requests when given the application's request signing key
-// (README, Client SDK, Signing requests; docs/signing.md, Request signatures). The bytes come from
+// (docs/sdk.md, Client SDK, Request signing; docs/signing.md, Request signatures). The bytes come from
 // src/signing/request-signature.ts, the module the server checks with, so the two cannot drift.
 import { freshNonce } from '../signing/response-signature.js';
 import { SIGNED_CREDENTIAL_HEADERS, credentialsDigest, requestBodyDigest, requestSignatureBase, requestSignatureHeader } from '../signing/request-signature.js';

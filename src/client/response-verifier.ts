@@ -1,4 +1,4 @@
-// How the SDK checks signed answers against the keys it pins (README, Client SDK; docs/signing.md,
+// How the SDK checks signed answers against the keys it pins (docs/sdk.md, Client SDK; docs/signing.md,
 // Verifying in a client). The bytes come from src/signing/response-signature.ts, the module the
 // server signs with, so the two cannot drift apart.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The newest signed server time the client has seen (README, Client SDK, Offline license files;
+// The newest signed server time the client has seen (docs/sdk.md, Client SDK, Offline license files;
 // docs/signing.md): from every verified answer's x-timestamp and every license file's iat. A
 // license file is refused on a clock behind it, so setting the clock back does not bring an
 // expired file back to life. Kept in memory and, when the caller names one, in a small state file

@@ -1,4 +1,4 @@
-// The wire shapes the client SDK reads, as the integration API sends them (README, API reference),
+// The wire shapes the client SDK reads, as the integration API sends them (docs/api.md, API reference),
 // and the offline context the SDK makes from a license file in their stead.
 import type { LicenseFileClaims } from '../signing/license-file.js';
 
@@ -54,7 +54,7 @@ export interface AppContext {
 
 /**
  * What appContext({offlineFallback: true}) returns when the server could not be reached and the
- * stored license file verified (README, Client SDK, Offline license files): the user and
+ * stored license file verified (docs/sdk.md, Client SDK, Offline license files): the user and
  * membership the file grants, and nothing the server alone knows (variables, files, announcements).
  */
 export interface OfflineAppContext {
@@ -94,7 +94,7 @@ export interface Session {
 /** What login accepts: a username and password, or the license code a user signed up with. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
 
-/** A variable of the logged-in user (README, User variables). */
+/** A variable of the logged-in user (docs/api.md, User variables). */
 export interface UserVariable {
   name: string;
   value: string;

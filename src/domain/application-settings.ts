@@ -16,7 +16,7 @@ export interface ApplicationSettings {
   /** How long an IP ban made by propagation holds; null: until an owner deletes it. */
   propagatedIpBanHours: number | null;
   passwordMinLength: number;
-  /** Integration responses carry x-timestamp and x-signature (README, Response signing). */
+  /** Integration responses carry x-timestamp and x-signature (docs/api.md, Response signing). */
   responseSigning: boolean;
   /** Integration requests must be signed with the request signing key. */
   requestSigning: boolean;
@@ -24,9 +24,9 @@ export interface ApplicationSettings {
   signatureWindowSeconds: number;
   /** How long an offline license file lasts at most (docs/signing.md, Offline license files); never past the membership. */
   licenseFileTtlMinutes: number;
-  /** How many variables one user may hold (README, User variables). */
+  /** How many variables one user may hold (docs/api.md, User variables). */
   maxUserVariables: number;
-  /** How often a user may reset their own devices; null: device reset is off (README, Device reset). */
+  /** How often a user may reset their own devices; null: device reset is off (docs/api.md, POST /reset_devices). */
   deviceResetCooldownHours: number | null;
 }
 

@@ -3,7 +3,7 @@ import { type Instant, MINUTE_MS } from './time.js';
 
 /**
  * Failed credential checks are throttled per (account, address), per account and per
- * (application, client IP) (README, "Throttling"). Consecutive failures from one address lock the
+ * (application, client IP) (docs/choices.md, "Throttling"). Consecutive failures from one address lock the
  * account for that address only, so a stranger's guesses cannot lock its owner out elsewhere; a
  * high hourly count of failures from every address locks it everywhere. Windowed counters count
  * an attempt as a failure before its password is verified and forgive it on success, so parallel
@@ -55,7 +55,7 @@ export const IDLE_COUNTER_RETENTION_MS = 24 * 60 * MINUTE_MS;
  * What a scheduled purge may delete at `now` without bounding anything it should not: windows
  * that have ended (the domain reads them as fresh already), and (account, address) counters that
  * are neither locked nor holding a live check and were last touched a retention period ago. The
- * counters of names that never existed therefore cannot accumulate (README, "Throttling").
+ * counters of names that never existed therefore cannot accumulate (docs/choices.md, "Throttling").
  */
 export function throttlePurgeCutoffs(now: Instant): { ipWindowStartedBefore: Instant; accountWindowStartedBefore: Instant; idleSince: Instant } {
   return {

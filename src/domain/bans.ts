@@ -81,7 +81,7 @@ export const isBanLive = (ban: { expiresAt: Instant | null }, now: Instant) => b
  * carried and proved, each recording the ban it came from. Only bans an owner made propagate,
  * and never an IP ban: addresses are shared (NAT, carriers, VPNs, an untrusted proxy), so an
  * address never passes a ban on to a person, and a propagated ban stops where it landed, so one
- * owner ban cannot cascade through shared addresses to innocent users (README, "Bans").
+ * owner ban cannot cascade through shared addresses to innocent users (docs/choices.md, "Bans").
  */
 export function decideBans(
   ids: RequestIdentifiers,

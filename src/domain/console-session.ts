@@ -56,7 +56,7 @@ export const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 /**
  * When a console token stops working, or null if never: a browser session at its fixed expiry; a
  * Bearer token `idleMs` after its last use (or its creation, if never used), so each use extends it
- * (README, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). The earlier of the two when both apply.
+ * (docs/configuration.md, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). The earlier of the two when both apply.
  */
 export function consoleTokenExpiry(token: ConsoleTokenTimes, idleMs: number): Instant | null {
   const idle = token.kind === 'bearer' ? (token.lastUsedAt ?? token.createdAt) + idleMs : null;

@@ -1,4 +1,4 @@
-// Device reset by the user (README, "Device reset"): a user frees their device slots themselves,
+// Device reset by the user (docs/api.md, POST /reset_devices): a user frees their device slots themselves,
 // at most once per the application's cooldown. Decided in the store's transaction, under the
 // user's row lock, so parallel resets succeed exactly once.
 import { DomainError } from './errors.js';

@@ -72,7 +72,7 @@ export interface ErrorDetails {
   retryAfterSeconds?: number;
   /**
    * The refused value was presented as a credential (a license code at login or activation), not
-   * as a form field: it is answered like any failed authentication (README, Errors).
+   * as a form field: it is answered like any failed authentication (docs/api.md, Errors).
    */
   refusedCredential?: true;
 }
@@ -95,5 +95,5 @@ export function validationError(field: string, message: string): DomainError {
   return new DomainError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });
 }
 
-/** A user is required and none was presented: the answer that tells a client to log in (the message the README's error table gives). */
+/** A user is required and none was presented: the answer that tells a client to log in (the message the error table of docs/api.md gives). */
 export const loginRequired = (): DomainError => new DomainError('LOGIN_REQUIRED', 'Only logged in users are allowed to access');

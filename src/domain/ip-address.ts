@@ -1,5 +1,5 @@
 /**
- * One spelling per address (README, "Client addresses"), so that a ban, a throttle counter and a
+ * One spelling per address (docs/choices.md, "Client addresses"), so that a ban, a throttle counter and a
  * recorded address match however the address was written: IPv4 as dotted decimal; IPv4-mapped
  * IPv6 (::ffff:a.b.c.d, in any notation) as the IPv4 address it maps, because an IPv4 client on a
  * dual-stack listener arrives that way; any other IPv6 address in the RFC 5952 form (lower case,

@@ -1,4 +1,4 @@
-// The rules of signed integration requests (README, Request signing): when a signed time is
+// The rules of signed integration requests (docs/api.md, Request signing): when a signed time is
 // recent enough, which keys a signature may be made with, and how long a nonce stays used.
 import { SIGNATURE_WINDOW_MAX } from './application-settings.js';
 import { DomainError } from './errors.js';

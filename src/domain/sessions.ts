@@ -41,7 +41,7 @@ export function sessionRejection(s: SessionState | null, now: Instant): DomainEr
 /**
  * With legacy header authentication each (user, hardware id) in use holds an internal session
  * until this long after its last request; it counts against the simultaneous-session cap like a
- * token session (README, "Devices and sessions").
+ * token session (docs/choices.md, "Devices and sessions").
  */
 export const LEGACY_SESSION_HOLD_MS = 10_000;
 

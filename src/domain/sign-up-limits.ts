@@ -4,7 +4,7 @@ import { type Instant, MINUTE_MS } from './time.js';
 
 /**
  * Successful sign-ups are limited per address (IPv6 by /64, see addressBucket) and per application,
- * per hour (README, "Throttling"). This bounds mass account creation and, with the address's
+ * per hour (docs/choices.md, "Throttling"). This bounds mass account creation and, with the address's
  * failure limit that counts taken usernames, the use of sign-up as a username-existence oracle.
  * A sign-up is counted before its work starts and given back if it fails, so parallel sign-ups
  * cannot pass a limit.

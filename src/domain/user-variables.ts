@@ -1,11 +1,11 @@
-// Per-user variables (README, "User variables"): key/value pairs of one end user, kept by a
+// Per-user variables (docs/api.md, "User variables"): key/value pairs of one end user, kept by a
 // client app. The limits are the spec's (end-user-features.md); the count is decided in the
 // store's transaction, under the user's row lock, so parallel writes cannot pass it.
 import { validationError } from './errors.js';
 
 export const USER_VARIABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 export const USER_VARIABLE_NAME_MAX = 64;
-/** 64 KiB of text, counted in UTF-8 bytes (README, "Choices where the spec is silent"). */
+/** 64 KiB of text, counted in UTF-8 bytes (docs/choices.md, "Choices where the spec is silent"). */
 export const USER_VARIABLE_VALUE_MAX_BYTES = 64 * 1024;
 /** The default of the per-application setting max_user_variables. */
 export const MAX_USER_VARIABLES_DEFAULT = 100;

@@ -1,5 +1,5 @@
 // The bytes a signed integration request covers and the header that carries its signature
-// (docs/signing.md, "Request signatures"; README "Request signing"). Pure and node-only, like
+// (docs/signing.md, "Request signatures"; docs/api.md "Request signing"). Pure and node-only, like
 // response-signature.ts beside it: a client signs what this module builds, and the server builds
 // the same bytes to check it.
 import { createHmac } from 'node:crypto';

@@ -1,5 +1,5 @@
 // The bytes a signed integration response covers and the headers that carry its signatures
-// (docs/signing.md, README "Response signing"). Pure and node-only, like src/file-format: the
+// (docs/signing.md, docs/api.md "Response signing"). Pure and node-only, like src/file-format: the
 // server signs what this module builds, and a client builds the same bytes to verify.
 import { createHash, randomBytes } from 'node:crypto';
 

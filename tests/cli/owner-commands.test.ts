@@ -190,7 +190,7 @@ describe('owner commands on the server\'s data folder', () => {
   }, 30_000);
 });
 
-describe('gatehouse --help, <command> --help and --version (README, CI command line)', () => {
+describe('gatehouse --help, <command> --help and --version (docs/cli.md, CI command line)', () => {
   // Each section of the usage: its command groups, and lines its help shows.
   const sections: Array<{ groups: string[]; lines: string[] }> = [
     { groups: ['owner'], lines: ['gatehouse owner create', 'gatehouse owner unlock', '--password-stdin'] },

@@ -1,4 +1,4 @@
-// Acceptance (issue 16, point 2): the SDK's license files (README, Client SDK, Offline license
+// Acceptance (issue 16, point 2): the SDK's license files (docs/sdk.md, Client SDK, Offline license
 // files). Each typed refusal of verifyLicenseFile; a clock set back behind a signed time the
 // client has seen is refused, across restarts through the state file; appContext()'s offline
 // fallback works with the server stopped and says so. The server runs in this process (on the

@@ -1,4 +1,4 @@
-// The SDK signing its requests (README, Client SDK, Signing requests) against a real server process
+// The SDK signing its requests (docs/sdk.md, Client SDK, Request signing) against a real server process
 // whose application has request_signing on. fetch is watched, so each request the SDK sent can be
 // signed again by the signer written apart from the server (tests/support/request-signer.ts).
 import { randomBytes, createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The SDK with pinned response signing keys (README, Client SDK, Verifying answers) against a real
+// The SDK with pinned response signing keys (docs/sdk.md, Client SDK, Verifying answers) against a real
 // server process, through a proxy (node:http) in this test that records every exchange and can
 // rewrite, replay or strip an answer: whatever it changes, the SDK refuses with a SignatureError.
 import { randomBytes, createHash, generateKeyPairSync } from 'node:crypto';

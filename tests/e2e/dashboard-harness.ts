@@ -47,7 +47,7 @@ export async function startDashboardServer(dashboardDir: string): Promise<Dashbo
   t.clock.set(Date.now());
   const ticker = setInterval(() => t.clock.set(Date.now()), 50);
   // The ready-made owner's token was made at the test clock's start, months ago by now: idle
-  // past its expiry (README, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). A fresh one.
+  // past its expiry (docs/configuration.md, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). A fresh one.
   const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
   if (owner === null) throw new Error('no ready-made owner');
   t.ownerToken = (await issueConsoleToken(t.deps, owner)).token;

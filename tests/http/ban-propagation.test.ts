@@ -1,4 +1,4 @@
-// Ban propagation under the amended rule (README, "Bans"): addresses never pass a ban on to a
+// Ban propagation under the amended rule (docs/choices.md, "Bans"): addresses never pass a ban on to a
 // person, propagated bans record their origin and stop there, propagated IP bans expire, and a
 // ban can be deleted with what it propagated. The first test is the security review's
 // reproduction: one owner ban must not become a cascade of bans on users sharing an address.

@@ -1,4 +1,4 @@
-// Password change (end-user-features.md, README "Password change"): by the user, with the old
+// Password change (end-user-features.md, docs/api.md "POST /change_password"): by the user, with the old
 // password checked and throttled as at login, and by the owner; both end every session.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,6 +1,6 @@
 // Legacy header authentication and the simultaneous-session cap (the security review's
 // six-machine case): each (user, hardware id) in use holds an internal session until 10 s after
-// its last request, counted like a token session (README, "Devices and sessions").
+// its last request, counted like a token session (docs/choices.md, "Devices and sessions").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { call, expectError, login, member, type TestApplication } from '../support/integration.js';

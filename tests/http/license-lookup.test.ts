@@ -1,4 +1,4 @@
-// GET /api/admin/license/{code} (end-user-features.md, README "Admin license lookup").
+// GET /api/admin/license/{code} (end-user-features.md, docs/api.md "GET /license/{code}").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { call, expectError, member } from '../support/integration.js';

@@ -1,4 +1,4 @@
-// Prometheus metrics (README, Metrics): answers counted by route template and status, refusals by
+// Prometheus metrics (docs/configuration.md, Metrics): answers counted by route template and status, refusals by
 // code, the password work and file jobs as gauges; off unless asked for; labels never carry what a
 // client wrote.
 import { randomBytes, randomUUID } from 'node:crypto';

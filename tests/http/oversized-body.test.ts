@@ -1,5 +1,5 @@
 // A client still sending an over-limit body must get to read the 413, not a reset: the server
-// reads and discards a bounded amount before it closes (README, "Request bodies over the limit").
+// reads and discards a bounded amount before it closes (docs/api.md, "Request bodies over the limit").
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import Fastify from 'fastify';

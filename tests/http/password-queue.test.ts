@@ -1,5 +1,5 @@
 // One application's flood of password checks fills its own queue, not another's: past the bound
-// it answers 429 PASSWORD_QUEUE_FULL with Retry-After at once (README, "Password work queue").
+// it answers 429 PASSWORD_QUEUE_FULL with Retry-After at once (docs/security.md, "Password work queue").
 import { afterEach, expect, it } from 'vitest';
 import type { PasswordWork } from '../../src/application/ports/password-hasher.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,4 +1,4 @@
-// /readyz pings the database and the blob store at most once a second (README, Health): a burst
+// /readyz pings the database and the blob store at most once a second (docs/api.md, Health): a burst
 // of probes, or a prober at a high rate, costs one ping of each per second, not one per call.
 import { afterEach, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,4 +1,4 @@
-// Signed integration requests (README, Request signing), sent by a client's signer written apart
+// Signed integration requests (docs/api.md, Request signing), sent by a client's signer written apart
 // from the server (tests/support/request-signer.ts) with the key the console answered once.
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,4 +1,4 @@
-// Device reset by the user (end-user-features.md, README "Device reset"): full credentials, the
+// Device reset by the user (end-user-features.md, docs/api.md "POST /reset_devices"): full credentials, the
 // per-application cooldown decided atomically, bans, timeouts and throttling as at login.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,4 +1,4 @@
-// Signed integration answers (README, Response signing), checked by a client's verifier written
+// Signed integration answers (docs/api.md, Response signing), checked by a client's verifier written
 // apart from the server (tests/support/response-verifier.ts) with the key the console shows.
 import { createHash, randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';

@@ -1,4 +1,4 @@
-// The signing keys and settings of an application in the console API (README, Response signing),
+// The signing keys and settings of an application in the console API (docs/api.md, Response signing),
 // and the keys applications from before response signing are given at start.
 import { createPublicKey } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

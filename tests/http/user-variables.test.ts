@@ -1,4 +1,4 @@
-// Per-user variables (end-user-features.md, README "User variables"): the integration API for the
+// Per-user variables (end-user-features.md, docs/api.md "User variables"): the integration API for the
 // user themselves, the console for the owner, the limits, and the boundaries an attacker would
 // try to cross (another user, another application, no user at all).
 import type { InjectOptions } from 'fastify';

@@ -1,4 +1,4 @@
-// A client's signer of integration requests (README, Request signing), written from the README
+// A client's signer of integration requests (docs/api.md, Request signing), written from docs/api.md
 // with node:crypto alone: it shares no code with the server's check, so it would catch the server
 // building the wrong bytes.
 import { createHash, createHmac, randomBytes } from 'node:crypto';

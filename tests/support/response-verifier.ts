@@ -1,5 +1,5 @@
-// A client's check of a signed integration answer (README, Response signing), written from the
-// README with node:crypto alone: it shares no code with the server's signer, so it would catch
+// A client's check of a signed integration answer (docs/api.md, Response signing), written from
+// docs/api.md with node:crypto alone: it shares no code with the server's signer, so it would catch
 // the server building the wrong bytes.
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,7 +1,7 @@
 """The server's clock as the client estimates it: the time an answer carried (its signed
 x-timestamp, or its Date header for an application with response_signing off) plus the time
 elapsed since on the monotonic clock, so the device's wall clock never counts once the server
-has answered (main README, Client SDK: the clock of a signed request)."""
+has answered (docs/sdk.md, Client SDK: the clock of a signed request)."""
 
 from __future__ import annotations
 

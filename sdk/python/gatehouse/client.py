@@ -1,5 +1,5 @@
 """GatehouseClient: the integration API for Python client applications, with the surface of the
-TypeScript SDK (main README, Client SDK). See sdk/python/README.md."""
+TypeScript SDK (docs/sdk.md, Client SDK). See sdk/python/README.md."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Typed errors: one class per error_code a client reacts to differently, GatehouseError for the
 rest. Built from the server's error body ``{error_code, message, detail, errors?,
-timed_out_until?, reason?}`` (main README, API reference, Errors)."""
+timed_out_until?, reason?}`` (docs/api.md, API reference, Errors)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The integration API's answers as dataclasses (main README, API reference). Timestamps are
+"""The integration API's answers as dataclasses (docs/api.md, API reference). Timestamps are
 aware ``datetime`` objects in UTC; field names are the wire's."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ export interface Argon2Parameters {
   parallelism: number;
 }
 
-/** The floor the README's Security notes state: argon2id, m=19456 KiB, t=2, p=1. */
+/** The floor docs/security.md (Security notes) states: argon2id, m=19456 KiB, t=2, p=1. */
 export const defaultArgon2Parameters: Argon2Parameters = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 // Algorithm is a const enum in the typings, which isolated-module builds cannot inline.

@@ -1,6 +1,6 @@
 /**
  * Runs memory-hard work (argon2 takes ~19 MiB a hash) at most `concurrency` tasks at once, in
- * lanes (one per application, and one for the console): README, "Password work queue".
+ * lanes (one per application, and one for the console): docs/security.md, "Password work queue".
  *
  * - Bounded: a lane holds at most `maxPerLane` places (requests with password work in progress or
  *   waiting); one more is refused at once, so a flood never becomes an unbounded wait.
@@ -14,7 +14,7 @@ export interface LaneAdmission {
   done(): void;
 }
 
-/** What the runner holds now (the metrics read it, README Metrics). */
+/** What the runner holds now (the metrics read it, docs/configuration.md Metrics). */
 export interface RunnerLoad {
   /** Tasks running. */
   running: number;

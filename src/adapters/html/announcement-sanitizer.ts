@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { HtmlSanitizer } from '../../application/ports/html-sanitizer.js';
 
 /**
- * The allow-list of announcement HTML (README, Announcements): owners write it, every client
+ * The allow-list of announcement HTML (docs/api.md, Announcements): owners write it, every client
  * application shows it. Text formatting, lists, headings, quotes, code, tables, links (http,
  * https, mailto) and images (http, https); no scripts, styles, event handlers, forms, frames,
  * SVG or other URL schemes. Anything else is dropped (a disallowed tag keeps its text, except

@@ -24,7 +24,7 @@ function applicationOf(request: FastifyRequest): ApplicationRecord {
 }
 
 /**
- * The admin API (README, API reference), under /api/admin: every route acts on the admin key's
+ * The admin API (docs/api.md, API reference), under /api/admin: every route acts on the admin key's
  * application. The key is checked on request, before any parameter or body is looked at, so a
  * wrong key answers 401 whatever else is wrong.
  */
@@ -39,7 +39,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     async (request) => userAdminJson(await lookupUser(deps, applicationOf(request), request.params.usernameOrCode), deps.clock.now()),
   );
 
-  // An offline license file for an air-gapped machine (README, Offline license files).
+  // An offline license file for an air-gapped machine (docs/api.md, Offline license files).
   app.post(
     '/license_files',
     {

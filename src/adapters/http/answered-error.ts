@@ -1,5 +1,5 @@
 // The error code an answer carried, for whoever looks at the answer after it went out (the
-// metrics count refusals by code: README, Metrics). sendError notes it; nothing else writes it.
+// metrics count refusals by code: docs/configuration.md, Metrics). sendError notes it; nothing else writes it.
 import type { FastifyReply } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.js';
 

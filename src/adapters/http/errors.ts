@@ -73,7 +73,7 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
     message,
     detail: message,
     ...(details.timedOutUntil !== undefined ? { timed_out_until: toIso(details.timedOutUntil) } : {}),
-    // The error body (README, Errors): reason is an optional string; absent rather than null when none was given.
+    // The error body (docs/api.md, Errors): reason is an optional string; absent rather than null when none was given.
     ...(details.reason ? { reason: details.reason } : {}),
     ...(details.nextResetAt !== undefined ? { next_reset_at: toIso(details.nextResetAt) } : {}),
     ...(details.errors ? { errors: details.errors } : {}),

@@ -21,11 +21,11 @@ import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
 import { adjustmentJson, appContextJson, licenseFileJson, userSummaryJson, userVariableJson } from './views.js';
 
-/** The integration API (README, API reference), under /api/integration. */
+/** The integration API (docs/api.md, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  // Every answer of an application is signed (README, Response signing), unknown paths' too.
+  // Every answer of an application is signed (docs/api.md, Response signing), unknown paths' too.
   const signing = responseSigning(app, deps);
-  // Then the request's own signature, where the application requires one (README, Request
+  // Then the request's own signature, where the application requires one (docs/api.md, Request
   // signing): its refusals are answers of the application, so they are signed too.
   const signedRequests = requestSigning(app, deps);
   const applicationOf = async (request: FastifyRequest) => {
@@ -102,7 +102,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request))),
   );
 
-  // ---- User variables (README, User variables): the authenticated user's own ----
+  // ---- User variables (docs/api.md, User variables): the authenticated user's own ----
   const VariableParams = Type.Object({ name: UserVariableName }, closed);
 
   app.get('/user_variables', async (request) =>
@@ -133,7 +133,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
   );
 
-  // Full credentials in the body, never a session token alone (README, Device reset).
+  // Full credentials in the body, never a session token alone (docs/api.md, POST /reset_devices).
   app.post('/reset_devices', { schema: { body: Credentials } }, async (request) => {
     const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request));
     return { next_reset_at: toIso(nextResetAt) };

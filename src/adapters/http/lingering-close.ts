@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Lingering close (README, API reference, "Request bodies over the limit"). When the server
+ * Lingering close (docs/api.md, API reference, "Request bodies over the limit"). When the server
  * answers before it has read the whole request body (a 413 for a body over the limit, on JSON and multipart routes
  * alike, or any early error), closing the socket at once would drop the client's answer: the rest
  * of the body, arriving at a closed socket, makes the kernel send a reset, and the client gets

@@ -1,7 +1,7 @@
 import { LICENSE_CODE_SYMBOLS } from '../../domain/license.js';
 
 /**
- * License codes in logged URLs (README, Security notes, "Logs"). Codes travel in paths (admin
+ * License codes in logged URLs (docs/security.md, Security notes, "Logs"). Codes travel in paths (admin
  * lookup, console licenses) and query values, and a near-code form (`CODE;x`, a trailing `%`,
  * percent-encoded symbols, `+` or `%20` between groups, look-alike letters, one symbol too many)
  * still carries the secret even though it is not a code. So no parsing is trusted: any run of

@@ -1,4 +1,4 @@
-// GATEHOUSE_METRICS_PORT: the metrics on a listener of their own (README, Metrics), so a
+// GATEHOUSE_METRICS_PORT: the metrics on a listener of their own (docs/configuration.md, Metrics), so a
 // firewall can keep them to the monitoring network while the service's port is public. It
 // answers GET /metrics and nothing else.
 import { createServer, type Server } from 'node:http';

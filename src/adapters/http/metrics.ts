@@ -1,4 +1,4 @@
-// Prometheus metrics (README, Metrics): requests by route template and status, refusals by error
+// Prometheus metrics (docs/configuration.md, Metrics): requests by route template and status, refusals by error
 // code, the password work queue, file jobs, the database's load and the process. Labels carry
 // route templates, methods, statuses and error codes only, never anything a client wrote.
 import type { FastifyInstance } from 'fastify';
@@ -63,7 +63,7 @@ export function createMetrics(deps: Pick<Deps, 'store' | 'hasher' | 'clock'>): M
   });
   const refusals = new Counter({
     name: 'gatehouse_error_responses_total',
-    help: 'Answers with an error code, by route template and code (README, Errors).',
+    help: 'Answers with an error code, by route template and code (docs/api.md, Errors).',
     labelNames: ['route', 'code'],
     registers,
   });
@@ -82,7 +82,7 @@ export function createMetrics(deps: Pick<Deps, 'store' | 'hasher' | 'clock'>): M
   const banned = new Counter({ name: 'gatehouse_ban_refusals_total', help: 'Requests refused because a ban matched.', registers });
   new Gauge({
     name: 'gatehouse_password_work',
-    help: 'argon2 work running and waiting for a hashing thread (README, Password work queue).',
+    help: 'argon2 work running and waiting for a hashing thread (docs/security.md, Password work queue).',
     labelNames: ['state'],
     registers,
     collect() {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../application/deps.js';
 
-/** How long one answer of the backing services stands (README, Health). */
+/** How long one answer of the backing services stands (docs/api.md, Health). */
 export const READINESS_CACHE_MS = 1000;
 
 /**

@@ -22,7 +22,7 @@ export function bearer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The client's address, parsed and in its one spelling (README, "Client addresses"): the
+ * The client's address, parsed and in its one spelling (docs/choices.md, "Client addresses"): the
  * socket's, or behind a trusted proxy the forwarded one. A forwarded value may carry a port
  * (`1.2.3.4:5678`, `[2001:db8::1]:443`), as some proxies write it. Anything that is not an
  * address is refused here, so it never becomes a ban, throttle or recorded address.

@@ -1,4 +1,4 @@
-// Signed integration requests (README, Request signing): for an application with request_signing
+// Signed integration requests (docs/api.md, Request signing): for an application with request_signing
 // on, each request's signature is checked once its application is known. The signed bytes are
 // built by src/signing/request-signature.ts, which clients use to sign; they include the SHA-256
 // of the body as received, so the integration plugin keeps each JSON body's raw bytes.

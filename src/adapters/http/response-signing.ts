@@ -1,4 +1,4 @@
-// Signed integration answers (README, Response signing): every answer of an application with
+// Signed integration answers (docs/api.md, Response signing): every answer of an application with
 // response_signing on carries x-timestamp and x-signature, one entry per key that signs (the
 // current one, and the previous one during a rotation); downloads add x-content-sha256. The bytes
 // signed are built by src/signing/response-signature.ts, which clients use to verify.

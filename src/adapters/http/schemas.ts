@@ -12,7 +12,7 @@ export const HardwareId = Type.String({ minLength: 1, maxLength: 256 });
 /** An owner's override of license_file_ttl_minutes; its range is the domain's (validateLicenseFileTtl). */
 export const LicenseFileTtl = Type.Integer();
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
-/** A user variable's name (README, User variables); the domain checks it again (acceptUserVariableName). */
+/** A user variable's name (docs/api.md, User variables); the domain checks it again (acceptUserVariableName). */
 export const UserVariableName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]{1,64}$' });
 /** 64 KiB counted in UTF-8 bytes by the domain (acceptUserVariableValue); no more characters than that. */
 export const UserVariableBody = Type.Object({ value: Type.String({ maxLength: 65_536 }) }, closed);

@@ -26,7 +26,7 @@ export interface HttpOptions {
   dashboardDir?: string;
   /** GATEHOUSE_COOKIE_SECURE (default `auto`). */
   cookieSecure?: CookieSecurity;
-  /** Counts every answer; `route`: also serves them at GET /metrics (README, Metrics). */
+  /** Counts every answer; `route`: also serves them at GET /metrics (docs/configuration.md, Metrics). */
   metrics?: { metrics: Metrics; route: boolean };
 }
 

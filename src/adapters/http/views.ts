@@ -49,7 +49,7 @@ export const adjustmentJson = (a: AdjustmentRecord) => ({
   reason: a.reason,
 });
 
-/** The User object (README, API reference; admin view), with a few extra fields an owner needs. */
+/** The User object (docs/api.md, API reference; admin view), with a few extra fields an owner needs. */
 export function userAdminJson(d: UserDetails, now: number) {
   const u = d.user;
   return {
@@ -119,7 +119,7 @@ export const licenseJson = (l: LicenseRecord, code: string) => ({
 
 export const userVariableJson = (v: UserVariableRecord) => ({ name: v.name, value: v.value, updated_at: toIso(v.updatedAt) });
 
-/** The console's User object: the admin one with the user's variables and device resets (README, User variables). */
+/** The console's User object: the admin one with the user's variables and device resets (docs/api.md, User variables). */
 export const userPageJson = (p: UserPage, now: number) => ({
   ...userAdminJson(p.details, now),
   variables: p.variables.map(userVariableJson),
@@ -127,7 +127,7 @@ export const userPageJson = (p: UserPage, now: number) => ({
   next_device_reset_at: isoOrNull(p.nextDeviceResetAt),
 });
 
-/** GET /api/admin/license/{code} (README, Admin license lookup). */
+/** GET /api/admin/license/{code} (docs/api.md, GET /license/{code}). */
 export const licenseLookupJson = (l: LicenseLookup) => ({
   application_id: l.license.applicationId,
   ...licenseJson(l.license, l.code),

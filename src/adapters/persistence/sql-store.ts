@@ -19,7 +19,7 @@ import { userVariableStore } from './store/user-variable-store.js';
 
 /**
  * The dialect with its transactions, snapshots and writes counted while they run or wait for a
- * connection (Store.databaseLoad, for the metrics: README, Metrics).
+ * connection (Store.databaseLoad, for the metrics: docs/configuration.md, Metrics).
  */
 function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number } {
   let inFlight = 0;

@@ -93,13 +93,13 @@ export function defineTables(k: Kit) {
       // Null: IP bans made by propagation never expire. Existing applications take the default.
       propagatedIpBanHours: k.integer('propagated_ip_ban_hours').default(24),
       passwordMinLength: k.integer('password_min_length').notNull(),
-      // Existing applications take the defaults (README, Response signing).
+      // Existing applications take the defaults (docs/api.md, Response signing).
       responseSigning: k.flag('response_signing').notNull().default(true),
       requestSigning: k.flag('request_signing').notNull().default(false),
       signatureWindowSeconds: k.integer('signature_window_seconds').notNull().default(10),
       // Existing applications take the default, 14 days (docs/signing.md, Offline license files).
       licenseFileTtlMinutes: k.integer('license_file_ttl_minutes').notNull().default(20160),
-      // Existing applications take the defaults (README, User variables; Device reset: off).
+      // Existing applications take the defaults (docs/api.md, User variables; Device reset: off).
       maxUserVariables: k.integer('max_user_variables').notNull().default(100),
       deviceResetCooldownHours: k.integer('device_reset_cooldown_hours'),
       apiKey: k.text('api_key').notNull().unique(),
@@ -146,7 +146,7 @@ export function defineTables(k: Kit) {
       timeoutReason: k.text('timeout_reason'),
       lastIp: k.text('last_ip'),
       createdAt: k.instant('created_at').notNull(),
-      // The user's last reset of their own devices (README, Device reset); null: never.
+      // The user's last reset of their own devices (docs/api.md, POST /reset_devices); null: never.
       lastDeviceResetAt: k.instant('last_device_reset_at'),
     },
     (t) => [
@@ -270,7 +270,7 @@ export function defineTables(k: Kit) {
     (t) => [k.primaryKey({ columns: [t.applicationId, t.name] })],
   );
 
-  // Variables of one end user (README, User variables), deleted with the user. The count per
+  // Variables of one end user (docs/api.md, User variables), deleted with the user. The count per
   // user is decided under the user's row lock (store/user-variable-store.ts).
   const userVariables = k.table(
     'user_variables',
@@ -323,7 +323,7 @@ export function defineTables(k: Kit) {
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
   // so they carry no foreign key; deleteApplication removes an application's counters itself.
-  // Consecutive failures and locks of an account from one address (README, "Throttling").
+  // Consecutive failures and locks of an account from one address (docs/choices.md, "Throttling").
   const authAccountCounters = k.table(
     'auth_account_address_counters',
     {
@@ -434,7 +434,7 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  // Nonces of signed requests (README, Request signing), each accepted once per application: the
+  // Nonces of signed requests (docs/api.md, Request signing), each accepted once per application: the
   // primary key makes a second insert of one conflict in any instance or process, and a row
   // stops counting at held_until (domain/request-signing.ts), when the purge may delete it.
   const requestNonces = k.table(

@@ -11,8 +11,8 @@ export interface LicenseLookup extends IssuedLicense {
 }
 
 /**
- * A license of the admin key's application by its code, in any case (README, Admin license
- * lookup). Another application's code answers like an unknown one.
+ * A license of the admin key's application by its code, in any case (docs/api.md,
+ * GET /license/{code}). Another application's code answers like an unknown one.
  */
 export async function lookupLicense(
   deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore },

@@ -20,7 +20,7 @@ export interface AnnouncementInput {
 
 const notFound = () => new DomainError('ANNOUNCEMENT_NOT_FOUND', 'no such announcement');
 
-/** Owners' HTML is stored sanitised (README, Announcements): clients show it as it is served. */
+/** Owners' HTML is stored sanitised (docs/api.md, Announcements): clients show it as it is served. */
 export async function createAnnouncement(
   deps: Pick<Deps, 'clock' | 'html' | 'ids'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,

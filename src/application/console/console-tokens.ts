@@ -1,5 +1,5 @@
 // An owner's console tokens: which are live, revoking one, and signing out everywhere
-// (README, Console API: Owners).
+// (docs/api.md, Console API: Owners).
 import { consoleTokenExpiry, consoleTokenLive } from '../../domain/console-session.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Instant } from '../../domain/time.js';

@@ -1,4 +1,4 @@
-// The console's view of one user's variables (README, User variables): the owner's application,
+// The console's view of one user's variables (docs/api.md, User variables): the owner's application,
 // and a user of it, first.
 import { DomainError } from '../../domain/errors.js';
 import type { ApplicationStore } from '../ports/application-store.js';

@@ -79,7 +79,7 @@ export async function getUserPage(
   };
 }
 
-/** The owner sets a user's password (README, Password change): the policy applies, and every session ends. */
+/** The owner sets a user's password (docs/api.md, POST /change_password): the policy applies, and every session ends. */
 export async function setUserPassword(
   deps: Pick<Deps, 'clock' | 'hasher'> & { store: ApplicationStore & UserStore },
   owner: OwnerRecord,
@@ -158,7 +158,7 @@ export async function revokeSessions(
   return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
 }
 
-/** Lifts every sign-in lock on the user, at every address (README, "Throttling"). */
+/** Lifts every sign-in lock on the user, at every address (docs/choices.md, "Throttling"). */
 export async function unlockUser(
   deps: { store: ApplicationStore & LicenseStore & ThrottleStore & UserStore },
   owner: OwnerRecord,

@@ -38,7 +38,7 @@ export async function appContext(
     variables: visibleTo(variables, audience),
     files: clientFiles(files, audience),
     announcements: liveAnnouncements(announcements, now),
-    // The API reference (README, GET /app_context): user is null when not authenticated or when anonymous access is allowed.
+    // The API reference (docs/api.md, GET /app_context): user is null when not authenticated or when anonymous access is allowed.
     user: app.settings.anonymousAccess ? null : user,
     serverTime: now,
   };

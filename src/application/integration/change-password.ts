@@ -1,4 +1,4 @@
-// A password change by the user (README, Password change): the old password is checked, and
+// A password change by the user (docs/api.md, POST /change_password): the old password is checked, and
 // throttled, exactly as at login; the new one follows the application's password policy; every
 // session of the user ends.
 import { acceptNewPassword, usernameKey } from '../../domain/credentials-policy.js';

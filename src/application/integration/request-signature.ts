@@ -1,4 +1,4 @@
-// Signed integration requests (README, Request signing): an application with request_signing on
+// Signed integration requests (docs/api.md, Request signing): an application with request_signing on
 // accepts a request only with a recent signed time, an HMAC under its request signing key and a
 // nonce it has not seen. The HTTP adapter builds the signed bytes (src/signing/request-signature.ts).
 import { addressBucket } from '../../domain/ip-address.js';
@@ -41,7 +41,7 @@ const SIGNATURE_FAILURES = new Set(['SIGNATURE_REQUIRED', 'SIGNATURE_EXPIRED', '
  */
 export const signatureThrottleScope = (applicationId: string): string => `request-signatures:${applicationId}`;
 
-/** The checks, in the order README gives them; each refusal is a DomainError. */
+/** The checks, in the order docs/api.md (Request signing) gives them; each refusal is a DomainError. */
 async function verify(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature): Promise<void> {
   const { timestamp, nonce, signature } = presented;
   if (timestamp === undefined || nonce === undefined || signature === undefined) throw signatureRequired();

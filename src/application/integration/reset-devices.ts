@@ -1,4 +1,4 @@
-// Device reset by the user (README, Device reset): full credentials, never a session token alone,
+// Device reset by the user (docs/api.md, POST /reset_devices): full credentials, never a session token alone,
 // so a stolen token cannot move a seat. Credentials, bans, timeouts and throttling as at login;
 // the cooldown is decided atomically by the store (UserStore.resetDevices).
 import { resetCooldownHours } from '../../domain/device-reset.js';

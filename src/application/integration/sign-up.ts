@@ -12,7 +12,7 @@ import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
 
-/** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, README "Choices where the spec is silent"). */
+/** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, docs/choices.md "Choices where the spec is silent"). */
 export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefined): string | null {
   const sent = requireHardwareId(app.settings.deviceAuth, hardwareId);
   return app.settings.deviceAuth ? sent : null;

@@ -1,4 +1,4 @@
-// Offline license files (docs/signing.md, Offline license files; README): the one issuance every
+// Offline license files (docs/signing.md, Offline license files; docs/api.md): the one issuance every
 // way of asking goes through, after its own checks of who asks.
 import { validateLicenseFileTtl } from '../../domain/application-settings.js';
 import { DomainError, loginRequired } from '../../domain/errors.js';

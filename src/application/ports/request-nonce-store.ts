@@ -1,4 +1,4 @@
-// The nonces of signed integration requests (README, Request signing): each is accepted once per
+// The nonces of signed integration requests (docs/api.md, Request signing): each is accepted once per
 // application, across every instance and process. Instants are epoch milliseconds.
 import type { Instant } from '../../domain/time.js';
 

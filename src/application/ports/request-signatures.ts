@@ -1,4 +1,4 @@
-// The HMACs of signed integration requests (README, Request signing).
+// The HMACs of signed integration requests (docs/api.md, Request signing).
 
 export interface RequestSignatures {
   /**

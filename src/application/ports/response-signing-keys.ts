@@ -1,4 +1,4 @@
-// The Ed25519 keys that sign integration responses (README, Response signing).
+// The Ed25519 keys that sign integration responses (docs/api.md, Response signing).
 import type { LicenseFileGrant, ResponseSigningKey } from '../records.js';
 
 export interface ResponseSigningKeys {

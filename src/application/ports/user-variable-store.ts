@@ -1,4 +1,4 @@
-// Variables of one end user (README, User variables). Every method is scoped by application and
+// Variables of one end user (docs/api.md, User variables). Every method is scoped by application and
 // user, so one user's (or application's) variables are never reached through another's.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { UserVariableRecord } from '../records.js';

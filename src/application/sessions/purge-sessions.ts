@@ -5,7 +5,7 @@ import type { SessionStore } from '../ports/session-store.js';
 
 /**
  * Deletes sessions that ended more than `retentionDays` ago (GATEHOUSE_SESSION_RETENTION_DAYS,
- * README "Configuration"), so session history stays bounded however often users log in. The
+ * docs/configuration.md "Configuration"), so session history stays bounded however often users log in. The
  * overview's login counts are kept per day apart from the sessions, so they outlive the purge.
  */
 export function purgeEndedSessions(deps: Pick<Deps, 'clock'> & { store: SessionStore }, retentionDays: number): Promise<number> {

@@ -1,4 +1,4 @@
-// The console API's shapes, as the README's API reference gives them.
+// The console API's shapes, as the API reference (docs/api.md) gives them.
 
 export interface Owner {
   id: string;

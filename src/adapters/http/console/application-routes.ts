@@ -119,7 +119,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
   );
 
-  // The response signing key rotates in two steps (README, Response signing): a new key signs
+  // The response signing key rotates in two steps (docs/api.md, Response signing): a new key signs
   // beside the old one until the owner removes the old one, once clients pin the new one.
   app.post('/applications/:app_id/credentials/response_signing_key/rotate', { ...takesNoBody, schema: { params: AppParams } }, async (request) =>
     responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id)),

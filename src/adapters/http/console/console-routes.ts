@@ -16,7 +16,7 @@ import { licenseRoutes } from './license-routes.js';
 import { consoleTokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 
-/** The owner console API (README, API reference, "Console API"), under /api/console. */
+/** The owner console API (docs/api.md, API reference, "Console API"), under /api/console. */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
   app.post('/login', { schema: { body: SignInBody } }, async (request) =>
     loginOwner(deps, request.body.email, request.body.password, callerOf(request)),

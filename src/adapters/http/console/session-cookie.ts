@@ -30,7 +30,7 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
 }
 
 /**
- * GATEHOUSE_COOKIE_SECURE (README, Configuration): `auto` trusts what the request says (HTTPS
+ * GATEHOUSE_COOKIE_SECURE (docs/configuration.md, Configuration): `auto` trusts what the request says (HTTPS
  * directly, or a trusted proxy's X-Forwarded-Proto); `always` declares that browsers reach the
  * console over HTTPS whatever the proxy in front says, so the cookie is always Secure and the
  * server's own origin is https (the dashboard's Origin header then reads as our own).

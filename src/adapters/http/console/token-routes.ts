@@ -1,5 +1,5 @@
 // The owner's credentials: list console tokens, revoke one, sign out everywhere, change the
-// password (README, Console API: Owners).
+// password (docs/api.md, Console API: Owners).
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { type ConsoleTokenView, listOwnConsoleTokens, revokeAllConsoleTokens, revokeOwnConsoleToken } from '../../../application/console/console-tokens.js';
 import type { Deps } from '../../../application/deps.js';

@@ -63,7 +63,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return found.map((d) => userAdminJson(d, now));
   });
 
-  // The user page: the User object with the user's variables and device resets (README, User variables).
+  // The user page: the User object with the user's variables and device resets (docs/api.md, User variables).
   app.get('/applications/:app_id/users/:user_id', { schema: { params: UserParams } }, async (request) =>
     userPageJson(await getUserPage(deps, ownerOf(request), request.params.app_id, request.params.user_id), deps.clock.now()),
   );
@@ -134,7 +134,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return reply.code(204).send();
   });
 
-  // An offline license file for an air-gapped machine, its device registered as at login (README, Offline license files).
+  // An offline license file for an air-gapped machine, its device registered as at login (docs/api.md, Offline license files).
   app.post('/applications/:app_id/users/:user_id/license_files', { schema: { params: UserParams, body: LicenseFileBody } }, async (request, reply) => {
     const { app_id, user_id } = request.params;
     const issued = await issueLicenseFileAsOwner(deps, ownerOf(request), app_id, user_id, {

@@ -24,7 +24,7 @@ export interface FileRoutesOptions {
 /** Upload routes take their time receiving a body; the server's short body deadline skips them. */
 const upload = { config: { upload: true } };
 
-/** The admin file endpoints (README, API reference, "Admin API" Files); mounted under /api/admin and under the console. */
+/** The admin file endpoints (docs/api.md, API reference, "Admin API" Files); mounted under /api/admin and under the console. */
 export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, { deps, source, application, mountParams }) => {
   const FileParams = Type.Object({ ...mountParams, file_id: Uuid }, closed);
   const NameParams = Type.Object({ ...mountParams, name: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX * 4 }) }, closed);

@@ -3,7 +3,7 @@ import { storageStatus } from '../../../domain/files.js';
 import { toIso } from '../../../domain/time.js';
 
 /**
- * The File object (README, API reference). While PENDING, size_bytes and storage_path are null (as the
+ * The File object (docs/api.md, API reference). While PENDING, size_bytes and storage_path are null (as the
  * spec shows) even when previous contents are still being served.
  */
 export function fileJson(f: FileRecord) {

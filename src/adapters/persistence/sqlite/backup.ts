@@ -1,4 +1,4 @@
-// SQLite's online backup, on a connection of its own (README, "Backups"): a copy consistent as of
+// SQLite's online backup, on a connection of its own (docs/deployment.md, "Backups"): a copy consistent as of
 // one moment, taken while the server runs. Copying gatehouse.db with cp is not a backup: recent
 // commits live in the -wal file beside it until a checkpoint.
 import Database from 'better-sqlite3';

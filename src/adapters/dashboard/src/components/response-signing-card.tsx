@@ -1,5 +1,5 @@
 // The application's response signing key: the public key clients pin, and its rotation in two
-// steps (README, Response signing): a new key signs beside the old one until the old is removed.
+// steps (docs/api.md, Response signing): a new key signs beside the old one until the old is removed.
 import { appPath, del, get, post } from '../api.js';
 import type { Application } from '../types.js';
 import type { AppPageProps } from './app-shell.js';

@@ -199,7 +199,7 @@ function LimitsCard({ user, path, onChange }: { user: User; path: string; onChan
 }
 
 /**
- * An offline license file for an air-gapped machine (README, Offline license files): issued by the
+ * An offline license file for an air-gapped machine (docs/api.md, Offline license files): issued by the
  * console API, which registers the machine against the user's device limit, and saved as
  * `<username>.lic` for the owner to carry over.
  */
@@ -239,7 +239,7 @@ function LicenseFileCard({ user, path, onIssued }: { user: User; path: string; o
   );
 }
 
-/** The user's own device resets (README, Device reset): the application's setting, the last one and the next allowed. */
+/** The user's own device resets (docs/api.md, POST /reset_devices): the application's setting, the last one and the next allowed. */
 function DeviceResets({ app, user }: { app: Application; user: UserPageData }) {
   const cooldown = app.device_reset_cooldown_hours;
   return (
@@ -258,7 +258,7 @@ function DeviceResets({ app, user }: { app: Application; user: UserPageData }) {
   );
 }
 
-/** The owner sets a new password; every session of the user ends (README, Password change). */
+/** The owner sets a new password; every session of the user ends (docs/api.md, POST /change_password). */
 function PasswordCard({ user, path }: { user: User; path: string }) {
   const [password, setPassword] = useState('');
   const { action, saved, submit } = useSavingSubmit(async () => {
@@ -280,7 +280,7 @@ function PasswordCard({ user, path }: { user: User; path: string }) {
   );
 }
 
-/** The user's variables (README, User variables): what the client app keeps for them. */
+/** The user's variables (docs/api.md, User variables): what the client app keeps for them. */
 function VariablesCard({ user, path, onChange }: { user: UserPageData; path: string; onChange: () => void }) {
   const [editing, setEditing] = useState<UserVariable | null>(null);
   const remove = useAction();
