@@ -229,8 +229,13 @@ describe.each(vectors.license_file_cases.map((c) => [c.name, c] as const))('lice
     expect(licenseFileSigningText(envelope.kid, envelope.payload)).toBe(c.signed_text);
     expect(licenseVerdict(c)).toBe(c.expected.valid ? 'valid' : c.expected.failure);
   });
+});
 
-  it.runIf(c.expected.valid)('is the file the server’s signer makes of the same grant, byte for byte', async () => {
+// Only the valid files are grants the server would sign; the others are altered or misplaced.
+const validLicenseFileCases = vectors.license_file_cases.filter((c) => c.expected.valid);
+
+describe.each(validLicenseFileCases.map((c) => [c.name, c] as const))('valid license file case %s', (_name, c) => {
+  it('is the file the server’s signer makes of the same grant, byte for byte', async () => {
     const key = keyOf('current');
     const serverKey = { publicKey: key.public_key_base64, privateKeySealed: secrets.seal(Buffer.from(key.private_key_seed_base64, 'base64').toString('base64url')) };
     const m = c.claims.membership;
