@@ -141,6 +141,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps,
     logLevel: lines ? 'debug' : false,
     trustProxy: options.trustProxy ?? [],
+    checkAnswers: true,
     ...(options.cookieSecure ? { cookieSecure: options.cookieSecure } : {}),
     ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
