@@ -15,7 +15,10 @@ import type { Metrics } from './metrics.js';
 import { createReadinessCheck } from './readiness.js';
 import { answers } from './answers.js';
 import { checkAnswers } from './answer-check.js';
-import { MetricsText, Status } from './wire-schemas.js';
+import { MetricsText, OpenApiDocument, Status } from './wire-schemas.js';
+import { apiDocsRoutes } from './api-docs.js';
+import { collectOpenApi, OPENAPI_PATH } from './openapi.js';
+import { gatehouseVersion } from '../../version.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -165,6 +168,8 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
 
   registerErrorHandling(app);
   if (options.checkAnswers) checkAnswers(app);
+  // Before any route: the document is made of every route registered after this.
+  const openApi = collectOpenApi(app, { version: gatehouseVersion() });
   if (options.metrics !== undefined) {
     const { metrics, route } = options.metrics;
     metrics.observe(app);
@@ -194,5 +199,10 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   await app.register(adminRoutes, { prefix: '/api/admin', deps: options.deps });
   await app.register(consoleRoutes, { prefix: '/api/console', deps: options.deps, cookies: createSessionCookies(options.cookieSecure ?? 'auto') });
   await dashboardRoutes(app, options.dashboardDir ?? defaultDashboardDir());
+  // The API reference (README, API reference): the document, and a page that reads it.
+  app.get(OPENAPI_PATH, { schema: { response: answers({ 200: OpenApiDocument }) } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(openApi.document()),
+  );
+  apiDocsRoutes(app);
   return app;
 }

@@ -271,3 +271,5 @@ export const FileBytes = Type.Unsafe<unknown>({ type: 'string', contentMediaType
 export const NoBody = Type.Unsafe<undefined>({ type: 'null', description: 'no body' });
 /** Prometheus' text format (README, Metrics). */
 export const MetricsText = Type.Unsafe<string>({ type: 'string', contentMediaType: 'text/plain' });
+/** GET /api/openapi.json: an OpenAPI 3.1 document, sent as built (openapi.ts). */
+export const OpenApiDocument = Type.Unsafe<string>({ type: 'object', title: 'OpenAPI 3.1 document' });
