@@ -52,6 +52,17 @@ it('fails an error answer that is not the error body', async () => {
   expect(res.statusCode).toBe(500);
 });
 
+it('fails an error whose code the route does not list (the OpenAPI document would not show it)', async () => {
+  const unlisted = { error_code: 'USER_NOT_FOUND', message: 'no such user', detail: 'no such user' };
+  const res = await silenced(async () => (await appAnswering(unlisted, 404)).inject({ method: 'GET', url: '/declared' }));
+  expect(res.statusCode).toBe(500);
+});
+
+it('passes an error whose code every endpoint lists', async () => {
+  const listed = { error_code: 'VALIDATION_FAILED', message: 'bad', detail: 'bad' };
+  expect((await (await appAnswering(listed, 422)).inject({ method: 'GET', url: '/declared' })).statusCode).toBe(422);
+});
+
 it('fails a route that declares no schema for its answer', async () => {
   const res = await silenced(async () => (await appAnswering({ name: 'a', count: 1 })).inject({ method: 'GET', url: '/undeclared' }));
   expect(res.statusCode).toBe(500);

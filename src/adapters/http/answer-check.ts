@@ -1,10 +1,13 @@
-// Holds every JSON answer to the schema its route declares (tests turn it on through
-// buildHttpApp's checkAnswers): Fastify's serialiser drops what a schema lacks and never fails,
-// so without this a view and its schema could drift apart unnoticed.
+// Holds every JSON answer to the schema its route declares, and every error to the codes its
+// operation lists (tests turn it on through buildHttpApp's checkAnswers): Fastify's serialiser
+// drops what a schema lacks and never fails, so without this a view and its schema, or a route
+// and its documented errors, could drift apart unnoticed.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { ErrorCode } from '../../domain/errors.js';
+import { errorCodesOf } from './openapi.js';
 
 /** The schema a route declares for a status: exact, then its class (`4xx`), then `default`. */
 export function declaredSchema(response: Record<string, unknown> | undefined, status: number): TSchema | undefined {
@@ -48,7 +51,13 @@ export function checkAnswers(app: FastifyInstance): void {
     const options = request.routeOptions;
     if (options.config?.undocumented || options.url === undefined) return done(null, payload);
     try {
-      checker.check(`${request.method} ${options.url}`, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, payload);
+      const route = `${request.method} ${options.url}`;
+      checker.check(route, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, payload);
+      // An error the route's operation does not list would be a lie of the OpenAPI document.
+      const code = reply.statusCode >= 400 ? (payload as { error_code?: string }).error_code : undefined;
+      if (code !== undefined && !errorCodesOf({ method: request.method, url: options.url, config: options.config }).includes(code as ErrorCode)) {
+        throw new AnswerMismatch(`${route} answered ${code}, which its operation does not list (config.errors, openapi.ts)`);
+      }
       done(null, payload);
     } catch (error) {
       // Loud on purpose: the test that made this request fails on the 500 that follows.
