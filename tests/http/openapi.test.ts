@@ -139,3 +139,21 @@ describe('the reference page', () => {
     expect((await t.inject({ method: 'GET', url: '/api/docs/reference.js' })).body).toContain("fetch('/api/openapi.json')");
   });
 });
+
+describe('examples', () => {
+  it('every example a wire shape gives is valid against that shape', async () => {
+    const { Ajv } = await import('ajv');
+    const addFormats = (await import('ajv-formats')).default;
+    const ajv = new Ajv({ strict: false });
+    addFormats.default(ajv);
+    const shapes = Object.entries(await import('../../src/adapters/http/wire-schemas.js')).filter(
+      ([, schema]) => Array.isArray((schema as { examples?: unknown }).examples),
+    );
+    expect(shapes.length).toBeGreaterThan(8);
+    for (const [name, schema] of shapes) {
+      const plain = JSON.parse(JSON.stringify(schema)) as { examples: unknown[] };
+      const validate = ajv.compile(plain);
+      for (const example of plain.examples) expect(validate(example), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+  });
+});

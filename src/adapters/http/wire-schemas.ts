@@ -24,11 +24,18 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export const Status = Type.Object({ status: Type.Enum(['ok', 'ready']) }, closed);
+export const Status = Type.Object({ status: Type.Enum(['ok', 'ready']) }, { ...closed, examples: [{ status: 'ok' }] });
 
 export const Membership = Type.Object({ is_active: Type.Boolean(), is_lifetime: Type.Boolean(), active_until: Nullable(Instant) }, closed);
 
-export const UserSummary = Type.Object({ id: Id, username: Type.String(), membership: Membership }, { ...closed, title: 'UserSummary' });
+export const UserSummary = Type.Object(
+  { id: Id, username: Type.String(), membership: Membership },
+  {
+    ...closed,
+    title: 'UserSummary',
+    examples: [{ id: '6f1c0a52-3d8e-4c1b-9a57-0d2f3e4b5c6d', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2030-01-31T00:00:00.000Z' } }],
+  },
+);
 
 export const LicenseFile = Type.Object(
   { license_file: Type.String(), expires_at: Instant },
@@ -40,7 +47,7 @@ export const Session = Type.Object(
   { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z' }] },
 );
 
-export const NextReset = Type.Object({ next_reset_at: Instant }, closed);
+export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, examples: [{ next_reset_at: '2030-01-02T00:00:00.000Z' }] });
 
 export const Adjustment = Type.Object(
   {
@@ -86,7 +93,10 @@ const adminUserFields = {
 /** The User object (README, API reference; admin view). */
 export const AdminUser = Type.Object(adminUserFields, { ...closed, title: 'User' });
 
-export const UserVariable = Type.Object({ name: Type.String(), value: Type.String(), updated_at: Instant }, { ...closed, title: 'UserVariable' });
+export const UserVariable = Type.Object(
+  { name: Type.String(), value: Type.String(), updated_at: Instant },
+  { ...closed, title: 'UserVariable', examples: [{ name: 'save_slot', value: '{"level":3}', updated_at: '2030-01-01T00:00:00.000Z' }] },
+);
 
 /** The console's user page: the User with the user's variables and device resets. */
 export const UserPage = Type.Object(
@@ -172,7 +182,10 @@ export const LicenseLookup = Type.Object(
   { ...closed, title: 'LicenseLookup' },
 );
 
-export const Variable = Type.Object({ name: Type.String(), value: Type.String(), is_public: Type.Boolean() }, { ...closed, title: 'Variable' });
+export const Variable = Type.Object(
+  { name: Type.String(), value: Type.String(), is_public: Type.Boolean() },
+  { ...closed, title: 'Variable', examples: [{ name: 'latest_version', value: '2.4.1', is_public: true }] },
+);
 
 export const Announcement = Type.Object(
   {
@@ -226,7 +239,11 @@ export const Overview = Type.Object(
     storage_bytes: Type.Integer(),
     daily: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), sign_ups: Type.Integer(), logins: Type.Integer() }, closed)),
   },
-  { ...closed, title: 'Overview' },
+  {
+    ...closed,
+    title: 'Overview',
+    examples: [{ users: 12, active_memberships: 9, licenses: { used: 7, unused: 93 }, storage_bytes: 1048576, daily: [{ date: '2030-01-01', sign_ups: 0, logins: 3 }] }],
+  },
 );
 
 /** The File object (README, API reference). */
@@ -261,8 +278,8 @@ export const ConsoleToken = Type.Object(
   { ...closed, title: 'ConsoleToken' },
 );
 
-export const Revoked = Type.Object({ revoked: Type.Integer() }, closed);
-export const Adjusted = Type.Object({ adjusted: Type.Integer() }, closed);
+export const Revoked = Type.Object({ revoked: Type.Integer() }, { ...closed, examples: [{ revoked: 3 }] });
+export const Adjusted = Type.Object({ adjusted: Type.Integer() }, { ...closed, examples: [{ adjusted: 12 }] });
 export const UserTimeout = Type.Object({ timed_out_until: Instant, reason: Nullable(Type.String()) }, closed);
 
 /** Bytes, not JSON: a file download (200 whole, 206 a range). */
