@@ -2,7 +2,7 @@
 // OpenAPI document under the dashboard's CSP, with no refusal and no script error.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '../support/test-app.js';
 import { browserAvailable, DESKTOP, launchChromium, openPage } from './dashboard-harness.js';
 
 describe.skipIf(!browserAvailable())('API reference page in a browser', { timeout: 60_000 }, () => {
@@ -12,10 +12,7 @@ describe.skipIf(!browserAvailable())('API reference page in a browser', { timeou
 
   beforeAll(async () => {
     t = await startTestApp();
-    await t.http.listen({ host: '127.0.0.1', port: 0 });
-    const address = t.http.server.address();
-    if (typeof address !== 'object' || address === null) throw new Error('no address');
-    base = `http://127.0.0.1:${address.port}`;
+    base = await listenOnLoopback(t);
     browser = await launchChromium();
   });
   afterAll(async () => {

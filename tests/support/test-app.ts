@@ -222,3 +222,11 @@ export function consoleRequest(t: TestApp, method: InjectOptions['method'], url:
     ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
   });
 }
+
+/** Has the test app listen on a free loopback port; its base URL. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.http.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.http.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
