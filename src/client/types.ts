@@ -1,56 +1,30 @@
 // The wire shapes the client SDK reads, as the integration API sends them (docs/api.md, API reference),
-// and the offline context the SDK makes from a license file in their stead.
+// and the offline context the SDK makes from a license file in their stead. The shapes are the
+// server's own response schemas (adapters/http/wire-schemas.ts), not restated: a field renamed
+// there breaks the SDK's type-check.
+import type { Static } from 'typebox';
+import type * as Wire from '../adapters/http/wire-schemas.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
 
 export type { LicenseFileClaims };
 
-export interface Membership {
-  /** The membership grants access now. */
-  is_active: boolean;
-  /** Never expires. */
-  is_lifetime: boolean;
-  /** ISO 8601 UTC; null while lifetime or when no time was ever granted. */
-  active_until: string | null;
-}
+/** is_active: grants access now; is_lifetime: never expires; active_until: ISO 8601 UTC, null while lifetime or when no time was ever granted. */
+export type Membership = Static<typeof Wire.Membership>;
 
-export interface UserSummary {
-  id: string;
-  username: string;
-  membership: Membership;
-}
+export type UserSummary = Static<typeof Wire.UserSummary>;
 
-export interface ContextFile {
-  id: string;
-  name: string;
-  mime_type: string;
-  is_encrypted: boolean;
-}
+export type ContextFile = Static<typeof Wire.AppContext>['application']['files'][number];
 
-export interface Announcement {
-  id: string;
-  title: string;
-  content_html: string;
-  publish_from: string;
-  publish_until: string | null;
-  status: string;
-  publication_date: string;
-}
+export type Announcement = Static<typeof Wire.Announcement>;
 
-export interface AppContext {
-  application: {
-    id: string;
-    name: string;
-    variables: Array<{ name: string; value: string }>;
-    files: ContextFile[];
-  };
-  announcements: Announcement[];
-  /** Null when not authenticated, or whenever the application allows anonymous access. */
-  user: UserSummary | null;
-  /** The server's clock (ISO 8601 UTC): the one to compute remaining time with. */
-  server_time: string;
+/**
+ * `user`: null when not authenticated, or whenever the application allows anonymous access.
+ * `server_time`: the server's clock (ISO 8601 UTC), the one to compute remaining time with.
+ */
+export type AppContext = Static<typeof Wire.AppContext> & {
   /** Never set by the server: an answer from it is not offline (see OfflineAppContext). */
   offline?: false;
-}
+};
 
 /**
  * What appContext({offlineFallback: true}) returns when the server could not be reached and the
@@ -69,41 +43,19 @@ export interface OfflineAppContext {
 }
 
 /** An offline license file as the server issues it. */
-export interface IssuedLicenseFile {
-  license_file: string;
-  expires_at: string;
-}
+export type IssuedLicenseFile = Static<typeof Wire.LicenseFile>;
 
 /** A membership change (the answer of license activation). */
-export interface Adjustment {
-  id: string;
-  type: string;
-  occurred_at: string;
-  minutes: number | null;
-  grants_lifetime_access: boolean;
-  revokes_lifetime_access: boolean;
-  license_id: string | null;
-  reason?: string | null;
-}
+export type Adjustment = Static<typeof Wire.Adjustment>;
 
-export interface Session {
-  session_token: string;
-  expires_at: string;
-}
+export type Session = Static<typeof Wire.Session>;
 
 /** What login accepts: a username and password, or the license code a user signed up with. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
 
 /** A variable of the logged-in user (docs/api.md, User variables). */
-export interface UserVariable {
-  name: string;
-  value: string;
-  /** ISO 8601 UTC. */
-  updated_at: string;
-}
+export type UserVariable = Static<typeof Wire.UserVariable>;
 
 /** The answer of a device reset. */
-export interface DeviceReset {
-  /** ISO 8601 UTC: the next reset is allowed from then. */
-  next_reset_at: string;
-}
+/** next_reset_at: ISO 8601 UTC, the next reset is allowed from then. */
+export type DeviceReset = Static<typeof Wire.NextReset>;

@@ -3,7 +3,7 @@
 // a listening socket with a clock the test moves, so the 30-second minimum TTL passes at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatehouseClient } from '../../src/client/gatehouse-client.js';
-import { createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
+import { createApplication, createLicenses, listenOnLoopback, startTestApp, type TestApp } from '../support/test-app.js';
 
 const TTL_SECONDS = 30;
 let t: TestApp;
@@ -12,10 +12,7 @@ let credentials: { api_key: string; api_secret: string };
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.http.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.http.server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no address');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listenOnLoopback(t);
   const app = await createApplication(t, { session_ttl_seconds: TTL_SECONDS, device_auth: true });
   credentials = app.credentials;
   const [code] = await createLicenses(t, app.id, 1, 60);

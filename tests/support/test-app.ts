@@ -141,6 +141,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps,
     logLevel: lines ? 'debug' : false,
     trustProxy: options.trustProxy ?? [],
+    checkAnswers: true,
     ...(options.cookieSecure ? { cookieSecure: options.cookieSecure } : {}),
     ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
@@ -220,4 +221,12 @@ export function consoleRequest(t: TestApp, method: InjectOptions['method'], url:
     headers: { authorization: `Bearer ${t.ownerToken}` },
     ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
   });
+}
+
+/** Has the test app listen on a free loopback port; its base URL. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.http.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.http.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
 }

@@ -10,6 +10,8 @@ import { fileRoutes } from './files/file-routes.js';
 import { bearer } from './request-parts.js';
 import { HardwareId, LicenseCode, LicenseFileTtl, closed } from './schemas.js';
 import { licenseFileJson, licenseLookupJson, userAdminJson } from './views.js';
+import { answers } from './answers.js';
+import { AdminUser, LicenseFile, LicenseLookup } from './wire-schemas.js';
 
 const UsernameOrCode = Type.String({ minLength: 1, maxLength: 256 });
 
@@ -35,7 +37,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
 
   app.get(
     '/user/:usernameOrCode',
-    { schema: { params: Type.Object({ usernameOrCode: UsernameOrCode }, closed) } },
+    { schema: { params: Type.Object({ usernameOrCode: UsernameOrCode }, closed), response: answers({ 200: AdminUser }) }, config: { errors: ['USER_NOT_FOUND'] } },
     async (request) => userAdminJson(await lookupUser(deps, applicationOf(request), request.params.usernameOrCode), deps.clock.now()),
   );
 
@@ -45,7 +47,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     {
       schema: {
         body: Type.Object({ username_or_license_code: UsernameOrCode, hardware_id: HardwareId, ttl_minutes: Type.Optional(LicenseFileTtl) }, closed),
+        response: answers({ 201: LicenseFile }),
       },
+      config: { errors: ['USER_NOT_FOUND', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
       const { username_or_license_code, hardware_id, ttl_minutes } = request.body;
@@ -54,7 +58,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
   );
 
-  app.get('/license/:code', { schema: { params: Type.Object({ code: LicenseCode }, closed) } }, async (request) =>
+  app.get(
+    '/license/:code',
+    { schema: { params: Type.Object({ code: LicenseCode }, closed), response: answers({ 200: LicenseLookup }) }, config: { errors: ['LICENSE_NOT_FOUND'] } },
+    async (request) =>
     licenseLookupJson(await lookupLicense(deps, applicationOf(request), request.params.code)),
   );
 

@@ -95,7 +95,7 @@ const sendIndex = (reply: FastifyReply, index: Buffer) =>
 export async function dashboardRoutes(app: FastifyInstance, dir: string): Promise<void> {
   const root = resolve(dir);
   // The server's own address, opened in a browser, is the dashboard.
-  app.get('/', async (_request, reply) => reply.redirect('/dashboard/', 302));
+  app.get('/', { config: { undocumented: true } }, async (_request, reply) => reply.redirect('/dashboard/', 302));
   await app.register(
     async (scope) => {
       // On request, so every answer under /dashboard carries them: files, redirects and errors.
@@ -105,12 +105,12 @@ export async function dashboardRoutes(app: FastifyInstance, dir: string): Promis
       });
       scope.setNotFoundHandler((_request, reply) => sendError(reply, 'NOT_FOUND', 'no such endpoint'));
 
-      scope.get('/', { prefixTrailingSlash: 'no-slash' }, async (request, reply) => {
+      scope.get('/', { prefixTrailingSlash: 'no-slash', config: { undocumented: true } }, async (request, reply) => {
         const query = request.url.indexOf('?');
         return reply.redirect(`/dashboard/${query >= 0 ? request.url.slice(query) : ''}`, 302);
       });
 
-      scope.get('/*', async (request, reply) => {
+      scope.get('/*', { config: { undocumented: true } }, async (request, reply) => {
         const index = await readIndex(root);
         if (index === null) return sendError(reply, 'SERVICE_UNAVAILABLE', 'the dashboard is not built: run npm run build');
         const path = (request.params as { '*': string })['*'];

@@ -20,6 +20,29 @@ import { HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, 
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
 import { adjustmentJson, appContextJson, licenseFileJson, userSummaryJson, userVariableJson } from './views.js';
+import { answers } from './answers.js';
+import type { ErrorCode } from '../../domain/errors.js';
+import { Adjustment, AppContext, FileBytes, LicenseFile, NextReset, NoBody, Session, UserSummary, UserVariable } from './wire-schemas.js';
+
+/** What presented user credentials (Bearer token or legacy headers) can be refused with (docs/api.md, GET /app_context). */
+const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
+  'LOGIN_REQUIRED',
+  'TOKEN_AUTH_DISABLED',
+  'INVALID_CREDENTIALS',
+  'SESSION_EXPIRED',
+  'LEGACY_AUTH_DISABLED',
+  'DEVICE_REQUIRED',
+  'LICENSE_INVALID',
+  'LICENSE_USED',
+  'ACCOUNT_LOCKED',
+  'DEVICE_LIMIT_REACHED',
+  'SESSION_LIMIT_REACHED',
+  'BANNED',
+  'TIMED_OUT',
+  'MEMBERSHIP_INACTIVE',
+];
+/** The authenticated user's own variables (docs/api.md, User variables). */
+const OWN_VARIABLE_ERRORS: readonly ErrorCode[] = [...USER_CREDENTIAL_ERRORS, 'VARIABLE_NOT_FOUND'];
 
 /** The integration API (docs/api.md, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -37,7 +60,10 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.post(
     '/sign_up',
-    { schema: { body: Type.Object({ username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed) } },
+    {
+      schema: { body: Type.Object({ username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 201: UserSummary }) },
+      config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'USERNAME_TAKEN', 'DEVICE_LIMIT_REACHED'] },
+    },
     async (request, reply) => {
       const user = await signUp(deps, await applicationOf(request), request.body, callerOf(request));
       return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
@@ -46,7 +72,10 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.post(
     '/sign_up_with_license_code',
-    { schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId) }, closed) } },
+    {
+      schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 201: UserSummary }) },
+      config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'LICENSE_INVALID', 'LICENSE_USED', 'DEVICE_LIMIT_REACHED'] },
+    },
     async (request, reply) => {
       const user = await signUpWithLicense(deps, await applicationOf(request), request.body, callerOf(request));
       return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
@@ -60,14 +89,20 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.post(
     '/auth/login',
-    { schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed) } },
+    {
+      schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: Session }) },
+      config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => code !== 'LOGIN_REQUIRED' && code !== 'SESSION_EXPIRED' && code !== 'LEGACY_AUTH_DISABLED') },
+    },
     async (request) => {
       const { token, expiresAt } = await login(deps, await applicationOf(request), request.body, callerOf(request));
       return { session_token: token, expires_at: toIso(expiresAt) };
     },
   );
 
-  app.post('/auth/logout', takesNoBody, async (request, reply) => {
+  app.post(
+    '/auth/logout',
+    { ...takesNoBody, schema: { response: answers({ 204: NoBody }) }, config: { errors: ['LOGIN_REQUIRED', 'INVALID_CREDENTIALS', 'SESSION_EXPIRED'] } },
+    async (request, reply) => {
     const app = await applicationOf(request);
     const token = bearer(request);
     if (token === undefined) throw loginRequired();
@@ -76,16 +111,25 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   });
 
   // An offline license file for the authenticated user's machine (docs/signing.md, Offline license files).
-  app.post('/license_file', { schema: { body: Type.Object({ hardware_id: Type.Optional(HardwareId) }, closed) } }, async (request) =>
+  app.post(
+    '/license_file',
+    { schema: { body: Type.Object({ hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: LicenseFile }) }, config: { errors: USER_CREDENTIAL_ERRORS } },
+    async (request) =>
     licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request))),
   );
 
-  app.get('/app_context', async (request) => {
+  app.get('/app_context', { schema: { response: answers({ 200: AppContext }) }, config: { errors: USER_CREDENTIAL_ERRORS } }, async (request) => {
     const context = await appContext(deps, await applicationOf(request), presentedUser(request), callerOf(request));
     return appContextJson(context);
   });
 
-  app.get('/files/:file_id/download', { schema: { params: Type.Object({ file_id: Uuid }, closed) } }, async (request, reply) => {
+  app.get(
+    '/files/:file_id/download',
+    {
+      schema: { params: Type.Object({ file_id: Uuid }, closed), response: answers({ 200: FileBytes, 206: FileBytes, 304: NoBody }) },
+      config: { errors: [...USER_CREDENTIAL_ERRORS, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'] },
+    },
+    async (request, reply) => {
     const application = await applicationOf(request);
     const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request));
     signing.streamsStoredFile(request, file);
@@ -97,7 +141,9 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     {
       schema: {
         body: Type.Object({ code: LicenseCode, username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed),
+        response: answers({ 200: Adjustment }),
       },
+      config: { errors: ['INVALID_CREDENTIALS', 'DEVICE_REQUIRED', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request))),
   );
@@ -105,28 +151,34 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   // ---- User variables (docs/api.md, User variables): the authenticated user's own ----
   const VariableParams = Type.Object({ name: UserVariableName }, closed);
 
-  app.get('/user_variables', async (request) =>
+  app.get('/user_variables', { schema: { response: answers({ 200: Type.Array(UserVariable) }) }, config: { errors: USER_CREDENTIAL_ERRORS } }, async (request) =>
     (await listOwnVariables(deps, await applicationOf(request), presentedUser(request), callerOf(request))).map(userVariableJson),
   );
 
-  app.get('/user_variables/:name', { schema: { params: VariableParams } }, async (request) =>
+  app.get('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 200: UserVariable }) }, config: { errors: OWN_VARIABLE_ERRORS } }, async (request) =>
     userVariableJson(await readOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name)),
   );
 
-  app.put('/user_variables/:name', { schema: { params: VariableParams, body: UserVariableBody } }, async (request) =>
+  app.put(
+    '/user_variables/:name',
+    { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: USER_CREDENTIAL_ERRORS } },
+    async (request) =>
     userVariableJson(
       await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value),
     ),
   );
 
-  app.delete('/user_variables/:name', { schema: { params: VariableParams } }, async (request, reply) => {
+  app.delete('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: OWN_VARIABLE_ERRORS } }, async (request, reply) => {
     await deleteOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name);
     return reply.code(204).send();
   });
 
   app.post(
     '/change_password',
-    { schema: { body: Type.Object({ username: Username, password: Password, new_password: Password }, closed) } },
+    {
+      schema: { body: Type.Object({ username: Username, password: Password, new_password: Password }, closed), response: answers({ 204: NoBody }) },
+      config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL', 'NOT_A_PASSWORD_USER', 'BANNED', 'TIMED_OUT'] },
+    },
     async (request, reply) => {
       await changePassword(deps, await applicationOf(request), request.body, callerOf(request));
       return reply.code(204).send();
@@ -134,7 +186,13 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   );
 
   // Full credentials in the body, never a session token alone (docs/api.md, POST /reset_devices).
-  app.post('/reset_devices', { schema: { body: Credentials } }, async (request) => {
+  app.post(
+    '/reset_devices',
+    {
+      schema: { body: Credentials, response: answers({ 200: NextReset }) },
+      config: { errors: ['INVALID_CREDENTIALS', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'RESET_DISABLED', 'RESET_COOLDOWN'] },
+    },
+    async (request) => {
     const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request));
     return { next_reset_at: toIso(nextResetAt) };
   });

@@ -13,6 +13,12 @@ import { lingeringClose } from './lingering-close.js';
 import { maskLicenseCodes } from './log-redaction.js';
 import type { Metrics } from './metrics.js';
 import { createReadinessCheck } from './readiness.js';
+import { answers } from './answers.js';
+import { checkAnswers } from './answer-check.js';
+import { MetricsText, OpenApiDocument, Status } from './wire-schemas.js';
+import { apiDocsRoutes } from './api-docs.js';
+import { collectOpenApi, OPENAPI_PATH } from './openapi.js';
+import { gatehouseVersion } from '../../version.js';
 
 export interface HttpOptions {
   deps: Deps;
@@ -28,6 +34,8 @@ export interface HttpOptions {
   cookieSecure?: CookieSecurity;
   /** Counts every answer; `route`: also serves them at GET /metrics (docs/configuration.md, Metrics). */
   metrics?: { metrics: Metrics; route: boolean };
+  /** Tests: every JSON answer is checked against its route's declared schema, and a mismatch is a 500 (answer-check.ts). */
+  checkAnswers?: boolean;
 }
 
 // Header names whose values are secrets: never logged.
@@ -70,7 +78,7 @@ function bodyDeadline(app: FastifyInstance): void {
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   // Callback-style hooks: these run on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!(request.routeOptions.config as { upload?: boolean } | undefined)?.upload) {
+    if (!request.routeOptions.config?.upload) {
       const timer = setTimeout(() => request.raw.destroy(), BODY_DEADLINE_MS);
       timer.unref();
       timers.set(request, timer);
@@ -159,10 +167,13 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   app.server.headersTimeout = 20_000;
 
   registerErrorHandling(app);
+  if (options.checkAnswers) checkAnswers(app);
+  // Before any route: the document is made of every route registered after this.
+  const openApi = collectOpenApi(app, { version: gatehouseVersion() });
   if (options.metrics !== undefined) {
     const { metrics, route } = options.metrics;
     metrics.observe(app);
-    if (route) app.get('/metrics', async (_request, reply) => {
+    if (route) app.get('/metrics', { schema: { response: answers({ 200: MetricsText }) } }, async (_request, reply) => {
       const { contentType, text } = await metrics.scrape();
       return reply.type(contentType).send(text);
     });
@@ -178,15 +189,20 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     limits: { fileSize: options.deps.files.maxUploadBytes + 1, files: 1, fields: 5, parts: 10, fieldSize: 64 * 1024, headerPairs: 100 },
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { response: answers({ 200: Status }) } }, async () => ({ status: 'ok' as const }));
   const ready = createReadinessCheck(options.deps);
-  app.get('/readyz', async (_request, reply) =>
-    (await ready()) ? { status: 'ready' } : sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable'),
+  app.get('/readyz', { schema: { response: answers({ 200: Status }) }, config: { errors: ['SERVICE_UNAVAILABLE'] } }, async (_request, reply) =>
+    (await ready()) ? { status: 'ready' as const } : sendError(reply, 'SERVICE_UNAVAILABLE', 'a backing service is unreachable'),
   );
 
   await app.register(integrationRoutes, { prefix: '/api/integration', deps: options.deps });
   await app.register(adminRoutes, { prefix: '/api/admin', deps: options.deps });
   await app.register(consoleRoutes, { prefix: '/api/console', deps: options.deps, cookies: createSessionCookies(options.cookieSecure ?? 'auto') });
   await dashboardRoutes(app, options.dashboardDir ?? defaultDashboardDir());
+  // The API reference (docs/api.md, API reference): the document, and a page that reads it.
+  app.get(OPENAPI_PATH, { schema: { response: answers({ 200: OpenApiDocument }) } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(openApi.document()),
+  );
+  apiDocsRoutes(app);
   return app;
 }

@@ -21,24 +21,28 @@ import { membershipView, type Membership } from '../../domain/membership.js';
 import { toIso } from '../../domain/time.js';
 import { isTimedOut } from '../../domain/timeout.js';
 import { responseKeyId } from '../../signing/response-signature.js';
+import type { Static } from 'typebox';
+import type * as Wire from './wire-schemas.js';
+
+type Json<K extends keyof typeof Wire> = Static<(typeof Wire)[K]>;
 
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
-export function membershipJson(m: Membership, now: number) {
+export function membershipJson(m: Membership, now: number): Json<'Membership'> {
   const v = membershipView(m, now);
   return { is_active: v.is_active, is_lifetime: v.is_lifetime, active_until: isoOrNull(v.active_until) };
 }
 
-export const userSummaryJson = (u: UserRecord, now: number) => ({
+export const userSummaryJson = (u: UserRecord, now: number): Json<'UserSummary'> => ({
   id: u.id,
   username: u.username,
   membership: membershipJson(u.membership, now),
 });
 
 /** An offline license file as every issuing endpoint answers it (docs/signing.md, Offline license files). */
-export const licenseFileJson = (f: IssuedLicenseFile) => ({ license_file: f.text, expires_at: toIso(f.expiresAt) });
+export const licenseFileJson = (f: IssuedLicenseFile): Json<'LicenseFile'> => ({ license_file: f.text, expires_at: toIso(f.expiresAt) });
 
-export const adjustmentJson = (a: AdjustmentRecord) => ({
+export const adjustmentJson = (a: AdjustmentRecord): Json<'Adjustment'> => ({
   id: a.id,
   type: a.type,
   occurred_at: toIso(a.occurredAt),
@@ -50,7 +54,7 @@ export const adjustmentJson = (a: AdjustmentRecord) => ({
 });
 
 /** The User object (docs/api.md, API reference; admin view), with a few extra fields an owner needs. */
-export function userAdminJson(d: UserDetails, now: number) {
+export function userAdminJson(d: UserDetails, now: number): Json<'AdminUser'> {
   const u = d.user;
   return {
     application_id: u.applicationId,
@@ -76,12 +80,12 @@ export function userAdminJson(d: UserDetails, now: number) {
 const keyIdOf = (key: ResponseSigningKey | null) => (key === null ? null : responseKeyId(key.publicKey));
 
 /** The current response signing key, as clients pin it (null only until an old application is given one). */
-export const responseSigningKeyJson = (a: ApplicationRecord) => ({
+export const responseSigningKeyJson = (a: ApplicationRecord): Json<'ResponseSigningKey'> => ({
   response_signing_public_key: a.signing.response?.publicKey ?? null,
   response_signing_key_id: keyIdOf(a.signing.response),
 });
 
-export const applicationJson = (a: ApplicationRecord) => ({
+export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
   id: a.id,
   name: a.name,
   anonymous_access: a.settings.anonymousAccess,
@@ -106,7 +110,7 @@ export const applicationJson = (a: ApplicationRecord) => ({
   created_at: toIso(a.createdAt),
 });
 
-export const licenseJson = (l: LicenseRecord, code: string) => ({
+export const licenseJson = (l: LicenseRecord, code: string): Json<'License'> => ({
   id: l.id,
   code,
   minutes: l.minutes,
@@ -117,10 +121,10 @@ export const licenseJson = (l: LicenseRecord, code: string) => ({
   banned: l.banned,
 });
 
-export const userVariableJson = (v: UserVariableRecord) => ({ name: v.name, value: v.value, updated_at: toIso(v.updatedAt) });
+export const userVariableJson = (v: UserVariableRecord): Json<'UserVariable'> => ({ name: v.name, value: v.value, updated_at: toIso(v.updatedAt) });
 
 /** The console's User object: the admin one with the user's variables and device resets (docs/api.md, User variables). */
-export const userPageJson = (p: UserPage, now: number) => ({
+export const userPageJson = (p: UserPage, now: number): Json<'UserPage'> => ({
   ...userAdminJson(p.details, now),
   variables: p.variables.map(userVariableJson),
   last_device_reset_at: isoOrNull(p.details.user.lastDeviceResetAt),
@@ -128,15 +132,15 @@ export const userPageJson = (p: UserPage, now: number) => ({
 });
 
 /** GET /api/admin/license/{code} (docs/api.md, GET /license/{code}). */
-export const licenseLookupJson = (l: LicenseLookup) => ({
+export const licenseLookupJson = (l: LicenseLookup): Json<'LicenseLookup'> => ({
   application_id: l.license.applicationId,
   ...licenseJson(l.license, l.code),
   is_credentials_license: l.isCredentialsLicense,
 });
 
-export const variableJson = (v: VariableRecord) => ({ name: v.name, value: v.value, is_public: v.isPublic });
+export const variableJson = (v: VariableRecord): Json<'Variable'> => ({ name: v.name, value: v.value, is_public: v.isPublic });
 
-export const announcementJson = (a: AnnouncementRecord) => ({
+export const announcementJson = (a: AnnouncementRecord): Json<'Announcement'> => ({
   id: a.id,
   title: a.title,
   content_html: a.contentHtml,
@@ -147,7 +151,7 @@ export const announcementJson = (a: AnnouncementRecord) => ({
 });
 
 /** A ban as shown: license bans name the code, not the internal license id. */
-export const banJson = (b: BanRecord, shownValue: string = b.value) => ({
+export const banJson = (b: BanRecord, shownValue: string = b.value): Json<'Ban'> => ({
   id: b.id,
   type: b.type,
   value: shownValue,
@@ -157,7 +161,7 @@ export const banJson = (b: BanRecord, shownValue: string = b.value) => ({
   expires_at: isoOrNull(b.expiresAt),
 });
 
-export function appContextJson(c: AppContext) {
+export function appContextJson(c: AppContext): Json<'AppContext'> {
   return {
     application: {
       id: c.app.id,
@@ -171,7 +175,7 @@ export function appContextJson(c: AppContext) {
   };
 }
 
-export const overviewJson = (o: ApplicationOverview) => ({
+export const overviewJson = (o: ApplicationOverview): Json<'Overview'> => ({
   users: o.users,
   active_memberships: o.activeMemberships,
   licenses: { used: o.licensesUsed, unused: o.licensesUnused },

@@ -15,6 +15,11 @@ import type { ApplicationSettings } from '../../../domain/application-settings.j
 import { Uuid, closed, takesNoBody } from '../schemas.js';
 import { applicationJson, overviewJson, responseSigningKeyJson } from '../views.js';
 import { AppParams, ownerOf } from './console-schemas.js';
+import { answers } from '../answers.js';
+import { Application, CreatedApplication, NoBody, Overview, ResponseSigningKey, RotatedCredential } from '../wire-schemas.js';
+
+/** Every route on one application: another owner's, or none, is not found. */
+const APP = { errors: ['APPLICATION_NOT_FOUND'] } as const;
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -66,7 +71,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
 }
 
 export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.post('/applications', { schema: { body: CreateBody } }, async (request, reply) => {
+  app.post('/applications', { schema: { body: CreateBody, response: answers({ 201: CreatedApplication }) } }, async (request, reply) => {
     const { application, credentials } = await createApplication(deps, ownerOf(request), {
       name: request.body.name,
       settings: settingsOf(request.body),
@@ -83,17 +88,17 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     });
   });
 
-  app.get('/applications', async (request) => (await listApplications(deps, ownerOf(request))).map(applicationJson));
+  app.get('/applications', { schema: { response: answers({ 200: Type.Array(Application) }) } }, async (request) => (await listApplications(deps, ownerOf(request))).map(applicationJson));
 
-  app.get('/applications/:app_id', { schema: { params: AppParams } }, async (request) =>
+  app.get('/applications/:app_id', { schema: { params: AppParams, response: answers({ 200: Application }) }, config: APP }, async (request) =>
     applicationJson(await ownedApplication(deps, ownerOf(request), request.params.app_id)),
   );
 
-  app.get('/applications/:app_id/overview', { schema: { params: AppParams } }, async (request) =>
+  app.get('/applications/:app_id/overview', { schema: { params: AppParams, response: answers({ 200: Overview }) }, config: APP }, async (request) =>
     overviewJson(await applicationOverview(deps, ownerOf(request), request.params.app_id)),
   );
 
-  app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody } }, async (request) => {
+  app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody, response: answers({ 200: Application }) }, config: APP }, async (request) => {
     const updated = await updateApplication(deps, ownerOf(request), request.params.app_id, {
       ...(request.body.name === undefined ? {} : { name: request.body.name }),
       settings: settingsOf(request.body),
@@ -101,7 +106,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     return applicationJson(updated);
   });
 
-  app.delete('/applications/:app_id', { schema: { params: AppParams } }, async (request, reply) => {
+  app.delete('/applications/:app_id', { schema: { params: AppParams, response: answers({ 204: NoBody }) }, config: APP }, async (request, reply) => {
     await deleteApplication(deps, ownerOf(request), request.params.app_id);
     return reply.code(204).send();
   });
@@ -110,7 +115,11 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/applications/:app_id/credentials/:kind/rotate',
     {
       ...takesNoBody,
-      schema: { params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key', 'request_signing_key']) }, closed) },
+      schema: {
+        params: Type.Object({ app_id: Uuid, kind: Type.Enum(['api_secret', 'admin_api_key', 'request_signing_key']) }, closed),
+        response: answers({ 200: RotatedCredential }),
+      },
+      config: APP,
     },
     async (request) => {
       const { kind } = request.params;
@@ -121,11 +130,17 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   // The response signing key rotates in two steps (docs/api.md, Response signing): a new key signs
   // beside the old one until the owner removes the old one, once clients pin the new one.
-  app.post('/applications/:app_id/credentials/response_signing_key/rotate', { ...takesNoBody, schema: { params: AppParams } }, async (request) =>
+  app.post(
+    '/applications/:app_id/credentials/response_signing_key/rotate',
+    { ...takesNoBody, schema: { params: AppParams, response: answers({ 200: ResponseSigningKey }) }, config: APP },
+    async (request) =>
     responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id)),
   );
 
-  app.delete('/applications/:app_id/credentials/response_signing_key/previous', { schema: { params: AppParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/credentials/response_signing_key/previous',
+    { schema: { params: AppParams, response: answers({ 204: NoBody }) }, config: APP },
+    async (request, reply) => {
     await dropPreviousResponseSigningKey(deps, ownerOf(request), request.params.app_id);
     return reply.code(204).send();
   });

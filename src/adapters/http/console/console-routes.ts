@@ -15,10 +15,15 @@ import { contentRoutes } from './content-routes.js';
 import { licenseRoutes } from './license-routes.js';
 import { consoleTokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
+import { answers } from '../answers.js';
+import { NoBody, OwnerLogin } from '../wire-schemas.js';
 
 /** The owner console API (docs/api.md, API reference, "Console API"), under /api/console. */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
-  app.post('/login', { schema: { body: SignInBody } }, async (request) =>
+  app.post(
+    '/login',
+    { schema: { body: SignInBody, response: answers({ 200: OwnerLogin }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] } },
+    async (request) =>
     loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
   );
   await app.register(browserSignInRoute, { deps, cookies });
@@ -31,7 +36,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
       setConsoleCaller(request, await authenticateConsoleRequest(deps, cookies.consoleRequestOf(request)));
     });
 
-    authed.post('/logout', takesNoBody, async (request, reply) => {
+    authed.post('/logout', { ...takesNoBody, schema: { response: answers({ 204: NoBody }) } }, async (request, reply) => {
       await revokeConsoleToken(deps, consoleCallerOf(request).token);
       return reply.code(204).send();
     });

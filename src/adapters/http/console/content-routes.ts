@@ -11,6 +11,11 @@ import type { Deps } from '../../../application/deps.js';
 import { Timestamp, Uuid, closed } from '../schemas.js';
 import { announcementJson, variableJson } from '../views.js';
 import { AppParams, instantOf, ownerOf } from './console-schemas.js';
+import { answers } from '../answers.js';
+import { Announcement, NoBody, Variable } from '../wire-schemas.js';
+import type { ErrorCode } from '../../../domain/errors.js';
+
+const APP: readonly ErrorCode[] = ['APPLICATION_NOT_FOUND'];
 
 const VariableParams = Type.Object(
   { app_id: Uuid, name: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]{1,128}$' }) },
@@ -43,7 +48,10 @@ const untilOf = (v: string | null | undefined) => (v === undefined ? undefined :
 
 export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // ---- Variables ----
-  app.put('/applications/:app_id/variables/:name', { schema: { params: VariableParams, body: VariableBody } }, async (request) => {
+  app.put(
+    '/applications/:app_id/variables/:name',
+    { schema: { params: VariableParams, body: VariableBody, response: answers({ 200: Variable }) }, config: { errors: APP } },
+    async (request) => {
     const variable = await putVariable(deps, ownerOf(request), request.params.app_id, request.params.name, {
       value: request.body.value,
       isPublic: request.body.is_public,
@@ -51,17 +59,23 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     return variableJson(variable);
   });
 
-  app.get('/applications/:app_id/variables', { schema: { params: AppParams } }, async (request) =>
+  app.get('/applications/:app_id/variables', { schema: { params: AppParams, response: answers({ 200: Type.Array(Variable) }) }, config: { errors: APP } }, async (request) =>
     (await listVariables(deps, ownerOf(request), request.params.app_id)).map(variableJson),
   );
 
-  app.delete('/applications/:app_id/variables/:name', { schema: { params: VariableParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/variables/:name',
+    { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: [...APP, 'VARIABLE_NOT_FOUND'] } },
+    async (request, reply) => {
     await deleteVariable(deps, ownerOf(request), request.params.app_id, request.params.name);
     return reply.code(204).send();
   });
 
   // ---- Announcements ----
-  app.post('/applications/:app_id/announcements', { schema: { params: AppParams, body: CreateAnnouncement } }, async (request, reply) => {
+  app.post(
+    '/applications/:app_id/announcements',
+    { schema: { params: AppParams, body: CreateAnnouncement, response: answers({ 201: Announcement }) }, config: { errors: APP } },
+    async (request, reply) => {
     const b = request.body;
     const created = await createAnnouncement(deps, ownerOf(request), request.params.app_id, {
       title: b.title,
@@ -73,13 +87,19 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     return reply.code(201).send(announcementJson(created));
   });
 
-  app.get('/applications/:app_id/announcements', { schema: { params: AppParams } }, async (request) =>
+  app.get(
+    '/applications/:app_id/announcements',
+    { schema: { params: AppParams, response: answers({ 200: Type.Array(Announcement) }) }, config: { errors: APP } },
+    async (request) =>
     (await listAnnouncements(deps, ownerOf(request), request.params.app_id)).map(announcementJson),
   );
 
   app.patch(
     '/applications/:app_id/announcements/:announcement_id',
-    { schema: { params: AnnouncementParams, body: PatchAnnouncement } },
+    {
+      schema: { params: AnnouncementParams, body: PatchAnnouncement, response: answers({ 200: Announcement }) },
+      config: { errors: [...APP, 'ANNOUNCEMENT_NOT_FOUND'] },
+    },
     async (request) => {
       const b = request.body;
       const patch: Partial<AnnouncementInput> = {
@@ -94,7 +114,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
   );
 
-  app.delete('/applications/:app_id/announcements/:announcement_id', { schema: { params: AnnouncementParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/announcements/:announcement_id',
+    { schema: { params: AnnouncementParams, response: answers({ 204: NoBody }) }, config: { errors: [...APP, 'ANNOUNCEMENT_NOT_FOUND'] } },
+    async (request, reply) => {
     await deleteAnnouncement(deps, ownerOf(request), request.params.app_id, request.params.announcement_id);
     return reply.code(204).send();
   });

@@ -4,6 +4,8 @@ import type { Deps } from '../../../application/deps.js';
 import { LicenseCode, Uuid, closed } from '../schemas.js';
 import { licenseJson } from '../views.js';
 import { AppParams, MINUTES_MAX, ownerOf } from './console-schemas.js';
+import { answers } from '../answers.js';
+import { IssuedLicenses, License, NoBody } from '../wire-schemas.js';
 
 // minutes is required: null says "lifetime" explicitly, so a forgotten field never mints lifetime
 // licenses. Positivity is the domain's rule (validateLicenseMinutes).
@@ -19,26 +21,42 @@ const CreateBody = Type.Object(
 const CodeParams = Type.Object({ app_id: Uuid, code: LicenseCode }, closed);
 
 export const licenseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.post('/applications/:app_id/licenses', { schema: { params: AppParams, body: CreateBody } }, async (request, reply) => {
+  app.post(
+    '/applications/:app_id/licenses',
+    { schema: { params: AppParams, body: CreateBody, response: answers({ 201: IssuedLicenses }) }, config: { errors: ['APPLICATION_NOT_FOUND'] } },
+    async (request, reply) => {
     const issued = await createLicenses(deps, ownerOf(request), request.params.app_id, request.body);
     return reply.code(201).send({ licenses: issued.map(({ license, code }) => licenseJson(license, code)) });
   });
 
   app.get(
     '/applications/:app_id/licenses',
-    { schema: { params: AppParams, querystring: Type.Object({ status: Type.Optional(Type.Enum(['used', 'unused'])) }, closed) } },
+    {
+      schema: {
+        params: AppParams,
+        querystring: Type.Object({ status: Type.Optional(Type.Enum(['used', 'unused'])) }, closed),
+        response: answers({ 200: Type.Array(License) }),
+      },
+      config: { errors: ['APPLICATION_NOT_FOUND'] },
+    },
     async (request) => {
       const all = await listLicenses(deps, ownerOf(request), request.params.app_id, request.query.status);
       return all.map(({ license, code }) => licenseJson(license, code));
     },
   );
 
-  app.get('/applications/:app_id/licenses/:code', { schema: { params: CodeParams } }, async (request) => {
+  app.get(
+    '/applications/:app_id/licenses/:code',
+    { schema: { params: CodeParams, response: answers({ 200: License }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND'] } },
+    async (request) => {
     const { license, code } = await getLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
     return licenseJson(license, code);
   });
 
-  app.delete('/applications/:app_id/licenses/:code', { schema: { params: CodeParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/licenses/:code',
+    { schema: { params: CodeParams, response: answers({ 204: NoBody }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'LICENSE_CONSUMED'] } },
+    async (request, reply) => {
     await deleteLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
     return reply.code(204).send();
   });

@@ -8,10 +8,15 @@ import { callerOf, header } from '../request-parts.js';
 import { takesNoBody } from '../schemas.js';
 import { consoleCallerOf, SignInBody } from './console-schemas.js';
 import type { SessionCookies } from './session-cookie.js';
+import { answers } from '../answers.js';
+import { BrowserSession, NoBody } from '../wire-schemas.js';
 
 /** `POST /session`: open, like `/login` (registered outside the authenticated scope). */
 export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
-  app.post('/session', { schema: { body: SignInBody } }, async (request, reply) => {
+  app.post(
+    '/session',
+    { schema: { body: SignInBody, response: answers({ 200: BrowserSession }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL', 'CSRF_REJECTED'] } },
+    async (request, reply) => {
     const { email, password } = request.body;
     const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: cookies.ownOrigin(request) }, callerOf(request));
     cookies.set(request, reply, session.token);
@@ -21,12 +26,12 @@ export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps; cookies
 
 /** `GET` and `DELETE /session`: inside the authenticated scope (cookie or Bearer). */
 export const browserSessionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
-  app.get('/session', async (request) => {
+  app.get('/session', { schema: { response: answers({ 200: BrowserSession }) } }, async (request) => {
     const caller = consoleCallerOf(request);
     return { owner: { id: caller.owner.id, email: caller.owner.email }, csrf_token: csrfTokenOf(deps, caller.presented) };
   });
 
-  app.delete('/session', takesNoBody, async (request, reply) => {
+  app.delete('/session', { ...takesNoBody, schema: { response: answers({ 204: NoBody }) } }, async (request, reply) => {
     await revokeConsoleToken(deps, consoleCallerOf(request).token);
     cookies.clear(request, reply);
     return reply.code(204).send();

@@ -8,8 +8,11 @@ import { callerOf } from '../request-parts.js';
 import { toIso } from '../../../domain/time.js';
 import { closed, Password, takesNoBody, Uuid } from '../schemas.js';
 import { consoleCallerOf } from './console-schemas.js';
+import type { Static } from 'typebox';
+import { answers } from '../answers.js';
+import { ConsoleToken, NoBody, Revoked } from '../wire-schemas.js';
 
-const tokenJson = (t: ConsoleTokenView) => ({
+const tokenJson = (t: ConsoleTokenView): Static<typeof ConsoleToken> => ({
   id: t.id,
   kind: t.kind,
   created_at: toIso(t.createdAt),
@@ -19,9 +22,12 @@ const tokenJson = (t: ConsoleTokenView) => ({
 });
 
 export const consoleTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.get('/tokens', async (request) => (await listOwnConsoleTokens(deps, consoleCallerOf(request))).map(tokenJson));
+  app.get('/tokens', { schema: { response: answers({ 200: Type.Array(ConsoleToken) }) } }, async (request) => (await listOwnConsoleTokens(deps, consoleCallerOf(request))).map(tokenJson));
 
-  app.delete('/tokens/:token_id', { schema: { params: Type.Object({ token_id: Uuid }, closed) } }, async (request, reply) => {
+  app.delete(
+    '/tokens/:token_id',
+    { schema: { params: Type.Object({ token_id: Uuid }, closed), response: answers({ 204: NoBody }) }, config: { errors: ['CONSOLE_TOKEN_NOT_FOUND'] } },
+    async (request, reply) => {
     await revokeOwnConsoleToken(deps, consoleCallerOf(request), request.params.token_id);
     return reply.code(204).send();
   });
@@ -31,14 +37,17 @@ export const consoleTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     {
       ...takesNoBody,
       // include_current=true signs this token out as well.
-      schema: { querystring: Type.Object({ include_current: Type.Optional(Type.Enum(['true', 'false'])) }, closed) },
+      schema: { querystring: Type.Object({ include_current: Type.Optional(Type.Enum(['true', 'false'])) }, closed), response: answers({ 200: Revoked }) },
     },
     async (request) => ({ revoked: await revokeAllConsoleTokens(deps, consoleCallerOf(request), request.query.include_current === 'true') }),
   );
 
   app.post(
     '/password',
-    { schema: { body: Type.Object({ current_password: Password, new_password: Password }, closed) } },
+    {
+      schema: { body: Type.Object({ current_password: Password, new_password: Password }, closed), response: answers({ 200: Revoked }) },
+      config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] },
+    },
     async (request) => ({
       revoked: await changeOwnerPassword(
         deps,

@@ -19,6 +19,12 @@ import { toIso } from '../../../domain/time.js';
 import { HardwareId, LicenseFileTtl, Password, Timestamp, UserVariableBody, UserVariableName, Uuid, closed } from '../schemas.js';
 import { licenseFileJson, userAdminJson, userPageJson, userVariableJson } from '../views.js';
 import { AppParams, MINUTES_MAX, Reason, instantOf, ownerOf } from './console-schemas.js';
+import { answers } from '../answers.js';
+import { Adjusted, AdminUser, LicenseFile, NoBody, UserPage, UserTimeout, UserVariable } from '../wire-schemas.js';
+import type { ErrorCode } from '../../../domain/errors.js';
+
+const APP: readonly ErrorCode[] = ['APPLICATION_NOT_FOUND'];
+const USER: readonly ErrorCode[] = [...APP, 'USER_NOT_FOUND'];
 
 // Query strings arrive as strings (no coercion anywhere): numbers are checked by pattern, then parsed.
 const SearchQuery = Type.Object(
@@ -53,7 +59,10 @@ const LicenseFileBody = Type.Object({ hardware_id: HardwareId, ttl_minutes: Type
 const intOrUndefined = (s: string | undefined) => (s === undefined ? undefined : Number.parseInt(s, 10));
 
 export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.get('/applications/:app_id/users', { schema: { params: AppParams, querystring: SearchQuery } }, async (request) => {
+  app.get(
+    '/applications/:app_id/users',
+    { schema: { params: AppParams, querystring: SearchQuery, response: answers({ 200: Type.Array(AdminUser) }) }, config: { errors: APP } },
+    async (request) => {
     const found = await searchUsers(deps, ownerOf(request), request.params.app_id, {
       query: request.query.query,
       limit: intOrUndefined(request.query.limit),
@@ -64,25 +73,37 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
   });
 
   // The user page: the User object with the user's variables and device resets (docs/api.md, User variables).
-  app.get('/applications/:app_id/users/:user_id', { schema: { params: UserParams } }, async (request) =>
+  app.get('/applications/:app_id/users/:user_id', { schema: { params: UserParams, response: answers({ 200: UserPage }) }, config: { errors: USER } }, async (request) =>
     userPageJson(await getUserPage(deps, ownerOf(request), request.params.app_id, request.params.user_id), deps.clock.now()),
   );
 
-  app.get('/applications/:app_id/users/:user_id/variables', { schema: { params: UserParams } }, async (request) =>
+  app.get(
+    '/applications/:app_id/users/:user_id/variables',
+    { schema: { params: UserParams, response: answers({ 200: Type.Array(UserVariable) }) }, config: { errors: USER } },
+    async (request) =>
     (await listUserVariables(deps, ownerOf(request), request.params.app_id, request.params.user_id)).map(userVariableJson),
   );
 
-  app.get('/applications/:app_id/users/:user_id/variables/:name', { schema: { params: VariableParams } }, async (request) => {
+  app.get(
+    '/applications/:app_id/users/:user_id/variables/:name',
+    { schema: { params: VariableParams, response: answers({ 200: UserVariable }) }, config: { errors: [...USER, 'VARIABLE_NOT_FOUND'] } },
+    async (request) => {
     const { app_id, user_id, name } = request.params;
     return userVariableJson(await getUserVariable(deps, ownerOf(request), app_id, user_id, name));
   });
 
-  app.put('/applications/:app_id/users/:user_id/variables/:name', { schema: { params: VariableParams, body: UserVariableBody } }, async (request) => {
+  app.put(
+    '/applications/:app_id/users/:user_id/variables/:name',
+    { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: USER } },
+    async (request) => {
     const { app_id, user_id, name } = request.params;
     return userVariableJson(await putUserVariable(deps, ownerOf(request), app_id, user_id, name, request.body.value));
   });
 
-  app.delete('/applications/:app_id/users/:user_id/variables/:name', { schema: { params: VariableParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/users/:user_id/variables/:name',
+    { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: [...USER, 'VARIABLE_NOT_FOUND'] } },
+    async (request, reply) => {
     const { app_id, user_id, name } = request.params;
     await deleteUserVariable(deps, ownerOf(request), app_id, user_id, name);
     return reply.code(204).send();
@@ -90,14 +111,20 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
 
   app.put(
     '/applications/:app_id/users/:user_id/password',
-    { schema: { params: UserParams, body: Type.Object({ password: Password }, closed) } },
+    {
+      schema: { params: UserParams, body: Type.Object({ password: Password }, closed), response: answers({ 204: NoBody }) },
+      config: { errors: [...USER, 'NOT_A_PASSWORD_USER', 'PASSWORD_QUEUE_FULL'] },
+    },
     async (request, reply) => {
       await setUserPassword(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.body.password);
       return reply.code(204).send();
     },
   );
 
-  app.patch('/applications/:app_id/users/:user_id', { schema: { params: UserParams, body: LimitsBody } }, async (request) => {
+  app.patch(
+    '/applications/:app_id/users/:user_id',
+    { schema: { params: UserParams, body: LimitsBody, response: answers({ 200: AdminUser }) }, config: { errors: USER } },
+    async (request) => {
     const details = await updateUserLimits(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
       allowedDevices: request.body.allowed_number_of_devices,
       allowedSessions: request.body.allowed_number_of_simultaneous_sessions,
@@ -105,7 +132,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return userAdminJson(details, deps.clock.now());
   });
 
-  app.put('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, body: TimeoutBody } }, async (request) => {
+  app.put(
+    '/applications/:app_id/users/:user_id/timeout',
+    { schema: { params: UserParams, body: TimeoutBody, response: answers({ 200: UserTimeout }) }, config: { errors: USER } },
+    async (request) => {
     const timeout = await timeOutUser(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
       until: instantOf('until', request.body.until),
       reason: request.body.reason,
@@ -113,29 +143,47 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return { timed_out_until: toIso(timeout.until), reason: timeout.reason };
   });
 
-  app.delete('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/users/:user_id/timeout',
+    { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } },
+    async (request, reply) => {
     await liftTimeout(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
 
-  app.delete('/applications/:app_id/users/:user_id/devices/:device_id', { schema: { params: DeviceParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/users/:user_id/devices/:device_id',
+    { schema: { params: DeviceParams, response: answers({ 204: NoBody }) }, config: { errors: [...USER, 'DEVICE_NOT_FOUND'] } },
+    async (request, reply) => {
     const { app_id, user_id, device_id } = request.params;
     await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id);
     return reply.code(204).send();
   });
 
-  app.delete('/applications/:app_id/users/:user_id/lock', { schema: { params: UserParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/users/:user_id/lock',
+    { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } },
+    async (request, reply) => {
     await unlockUser(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
 
-  app.delete('/applications/:app_id/users/:user_id/sessions', { schema: { params: UserParams } }, async (request, reply) => {
+  app.delete(
+    '/applications/:app_id/users/:user_id/sessions',
+    { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } },
+    async (request, reply) => {
     await revokeSessions(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
 
   // An offline license file for an air-gapped machine, its device registered as at login (docs/api.md, Offline license files).
-  app.post('/applications/:app_id/users/:user_id/license_files', { schema: { params: UserParams, body: LicenseFileBody } }, async (request, reply) => {
+  app.post(
+    '/applications/:app_id/users/:user_id/license_files',
+    {
+      schema: { params: UserParams, body: LicenseFileBody, response: answers({ 201: LicenseFile }) },
+      config: { errors: [...USER, 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'DEVICE_LIMIT_REACHED'] },
+    },
+    async (request, reply) => {
     const { app_id, user_id } = request.params;
     const issued = await issueLicenseFileAsOwner(deps, ownerOf(request), app_id, user_id, {
       hardwareId: request.body.hardware_id,
@@ -144,7 +192,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return reply.code(201).send(licenseFileJson(issued));
   });
 
-  app.post('/applications/:app_id/adjustments', { schema: { params: AppParams, body: AdjustmentBody } }, async (request) => {
+  app.post(
+    '/applications/:app_id/adjustments',
+    { schema: { params: AppParams, body: AdjustmentBody, response: answers({ 200: Adjusted }) }, config: { errors: APP } },
+    async (request) => {
     const b = request.body;
     const adjusted = await adjustMemberships(deps, ownerOf(request), request.params.app_id, b.user_ids, {
       minutes: b.minutes ?? null,

@@ -10,6 +10,8 @@ import { Uuid, closed } from '../schemas.js';
 import { sendFile } from './download.js';
 import { fileJson } from './file-views.js';
 import { formBoolean, formText, readUploadForm, type UploadForm } from './multipart-upload.js';
+import { answers } from '../answers.js';
+import { File, FileBytes, NoBody } from '../wire-schemas.js';
 
 export interface FileRoutesOptions {
   deps: Deps;
@@ -22,7 +24,7 @@ export interface FileRoutesOptions {
 }
 
 /** Upload routes take their time receiving a body; the server's short body deadline skips them. */
-const upload = { config: { upload: true } };
+const upload = { upload: true };
 
 /** The admin file endpoints (docs/api.md, API reference, "Admin API" Files); mounted under /api/admin and under the console. */
 export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, { deps, source, application, mountParams }) => {
@@ -30,7 +32,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
   const NameParams = Type.Object({ ...mountParams, name: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX * 4 }) }, closed);
   const ListParams = Type.Object(mountParams, closed);
 
-  app.post('/files', { ...upload, schema: { params: ListParams } }, async (request, reply) => {
+  app.post('/files', { config: { ...upload, errors: ['FILE_NAME_TAKEN'] }, schema: { params: ListParams, response: answers({ 201: File }) } }, async (request, reply) => {
     const target = await application(request);
     const form = await readUploadForm(deps, request);
     const { name, fields, staged } = await formOrDiscard(deps, form, (f) => {
@@ -40,7 +42,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
     return reply.code(201).send(fileJson(await createFile(deps, target, name, fields, staged, staged.staged)));
   });
 
-  app.put('/files/by-name/:name', { ...upload, schema: { params: NameParams } }, async (request, reply) => {
+  app.put('/files/by-name/:name', { config: { ...upload, errors: ['URI_TOO_LONG'] }, schema: { params: NameParams, response: answers({ 200: File, 201: File }) } }, async (request, reply) => {
     const target = await application(request);
     const form = await readUploadForm(deps, request);
     const { fields, staged } = await formOrDiscard(deps, form, (f) => {
@@ -52,23 +54,29 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
     return reply.code(created ? 201 : 200).send(fileJson(file));
   });
 
-  app.put('/files/:file_id', { ...upload, schema: { params: FileParams } }, async (request) => {
+  app.put(
+    '/files/:file_id',
+    { config: { ...upload, errors: ['FILE_NOT_FOUND', 'FILE_NAME_TAKEN'] }, schema: { params: FileParams, response: answers({ 200: File }) } },
+    async (request) => {
     const target = await application(request);
     const form = await readUploadForm(deps, request);
     const { name, fields } = await formOrDiscard(deps, form, (f) => ({ name: formText(f.fields, 'name'), fields: writeFields(f.fields, source) }));
     return fileJson(await updateFile(deps, target, request.params.file_id, name, fields, form.upload));
   });
 
-  app.get('/files', { schema: { params: ListParams } }, async (request) => (await listFiles(deps, await application(request))).map(fileJson));
+  app.get('/files', { schema: { params: ListParams, response: answers({ 200: Type.Array(File) }) } }, async (request) => (await listFiles(deps, await application(request))).map(fileJson));
 
-  app.get('/files/:file_id', { schema: { params: FileParams } }, async (request) => fileJson(await getFile(deps, await application(request), request.params.file_id)));
+  app.get('/files/:file_id', { schema: { params: FileParams, response: answers({ 200: File }) }, config: { errors: ['FILE_NOT_FOUND'] } }, async (request) => fileJson(await getFile(deps, await application(request), request.params.file_id)));
 
-  app.get('/files/:file_id/download', { schema: { params: FileParams } }, async (request, reply) => {
+  app.get(
+    '/files/:file_id/download',
+    { schema: { params: FileParams, response: answers({ 200: FileBytes, 206: FileBytes, 304: NoBody }) }, config: { errors: ['FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'] } },
+    async (request, reply) => {
     const file = await getFile(deps, await application(request), request.params.file_id);
     return sendFile(deps, request, reply, file);
   });
 
-  app.delete('/files/:file_id', { schema: { params: FileParams } }, async (request, reply) => {
+  app.delete('/files/:file_id', { schema: { params: FileParams, response: answers({ 204: NoBody }) }, config: { errors: ['FILE_NOT_FOUND'] } }, async (request, reply) => {
     await deleteFile(deps, await application(request), request.params.file_id);
     return reply.code(204).send();
   });

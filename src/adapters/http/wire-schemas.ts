@@ -1,0 +1,292 @@
+// Every JSON shape Gatehouse answers with, once (docs/api.md, API reference). The views (views.ts,
+// files/file-views.ts) return these schemas' Static types, the routes declare them as their
+// responses (Fastify serialises with them), and the OpenAPI document is generated from them
+// (openapi.ts). Pure TypeBox: nothing here depends on the server.
+import { Type, type Static, type TSchema } from 'typebox';
+
+const closed = { additionalProperties: false } as const;
+const Instant = Type.String({ format: 'date-time', examples: ['2030-01-01T00:00:00.000Z'] });
+const Id = Type.String({ format: 'uuid', examples: ['6f1c0a52-3d8e-4c1b-9a57-0d2f3e4b5c6d'] });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `{error_code, message, detail}` and the fields some codes add (docs/api.md, Errors). */
+export const ErrorBody = Type.Object(
+  {
+    error_code: Type.String({ pattern: '^[A-Z_]+$' }),
+    message: Type.String(),
+    detail: Type.String(),
+    timed_out_until: Type.Optional(Instant),
+    reason: Type.Optional(Type.String()),
+    next_reset_at: Type.Optional(Instant),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, closed))),
+  },
+  { ...closed, title: 'Error' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const Status = Type.Object({ status: Type.Enum(['ok', 'ready']) }, { ...closed, examples: [{ status: 'ok' }] });
+
+export const Membership = Type.Object({ is_active: Type.Boolean(), is_lifetime: Type.Boolean(), active_until: Nullable(Instant) }, closed);
+
+export const UserSummary = Type.Object(
+  { id: Id, username: Type.String(), membership: Membership },
+  {
+    ...closed,
+    title: 'UserSummary',
+    examples: [{ id: '6f1c0a52-3d8e-4c1b-9a57-0d2f3e4b5c6d', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2030-01-31T00:00:00.000Z' } }],
+  },
+);
+
+export const LicenseFile = Type.Object(
+  { license_file: Type.String(), expires_at: Instant },
+  { ...closed, title: 'LicenseFile', examples: [{ license_file: '-----BEGIN GATEHOUSE LICENSE FILE-----\n...', expires_at: '2030-01-15T00:00:00.000Z' }] },
+);
+
+export const Session = Type.Object(
+  { session_token: Type.String(), expires_at: Instant },
+  { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z' }] },
+);
+
+export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, examples: [{ next_reset_at: '2030-01-02T00:00:00.000Z' }] });
+
+export const Adjustment = Type.Object(
+  {
+    id: Id,
+    type: Type.Enum(['license', 'bulk']),
+    occurred_at: Instant,
+    minutes: Nullable(Type.Integer()),
+    grants_lifetime_access: Type.Boolean(),
+    revokes_lifetime_access: Type.Boolean(),
+    license_id: Nullable(Id),
+    reason: Nullable(Type.String()),
+  },
+  { ...closed, title: 'Adjustment' },
+);
+
+export const Device = Type.Object({ id: Id, hardware_id: Type.String(), registered_at: Instant }, closed);
+
+const adminUserFields = {
+  application_id: Id,
+  id: Id,
+  credential_type: Type.Enum(['username_password', 'license_code']),
+  username: Type.String(),
+  allowed_number_of_devices: Type.Integer(),
+  allowed_number_of_simultaneous_sessions: Type.Integer(),
+  registered_devices: Type.Array(Device),
+  membership: Type.Object(
+    {
+      application_id: Id,
+      user_id: Id,
+      is_active: Type.Boolean(),
+      is_lifetime: Type.Boolean(),
+      active_until: Nullable(Instant),
+      adjustments: Type.Array(Adjustment),
+    },
+    closed,
+  ),
+  timed_out_until: Nullable(Instant),
+  timeout_reason: Nullable(Type.String()),
+  last_ip: Nullable(Type.String()),
+  created_at: Instant,
+};
+
+/** The User object (docs/api.md, API reference; admin view). */
+export const AdminUser = Type.Object(adminUserFields, { ...closed, title: 'User' });
+
+export const UserVariable = Type.Object(
+  { name: Type.String(), value: Type.String(), updated_at: Instant },
+  { ...closed, title: 'UserVariable', examples: [{ name: 'save_slot', value: '{"level":3}', updated_at: '2030-01-01T00:00:00.000Z' }] },
+);
+
+/** The console's user page: the User with the user's variables and device resets. */
+export const UserPage = Type.Object(
+  {
+    ...adminUserFields,
+    variables: Type.Array(UserVariable),
+    last_device_reset_at: Nullable(Instant),
+    next_device_reset_at: Nullable(Instant),
+  },
+  { ...closed, title: 'UserPage' },
+);
+
+export const ResponseSigningKey = Type.Object(
+  { response_signing_public_key: Nullable(Type.String()), response_signing_key_id: Nullable(Type.String()) },
+  closed,
+);
+
+export const Application = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    anonymous_access: Type.Boolean(),
+    device_auth: Type.Boolean(),
+    legacy_auth: Type.Boolean(),
+    token_auth: Type.Boolean(),
+    session_ttl_seconds: Type.Integer(),
+    default_allowed_devices: Type.Integer(),
+    default_allowed_sessions: Type.Integer(),
+    ban_propagation: Type.Boolean(),
+    propagated_ip_ban_hours: Nullable(Type.Integer()),
+    password_min_length: Type.Integer(),
+    response_signing: Type.Boolean(),
+    request_signing: Type.Boolean(),
+    signature_window_seconds: Type.Integer(),
+    license_file_ttl_minutes: Type.Integer(),
+    max_user_variables: Type.Integer(),
+    device_reset_cooldown_hours: Nullable(Type.Integer()),
+    response_signing_public_key: Nullable(Type.String()),
+    response_signing_key_id: Nullable(Type.String()),
+    response_signing_previous_key_id: Nullable(Type.String()),
+    api_key: Type.String(),
+    created_at: Instant,
+  },
+  { ...closed, title: 'Application' },
+);
+
+export const ApplicationCredentials = Type.Object(
+  {
+    api_key: Type.String(),
+    api_secret: Type.String(),
+    admin_api_key: Type.String(),
+    files_encryption_key: Type.String(),
+    request_signing_key: Type.String(),
+  },
+  closed,
+);
+
+export const CreatedApplication = Type.Object({ application: Application, credentials: ApplicationCredentials }, closed);
+
+/** The rotated credential, under its kind's name. */
+export const RotatedCredential = Type.Object(
+  { api_secret: Type.Optional(Type.String()), admin_api_key: Type.Optional(Type.String()), request_signing_key: Type.Optional(Type.String()) },
+  { ...closed, minProperties: 1, maxProperties: 1 },
+);
+
+const licenseFields = {
+  id: Id,
+  code: Type.String({ examples: ['ABCD-EFGH-JKLM-NPQR'] }),
+  minutes: Nullable(Type.Integer()),
+  note: Nullable(Type.String()),
+  created_at: Instant,
+  used_at: Nullable(Instant),
+  used_by_user_id: Nullable(Id),
+  banned: Type.Boolean(),
+};
+
+export const License = Type.Object(licenseFields, { ...closed, title: 'License' });
+export const IssuedLicenses = Type.Object({ licenses: Type.Array(License) }, closed);
+
+/** GET /api/admin/license/{code} (docs/api.md, GET /license/{code}). */
+export const LicenseLookup = Type.Object(
+  { application_id: Id, ...licenseFields, is_credentials_license: Type.Boolean() },
+  { ...closed, title: 'LicenseLookup' },
+);
+
+export const Variable = Type.Object(
+  { name: Type.String(), value: Type.String(), is_public: Type.Boolean() },
+  { ...closed, title: 'Variable', examples: [{ name: 'latest_version', value: '2.4.1', is_public: true }] },
+);
+
+export const Announcement = Type.Object(
+  {
+    id: Id,
+    title: Type.String(),
+    content_html: Type.String(),
+    publish_from: Instant,
+    publish_until: Nullable(Instant),
+    status: Type.Enum(['DRAFT', 'PUBLISHED', 'ARCHIVED']),
+    publication_date: Type.String({ format: 'date' }),
+  },
+  { ...closed, title: 'Announcement' },
+);
+
+export const Ban = Type.Object(
+  {
+    id: Id,
+    type: Type.Enum(['ip', 'hardware_id', 'license', 'user']),
+    value: Type.String(),
+    reason: Nullable(Type.String()),
+    created_at: Instant,
+    propagated_from: Nullable(Id),
+    expires_at: Nullable(Instant),
+  },
+  { ...closed, title: 'Ban' },
+);
+
+export const AppContext = Type.Object(
+  {
+    application: Type.Object(
+      {
+        id: Id,
+        name: Type.String(),
+        variables: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }, closed)),
+        files: Type.Array(Type.Object({ id: Id, name: Type.String(), mime_type: Type.String(), is_encrypted: Type.Boolean() }, closed)),
+      },
+      closed,
+    ),
+    announcements: Type.Array(Announcement),
+    user: Nullable(UserSummary),
+    server_time: Instant,
+  },
+  { ...closed, title: 'AppContext' },
+);
+
+export const Overview = Type.Object(
+  {
+    users: Type.Integer(),
+    active_memberships: Type.Integer(),
+    licenses: Type.Object({ used: Type.Integer(), unused: Type.Integer() }, closed),
+    storage_bytes: Type.Integer(),
+    daily: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), sign_ups: Type.Integer(), logins: Type.Integer() }, closed)),
+  },
+  {
+    ...closed,
+    title: 'Overview',
+    examples: [{ users: 12, active_memberships: 9, licenses: { used: 7, unused: 93 }, storage_bytes: 1048576, daily: [{ date: '2030-01-01', sign_ups: 0, logins: 3 }] }],
+  },
+);
+
+/** The File object (docs/api.md, API reference). */
+export const File = Type.Object(
+  {
+    id: Id,
+    application_id: Id,
+    name: Type.String(),
+    is_public: Type.Boolean(),
+    processing_status: Type.Enum(['PENDING', 'COMPLETED', 'FAILED']),
+    storage_status: Type.Enum(['NOT_STORED', 'STORED']),
+    mime_type: Type.String(),
+    size_bytes: Nullable(Type.Integer()),
+    storage_path: Nullable(Type.String()),
+    original_filename: Type.String(),
+    store_encrypted: Type.Boolean(),
+    source: Type.Enum(['ADMIN_API', 'DASHBOARD']),
+    created_at: Instant,
+    sha256: Nullable(Type.String()),
+    processing_error: Nullable(Type.String()),
+    updated_at: Instant,
+  },
+  { ...closed, title: 'File' },
+);
+
+export const Owner = Type.Object({ id: Id, email: Type.String() }, closed);
+export const OwnerLogin = Type.Object({ owner: Owner, token: Type.String() }, closed);
+export const BrowserSession = Type.Object({ owner: Owner, csrf_token: Type.String() }, closed);
+
+export const ConsoleToken = Type.Object(
+  { id: Id, kind: Type.Enum(['bearer', 'cookie']), created_at: Instant, last_used_at: Nullable(Instant), expires_at: Nullable(Instant), current: Type.Boolean() },
+  { ...closed, title: 'ConsoleToken' },
+);
+
+export const Revoked = Type.Object({ revoked: Type.Integer() }, { ...closed, examples: [{ revoked: 3 }] });
+export const Adjusted = Type.Object({ adjusted: Type.Integer() }, { ...closed, examples: [{ adjusted: 12 }] });
+export const UserTimeout = Type.Object({ timed_out_until: Instant, reason: Nullable(Type.String()) }, closed);
+
+/** Bytes, not JSON: a file download (200 whole, 206 a range). */
+export const FileBytes = Type.Unsafe<unknown>({ type: 'string', contentMediaType: 'application/octet-stream' });
+/** No body (204, 304). */
+export const NoBody = Type.Unsafe<undefined>({ type: 'null', description: 'no body' });
+/** Prometheus' text format (docs/configuration.md, Metrics). */
+export const MetricsText = Type.Unsafe<string>({ type: 'string', contentMediaType: 'text/plain' });
+/** GET /api/openapi.json: an OpenAPI 3.1 document, sent as built (openapi.ts). */
+export const OpenApiDocument = Type.Unsafe<string>({ type: 'object', title: 'OpenAPI 3.1 document' });
