@@ -73,17 +73,8 @@ const adminUserFields = {
   allowed_number_of_devices: Type.Integer(),
   allowed_number_of_simultaneous_sessions: Type.Integer(),
   registered_devices: Type.Array(Device),
-  membership: Type.Object(
-    {
-      application_id: Id,
-      user_id: Id,
-      is_active: Type.Boolean(),
-      is_lifetime: Type.Boolean(),
-      active_until: Nullable(Instant),
-      adjustments: Type.Array(Adjustment),
-    },
-    closed,
-  ),
+  // The membership fields every view shows (Membership), with whose it is and its history.
+  membership: Type.Object({ application_id: Id, user_id: Id, ...Membership.properties, adjustments: Type.Array(Adjustment) }, closed),
   timed_out_until: Nullable(Instant),
   timeout_reason: Nullable(Type.String()),
   last_ip: Nullable(Type.String()),
