@@ -2,7 +2,8 @@ import { type ApplicationSettings, defaultSettings, validateName, validateSettin
 import { DomainError } from '../../domain/errors.js';
 import { keyPrefixes, type Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
-import type { ApplicationRecord, OwnerRecord } from '../records.js';
+import type { UserStore } from '../ports/user-store.js';
+import type { ApplicationRecord, OwnerRecord, UserRecord } from '../records.js';
 import { newRequestSigningKey } from '../signing-keys.js';
 
 export const APPLICATION_NAME_MAX = 200;
@@ -29,6 +30,19 @@ export async function ownedApplication(deps: { store: ApplicationStore }, owner:
   const app = await deps.store.findApplication(appId);
   if (app === null || app.ownerId !== owner.id) throw notFound();
   return app;
+}
+
+/** The owner's application and a user of it; USER_NOT_FOUND when it has no such user. */
+export async function ownedUser(
+  deps: { store: ApplicationStore & Pick<UserStore, 'findUserById'> },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+): Promise<{ app: ApplicationRecord; user: UserRecord }> {
+  const app = await ownedApplication(deps, owner, appId);
+  const user = await deps.store.findUserById(app.id, userId);
+  if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+  return { app, user };
 }
 
 export async function createApplication(

@@ -1,20 +1,17 @@
 // The console's view of one user's variables (docs/api.md, User variables): the owner's application,
 // and a user of it, first.
-import { DomainError } from '../../domain/errors.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { UserVariableStore } from '../ports/user-variable-store.js';
 import type { ApplicationRecord, OwnerRecord, UserVariableRecord } from '../records.js';
 import { deleteVariableOfUser, listVariablesOfUser, readVariableOfUser, type UserVariableDeps, writeVariableOfUser } from '../user-variables.js';
-import { ownedApplication } from './applications.js';
+import { ownedUser } from './applications.js';
 
 type Deps = UserVariableDeps & { store: ApplicationStore & UserStore };
 
 /** The owner's application, once the user is known to be one of its users. */
 async function applicationOfUser(deps: { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string): Promise<ApplicationRecord> {
-  const app = await ownedApplication(deps, owner, appId);
-  if ((await deps.store.findUserById(app.id, userId)) === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-  return app;
+  return (await ownedUser(deps, owner, appId, userId)).app;
 }
 
 export async function listUserVariables(deps: Deps, owner: OwnerRecord, appId: string, userId: string): Promise<UserVariableRecord[]> {

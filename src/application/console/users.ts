@@ -14,7 +14,7 @@ import type { UserStore } from '../ports/user-store.js';
 import type { UserVariableStore } from '../ports/user-variable-store.js';
 import type { OwnerRecord, UserDetails, UserVariableRecord } from '../records.js';
 import { setNewPassword } from '../integration/change-password.js';
-import { ownedApplication } from './applications.js';
+import { ownedApplication, ownedUser } from './applications.js';
 
 export const USER_PAGE_DEFAULT = 50;
 export const USER_PAGE_MAX = 500;
@@ -87,9 +87,8 @@ export async function setUserPassword(
   userId: string,
   password: string,
 ): Promise<void> {
-  const app = await ownedApplication(deps, owner, appId);
-  const user = await deps.store.findUserById(app.id, userId);
-  if (user === null || !(await setNewPassword(deps, app, user, password))) throw notFound();
+  const { app, user } = await ownedUser(deps, owner, appId, userId);
+  if (!(await setNewPassword(deps, app, user, password))) throw notFound();
 }
 
 export async function updateUserLimits(
@@ -139,9 +138,8 @@ export async function deleteDevice(
   userId: string,
   deviceId: string,
 ): Promise<void> {
-  const app = await ownedApplication(deps, owner, appId);
   // A missing user answers USER_NOT_FOUND; a device that is not the user's, DEVICE_NOT_FOUND.
-  if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
+  const { app } = await ownedUser(deps, owner, appId, userId);
   if (!(await deps.store.deleteDevice(app.id, userId, deviceId, deps.clock.now()))) {
     throw new DomainError('DEVICE_NOT_FOUND', 'no such device');
   }
@@ -153,8 +151,7 @@ export async function revokeSessions(
   appId: string,
   userId: string,
 ): Promise<number> {
-  const app = await ownedApplication(deps, owner, appId);
-  if ((await deps.store.findUserById(app.id, userId)) === null) throw notFound();
+  const { app } = await ownedUser(deps, owner, appId, userId);
   return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
 }
 
@@ -165,9 +162,7 @@ export async function unlockUser(
   appId: string,
   userId: string,
 ): Promise<void> {
-  const app = await ownedApplication(deps, owner, appId);
-  const user = await deps.store.findUserById(app.id, userId);
-  if (user === null) throw notFound();
+  const { app, user } = await ownedUser(deps, owner, appId, userId);
   const license = user.licenseId === null ? null : await deps.store.findLicenseById(app.id, user.licenseId);
   await deps.store.unlockAccounts(app.id, userAccountKeys(user, license?.codeDigest ?? null));
 }

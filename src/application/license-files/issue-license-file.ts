@@ -1,7 +1,7 @@
 // Offline license files (docs/signing.md, Offline license files; docs/api.md): the one issuance every
 // way of asking goes through, after its own checks of who asks.
 import { validateLicenseFileTtl } from '../../domain/application-settings.js';
-import { DomainError, loginRequired } from '../../domain/errors.js';
+import { loginRequired } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { licenseFileExpiry } from '../../domain/license-file.js';
 import type { Instant } from '../../domain/time.js';
@@ -14,7 +14,7 @@ import type { UserStore } from '../ports/user-store.js';
 import type { LicenseStore } from '../ports/license-store.js';
 import type { ApplicationRecord, OwnerRecord, UserRecord } from '../records.js';
 import { lookupUser } from '../admin/lookup-user.js';
-import { ownedApplication } from '../console/applications.js';
+import { ownedUser } from '../console/applications.js';
 import { withSigningKeys } from '../signing-keys.js';
 import { assertUserAccess } from '../user-access.js';
 
@@ -108,9 +108,7 @@ export async function issueLicenseFileAsOwner(
   userId: string,
   input: OwnerIssueInput,
 ): Promise<IssuedLicenseFile> {
-  const app = await ownedApplication(deps, owner, appId);
-  const user = await deps.store.findUserById(app.id, userId);
-  if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+  const { app, user } = await ownedUser(deps, owner, appId, userId);
   return issueLicenseFileForUser(deps, app, user, input);
 }
 
