@@ -10,7 +10,8 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { pinnedEd25519Keys } from '../signing/ed25519.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
-import { errorFromResponse, GatehouseError, NotFoundError, SessionExpiredError, SignatureError } from './errors.js';
+import { errorFromResponse, NotFoundError, SessionExpiredError } from './errors.js';
+import { fetchAnswer, unreachable } from './reachability.js';
 import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicense } from './offline-license.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
@@ -66,31 +67,6 @@ export type ResponseSigningOptions =
   | { responseSigningPublicKeys?: undefined; applicationId?: string };
 
 const INTEGRATION = '/api/integration';
-
-/**
- * Answers that say the server is not there (a proxy in front of a stopped server, or the server
- * without its database): the offline fallback treats them as a failed connection. Falling back on
- * them gives an attacker nothing a cut cable does not: the license file must still verify.
- */
-const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
-
-/** Errors thrown by fetch itself: no answer came. */
-const connectionFailures = new WeakSet<object>();
-
-function unreachable(error: unknown): boolean {
-  if (typeof error === 'object' && error !== null && connectionFailures.has(error)) return true;
-  return (error instanceof GatehouseError || error instanceof SignatureError) && UNREACHABLE_STATUSES.has(error.status);
-}
-
-/** fetch, remembering a failure to connect as such for the offline fallback. */
-async function fetchAnswer(url: URL, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    if (typeof error === 'object' && error !== null) connectionFailures.add(error);
-    throw error;
-  }
-}
 
 const variablePath = (name: string) => `/user_variables/${encodeURIComponent(name)}`;
 
