@@ -1,5 +1,5 @@
 // Per-user variables (docs/api.md, "User variables"): key/value pairs of one end user, kept by a
-// client app. The limits are the spec's (end-user-features.md); the count is decided in the
+// client app. The limits are those docs/api.md states; the count is decided in the
 // store's transaction, under the user's row lock, so parallel writes cannot pass it.
 import { validationError } from './errors.js';
 

@@ -1,4 +1,4 @@
-"""Offline license files (the shared spec's signing.md, "Offline license files"): verified with
+"""Offline license files (docs/signing.md, "Offline license files"): verified with
 no network, against the pinned response signing key, the application id, this machine's hardware
 id and the local clock, which must not run behind the newest signed time already seen."""
 

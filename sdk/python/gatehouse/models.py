@@ -185,7 +185,7 @@ class Session:
 
 @dataclass(frozen=True)
 class UserVariable:
-    """A variable of the logged-in user (docs: end-user features, per-user variables)."""
+    """A variable of the logged-in user (docs/api.md, User variables)."""
 
     name: str
     value: str
