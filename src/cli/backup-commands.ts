@@ -2,9 +2,9 @@
 // local blobs folder; docs/deployment.md, "Backups"). A backup is two things side by side: <file>, an SQLite
 // database, and <file>.blobs/, the file contents. PostgreSQL and S3 are backed up with their own
 // tools.
-import { copyFile, constants, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, constants, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeMasterKey, MASTER_KEY_FILE } from '../adapters/crypto/master-key.js';
 import { createLocalBlobStore } from '../adapters/blob/local-blob-store.js';
@@ -17,7 +17,6 @@ import { assertMasterKeyMatches } from '../startup-checks.js';
 import { CliError, EXIT, UsageError } from './cli-errors.js';
 import { assertDatabaseExists } from './local-data.js';
 
-const TEMP_FOLDER = '.tmp';
 const blobsBeside = (file: string) => `${file}.blobs`;
 const note = (line: string) => void process.stderr.write(`${line}\n`);
 
@@ -30,14 +29,15 @@ function embeddedOnly(config: Config, command: string): void {
   }
 }
 
-/** Blob keys under `root` (files and staging; writes in progress in .tmp are no one's yet). */
+/**
+ * Blob keys under `root`, as the local blob store lists them: writes in progress (.tmp) are no
+ * one's yet, and a folder the running server removes meanwhile (an emptied staging folder) is
+ * skipped rather than failing the walk.
+ */
 async function blobKeys(root: string): Promise<string[]> {
-  if (!existsSync(root)) return [];
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
-    .filter((key) => !key.startsWith(`${TEMP_FOLDER}/`));
+  const keys: string[] = [];
+  for await (const { key } of createLocalBlobStore({ root }).list('')) keys.push(key);
+  return keys;
 }
 
 /** Copies the keys not yet in `to`; a blob deleted meanwhile is skipped. How many were copied. */
