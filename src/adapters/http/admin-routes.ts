@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { identifyActor } from './actor-scope-hooks.js';
 import { lookupLicense } from '../../application/admin/lookup-license.js';
 import { lookupUser } from '../../application/admin/lookup-user.js';
 import { authenticateAdmin } from '../../application/authenticate-application.js';
@@ -32,7 +33,9 @@ function applicationOf(request: FastifyRequest): ApplicationRecord {
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.addHook('onRequest', async (request) => {
-    applications.set(request, await authenticateAdmin(deps, bearer(request)));
+    const application = await authenticateAdmin(deps, bearer(request));
+    applications.set(request, application);
+    identifyActor(request, { type: 'admin_key', id: application.id });
   });
 
   app.get(

@@ -1,3 +1,4 @@
+import { actorScopeHooks } from './actor-scope-hooks.js';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -179,6 +180,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     });
   }
   lingeringClose(app);
+  actorScopeHooks(app);
   bodyDeadline(app);
   refuseUnstorableText(app);
   await app.register(multipart, {

@@ -273,6 +273,64 @@ export const Revoked = Type.Object({ revoked: Type.Integer() }, { ...closed, exa
 export const Adjusted = Type.Object({ adjusted: Type.Integer() }, { ...closed, examples: [{ adjusted: 12 }] });
 export const UserTimeout = Type.Object({ timed_out_until: Instant, reason: Nullable(Type.String()) }, closed);
 
+/** An audit log entry (docs/events.md, Audit log). */
+export const AuditEntry = Type.Object(
+  {
+    id: Id,
+    application_id: Id,
+    occurred_at: Instant,
+    action: Type.String({ examples: ['user.created'] }),
+    actor: Type.Object({ type: Type.Enum(['owner', 'admin_key', 'end_user', 'system']), id: Nullable(Type.String()), ip: Nullable(Type.String()) }, closed),
+    target: Type.Object({ type: Type.String(), id: Type.String(), label: Nullable(Type.String()) }, closed),
+    changes: Nullable(Type.Record(Type.String(), Type.Tuple([Type.Unknown(), Type.Unknown()]))),
+    outcome: Type.String(),
+    data: Type.Record(Type.String(), Type.Unknown()),
+    /** The entry's place in the application's hash chain; null for a moment after the change. */
+    seq: Nullable(Type.Integer()),
+    hash: Nullable(Type.String()),
+  },
+  { ...closed, title: 'AuditEntry' },
+);
+/** A page of the audit log, newest first; `next_cursor` is null on the last page. */
+export const AuditPage = Type.Object({ entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()) }, closed);
+
+/** A webhook endpoint (docs/events.md, Webhooks); its secret only in WebhookSecret. */
+export const WebhookEndpoint = Type.Object(
+  {
+    id: Id,
+    url: Type.String({ examples: ['https://example.com/hooks/gatehouse'] }),
+    events: Type.Array(Type.String(), { examples: [['*']] }),
+    description: Nullable(Type.String()),
+    enabled: Type.Boolean(),
+    /** Set when a delivery used up its attempts; cleared by the next success. */
+    failing_since: Nullable(Instant),
+    disabled_reason: Nullable(Type.String()),
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { ...closed, title: 'WebhookEndpoint' },
+);
+/** A new endpoint or a rotated secret: the signing secret, shown this once. */
+export const WebhookWithSecret = Type.Object({ endpoint: WebhookEndpoint, secret: Type.String({ pattern: '^whsec_', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) }, closed);
+
+export const WebhookAttempt = Type.Object(
+  { attempted_at: Instant, status_code: Nullable(Type.Integer()), latency_ms: Type.Integer(), error: Nullable(Type.String()), response_body: Nullable(Type.String()) },
+  closed,
+);
+export const WebhookDelivery = Type.Object(
+  {
+    id: Id,
+    endpoint_id: Id,
+    event_id: Id,
+    event_type: Type.String(),
+    state: Type.Enum(['pending', 'succeeded', 'failed']),
+    attempts: Type.Array(WebhookAttempt),
+    next_attempt_at: Nullable(Instant),
+    created_at: Instant,
+  },
+  { ...closed, title: 'WebhookDelivery' },
+);
+
 /** Bytes, not JSON: a file download (200 whole, 206 a range). */
 export const FileBytes = Type.Unsafe<unknown>({ type: 'string', contentMediaType: 'application/octet-stream' });
 /** No body (204, 304). */

@@ -84,7 +84,7 @@ export interface Dialect {
   /** A text column ordered by its bytes (SQLite's BINARY collation, whatever PostgreSQL's is). */
   binary(column: Column): SQL;
   /** The value of a new row's insertion-order column (tables.ts, Kit.insertionOrder), if the insert writes it. */
-  insertionOrder(table: Tables['jobs']): Partial<Record<'seq', SQL>>;
+  insertionOrder<K extends string>(key: K, column: Column): Partial<Record<K, SQL>>;
   /** Rows of a raw SQL query (the overview's aggregates) with the driver's own value types. */
   rows<Row>(tx: Db, query: SQL): Promise<Row[]>;
   /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */

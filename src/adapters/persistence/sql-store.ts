@@ -6,6 +6,7 @@ import type { Dialect } from './dialect.js';
 import { hotReads } from './hot-reads.js';
 import { banStore } from './store/ban-store.js';
 import { contentStore } from './store/content-store.js';
+import { eventStore } from './store/event-log.js';
 import { fileStore } from './store/file-store.js';
 import { jobQueue } from './store/job-queue.js';
 import { licenseStore } from './store/license-store.js';
@@ -56,6 +57,7 @@ export function openStore(opened: Dialect): Store {
     ...contentStore(dialect, reads),
     ...fileStore(dialect, reads),
     ...jobQueue(dialect),
+    ...eventStore(dialect),
     databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
     ping: () => dialect.ping(),
     close: () => dialect.close(),

@@ -447,7 +447,127 @@ export function defineTables(k: Kit) {
     (t) => [k.primaryKey({ columns: [t.applicationId, t.nonce] }), k.index('request_nonces_held_until_idx').on(t.heldUntil)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs };
+  // The event outbox and audit log, one row per change (docs/events.md), written in the change's
+  // own transaction. `seq` and `hash` stay null until the chainer links the row into its
+  // application's hash chain (and fans it out to webhook deliveries) after the commit, so a hot
+  // write never waits on a per-application lock. Rows are never updated after that, nor deleted
+  // but by retention.
+  const events = k.table(
+    'events',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      // Insertion order: the audit log's paging order and the chainer's scan.
+      pos: k.insertionOrder('pos'),
+      occurredAt: k.instant('occurred_at').notNull(),
+      action: k.text('action').notNull(),
+      actorType: k.text('actor_type').notNull(),
+      actorId: k.text('actor_id'),
+      actorIp: k.text('actor_ip'),
+      targetType: k.text('target_type').notNull(),
+      targetId: k.text('target_id').notNull(),
+      targetLabel: k.text('target_label'),
+      /** JSON: the secret-free snapshot webhooks deliver. */
+      data: k.text('data').notNull(),
+      /** JSON `{field: [before, after]}`, or null. */
+      changes: k.text('changes'),
+      outcome: k.text('outcome').notNull(),
+      seq: k.bigNumber('seq'),
+      hash: k.text('hash'),
+    },
+    (t) => [
+      k.unique('events_app_seq_uq').on(t.applicationId, t.seq),
+      k.index('events_unchained_idx').on(t.seq, t.pos),
+      k.index('events_pos_idx').on(t.pos),
+      k.index('events_app_pos_idx').on(t.applicationId, t.pos),
+      k.index('events_app_target_idx').on(t.applicationId, t.targetId, t.pos),
+    ],
+  );
+
+  // The head of each application's audit chain: the last linked entry's seq and hash, so removing
+  // the newest entries is noticed too (docs/events.md, Tamper evidence).
+  const auditChainHeads = k.table('audit_chain_heads', {
+    applicationId: k.text('application_id')
+      .primaryKey()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    seq: k.bigNumber('seq').notNull(),
+    hash: k.text('hash').notNull(),
+  });
+
+  // Webhook endpoints (docs/events.md, Webhooks). The signing secret is sealed under the master
+  // key, as the other application secrets are; while a secret rotates, the previous one signs too
+  // until previous_secret_until.
+  const webhookEndpoints = k.table(
+    'webhook_endpoints',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      url: k.text('url').notNull(),
+      /** JSON array of event names, or ["*"]. */
+      events: k.text('events').notNull(),
+      description: k.text('description'),
+      enabled: k.flag('enabled').notNull(),
+      secretSealed: k.text('secret_sealed').notNull(),
+      previousSecretSealed: k.text('previous_secret_sealed'),
+      previousSecretUntil: k.instant('previous_secret_until'),
+      /** Set when a delivery exhausted its attempts; cleared by the next success. */
+      failingSince: k.instant('failing_since'),
+      /** Why the endpoint was disabled by Gatehouse (a 410), or null. */
+      disabledReason: k.text('disabled_reason'),
+      createdAt: k.instant('created_at').notNull(),
+      updatedAt: k.instant('updated_at').notNull(),
+    },
+    (t) => [k.index('webhook_endpoints_app_idx').on(t.applicationId)],
+  );
+
+  // One delivery per (endpoint, event): the unique pair makes a second fan-out of an event a
+  // no-op. Deliveries are their own durable queue, claimed under a lease as jobs are.
+  const webhookDeliveries = k.table(
+    'webhook_deliveries',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      endpointId: k.text('endpoint_id')
+        .notNull()
+        .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+      eventId: k.text('event_id')
+        .notNull()
+        .references(() => events.id, { onDelete: 'cascade' }),
+      /** `pending`, `succeeded` or `failed` (attempts exhausted, endpoint disabled). */
+      state: k.text('state').notNull(),
+      attempts: k.integer('attempts').notNull(),
+      runAfter: k.instant('run_after').notNull(),
+      leaseUntil: k.instant('lease_until'),
+      leaseOwner: k.text('lease_owner'),
+      createdAt: k.instant('created_at').notNull(),
+      updatedAt: k.instant('updated_at').notNull(),
+    },
+    (t) => [
+      k.unique('webhook_deliveries_endpoint_event_uq').on(t.endpointId, t.eventId),
+      k.index('webhook_deliveries_due_idx').on(t.state, t.runAfter),
+      k.index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    ],
+  );
+
+  // Every attempt of a delivery, for the console: its answer's status, latency, error and the
+  // first 2 KB of its body.
+  const webhookAttempts = k.table(
+    'webhook_attempts',
+    {
+      id: k.text('id').primaryKey(),
+      deliveryId: k.text('delivery_id')
+        .notNull()
+        .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+      attemptedAt: k.instant('attempted_at').notNull(),
+      statusCode: k.integer('status_code'),
+      latencyMs: k.integer('latency_ms').notNull(),
+      error: k.text('error'),
+      responseBody: k.text('response_body'),
+    },
+    (t) => [k.index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
+  );
+
+  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { identifyActor } from '../actor-scope-hooks.js';
 import { authenticateConsoleRequest } from '../../../application/console/browser-sessions.js';
 import { loginOwner, revokeConsoleToken } from '../../../application/console/owners.js';
 import type { Deps } from '../../../application/deps.js';
@@ -33,7 +34,9 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
   // request: an unauthenticated body is never parsed or validated.
   await app.register(async (authed) => {
     authed.addHook('onRequest', async (request) => {
-      setConsoleCaller(request, await authenticateConsoleRequest(deps, cookies.consoleRequestOf(request)));
+      const caller = await authenticateConsoleRequest(deps, cookies.consoleRequestOf(request));
+      setConsoleCaller(request, caller);
+      identifyActor(request, { type: 'owner', id: caller.owner.id });
     });
 
     authed.post('/logout', { ...takesNoBody, schema: { response: answers({ 204: NoBody }) } }, async (request, reply) => {

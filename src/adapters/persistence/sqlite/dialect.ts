@@ -170,7 +170,8 @@ export function openSqliteDialect(path: string): Dialect {
     uniqueViolation,
     // BINARY is SQLite's default collation already.
     binary: (column: Column) => sql`${column}`,
-    insertionOrder: (jobs) => ({ seq: sql`(select coalesce(max(${jobs.seq}), 0) + 1 from ${jobs})` }),
+    insertionOrder: <K extends string>(key: K, column: Column) =>
+      ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
     rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
     prepare: (fields, query) => {
       const read = prepareRead(reader, fields, query);

@@ -33,7 +33,7 @@ const byName = (d: Dialect, applicationId: string, name: string) => and(eq(d.t.f
 /** The job is bound to the file it is inserted for: the file's id and application win. */
 async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<void> {
   const { jobs } = d.t;
-  await tx.insert(jobs).values({ ...job, fileId: file.id, applicationId: file.applicationId, ...d.insertionOrder(jobs) });
+  await tx.insert(jobs).values({ ...job, fileId: file.id, applicationId: file.applicationId, ...d.insertionOrder('seq', jobs.seq) });
 }
 
 /** A new file as it starts: PENDING on its job, nothing stored (acceptUpload of no previous state). */

@@ -10,6 +10,8 @@ import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { findUser, insertUser, revokeLiveSessions } from './writes.js';
+import { recordEvents } from './event-log.js';
+import { userCreated } from '../../events/payloads.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
@@ -20,11 +22,12 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
   const { db } = d;
   const { adjustments, devices, sessions, userIps, users } = d.t;
   return {
-    async signUp({ user, device }) {
+    async signUp({ user, device, now }) {
       return d.transaction(async (tx) => {
         // A clash of the username waits for the other insert and fails on the unique constraint.
         await insertUser(d, tx, user);
         if (device !== null) await tx.insert(devices).values(device);
+        await recordEvents(d, tx, [userCreated(user, 'sign_up', now)], now);
         return user;
       });
     },

@@ -1,0 +1,85 @@
+// Writing an event (docs/events.md): one row of the outbox and audit log, inserted by the change
+// it describes inside that change's transaction, so it commits and rolls back with it. The actor
+// is the running work's (application/events/actor-scope.ts).
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { type ActorType, currentActor } from '../../../application/events/actor-scope.js';
+import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
+import type { EventDraft } from '../../../application/events/event-draft.js';
+import type { Instant } from '../../../domain/time.js';
+import type { Db, Dialect } from '../dialect.js';
+import type { Tables } from '../tables.js';
+
+/** Inserts `drafts` as events at `now`, in the caller's transaction `tx`. */
+export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDraft[], now: Instant): Promise<void> {
+  if (drafts.length === 0) return;
+  const actor = currentActor();
+  const { events } = d.t;
+  for (const draft of drafts) {
+    // An end user acting on their own account is known by the target once the request said who.
+    const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
+    await tx.insert(events).values({
+      id: randomUUID(),
+      applicationId: draft.applicationId,
+      occurredAt: now,
+      action: draft.action,
+      actorType: actor.type,
+      actorId,
+      actorIp: actor.ip,
+      targetType: draft.target.type,
+      targetId: draft.target.id,
+      targetLabel: draft.target.label,
+      data: JSON.stringify(draft.data),
+      changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
+      outcome: draft.outcome ?? 'success',
+      ...d.insertionOrder('pos', events.pos),
+    });
+  }
+}
+
+export function eventStore(d: Dialect): EventStore {
+  const { events } = d.t;
+  return {
+    async recordEvent(draft, now) {
+      await d.transaction((tx) => recordEvents(d, tx, [draft], now));
+    },
+
+    async listEvents(applicationId, filter, page) {
+      const rows = await d.db
+        .select()
+        .from(events)
+        .where(
+          and(
+            eq(events.applicationId, applicationId),
+            filter.action === undefined ? undefined : eq(events.action, filter.action),
+            filter.actorType === undefined ? undefined : eq(events.actorType, filter.actorType),
+            filter.targetType === undefined ? undefined : eq(events.targetType, filter.targetType),
+            filter.targetId === undefined ? undefined : eq(events.targetId, filter.targetId),
+            filter.since === undefined ? undefined : gte(events.occurredAt, filter.since),
+            filter.until === undefined ? undefined : lt(events.occurredAt, filter.until),
+            page.beforePos === undefined ? undefined : lt(events.pos, page.beforePos),
+          ),
+        )
+        .orderBy(desc(events.pos))
+        .limit(page.limit);
+      return rows.map(toEvent);
+    },
+  };
+}
+
+function toEvent(row: Tables['events']['$inferSelect']): EventRecord {
+  return {
+    id: row.id,
+    applicationId: row.applicationId,
+    pos: row.pos,
+    occurredAt: row.occurredAt,
+    action: row.action,
+    actor: { type: row.actorType as ActorType, id: row.actorId, ip: row.actorIp },
+    target: { type: row.targetType, id: row.targetId, label: row.targetLabel },
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    changes: row.changes === null ? null : (JSON.parse(row.changes) as Record<string, [unknown, unknown]>),
+    outcome: row.outcome,
+    seq: row.seq,
+    hash: row.hash,
+  };
+}

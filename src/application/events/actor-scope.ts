@@ -1,0 +1,36 @@
+// Who is acting: the actor every event and audit entry records (docs/events.md, Audit log). The
+// edge that knows (the HTTP plugins once a caller is authenticated, the CLI, background work)
+// sets it; the store reads it when it writes an event inside the change's own transaction. It
+// travels with the async context rather than through every use case and store method, so a
+// change made anywhere is attributed without each signature carrying it (docs/choices.md,
+// "Actors travel with the request").
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export type ActorType = 'owner' | 'admin_key' | 'end_user' | 'system';
+
+export interface Actor {
+  type: ActorType;
+  /** The owner, admin key (its application) or end user; null while not yet known. */
+  id: string | null;
+  ip: string | null;
+}
+
+/** The actor of work no caller started (file processing, propagation, retention). */
+export const SYSTEM: Actor = { type: 'system', id: null, ip: null };
+
+/** A request's actor, changed in place once authentication says who the caller is. */
+export interface ActorHolder {
+  actor: Actor;
+}
+
+const scope = new AsyncLocalStorage<ActorHolder>();
+
+/** Runs `work` (and everything it starts) as `holder`'s actor. */
+export function actingAs<T>(holder: ActorHolder, work: () => T): T {
+  return scope.run(holder, work);
+}
+
+/** The actor of the running work: the innermost scope's, or SYSTEM outside any. */
+export function currentActor(): Actor {
+  return scope.getStore()?.actor ?? SYSTEM;
+}
