@@ -6,6 +6,7 @@ import { AppShell, type AppPageProps } from './components/app-shell.js';
 import { ConfirmHost } from './components/confirm.js';
 import { Link } from './components/link.js';
 import { AnnouncementsPage } from './pages/announcements.js';
+import { ActivityPage } from './pages/activity.js';
 import { ApplicationsPage } from './pages/applications.js';
 import { BansPage } from './pages/bans.js';
 import { FilesPage } from './pages/files.js';
@@ -17,6 +18,7 @@ import { SignInPage } from './pages/sign-in.js';
 import { UserPage } from './pages/user.js';
 import { UsersPage } from './pages/users.js';
 import { VariablesPage } from './pages/variables.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import { BASE, navigate, useRoute, type AppPage, type Route } from './router.js';
 import type { Owner, Session } from './types.js';
 
@@ -95,6 +97,8 @@ const APP_PAGE_VIEWS: Record<AppPage, FunctionComponent<AppPageProps>> = {
   variables: VariablesPage,
   announcements: AnnouncementsPage,
   files: FilesPage,
+  webhooks: WebhooksPage,
+  activity: ActivityPage,
 };
 
 function Page({ route }: { route: Route }) {

@@ -12,7 +12,7 @@ export type Route =
   | { page: 'user'; appId: string; userId: string }
   | { page: 'not-found' };
 
-export const APP_PAGES = ['overview', 'settings', 'licenses', 'users', 'bans', 'variables', 'announcements', 'files'] as const;
+export const APP_PAGES = ['overview', 'settings', 'licenses', 'users', 'bans', 'variables', 'announcements', 'files', 'webhooks', 'activity'] as const;
 export type AppPage = (typeof APP_PAGES)[number];
 
 export function parseRoute(pathname: string): Route {

@@ -31,3 +31,11 @@ export type Announcement = Shape<'Announcement'>;
 export type AnnouncementStatus = Announcement['status'];
 export type FileRecord = Shape<'File'>;
 export type Overview = Shape<'Overview'>;
+export type AuditEntry = Shape<'AuditEntry'>;
+export type AuditPage = Shape<'AuditPage'>;
+export type ActorType = AuditEntry['actor']['type'];
+export type WebhookEndpoint = Shape<'WebhookEndpoint'>;
+/** A new endpoint or a rotated secret: the secret is in this answer only. */
+export type WebhookWithSecret = Shape<'WebhookWithSecret'>;
+export type WebhookDelivery = Shape<'WebhookDelivery'>;
+export type WebhookAttempt = Shape<'WebhookAttempt'>;

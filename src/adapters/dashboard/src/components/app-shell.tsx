@@ -16,6 +16,8 @@ const NAV: Array<[AppPage, string]> = [
   ['announcements', 'Announcements'],
   ['variables', 'Variables'],
   ['bans', 'Bans'],
+  ['webhooks', 'Webhooks'],
+  ['activity', 'Activity'],
   ['settings', 'Settings'],
 ];
 

@@ -30,16 +30,18 @@ const SECRET_NAMES: Record<string, string> = {
   admin_api_key: 'Admin API key',
   files_encryption_key: 'Files encryption key',
   request_signing_key: 'Request signing key',
+  webhook_secret: 'Signing secret',
 };
 
-/** Secrets shown once (credentials at creation and rotation), each with a copy button. */
-export function SecretsOnce({ title, secrets, onDone }: { title: string; secrets: Record<string, string>; onDone: () => void }) {
+const CREDENTIALS_NOTE = 'Keep them somewhere safe; a lost API secret or admin API key can be rotated in the settings.';
+
+/** Secrets shown once (credentials at creation and rotation, a webhook's signing secret), each with a copy button. */
+export function SecretsOnce({ title, secrets, onDone, note = CREDENTIALS_NOTE }: { title: string; secrets: Record<string, string>; onDone: () => void; note?: string }) {
   return (
     <section class="card secrets" aria-live="polite">
       <h2>{title}</h2>
       <div class="banner banner-warning">
-        <strong>Copy these now: you will not see them again.</strong> Keep them somewhere safe; a lost API secret
-        or admin API key can be rotated in the settings.
+        <strong>Copy these now: you will not see them again.</strong> {note}
       </div>
       <dl class="secret-list">
         {Object.entries(secrets).map(([name, value]) => (

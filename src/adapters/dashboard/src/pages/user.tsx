@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { appPath, del, get, patch, post, put, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
+import { AuditLog } from '../components/audit-log.js';
 import { Badge } from '../components/badge.js';
 import { DataTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
@@ -85,6 +86,10 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
           <LicenseFileCard user={u} path={path} onIssued={() => void user.reload()} />
           <Card title="Membership history">
             <History adjustments={u.membership.adjustments} />
+          </Card>
+          <Card title="History">
+            <p class="muted">Everything done to this user, newest first (the application's Activity has the rest).</p>
+            <AuditLog appId={app.id} filters={{ target_type: 'user', target_id: u.id }} empty="Nothing recorded for this user yet." />
           </Card>
         </>
       )}

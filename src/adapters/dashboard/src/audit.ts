@@ -1,0 +1,60 @@
+// The audit log as the dashboard asks for it and shows it (docs/api.md, Audit log): the query of
+// a page under the chosen filters, and how an entry's actor and changed values read.
+import type { ActorType, AuditEntry } from './types.js';
+
+export interface AuditFilters {
+  action?: string;
+  actor_type?: ActorType | '';
+  target_type?: string;
+  target_id?: string;
+  /** ISO instants. */
+  since?: string;
+  until?: string;
+}
+
+export const ACTOR_TYPES: Array<[ActorType, string]> = [
+  ['owner', 'Owner'],
+  ['admin_key', 'Admin API key'],
+  ['end_user', 'End user'],
+  ['system', 'System'],
+];
+
+const FILTER_KEYS = ['action', 'actor_type', 'target_type', 'target_id', 'since', 'until'] as const;
+
+/** The query string of a page (`?…`, or '' with nothing to say): empty filters are left out, the cursor last. */
+export function auditQuery(filters: AuditFilters, cursor: string | null = null): string {
+  const params = new URLSearchParams();
+  for (const key of FILTER_KEYS) {
+    const value = filters[key]?.trim();
+    if (value) params.set(key, value);
+  }
+  if (cursor) params.set('cursor', cursor);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function actorTypeName(type: ActorType): string {
+  return ACTOR_TYPES.find(([t]) => t === type)?.[1] ?? type;
+}
+
+/** Who acted, in one line: the kind, then its id and address when known. */
+export function actorLabel(actor: AuditEntry['actor']): string {
+  return [actorTypeName(actor.type), actor.id, actor.ip && `from ${actor.ip}`].filter(Boolean).join(' ');
+}
+
+/** What the target is called: its label, else its type and id. */
+export function targetLabel(target: AuditEntry['target']): string {
+  return target.label ?? `${target.type} ${target.id}`;
+}
+
+/** One side of a change as text: nothing is a dash, text as it is, anything else as JSON. */
+export function changeValue(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'string') return value === '' ? '""' : value;
+  return JSON.stringify(value);
+}
+
+/** An entry's changes as rows of field, before and after (none when it recorded none). */
+export function changeRows(changes: AuditEntry['changes']): Array<[string, string, string]> {
+  return Object.entries(changes ?? {}).map(([field, [before, after]]) => [field, changeValue(before), changeValue(after)]);
+}
