@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENTS } from '../../src/application/events/event-draft.js';
-import { attemptOutcome, describeEvents, endpointHealth, eventsBody, formatLatency } from '../../src/adapters/dashboard/src/webhooks.js';
+import { attemptOutcome, describeEvents, endpointHealth, eventsBody, formatLatency, needsAttention } from '../../src/adapters/dashboard/src/webhooks.js';
 import type { WebhookEndpoint } from '../../src/adapters/dashboard/src/types.js';
 
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
@@ -37,6 +37,13 @@ describe('dashboard webhooks', () => {
     expect(endpointHealth(endpoint({ failing_since: '2026-06-08T13:00:00.000Z' }), (iso) => `at ${iso}`)).toEqual({ state: 'failing', message: 'Failing since at 2026-06-08T13:00:00.000Z' });
     expect(endpointHealth(endpoint({ enabled: false, failing_since: '2026-06-08T13:00:00.000Z' })).state).toBe('disabled');
     expect(endpointHealth(endpoint({ disabled_reason: 'every attempt failed' }))).toEqual({ state: 'failing', message: 'every attempt failed' });
+  });
+
+  it('warns at the top of the page about failing endpoints and those the server disabled, not those the owner disabled', () => {
+    expect(needsAttention(endpoint())).toBe(false);
+    expect(needsAttention(endpoint({ enabled: false }))).toBe(false);
+    expect(needsAttention(endpoint({ failing_since: '2026-06-08T13:00:00.000Z' }))).toBe(true);
+    expect(needsAttention(endpoint({ enabled: false, disabled_reason: 'the receiver answered 410 Gone' }))).toBe(true);
   });
 
   it('says how an attempt went and how long it took', () => {

@@ -33,6 +33,12 @@ export function endpointHealth(e: WebhookEndpoint, formatTime: (iso: string) => 
   return { state: 'ok' };
 }
 
+/**
+ * Whether the page warns about the endpoint at its top: it is failing, or the server disabled it
+ * (a 410); one the owner disabled themselves is only shown so in its row.
+ */
+export const needsAttention = (e: WebhookEndpoint) => e.failing_since !== null || e.disabled_reason !== null;
+
 /** An attempt's outcome in a few words: the status code, else its error. */
 export function attemptOutcome(a: WebhookAttempt): string {
   if (a.status_code !== null) return a.error ? `${a.status_code}: ${a.error}` : String(a.status_code);

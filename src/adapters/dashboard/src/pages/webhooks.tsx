@@ -14,7 +14,7 @@ import { WebhookDeliveries } from '../components/webhook-deliveries.js';
 import { EventsField, eventsChoice, type EventsChoice } from '../components/webhook-events.js';
 import { formatDateTime } from '../format.js';
 import type { WebhookEndpoint, WebhookWithSecret } from '../types.js';
-import { describeEvents, endpointHealth, eventsBody } from '../webhooks.js';
+import { describeEvents, endpointHealth, eventsBody, needsAttention } from '../webhooks.js';
 
 const SECRET_NOTE = 'Your receiver verifies each delivery with it (Standard Webhooks); a lost secret can be rotated here.';
 
@@ -30,7 +30,7 @@ export function WebhooksPage({ app }: AppPageProps) {
   const action = useAction();
   const one = (e: WebhookEndpoint, rest = '') => `${listPath}/${seg(e.id)}${rest}`;
   const list = endpoints.data ?? [];
-  const failing = list.filter((e) => endpointHealth(e).state !== 'ok');
+  const failing = list.filter(needsAttention);
   const watched = list.find((e) => e.id === watching) ?? null;
 
   const setEnabled = (e: WebhookEndpoint, enabled: boolean) =>
