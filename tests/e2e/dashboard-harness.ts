@@ -2,6 +2,7 @@
 // listening Gatehouse serving it, file processing running, a clock that follows real time, and
 // Debian's chromium driven by playwright-core.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -128,4 +129,37 @@ export async function integrationPost(base: string, api: { key: string; secret: 
 export async function integrationGet(base: string, api: { key: string; secret: string }, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${base}/api/integration${path}`, { headers: { 'x-api-key': api.key, 'x-api-secret': api.secret } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** What a webhook receiver on loopback was sent. */
+export interface ReceivedWebhook {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  received: ReceivedWebhook[];
+  close(): Promise<void>;
+}
+
+/** A webhook receiver on loopback answering every POST with `status` and `answer`, keeping what it was sent. */
+export async function startWebhookReceiver(status: number, answer: string): Promise<WebhookReceiver> {
+  const received: ReceivedWebhook[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  return {
+    url: `http://127.0.0.1:${address.port}/hooks/gatehouse`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

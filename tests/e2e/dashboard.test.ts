@@ -4,7 +4,7 @@
 // (or not), uploads a file until it is COMPLETED and replaces its contents, deletes an
 // application; another owner sees none of it; every main page fits a desktop and a phone; no
 // inline script, a CSP, and the session cookie's flags.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,11 +25,30 @@ import {
   PHONE,
   screenshot,
   startDashboardServer,
+  startWebhookReceiver,
   type DashboardServer,
+  type ReceivedWebhook,
 } from './dashboard-harness.js';
 
 const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
 const OTHER = { email: 'other@example.com', password: 'other-password-1' };
+
+/** Standard Webhooks: any `v1,` entry of webhook-signature is the HMAC-SHA256 of "id.timestamp.body" under the secret's bytes. */
+function signedBy(secret: string, sent: ReceivedWebhook): boolean {
+  const header = (name: string) => String(sent.headers[name] ?? '');
+  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${header('webhook-id')}.${header('webhook-timestamp')}.${sent.body}`)
+    .digest();
+  return header('webhook-signature')
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .map((entry) => Buffer.from(entry.slice(3), 'base64'))
+    .some((signature) => signature.length === expected.length && timingSafeEqual(signature, expected));
+}
+
+type AuditEntry = { id: string; action: string; occurred_at: string; target: { type: string; id: string; label: string | null }; changes: Record<string, [unknown, unknown]> | null };
+type AuditPage = { entries: AuditEntry[]; next_cursor: string | null };
+type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; disabled_reason: string | null };
 
 describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_000 }, () => {
   let build: Awaited<ReturnType<typeof buildDashboard>>;
@@ -370,6 +389,122 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByText('No bans.').waitFor();
   });
 
+  it('adds a webhook endpoint: its secret shown once, a test event delivered, signed and listed with its attempt, redelivered, edited, rotated, disabled and deleted', async () => {
+    const receiver = await startWebhookReceiver(200, 'thanks from the receiver');
+    const endpoints = async () => (await consoleGet<Endpoint[]>(`/applications/${appId}/webhooks`)).body;
+    try {
+      await page.goto(`${base}/dashboard/apps/${appId}/webhooks`);
+      await page.getByText('No endpoints yet.').waitFor();
+      await page.locator('input[name=url]').fill(receiver.url);
+      await page.locator('input[name=description]').fill('provisioning');
+      await page.getByLabel('Only these events').check();
+      await page.getByLabel('user.created', { exact: true }).check();
+      await page.getByLabel('webhook.test', { exact: true }).check();
+      await screenshot(page, 'webhook-new');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByText('you will not see them again').waitFor();
+      const secret = (await page.locator('[data-secret=webhook_secret]').textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+      await screenshot(page, 'webhook-secret-once');
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      const row = page.locator(`tr[data-endpoint="${receiver.url}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain('user.created, webhook.test');
+      expect(await row.textContent()).toContain('provisioning');
+      expect(await row.getByTestId('endpoint-status').textContent()).toBe('enabled');
+      expect(await endpoints()).toMatchObject([{ url: receiver.url, events: ['user.created', 'webhook.test'], enabled: true }]);
+      // Shown once: neither the page nor the list API has it again.
+      await page.reload();
+      await row.waitFor();
+      expect(await page.content()).not.toContain(secret);
+      expect(JSON.stringify(await endpoints())).not.toContain(secret);
+
+      // A test event: delivered, signed with the secret, and listed with its attempt and the answer.
+      await row.getByRole('button', { name: 'Send test' }).click();
+      await page.getByText('A webhook.test event is on its way').waitFor();
+      const delivery = page.locator('tr[data-event-type="webhook.test"]').first();
+      await expect.poll(() => delivery.getByTestId('delivery-state').textContent(), { timeout: 30_000 }).toBe('succeeded');
+      expect(receiver.received).toHaveLength(1);
+      const sent = receiver.received[0]!;
+      expect(sent.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(sent.body)).toMatchObject({ type: 'webhook.test', application_id: appId });
+      expect(signedBy(secret, sent)).toBe(true);
+      await delivery.getByRole('button', { name: 'Attempts' }).click();
+      await expect.poll(() => page.getByTestId('attempt-status').first().textContent()).toBe('200');
+      expect(await page.getByTestId('attempt-answer').first().textContent()).toBe('thanks from the receiver');
+      await screenshot(page, 'webhook-deliveries');
+
+      // Redelivered: the same event (its webhook-id) reaches the receiver again.
+      await delivery.getByRole('button', { name: 'Redeliver' }).click();
+      await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(2);
+      expect(receiver.received[1]!.headers['webhook-id']).toBe(sent.headers['webhook-id']);
+      expect(receiver.received[1]!.body).toBe(sent.body);
+      await expect.poll(() => page.locator('tr[data-event-type="webhook.test"] [data-testid=delivery-state]').allTextContents(), { timeout: 30_000 }).not.toContain('pending');
+
+      // Its events edited: all of them.
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('All events').check();
+      await page.getByRole('button', { name: 'Save endpoint' }).click();
+      await expect.poll(() => row.locator('td').nth(1).textContent()).toBe('All events');
+      expect(await endpoints()).toMatchObject([{ events: ['*'] }]);
+
+      // A new secret, shown once; the next delivery is signed with it.
+      await row.getByRole('button', { name: 'Rotate secret' }).click();
+      await confirm(page);
+      await page.getByText('you will not see them again').waitFor();
+      const rotated = (await page.locator('[data-secret=webhook_secret]').textContent()) ?? '';
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      await row.getByRole('button', { name: 'Send test' }).click();
+      await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(3);
+      expect(signedBy(rotated, receiver.received[2]!)).toBe(true);
+
+      // Disabled by the owner: said in its row, not as a failure at the top.
+      await row.getByRole('button', { name: 'Disable' }).click();
+      await expect.poll(() => row.getByTestId('endpoint-status').textContent()).toBe('disabled');
+      await row.getByRole('button', { name: 'Enable' }).waitFor();
+      expect(await page.getByTestId('failing-endpoints').count()).toBe(0);
+      expect(await endpoints()).toMatchObject([{ enabled: false }]);
+
+      await row.getByRole('button', { name: 'Delete' }).click();
+      expect(await page.getByRole('dialog').textContent()).toContain(receiver.url);
+      await confirm(page);
+      await page.getByText('No endpoints yet.').waitFor();
+      expect(await endpoints()).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('warns at the top of the Webhooks page about an endpoint its receiver turned away with 410 Gone', async () => {
+    const gone = await startWebhookReceiver(410, 'gone for good');
+    try {
+      await page.goto(`${base}/dashboard/apps/${appId}/webhooks`);
+      await page.locator('input[name=url]').fill(gone.url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      const row = page.locator(`tr[data-endpoint="${gone.url}"]`);
+      expect(await row.locator('td').nth(1).textContent()).toBe('All events');
+      await row.getByRole('button', { name: 'Send test' }).click();
+      // 410 disables the endpoint: the page says so at its top as soon as the delivery is attempted.
+      const warning = page.getByTestId('failing-endpoints');
+      await warning.waitFor();
+      expect(await warning.textContent()).toContain(gone.url);
+      expect(gone.received).toHaveLength(1);
+      expect((await consoleGet<Endpoint[]>(`/applications/${appId}/webhooks`)).body).toMatchObject([{ url: gone.url, enabled: false }]);
+      expect(await row.getByTestId('endpoint-status').textContent()).toMatch(/^disabled.+/);
+      await screenshot(page, 'webhook-failing');
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await confirm(page);
+      await page.getByText('No endpoints yet.').waitFor();
+      expect(await page.getByTestId('failing-endpoints').count()).toBe(0);
+    } finally {
+      await gone.close();
+    }
+  });
+
   it('saves settings, and rotates the API secret: shown once, the old one refused', async () => {
     await page.goto(`${base}/dashboard/apps/${appId}/settings`);
     await page.locator('input[name=session_ttl_seconds]').fill('900');
@@ -640,6 +775,99 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     }
   });
 
+  it("shows the application's activity newest first: filtered, paged with Load more, an entry's changes opened, exported as NDJSON", async () => {
+    const audit = async (query: string) => (await consoleGet<AuditPage>(`/applications/${appId}/audit${query}`)).body;
+    /** Every entry the API has under a query, following its cursor. */
+    const all = async (query: string) => {
+      const entries: AuditEntry[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: AuditPage = await audit(`${query}${query ? '&' : '?'}${cursor ? `cursor=${encodeURIComponent(cursor)}` : ''}`);
+        entries.push(...page.entries);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return entries;
+    };
+    const rows = page.locator('tr[data-audit-entry]');
+    const shownIds = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-audit-entry')));
+
+    await page.goto(`${base}/dashboard/apps/${appId}/activity`);
+    await rows.first().waitFor();
+    // The first page is the API's first page, newest first.
+    const first = await audit('');
+    expect(await shownIds()).toEqual(first.entries.map((e) => e.id));
+    const times = first.entries.map((e) => Date.parse(e.occurred_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    await screenshot(page, 'activity');
+
+    // Load more follows the cursor until the last page: every entry, once each.
+    const everything = await all('');
+    expect(first.next_cursor).not.toBeNull();
+    while ((await page.getByRole('button', { name: 'Load more' }).count()) > 0) {
+      const before = await rows.count();
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => rows.count()).toBeGreaterThan(before);
+    }
+    expect(await shownIds()).toEqual(everything.map((e) => e.id));
+
+    // Filtered by action: the two sign-ups, and nothing else.
+    await page.locator('input[name=action]').fill('user.created');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action')))).toEqual(['user.created', 'user.created']);
+    // By actor and target type, as the API filters them.
+    await page.locator('input[name=action]').fill('');
+    await page.locator('select[name=actor_type]').selectOption('owner');
+    await page.locator('input[name=target_type]').fill('application');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const byOwner = await all('?actor_type=owner&target_type=application');
+    expect(byOwner.length).toBeGreaterThan(0);
+    await expect.poll(() => shownIds()).toEqual(byOwner.slice(0, first.entries.length).map((e) => e.id));
+
+    // An entry's changes: the settings saved earlier (session TTL 300 -> 900).
+    const settings = byOwner.find((e) => e.action === 'application.settings_changed' && e.changes?.['session_ttl_seconds']);
+    expect(settings).toBeDefined();
+    const settingsRow = page.locator(`tr[data-audit-entry="${settings!.id}"]`);
+    await settingsRow.getByRole('button', { name: 'Details' }).click();
+    const details = page.locator(`#audit-${settings!.id}`);
+    await details.getByRole('cell', { name: 'session_ttl_seconds' }).waitFor();
+    expect(await details.getByRole('row', { name: /session_ttl_seconds/ }).textContent()).toBe('session_ttl_seconds300900');
+    await screenshot(page, 'activity-details');
+
+    // A date range with nothing in it.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator('input[name=since]').fill('2000-01-01T00:00');
+    await page.locator('input[name=until]').fill('2000-01-02T00:00');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No entries match.').waitFor();
+
+    // Export: the whole log as NDJSON, one entry a line, the same entries as the API's pages.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await rows.first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);
+    const lines = (await readFile((await download.path())!, 'utf8')).trim().split('\n');
+    const exported = lines.map((line) => JSON.parse(line) as AuditEntry);
+    expect(new Set(exported.map((e) => e.id))).toEqual(new Set((await all('')).map((e) => e.id)));
+  });
+
+  it("shows a user's history on their page: the audit entries about them, newest first", async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/users`);
+    await page.getByRole('link', { name: 'alice' }).click();
+    await page.getByRole('heading', { name: 'alice' }).waitFor();
+    const userId = new URL(page.url()).pathname.split('/').pop()!;
+    const history = page.locator('section.card', { has: page.getByRole('heading', { name: 'History', exact: true }) });
+    const rows = history.locator('tr[data-audit-entry]');
+    await rows.first().waitFor();
+    const expected = (await consoleGet<AuditPage>(`/applications/${appId}/audit?target_type=user&target_id=${userId}`)).body;
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-audit-entry')))).toEqual(expected.entries.map((e) => e.id));
+    expect(expected.entries.every((e) => e.target.type === 'user' && e.target.id === userId)).toBe(true);
+    // Her sign-up is the oldest, her timeout among them.
+    const actions = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action')));
+    if (expected.next_cursor === null) expect(actions[actions.length - 1]).toBe('user.created');
+    expect(actions).toContain('user.timed_out');
+    await screenshot(page, 'user-history');
+  });
+
   it('fits every main page at 1280x800 and 390x844 without horizontal scrolling', async () => {
     const pages: Array<[string, string]> = [
       ['applications', ''],
@@ -651,6 +879,8 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
       ['announcements', `/apps/${appId}/announcements`],
       ['variables', `/apps/${appId}/variables`],
       ['bans', `/apps/${appId}/bans`],
+      ['webhooks', `/apps/${appId}/webhooks`],
+      ['activity', `/apps/${appId}/activity`],
       ['settings', `/apps/${appId}/settings`],
     ];
     for (const viewport of [DESKTOP, PHONE]) {

@@ -14,21 +14,45 @@ import { useAction, useLoad } from './use-load.js';
 
 /** How often the list refreshes while a delivery is still pending. */
 const POLL_MS = 1000;
+/**
+ * After a test event or a redelivery, how long the list keeps refreshing even with nothing
+ * pending: the delivery it caused may not be listed at once.
+ */
+const WATCH_MS = 10_000;
 
 const STATE_TONES: Record<WebhookDelivery['state'], Tone> = { pending: 'amber', succeeded: 'green', failed: 'red' };
 
-export function WebhookDeliveries({ appId, endpoint, refresh, onClose }: { appId: string; endpoint: WebhookEndpoint; refresh: number; onClose: () => void }) {
+interface Props {
+  appId: string;
+  endpoint: WebhookEndpoint;
+  /** Bumped after a test event: the list loads again and watches for the delivery. */
+  refresh: number;
+  /** A delivery settled or was attempted again: the endpoint's own state (failing, disabled by a 410) may have changed. */
+  onAttempted: () => void;
+  onClose: () => void;
+}
+
+export function WebhookDeliveries({ appId, endpoint, refresh, onAttempted, onClose }: Props) {
   const path = appPath(appId, `/webhooks/${seg(endpoint.id)}/deliveries`);
   const deliveries = useLoad(() => get<WebhookDelivery[]>(path), [path, refresh]);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const action = useAction();
   const pending = (deliveries.data ?? []).some((d) => d.state === 'pending');
+  const [watchUntil, setWatchUntil] = useState(0);
+  useEffect(() => {
+    if (refresh > 0) setWatchUntil(Date.now() + WATCH_MS);
+  }, [refresh]);
+
+  const attempts = (deliveries.data ?? []).map((d) => `${d.id} ${d.state} ${d.attempts.length}`).join();
+  useEffect(() => {
+    if (deliveries.data) onAttempted();
+  }, [attempts]);
 
   useEffect(() => {
-    if (!pending) return;
+    if (!pending && Date.now() > watchUntil) return;
     const timer = setTimeout(() => void deliveries.reload(), POLL_MS);
     return () => clearTimeout(timer);
-  }, [pending, deliveries.data]);
+  }, [pending, watchUntil, deliveries.data]);
 
   const toggle = (id: string) => {
     const shown = new Set(open);
@@ -39,6 +63,7 @@ export function WebhookDeliveries({ appId, endpoint, refresh, onClose }: { appId
   const redeliver = (d: WebhookDelivery) =>
     void action.run(async () => {
       await post(`${path}/${seg(d.id)}/redeliver`);
+      setWatchUntil(Date.now() + WATCH_MS);
       await deliveries.reload();
     });
 

@@ -153,7 +153,7 @@ export function WebhooksPage({ app }: AppPageProps) {
           </DataTable>
         )}
       </Card>
-      {watched && <WebhookDeliveries key={watched.id} appId={app.id} endpoint={watched} refresh={refresh} onClose={() => setWatching(null)} />}
+      {watched && <WebhookDeliveries key={watched.id} appId={app.id} endpoint={watched} refresh={refresh} onAttempted={() => void endpoints.reload()} onClose={() => setWatching(null)} />}
     </>
   );
 }
