@@ -4,7 +4,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { appPath, get } from '../api.js';
-import { actorLabel, auditQuery, changeRows, targetLabel, type AuditFilters } from '../audit.js';
+import { actorLabel, actorTypeName, auditQuery, changeRows, targetLabel, type AuditFilters } from '../audit.js';
 import { formatDateTime } from '../format.js';
 import type { AuditEntry, AuditPage } from '../types.js';
 import { Badge } from './badge.js';
@@ -50,7 +50,10 @@ export function AuditLog({ appId, filters, empty }: { appId: string; filters: Au
               <tr data-audit-entry={e.id} data-action={e.action}>
                 <td>{formatDateTime(e.occurred_at)}</td>
                 <td class="mono">{e.action}</td>
-                <td>{actorLabel(e.actor)}</td>
+                <td title={actorLabel(e.actor)}>
+                  {actorTypeName(e.actor.type)}
+                  {(e.actor.id || e.actor.ip) && <span class="muted small mono actor-detail">{[e.actor.id, e.actor.ip].filter(Boolean).join(' · ')}</span>}
+                </td>
                 <td>
                   {targetLabel(e.target)}
                   <span class="muted small"> {e.target.type}</span>
