@@ -1,3 +1,4 @@
+import { createContentCache } from './application/integration/content-cache.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Deps } from './application/deps.js';
@@ -69,6 +70,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     signUpLimits: options.signUpLimits,
     console: { tokenIdleMs: (options.consoleTokenIdleHours ?? DEFAULT_CONSOLE_TOKEN_IDLE_HOURS) * 3_600_000 },
     blobs: options.blobs,
+    content: createContentCache(options.store),
     html: createAnnouncementSanitizer(),
     files: {
       maxUploadBytes: options.maxUploadBytes,

@@ -18,6 +18,8 @@ import { answerCommandLine } from './server-command-line.js';
 import { stopOnSignals, trackRequests } from './shutdown.js';
 
 const SWEEP_EVERY_MS = 60 * 60_000;
+/** How often the planner's statistics are checked (docs/choices.md, "Planner statistics"). */
+const STATISTICS_EVERY_MS = 15_000;
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -73,6 +75,13 @@ async function main(): Promise<void> {
     ]);
   const purger = setInterval(purgeThrottle, THROTTLE_PURGE_EVERY_MS);
   purger.unref();
+  const refreshStatistics = () =>
+    store.refreshStatistics().then(
+      (tables) => tables.length > 0 && app.log.info({ tables }, 'planner statistics refreshed'),
+      (error: unknown) => app.log.warn({ err: error }, 'planner statistics refresh failed'),
+    );
+  const statistician = setInterval(refreshStatistics, STATISTICS_EVERY_MS);
+  statistician.unref();
 
   stopOnSignals({
     app,
@@ -82,6 +91,7 @@ async function main(): Promise<void> {
     stopWork: async () => {
       clearInterval(sweeper);
       clearInterval(purger);
+      clearInterval(statistician);
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
       await processor.stop();
     },
@@ -96,6 +106,7 @@ async function main(): Promise<void> {
   if (metrics !== null && config.metrics.kind === 'port') (await listenForMetrics(metrics, config.host, config.metrics.port)).unref();
   processor.start();
   void sweep().then(purge);
+  void refreshStatistics();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   // One write, the owner hint read first: whoever waits for the first line has the whole banner.

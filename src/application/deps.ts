@@ -1,6 +1,7 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
 import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { JobBell } from './files/job-bell.js';
+import type { ContentCache } from './integration/content-cache.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { HtmlSanitizer } from './ports/html-sanitizer.js';
 import type { PasswordHasher } from './ports/password-hasher.js';
@@ -34,6 +35,8 @@ export interface Deps {
     /** A Bearer console token unused this long stops working (GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). */
     tokenIdleMs: number;
   };
+  /** The applications' content as app_context serves it, cached in process. */
+  content: ContentCache;
   /** Announcement HTML, sanitised on write. */
   html: HtmlSanitizer;
   files: {

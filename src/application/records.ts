@@ -44,6 +44,11 @@ export interface ApplicationRecord {
   /** The files encryption key, sealed under the master key. */
   filesKeySealed: string;
   signing: ApplicationSigningKeys;
+  /**
+   * Changes whenever the application's variables, announcements or files change, whoever wrote
+   * them (the database bumps it): what the content cache compares. New applications start at 0.
+   */
+  contentVersion: number;
   createdAt: Instant;
 }
 

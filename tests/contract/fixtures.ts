@@ -39,6 +39,7 @@ export const makeApp = (ownerId: string, over: Partial<ApplicationRecord> = {}):
   adminApiKeyDigest: digest('admin'),
   filesKeySealed: `sealed:${randomUUID()}`,
   signing: { response: makeResponseKey(), previousResponse: null, requestSealed: `sealed:${randomUUID()}`, previousRequest: null },
+  contentVersion: 0,
   createdAt: T0,
   ...over,
 });

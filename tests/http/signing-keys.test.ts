@@ -136,6 +136,7 @@ describe('applications from before response signing', () => {
       adminApiKeyDigest: t.deps.secrets.digest(t.deps.secrets.issue('gh_adm_')),
       filesKeySealed: t.deps.secrets.seal('files-key'),
       signing: { response: null, previousResponse: null, requestSealed: null, previousRequest: null },
+      contentVersion: 0,
       createdAt: t.clock.now(),
     };
     await t.store.createApplication(app);

@@ -234,6 +234,27 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     expect(invalid + locked).toBe(50);
   }, 60_000);
 
+  it('a variable changed through one instance is served by the other on its next app_context (issue 19)', async () => {
+    const app = await createApp({ name: `Multi ${name} content`, anonymous_access: true });
+    const put = async (i: number, value: string) => {
+      const res = await request(pick(i), 'PUT', `/api/console/applications/${app.id}/variables/channel`, ownerAuth, { value, is_public: true });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const served = async (i: number) => {
+      const res = await request(pick(i), 'GET', '/api/integration/app_context', app.headers);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.application.variables as Array<{ name: string; value: string }>;
+    };
+    await put(0, 'stable');
+    // Both instances serve (and cache) it; then each sees the other's change on its next request.
+    expect(await served(1)).toEqual([{ name: 'channel', value: 'stable' }]);
+    expect(await served(0)).toEqual([{ name: 'channel', value: 'stable' }]);
+    await put(0, 'beta');
+    expect(await served(1)).toEqual([{ name: 'channel', value: 'beta' }]);
+    await put(1, 'nightly');
+    expect(await served(0)).toEqual([{ name: 'channel', value: 'nightly' }]);
+  }, 60_000);
+
   it('a signed request is accepted once: its replay to the other instance is refused, and one of 20 parallel copies passes', async () => {
     const res = await request(pick(1), 'POST', '/api/console/applications', ownerAuth, { name: `Multi ${name} signed`, anonymous_access: true, request_signing: true, signature_window_seconds: 300 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

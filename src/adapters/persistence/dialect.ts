@@ -94,6 +94,13 @@ export interface Dialect {
    * authenticated request asks, so each dialect tunes it.
    */
   matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]>;
+  /**
+   * Brings the planner's statistics up to date for the tables that changed much since they were
+   * last gathered; the names of the tables it refreshed. (PostgreSQL: ANALYZE, see
+   * postgres/statistics.ts; SQLite: nothing, its planner prefers a unique key's full match
+   * without statistics, and none are ever gathered.)
+   */
+  refreshStatistics(): Promise<string[]>;
   /** Connections that carry transactions and writes (SQLite: its one writer; PostgreSQL: the pool). */
   connections: number;
   /** Throws when the database cannot be reached. */

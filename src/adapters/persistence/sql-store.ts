@@ -59,6 +59,7 @@ export function openStore(opened: Dialect): Store {
     ...jobQueue(dialect),
     ...eventStore(dialect),
     databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
+    refreshStatistics: () => dialect.refreshStatistics(),
     ping: () => dialect.ping(),
     close: () => dialect.close(),
   };

@@ -117,6 +117,10 @@ export function defineTables(k: Kit) {
       requestSigningKeySealed: k.text('request_signing_key_sealed'),
       previousRequestSigningKeySealed: k.text('previous_request_signing_key_sealed'),
       previousRequestSigningKeyReplacedAt: k.instant('previous_request_signing_key_replaced_at'),
+      // Bumped by the database itself on every write to the application's variables,
+      // announcements and files (the triggers of the content_version migrations), so a cache of
+      // that content is stale exactly when this differs (docs/choices.md, "The content cache").
+      contentVersion: k.bigNumber('content_version').notNull().default(0),
       createdAt: k.instant('created_at').notNull(),
     },
     (t) => [k.index('applications_owner_idx').on(t.ownerId)],

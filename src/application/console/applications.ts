@@ -70,6 +70,7 @@ export async function createApplication(
     adminApiKeyDigest: deps.secrets.digest(credentials.adminApiKey),
     filesKeySealed: deps.secrets.seal(credentials.filesEncryptionKey),
     signing: { response: deps.responseKeys.generate(), previousResponse: null, requestSealed: requestSigningKey.sealed, previousRequest: null },
+    contentVersion: 0,
     createdAt: deps.clock.now(),
   };
   await deps.store.createApplication(application);

@@ -1,8 +1,6 @@
 import { liveAnnouncements } from '../../domain/announcements.js';
 import { visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
-import type { ContentStore } from '../ports/content-store.js';
-import type { FileStore } from '../ports/file-store.js';
 import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../records.js';
 import { clientFiles } from '../files/client-files.js';
 import { authenticateReader, type PresentedUser, type ReaderDeps } from './authenticate-user.js';
@@ -19,17 +17,13 @@ export interface AppContext {
 }
 
 export async function appContext(
-  deps: ReaderDeps & Pick<Deps, 'clock'> & { store: ContentStore & FileStore },
+  deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>,
   app: ApplicationRecord,
   presented: PresentedUser,
   caller: Caller,
 ): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller);
-  const [variables, announcements, files] = await Promise.all([
-    deps.store.listVariables(app.id),
-    deps.store.listAnnouncements(app.id),
-    deps.store.listFiles(app.id),
-  ]);
+  const { variables, announcements, files } = await deps.content.contentOf(app);
   const now = deps.clock.now();
   // An authenticated user reaching here has an active membership (checked above): a member.
   const audience = user === null ? 'anonymous' : 'member';

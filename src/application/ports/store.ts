@@ -37,6 +37,11 @@ export interface Store
    * metrics read it).
    */
   databaseLoad(): { inFlight: number; connections: number };
+  /**
+   * Refreshes the database's planner statistics where its tables changed much (docs/choices.md,
+   * "Planner statistics"); the tables refreshed.
+   */
+  refreshStatistics(): Promise<string[]>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -13,6 +13,7 @@ import { preparedRead } from './prepared-read.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
 import * as t from './schema.js';
+import { refreshStatistics } from './statistics.js';
 
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
 const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
@@ -123,6 +124,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
     prepare: (_fields, query) => preparedRead(lane, query),
     connections: POOL_SIZE,
+    refreshStatistics: () => refreshStatistics(db),
     async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
       if (keys.length === 0) return [];
       const rows = await bansMatching({ applicationId, now, types: keys.map((k) => k.type), values: keys.map((k) => k.value) });

@@ -179,6 +179,7 @@ export function openSqliteDialect(path: string): Dialect {
     },
     matchingBans: prepareMatchingBans(readDb, t.bans, reader),
     connections: 1,
+    refreshStatistics: async () => [],
     async ping() {
       reader.prepare('select 1').get();
     },

@@ -1,0 +1,1 @@
+ALTER TABLE `applications` ADD `content_version` integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,57 @@
+// The application content app_context serves (variables, announcements, files), kept in process
+// (docs/choices.md, "The content cache"). Every write to that content, made by any instance or
+// process, bumps the application's contentVersion inside its own transaction, and each request
+// reads the application row afresh, so a cached copy is used only while its version is the one
+// the request just read: a change is served on the very next request, on every instance.
+import type { ContentStore } from '../ports/content-store.js';
+import type { FileStore } from '../ports/file-store.js';
+import type { AnnouncementRecord, ApplicationRecord, FileRecord, VariableRecord } from '../records.js';
+
+export interface ApplicationContent {
+  variables: VariableRecord[];
+  announcements: AnnouncementRecord[];
+  files: FileRecord[];
+}
+
+export interface ContentCache {
+  /** The application's content as of at least `app.contentVersion`. */
+  contentOf(app: ApplicationRecord): Promise<ApplicationContent>;
+}
+
+/** How many applications' content one process keeps; the least recently used goes first. */
+export const CONTENT_CACHE_APPLICATIONS = 1_000;
+
+export function createContentCache(store: ContentStore & FileStore, capacity = CONTENT_CACHE_APPLICATIONS): ContentCache {
+  // Insertion order is recency: a hit moves its entry to the end. The content is a promise, so
+  // requests that arrive while it loads share one load.
+  const entries = new Map<string, { version: number; content: Promise<ApplicationContent> }>();
+  const load = async (applicationId: string): Promise<ApplicationContent> => {
+    const [variables, announcements, files] = await Promise.all([
+      store.listVariables(applicationId),
+      store.listAnnouncements(applicationId),
+      store.listFiles(applicationId),
+    ]);
+    return { variables, announcements, files };
+  };
+  return {
+    contentOf(app) {
+      const hit = entries.get(app.id);
+      if (hit !== undefined && hit.version === app.contentVersion) {
+        entries.delete(app.id);
+        entries.set(app.id, hit);
+        return hit.content;
+      }
+      // Loaded after the version was read, so at least that new; a request that read an older
+      // version than the cached one (it started before the change) loads for itself, uncached.
+      const content = load(app.id);
+      if (hit !== undefined && hit.version > app.contentVersion) return content;
+      const entry = { version: app.contentVersion, content };
+      entries.delete(app.id);
+      entries.set(app.id, entry);
+      if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
+      // A failed load is not kept: the next request tries again.
+      content.catch(() => entries.get(app.id) === entry && entries.delete(app.id));
+      return content;
+    },
+  };
+}

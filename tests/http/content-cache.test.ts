@@ -1,0 +1,86 @@
+// The content cache (docs/choices.md, "The content cache"): app_context serves an application's
+// variables, announcements and files from memory, and every change to them, however it is made,
+// is served on the very next request.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, type TestApplication } from '../support/integration.js';
+import { consoleRequest, createApplication, startTestApp, T0, testBackend, type TestApp } from '../support/test-app.js';
+
+const announcement = { content_html: '<p>hi</p>', status: 'PUBLISHED', publish_from: new Date(T0 - 3_600_000).toISOString() };
+
+let t: TestApp;
+let app: TestApplication;
+beforeEach(async () => {
+  t = await startTestApp();
+  app = await createApplication(t, { anonymous_access: true });
+});
+afterEach(() => t.close());
+
+const context = async () => {
+  const res = await call(t, app, 'GET', '/app_context');
+  expect(res.statusCode).toBe(200);
+  const body = res.json() as { application: { variables: Array<{ name: string; value: string }> }; announcements: Array<{ title: string }> };
+  return { variables: body.application.variables, announcements: body.announcements };
+};
+
+/** Runs `statement` on the test server's database, behind the server's back. */
+async function sqlBehindTheServer(statement: string): Promise<void> {
+  if (testBackend === 'postgres') {
+    const pg = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
+    await pg.unsafe(statement).finally(() => pg.end({ timeout: 5 }));
+  } else {
+    const db = new Database(join(t.dataDir, 'gatehouse.db'));
+    try {
+      db.exec(statement);
+    } finally {
+      db.close();
+    }
+  }
+}
+
+describe('the content cache', () => {
+  it('every change to variables and announcements is served on the next app_context', async () => {
+    expect((await context()).variables).toEqual([]);
+    await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/version`, { value: '1.0.0', is_public: true });
+    expect((await context()).variables).toEqual([{ name: 'version', value: '1.0.0' }]);
+    // Cached now: the same answer again, and then a replacement.
+    expect((await context()).variables).toEqual([{ name: 'version', value: '1.0.0' }]);
+    await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/version`, { value: '1.0.1', is_public: true });
+    expect((await context()).variables).toEqual([{ name: 'version', value: '1.0.1' }]);
+    await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/version`, { value: '1.0.1', is_public: false });
+    expect((await context()).variables).toEqual([]);
+    await consoleRequest(t, 'DELETE', `/applications/${app.id}/variables/version`);
+    expect((await context()).variables).toEqual([]);
+
+    const created = await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { ...announcement, title: 'Hello' });
+    expect(created.statusCode).toBe(201);
+    expect((await context()).announcements.map((a) => a.title)).toEqual(['Hello']);
+    const id = created.json().id as string;
+    expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}/announcements/${id}`, { title: 'Hello again' })).statusCode).toBe(200);
+    expect((await context()).announcements.map((a) => a.title)).toEqual(['Hello again']);
+    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/announcements/${id}`)).statusCode).toBe(204);
+    expect((await context()).announcements).toEqual([]);
+  });
+
+  it('a change written straight into the database, past the server, is served on the next request too', async () => {
+    await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/channel`, { value: 'stable', is_public: true });
+    expect((await context()).variables).toEqual([{ name: 'channel', value: 'stable' }]);
+    await sqlBehindTheServer(`update variables set value = 'beta' where application_id = '${app.id}' and name = 'channel'`);
+    expect((await context()).variables).toEqual([{ name: 'channel', value: 'beta' }]);
+  });
+
+  it('another application keeps its own content, and deleting an application with content works', async () => {
+    const other = await createApplication(t, { anonymous_access: true });
+    await consoleRequest(t, 'PUT', `/applications/${other.id}/variables/mine`, { value: 'other', is_public: true });
+    await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/mine`, { value: 'this', is_public: true });
+    await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { ...announcement, title: 'Bye' });
+    expect((await context()).variables).toEqual([{ name: 'mine', value: 'this' }]);
+    expect((await call(t, other, 'GET', '/app_context')).json().application.variables).toEqual([{ name: 'mine', value: 'other' }]);
+    // The cascade deletes the content, whose triggers bump the version of the row going away.
+    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}`)).statusCode).toBe(204);
+    expect((await call(t, app, 'GET', '/app_context')).statusCode).toBe(401);
+    expect((await call(t, other, 'GET', '/app_context')).json().application.variables).toEqual([{ name: 'mine', value: 'other' }]);
+  });
+});
