@@ -6,9 +6,14 @@ describe('dashboard audit log', () => {
     expect(auditQuery({})).toBe('');
     expect(auditQuery({ action: ' ', actor_type: '', target_type: '', since: '' })).toBe('');
     expect(auditQuery({ action: 'user.created', actor_type: 'owner' })).toBe('?action=user.created&actor_type=owner');
-    expect(auditQuery({ target_type: 'user', target_id: 'a b&c' }, 'next/page=')).toBe('?target_type=user&target_id=a+b%26c&cursor=next%2Fpage%3D');
+    expect(auditQuery({ target_type: 'user', target_id: 'a b&c' }, { cursor: 'next/page=' })).toBe('?target_type=user&target_id=a+b%26c&cursor=next%2Fpage%3D');
+    expect(auditQuery({ action: 'user.created' }, { limit: 20, cursor: 'cG9zOjQy' })).toBe('?action=user.created&limit=20&cursor=cG9zOjQy');
+    expect(auditQuery({}, { limit: 20, cursor: null })).toBe('?limit=20');
     expect(auditQuery({ since: '2026-01-01T00:00:00.000Z', until: '2026-02-01T00:00:00.000Z' })).toBe('?since=2026-01-01T00%3A00%3A00.000Z&until=2026-02-01T00%3A00%3A00.000Z');
-    expect(auditQuery({}, null)).toBe('');
+  });
+
+  it('sends actions and target types in lower case, as the API names them; ids as typed', () => {
+    expect(auditQuery({ action: ' User.Created ', target_type: 'USER', target_id: 'AbC' })).toBe('?action=user.created&target_type=user&target_id=AbC');
   });
 
   it('names the actor by kind, id and address, whichever are known', () => {

@@ -21,14 +21,21 @@ export const ACTOR_TYPES: Array<[ActorType, string]> = [
 
 const FILTER_KEYS = ['action', 'actor_type', 'target_type', 'target_id', 'since', 'until'] as const;
 
-/** The query string of a page (`?…`, or '' with nothing to say): empty filters are left out, the cursor last. */
-export function auditQuery(filters: AuditFilters, cursor: string | null = null): string {
+/** Names the API matches exactly and only in lower case (actions, target types). */
+const LOWER_CASE: ReadonlySet<string> = new Set(['action', 'target_type']);
+
+/**
+ * The query string of a page (`?…`, or '' with nothing to say): empty filters are left out,
+ * names in lower case, then the page size and the cursor when given.
+ */
+export function auditQuery(filters: AuditFilters, page: { limit?: number; cursor?: string | null } = {}): string {
   const params = new URLSearchParams();
   for (const key of FILTER_KEYS) {
     const value = filters[key]?.trim();
-    if (value) params.set(key, value);
+    if (value) params.set(key, LOWER_CASE.has(key) ? value.toLowerCase() : value);
   }
-  if (cursor) params.set('cursor', cursor);
+  if (page.limit !== undefined) params.set('limit', String(page.limit));
+  if (page.cursor) params.set('cursor', page.cursor);
   const text = params.toString();
   return text ? `?${text}` : '';
 }

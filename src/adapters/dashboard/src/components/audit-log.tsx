@@ -1,5 +1,5 @@
-// The audit log under a set of filters, newest first, a page at a time ("Load more" follows the
-// API's cursor), each row opening onto the fields it changed. The Activity page and a user's
+// The audit log under a set of filters, newest first, a page of the dashboard's size at a time
+// ("Load more" follows the API's cursor), each row opening onto the fields it changed. The Activity page and a user's
 // History section both show it (docs/api.md, Audit log).
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
@@ -11,11 +11,12 @@ import { Badge } from './badge.js';
 import { DataTable } from './data-table.js';
 import { ErrorBanner } from './error-banner.js';
 import { Empty } from './fields.js';
+import { PAGE_SIZE } from './pager.js';
 import { useAction, useLoad } from './use-load.js';
 
 export function AuditLog({ appId, filters, empty }: { appId: string; filters: AuditFilters; empty: string }) {
   const path = appPath(appId, '/audit');
-  const key = auditQuery(filters);
+  const key = auditQuery(filters, { limit: PAGE_SIZE });
   const first = useLoad(() => get<AuditPage>(path + key), [path, key]);
   // Pages after the first, kept with the first page they follow: new filters start over.
   const [more, setMore] = useState<{ after: AuditPage; pages: AuditPage[] } | null>(null);
@@ -29,7 +30,7 @@ export function AuditLog({ appId, filters, empty }: { appId: string; filters: Au
     void loadMore.run(async () => {
       const head = first.data;
       if (!head || !cursor) return;
-      const page = await get<AuditPage>(path + auditQuery(filters, cursor));
+      const page = await get<AuditPage>(path + auditQuery(filters, { limit: PAGE_SIZE, cursor }));
       setMore((m) => ({ after: head, pages: [...(m?.after === head ? m.pages : []), page] }));
     });
   const toggle = (id: string) => {
