@@ -46,6 +46,8 @@ export function retryAfterMs(header: string | null, now: Instant): number | null
   if (header === null) return null;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * SECOND;
+  // An HTTP date names its weekday and month; a bare number of another shape is no date.
+  if (!/[A-Za-z]/.test(text)) return null;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
