@@ -115,7 +115,7 @@ function post(t: Target, headers: Record<string, string>, body: string, timeoutM
       agent: false,
     });
     const timer = setTimeout(() => {
-      failed(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+      failed(`no answer within ${timeoutMs / 1000} s`);
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => failed(error.code ? `${error.code}: ${error.message}` : error.message));
