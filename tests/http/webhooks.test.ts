@@ -224,9 +224,12 @@ describe('webhook deliveries (receivers on loopback)', () => {
     const [listed] = (await consoleRequest(t, 'GET', `/applications/${app.id}/webhooks`)).json();
     expect(listed).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('410') });
     expect((await deliveries(e.id))[0].state).toBe('failed');
-    // Nothing more goes to it; turning it back on clears the reason.
+    // Nothing more goes to it but a test; turning it back on clears the reason.
     await signUp(t, app, 'bob', 'password123');
     expect(await t.webhooks.drain()).toBe(0);
+    expect((await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks/${e.id}/test`)).statusCode).toBe(204);
+    expect(await t.webhooks.drain()).toBe(1);
+    expect(r.received.map((x) => JSON.parse(x.body).type)).toEqual(['user.created', 'webhook.test']);
     const again = await consoleRequest(t, 'PATCH', `/applications/${app.id}/webhooks/${e.id}`, { enabled: true });
     expect(again.json()).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
   });

@@ -39,7 +39,8 @@ function signingSecrets(deps: Pick<Deps, 'secrets'>, endpoint: ClaimedDelivery['
 /** Attempts one claimed delivery and settles it. */
 async function attempt(deps: DelivererDeps, delivery: ClaimedDelivery, options: WebhookDelivererOptions): Promise<void> {
   const now = deps.clock.now();
-  if (!delivery.endpoint.enabled) {
+  // A disabled endpoint gets nothing more, but the test its owner asked for (to see it work again).
+  if (!delivery.endpoint.enabled && delivery.event.type !== 'webhook.test') {
     await deps.store.settleWebhookDelivery(delivery.id, options.workerId, null, { state: 'failed', why: 'disabled' }, now);
     return;
   }
