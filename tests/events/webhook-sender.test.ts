@@ -52,7 +52,7 @@ describe('the webhook sender', () => {
   });
 
   it('names the URL host in the TLS handshake (SNI) while connecting to the checked address', async () => {
-    let hello = Buffer.alloc(0);
+    let hello: Buffer = Buffer.alloc(0);
     const server = createNetServer((socket) => {
       socket.once('data', (chunk: Buffer) => {
         hello = chunk;

@@ -1,5 +1,5 @@
 // A webhook receiver on loopback for tests: answers each delivery with the next scripted answer
-// (200 once the script runs out) and keeps what it received, headers and raw body.
+// (a fallback's once the script runs out) and keeps what it received, headers and raw body.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -24,15 +24,19 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(path = '/hook'): Promise<Receiver> {
+/**
+ * Starts a receiver at `path`; once the script runs out, `fallback` answers (200 `ok` by default).
+ */
+export async function startReceiver(path = '/hook', fallback: (r: Received) => ScriptedAnswer = () => ({ status: 200, body: 'ok' })): Promise<Receiver> {
   const received: Received[] = [];
   const answers: ScriptedAnswer[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = answers.shift() ?? { status: 200, body: 'ok' };
+      const r = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(r);
+      const answer = answers.shift() ?? fallback(r);
       res.writeHead(answer.status, answer.headers ?? {});
       res.end(answer.body ?? '');
     });
