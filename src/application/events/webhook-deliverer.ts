@@ -44,13 +44,17 @@ async function attempt(deps: DelivererDeps, delivery: ClaimedDelivery, options: 
     await deps.store.settleWebhookDelivery(delivery.id, options.workerId, null, { state: 'failed', why: 'disabled' }, now);
     return;
   }
-  const result = await deps.webhooks.send({
-    url: delivery.endpoint.url,
-    id: delivery.event.id,
-    at: now,
-    body: deliveryBody(delivery.event),
-    secrets: signingSecrets(deps, delivery.endpoint, now),
-  });
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(deps, delivery.endpoint, now);
+  } catch {
+    // A secret sealed under another master key: an attempt that cannot be signed fails as any
+    // other does (and is retried), rather than holding the delivery's lease forever.
+    const record = { attemptedAt: now, statusCode: null, latencyMs: 0, error: 'the signing secret could not be opened (master key changed?)', responseBody: null };
+    await deps.store.settleWebhookDelivery(delivery.id, options.workerId, record, nextStep(delivery.attempts + 1, { statusCode: null, retryAfter: null }, now, options.random), now);
+    return;
+  }
+  const result = await deps.webhooks.send({ url: delivery.endpoint.url, id: delivery.event.id, at: now, body: deliveryBody(delivery.event), secrets });
   const record: WebhookAttemptRecord = {
     attemptedAt: now,
     statusCode: result.statusCode,
