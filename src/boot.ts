@@ -45,6 +45,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
       jobLeaseMs: config.jobLeaseMs,
       passwordQueuePerApplication: config.passwordQueue,
       consoleTokenIdleHours: config.consoleTokenIdleHours,
+      webhooksAllowPrivate: config.webhooksAllowPrivate,
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.argon2 ? { argon2: options.argon2 } : {}),
     });

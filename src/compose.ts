@@ -12,6 +12,7 @@ import { createResponseSigningKeys } from './adapters/crypto/response-signing-ke
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
 import { createAnnouncementSanitizer } from './adapters/html/announcement-sanitizer.js';
+import { createWebhookSender } from './adapters/events/webhook-sender.js';
 import type { ThrottleLimits } from './domain/auth-throttle.js';
 import { JOB_LEASE_MS } from './domain/files.js';
 import type { SignUpLimits } from './domain/sign-up-limits.js';
@@ -32,6 +33,8 @@ export interface ComposeOptions {
   passwordQueuePerApplication?: number;
   /** A Bearer console token unused this long stops working (default DEFAULT_CONSOLE_TOKEN_IDLE_HOURS). */
   consoleTokenIdleHours?: number;
+  /** GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: webhooks may go to http:// and non-public addresses. */
+  webhooksAllowPrivate?: boolean;
 }
 
 /** docs/configuration.md, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS (30 days). */
@@ -71,6 +74,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     console: { tokenIdleMs: (options.consoleTokenIdleHours ?? DEFAULT_CONSOLE_TOKEN_IDLE_HOURS) * 3_600_000 },
     blobs: options.blobs,
     content: createContentCache(options.store),
+    webhooks: createWebhookSender({ allowPrivate: options.webhooksAllowPrivate ?? false }),
     html: createAnnouncementSanitizer(),
     files: {
       maxUploadBytes: options.maxUploadBytes,

@@ -37,6 +37,8 @@ export interface Config {
   sessionRetentionDays: number;
   /** A console Bearer token unused this many hours stops working. */
   consoleTokenIdleHours: number;
+  /** Webhooks may go to http:// URLs and loopback, private and link-local addresses (GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1). */
+  webhooksAllowPrivate: boolean;
   logLevel: string;
   /**
    * Prometheus metrics (docs/configuration.md, Metrics): off; on the service's port at /metrics
@@ -122,6 +124,7 @@ export function readConfig(env: Env = process.env): Config {
     shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),
     sessionRetentionDays: integer(env, 'GATEHOUSE_SESSION_RETENTION_DAYS', 30, 1, 36_500),
     consoleTokenIdleHours: integer(env, 'GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS', DEFAULT_CONSOLE_TOKEN_IDLE_HOURS, 1, 876_000),
+    webhooksAllowPrivate: integer(env, 'GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', 0, 0, 1) === 1,
     logLevel,
     metrics: readMetrics(env),
   };

@@ -1,6 +1,7 @@
 // The composition root: read config, open adapters, build the app, listen, close on signals.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { createWebhookDeliverer } from './application/events/webhook-deliverer.js';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
@@ -20,6 +21,8 @@ import { stopOnSignals, trackRequests } from './shutdown.js';
 const SWEEP_EVERY_MS = 60 * 60_000;
 /** How often the planner's statistics are checked (docs/choices.md, "Planner statistics"). */
 const STATISTICS_EVERY_MS = 15_000;
+/** Webhook attempts in flight per instance: each mostly waits on a receiver (up to 15 s). */
+const WEBHOOK_CONCURRENCY = 8;
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -41,6 +44,14 @@ async function main(): Promise<void> {
     // Worker threads hash while the main thread reads, encrypts and writes.
     meter: createDigestPool().meter,
     onError: (error, job) => app.log.warn({ err: error, jobId: job?.id, fileId: job?.fileId }, 'file processing attempt failed'),
+  });
+  // Webhook deliveries (docs/api.md, Webhooks): polled, so a change only ever inserts them.
+  const deliverer = createWebhookDeliverer(deps, {
+    workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
+    concurrency: WEBHOOK_CONCURRENCY,
+    pollMs: 500,
+    random: Math.random,
+    onError: (error) => app.log.warn({ err: error }, 'webhook delivery failed to reach the queue'),
   });
   const sweep = () =>
     sweepOrphanBlobs(deps).then(
@@ -93,7 +104,7 @@ async function main(): Promise<void> {
       clearInterval(purger);
       clearInterval(statistician);
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
-      await processor.stop();
+      await Promise.all([processor.stop(), deliverer.stop()]);
     },
     closeStore,
     say: (line) => console.log(line),
@@ -105,6 +116,7 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   if (metrics !== null && config.metrics.kind === 'port') (await listenForMetrics(metrics, config.host, config.metrics.port)).unref();
   processor.start();
+  deliverer.start();
   void sweep().then(purge);
   void refreshStatistics();
   const address = app.server.address();

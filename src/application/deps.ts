@@ -11,6 +11,7 @@ import type { Store } from './ports/store.js';
 import type { RequestSignatures } from './ports/request-signatures.js';
 import type { ResponseSigningKeys } from './ports/response-signing-keys.js';
 import type { TokenService } from './ports/token-service.js';
+import type { WebhookSender } from './ports/webhook-sender.js';
 
 /**
  * Every driven port and the limits from configuration, as compose.ts builds them and the HTTP
@@ -37,6 +38,8 @@ export interface Deps {
   };
   /** The applications' content as app_context serves it, cached in process. */
   content: ContentCache;
+  /** Calls webhook receivers, and decides which URLs may be one. */
+  webhooks: WebhookSender;
   /** Announcement HTML, sanitised on write. */
   html: HtmlSanitizer;
   files: {

@@ -26,7 +26,7 @@ export function parseIpAddress(raw: string): string | null {
 }
 
 /** Four decimal octets without leading zeros (010 reads as octal to some parsers: refused). */
-function ipv4Octets(text: string): number[] | null {
+export function ipv4Octets(text: string): number[] | null {
   const parts = text.split('.');
   if (parts.length !== 4) return null;
   const octets: number[] = [];
@@ -40,7 +40,7 @@ function ipv4Octets(text: string): number[] | null {
 }
 
 /** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail counts as the last two). */
-function ipv6Groups(text: string): number[] | null {
+export function ipv6Groups(text: string): number[] | null {
   const halves = text.split('::');
   if (halves.length > 2) return null;
   const parse = (half: string, last: boolean): number[] | null => {

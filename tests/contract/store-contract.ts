@@ -18,6 +18,7 @@ import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
 import { userVariableContract } from './contract-user-variables.js';
+import { webhookContract } from './contract-webhooks.js';
 
 export interface OpenedStore {
   store: Store;
@@ -102,5 +103,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     jobContract(ctx);
     overviewContract(ctx);
     concurrencyContract(ctx);
+    webhookContract(ctx);
   });
 }

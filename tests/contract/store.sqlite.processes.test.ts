@@ -51,10 +51,13 @@ async function listTs(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
 }
 
-/** Transpiles the store with its SQLite dialect (not the PostgreSQL one), find-above and the domain into `out`. */
+/**
+ * Transpiles the server's sources (but the PostgreSQL dialect and the dashboard) into `out`: the
+ * store reaches beyond persistence and the domain (the events it records are built by the
+ * application's and the HTTP views' code), and transpiling a file that is never loaded costs little.
+ */
 async function buildChildRuntime(out: string): Promise<void> {
-  const persistence = (await listTs(join(repo, 'src/adapters/persistence'))).filter((f) => !f.includes(`${sep}postgres${sep}`));
-  const sources = [...persistence, join(repo, 'src/adapters/find-above.ts'), ...(await listTs(join(repo, 'src/domain')))];
+  const sources = (await listTs(join(repo, 'src'))).filter((f) => !f.includes(`${sep}postgres${sep}`) && !f.includes(`${sep}dashboard${sep}`));
   for (const file of sources) {
     const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },

@@ -13,6 +13,8 @@ let session: string;
 let userId: string;
 let code: string;
 let signing: TestApplication & { credentials: { request_signing_key: string } };
+let hookId: string;
+let deliveryId: string;
 
 beforeAll(async () => {
   t = await startTestApp({ limits: { ipFailureLimit: 1_000_000, lockoutThreshold: 1_000_000 } });
@@ -22,6 +24,10 @@ beforeAll(async () => {
   session = await token(t, app, { username: 'alice', password: u.password });
   [code] = (await createLicenses(t, app.id, 1, 60)) as [string];
   signing = await createApplication(t, { device_auth: false, legacy_auth: true, anonymous_access: true, request_signing: true });
+  const hook = await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/webhooks`, headers: { authorization: `Bearer ${t.ownerToken}` }, payload: { url: 'https://93.184.216.34/hook', events: ['*'] } });
+  hookId = hook.json().endpoint.id;
+  await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/webhooks/${hookId}/test`, headers: { authorization: `Bearer ${t.ownerToken}` } });
+  deliveryId = (await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/webhooks/${hookId}/deliveries`, headers: { authorization: `Bearer ${t.ownerToken}` } })).json()[0].id;
 });
 afterAll(() => t.close());
 
@@ -92,6 +98,18 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['DELETE', `/api/console/tokens/${ID}`, 'console'],
   ['POST', '/api/console/tokens/revoke_all', 'console'],
   ['POST', '/api/console/password', 'console'],
+  ['POST', '/api/console/applications/{app}/webhooks', 'console'],
+  ['GET', '/api/console/applications/{app}/webhooks', 'console'],
+  ['PATCH', `/api/console/applications/{app}/webhooks/${ID}`, 'console'],
+  ['PATCH', '/api/console/applications/{app}/webhooks/{hook}', 'console'],
+  ['DELETE', `/api/console/applications/{app}/webhooks/${ID}`, 'console'],
+  ['POST', `/api/console/applications/{app}/webhooks/${ID}/rotate_secret`, 'console'],
+  ['POST', '/api/console/applications/{app}/webhooks/{hook}/rotate_secret', 'console'],
+  ['POST', `/api/console/applications/{app}/webhooks/${ID}/test`, 'console'],
+  ['POST', '/api/console/applications/{app}/webhooks/{hook}/test', 'console'],
+  ['GET', `/api/console/applications/{app}/webhooks/${ID}/deliveries`, 'console'],
+  ['POST', `/api/console/applications/{app}/webhooks/{hook}/deliveries/${ID}/redeliver`, 'console'],
+  ['POST', `/api/console/applications/{app}/webhooks/${ID}/deliveries/{delivery}/redeliver`, 'console'],
 ];
 
 /** Text with lone UTF-16 surrogates (JSON's "\ud800" escapes) among ordinary characters and whole pairs. */
@@ -111,7 +129,7 @@ const pathParam = fc.oneof(
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password', 'response_signing', 'request_signing', 'signature_window_seconds', 'license_file_ttl_minutes', 'ttl_minutes', 'username_or_license_code', 'max_user_variables', 'device_reset_cooldown_hours'),
+    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password', 'response_signing', 'request_signing', 'signature_window_seconds', 'license_file_ttl_minutes', 'ttl_minutes', 'username_or_license_code', 'max_user_variables', 'device_reset_cooldown_hours', 'url', 'events', 'enabled', 'description'),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );
@@ -154,6 +172,8 @@ const fill = (template: string, param: string) =>
   template
     .replace('{app}', app.id)
     .replace('{user}', userId)
+    .replace('{hook}', hookId)
+    .replace('{delivery}', deliveryId)
     .replace(ID, encodePathParam(param));
 
 describe('malformed input never yields 5xx', () => {
@@ -250,6 +270,31 @@ describe('malformed input never yields 5xx', () => {
         expectClientError(res, url);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('any URL and event list of a new webhook endpoint answers 201 or 422', async () => {
+    // IP literals and names under .invalid only: nothing here waits on a real lookup.
+    const url = fc.oneof(
+      fc.string({ maxLength: 100 }),
+      withLoneSurrogates,
+      fc.ipV4().map((ip) => `https://${ip}/hook`),
+      fc.ipV6().map((ip) => `https://[${ip}]:8443/`),
+      fc.domain().map((d) => `https://${d}.invalid/`),
+      fc.constantFrom('https://', 'https://[::1', 'https://a b/', 'javascript:alert(1)', 'https://u:p@93.184.216.34/', 'https://0x7f000001/', `https://93.184.216.34/${'x'.repeat(3000)}`),
+    );
+    const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
+    if (owner === null) throw new Error('no owner');
+    // A token of its own: another case signs the harness's out.
+    const own = (await issueConsoleToken(t.deps, owner)).token;
+    const events = fc.oneof(fc.constant(['*']), fc.array(fc.oneof(fc.string({ maxLength: 70 }), fc.constantFrom('user.created', 'webhook.test', '*')), { maxLength: 70 }));
+    await fc.assert(
+      fc.asyncProperty(url, events, async (u, e) => {
+        const res = await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/webhooks`, headers: { authorization: `Bearer ${own}` }, payload: { url: u, events: e } });
+        expectClientError(res, `${u} ${JSON.stringify(e)}`);
+        expect([201, 422], `${u} ${res.body}`).toContain(res.statusCode);
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -47,6 +47,10 @@ it('no issued secret or password is stored in plain text', async () => {
   const login = await t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password: 'owner-password-1' } });
   secrets.push(login.json().token);
   await consoleRequest(t, 'POST', `/applications/${app.id}/bans`, { type: 'license', value: codes[1] });
+  // Webhook signing secrets, the first and its rotation, whole and as their key bytes' base64.
+  const hook = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url: 'https://93.184.216.34/hook', events: ['*'] });
+  const hookSecrets = [hook.json().secret as string, (await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks/${hook.json().endpoint.id}/rotate_secret`)).json().secret as string];
+  secrets.push(...hookSecrets, ...hookSecrets.map((s) => s.slice('whsec_'.length)));
 
   const dump = databaseBytes(t.dbPath);
   expect(dump.length).toBeGreaterThan(0);

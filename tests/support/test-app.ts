@@ -16,6 +16,8 @@ import { readConfig } from '../../src/config.js';
 import { createEncryptStream } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
+import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/application/events/webhook-deliverer.js';
+import { seededRandom } from './seeded-random.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 
@@ -82,6 +84,8 @@ export interface TestApp {
   masterKey: Buffer;
   /** File processing: not started; tests run queued jobs with drain(). */
   processor: FileProcessor;
+  /** Webhook delivery: not started; tests attempt due deliveries with drain() (retry jitter seeded). */
+  webhooks: WebhookDeliverer;
   /** A console token of a ready-made owner. */
   ownerToken: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -108,6 +112,8 @@ export interface TestAppOptions {
   consoleTokenIdleHours?: number;
   /** GATEHOUSE_METRICS=1: answers counted and served at GET /metrics (default: off, as the server's). */
   metrics?: boolean;
+  /** GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1: webhook receivers on loopback (default: off, as the server's). */
+  webhooksAllowPrivate?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -128,6 +134,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.passwordQueue === undefined ? {} : { GATEHOUSE_PASSWORD_QUEUE: String(options.passwordQueue) }),
     ...(options.consoleTokenIdleHours === undefined ? {} : { GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS: String(options.consoleTokenIdleHours) }),
     GATEHOUSE_ACCOUNT_FAILURE_LIMIT: String(limits.accountFailureLimit),
+    ...(options.webhooksAllowPrivate ? { GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}),
     // Generous by default: most tests sign many users up from one address.
     GATEHOUSE_SIGN_UPS_PER_ADDRESS: String(options.signUpLimits?.perAddress ?? 100_000),
     GATEHOUSE_SIGN_UPS_PER_APPLICATION: String(options.signUpLimits?.perApplication ?? 100_000),
@@ -149,6 +156,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
   const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream, meter: digests.meter });
+  const jitter = seededRandom('webhook-jitter');
+  const webhooks = createWebhookDeliverer(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, random: () => jitter.int(1_000_000) / 1_000_000 });
   return {
     http,
     deps,
@@ -160,10 +169,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     dataDir: dir,
     masterKey,
     processor,
+    webhooks,
     ownerToken: token,
     inject: (o) => http.inject(o),
     async close() {
       await processor.stop();
+      await webhooks.stop();
       await http.close();
       await booted.close();
       await backend.drop();

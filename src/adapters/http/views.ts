@@ -11,6 +11,7 @@ import type {
   UserVariableRecord,
   VariableRecord,
 } from '../../application/records.js';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../application/ports/webhook-store.js';
 import type { LicenseLookup } from '../../application/admin/lookup-license.js';
 import type { UserPage } from '../../application/console/users.js';
 import type { ApplicationOverview } from '../../application/console/overview.js';
@@ -181,4 +182,33 @@ export const overviewJson = (o: ApplicationOverview): Json<'Overview'> => ({
   licenses: { used: o.licensesUsed, unused: o.licensesUnused },
   storage_bytes: o.storageBytes,
   daily: o.daily.map((d) => ({ date: d.date, sign_ups: d.signUps, logins: d.logins })),
+});
+
+export const webhookEndpointJson = (e: WebhookEndpointRecord): Json<'WebhookEndpoint'> => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  description: e.description,
+  enabled: e.enabled,
+  failing_since: isoOrNull(e.failingSince),
+  disabled_reason: e.disabledReason,
+  created_at: toIso(e.createdAt),
+  updated_at: toIso(e.updatedAt),
+});
+
+export const webhookDeliveryJson = (d: WebhookDeliveryRecord): Json<'WebhookDelivery'> => ({
+  id: d.id,
+  endpoint_id: d.endpointId,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  state: d.state,
+  attempts: d.attempts.map((a) => ({
+    attempted_at: toIso(a.attemptedAt),
+    status_code: a.statusCode,
+    latency_ms: a.latencyMs,
+    error: a.error,
+    response_body: a.responseBody,
+  })),
+  next_attempt_at: d.state === 'pending' ? toIso(d.runAfter) : null,
+  created_at: toIso(d.createdAt),
 });

@@ -17,6 +17,7 @@ import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
 import { userStore } from './store/user-store.js';
 import { userVariableStore } from './store/user-variable-store.js';
+import { webhookStore } from './store/webhook-store.js';
 
 /**
  * The dialect with its transactions, snapshots and writes counted while they run or wait for a
@@ -58,6 +59,7 @@ export function openStore(opened: Dialect): Store {
     ...fileStore(dialect, reads),
     ...jobQueue(dialect),
     ...eventStore(dialect),
+    ...webhookStore(dialect),
     databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
     refreshStatistics: () => dialect.refreshStatistics(),
     ping: () => dialect.ping(),

@@ -452,10 +452,9 @@ export function defineTables(k: Kit) {
   );
 
   // The event outbox and audit log, one row per change (docs/events.md), written in the change's
-  // own transaction. `seq` and `hash` stay null until the chainer links the row into its
-  // application's hash chain (and fans it out to webhook deliveries) after the commit, so a hot
-  // write never waits on a per-application lock. Rows are never updated after that, nor deleted
-  // but by retention.
+  // own transaction, beside its webhook deliveries. `seq` and `hash` stay null until the chainer
+  // links the row into its application's hash chain after the commit, so a hot write never waits
+  // on a per-application lock. Rows are never updated after that, nor deleted but by retention.
   const events = k.table(
     'events',
     {

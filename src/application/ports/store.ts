@@ -6,6 +6,7 @@ import type { ApplicationStore } from './application-store.js';
 import type { BanStore } from './ban-store.js';
 import type { ContentStore } from './content-store.js';
 import type { EventStore } from './event-store.js';
+import type { WebhookQueue, WebhookStore } from './webhook-store.js';
 import type { FileStore } from './file-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { LicenseStore } from './license-store.js';
@@ -31,7 +32,9 @@ export interface Store
     ContentStore,
     FileStore,
     JobQueue,
-    EventStore {
+    EventStore,
+    WebhookStore,
+    WebhookQueue {
   /**
    * Transactions and writes running or waiting for one of the database's `connections` (the
    * metrics read it).

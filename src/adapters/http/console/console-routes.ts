@@ -16,6 +16,7 @@ import { contentRoutes } from './content-routes.js';
 import { licenseRoutes } from './license-routes.js';
 import { consoleTokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 import { answers } from '../answers.js';
 import { NoBody, OwnerLogin } from '../wire-schemas.js';
 
@@ -51,6 +52,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
     await authed.register(contentRoutes, { deps });
     await authed.register(userRoutes, { deps });
     await authed.register(banRoutes, { deps });
+    await authed.register(webhookRoutes, { deps });
     // The dashboard's uploads: the admin file endpoints, per application, recorded as DASHBOARD.
     await authed.register(fileRoutes, {
       prefix: '/applications/:app_id',

@@ -12,6 +12,7 @@ import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolat
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead } from './prepared-read.js';
+import { keepingStatements } from './statement-cache.js';
 import * as schema from './schema.js';
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
@@ -152,8 +153,8 @@ export function openSqliteDialect(path: string): Dialect {
   }
   // The tables and databases are SQLite's, behind the store's PostgreSQL-typed view (dialect.ts).
   const t = schema as unknown as Tables;
-  const writeDb = drizzle({ client: writer }) as unknown as Db;
-  const readDb = drizzle({ client: reader }) as unknown as Db;
+  const writeDb = drizzle({ client: keepingStatements(writer) }) as unknown as Db;
+  const readDb = drizzle({ client: keepingStatements(reader) }) as unknown as Db;
   const queue = writerQueue(path);
   const oneWriter = queue.serial;
   // A read snapshot is a transaction on the reader: one at a time there too (on the writer when

@@ -9,17 +9,19 @@ import type { EventDraft } from '../../../application/events/event-draft.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
+import { fanOutWebhooks } from './webhook-fan-out.js';
 
 /** Inserts `drafts` as events at `now`, in the caller's transaction `tx`. */
 export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDraft[], now: Instant): Promise<void> {
   if (drafts.length === 0) return;
   const actor = currentActor();
   const { events } = d.t;
-  for (const draft of drafts) {
+  const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
+  for (const { id, draft } of recorded) {
     // An end user acting on their own account is known by the target once the request said who.
     const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
     await tx.insert(events).values({
-      id: randomUUID(),
+      id,
       applicationId: draft.applicationId,
       occurredAt: now,
       action: draft.action,
@@ -35,6 +37,7 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
       ...d.insertionOrder('pos', events.pos),
     });
   }
+  await fanOutWebhooks(d, tx, recorded, now);
 }
 
 export function eventStore(d: Dialect): EventStore {

@@ -1,0 +1,53 @@
+// Webhook fan-out (docs/api.md, Webhooks): every event a change records becomes one pending
+// delivery per enabled endpoint of its application subscribed to it, inserted in the change's own
+// transaction, so a delivery exists exactly when its event committed. Runs on every recorded
+// event (logins included): one read over the endpoints' application index, and no write at all
+// for an application without endpoints.
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
+import type { Instant } from '../../../domain/time.js';
+import type { Db, Dialect } from '../dialect.js';
+
+/** Whether an endpoint subscribed to `events` (names, or ["*"]) receives `action`. */
+export const subscribes = (events: readonly string[], action: string) => events.includes('*') || events.includes(action);
+
+/**
+ * Inserts the deliveries of `recorded` events in `tx`. `webhook.test` goes to the endpoint it
+ * tests (its target) only, enabled or not: the owner asked for it.
+ */
+export async function fanOutWebhooks(d: Dialect, tx: Db, recorded: ReadonlyArray<{ id: string; draft: EventDraft }>, now: Instant): Promise<void> {
+  const hooked = recorded.filter((r) => isWebhookEvent(r.draft.action));
+  if (hooked.length === 0) return;
+  const { webhookEndpoints: e, webhookDeliveries } = d.t;
+  const applicationIds = [...new Set(hooked.map((r) => r.draft.applicationId))];
+  const endpoints = await tx
+    .select({ id: e.id, applicationId: e.applicationId, events: e.events, enabled: e.enabled })
+    .from(e)
+    .where(applicationIds.length === 1 ? eq(e.applicationId, applicationIds[0] as string) : inArray(e.applicationId, applicationIds));
+  if (endpoints.length === 0) return;
+  const rows = [];
+  for (const { id: eventId, draft } of hooked) {
+    for (const endpoint of endpoints) {
+      if (endpoint.applicationId !== draft.applicationId) continue;
+      const receives =
+        draft.action === 'webhook.test'
+          ? endpoint.id === draft.target.id
+          : endpoint.enabled && subscribes(JSON.parse(endpoint.events) as string[], draft.action);
+      if (!receives) continue;
+      rows.push({
+        id: randomUUID(),
+        applicationId: draft.applicationId,
+        endpointId: endpoint.id,
+        eventId,
+        state: 'pending',
+        attempts: 0,
+        runAfter: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+  if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+}
+

@@ -1,0 +1,182 @@
+// Webhook endpoints for the console, and the durable queue of their deliveries (docs/api.md,
+// Webhooks). Deliveries are claimed as upload jobs are (store/job-queue.ts): the oldest due
+// pending one, under a lease, skipping rows other claims hold (PostgreSQL: FOR UPDATE SKIP
+// LOCKED), so each is attempted by one worker of one instance at a time; a worker that died only
+// delays its delivery until the lease lapses.
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, WebhookStore } from '../../../application/ports/webhook-store.js';
+import type { Dialect } from '../dialect.js';
+import { ofApplication } from '../dialect.js';
+import type { Tables } from '../tables.js';
+
+type EndpointRow = Tables['webhookEndpoints']['$inferSelect'];
+
+const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: JSON.parse(r.events) as string[] });
+
+export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
+  const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, events } = d.t;
+
+  const readEndpoint = async (applicationId: string, endpointId: string) => {
+    const [row] = await d.db.select().from(e).where(ofApplication(e, applicationId, endpointId));
+    return row === undefined ? null : toEndpoint(row);
+  };
+
+  return {
+    async insertWebhookEndpoint(endpoint) {
+      await d.write((w) => w.insert(e).values({ ...endpoint, events: JSON.stringify(endpoint.events) }));
+    },
+
+    async listWebhookEndpoints(applicationId) {
+      const rows = await d.db.select().from(e).where(eq(e.applicationId, applicationId)).orderBy(asc(e.createdAt), asc(e.id));
+      return rows.map(toEndpoint);
+    },
+
+    findWebhookEndpoint: readEndpoint,
+
+    async updateWebhookEndpoint(applicationId, endpointId, change, now) {
+      const { events: names, ...rest } = change;
+      const [row] = await d.write((w) =>
+        w
+          .update(e)
+          .set({ ...rest, ...(names === undefined ? {} : { events: JSON.stringify(names) }), updatedAt: now })
+          .where(ofApplication(e, applicationId, endpointId))
+          .returning(),
+      );
+      return row === undefined ? null : toEndpoint(row);
+    },
+
+    async deleteWebhookEndpoint(applicationId, endpointId) {
+      const gone = await d.write((w) => w.delete(e).where(ofApplication(e, applicationId, endpointId)).returning({ id: e.id }));
+      return gone.length > 0;
+    },
+
+    async rotateWebhookSecret(applicationId, endpointId, secretSealed, previousUntil, now) {
+      return d.transaction(async (tx) => {
+        const [current] = await d.locked(tx.select({ secretSealed: e.secretSealed }).from(e).where(ofApplication(e, applicationId, endpointId)));
+        if (current === undefined) return null;
+        const [row] = await tx
+          .update(e)
+          .set({ secretSealed, previousSecretSealed: current.secretSealed, previousSecretUntil: previousUntil, updatedAt: now })
+          .where(eq(e.id, endpointId))
+          .returning();
+        return row === undefined ? null : toEndpoint(row);
+      });
+    },
+
+    async listWebhookDeliveries(applicationId, endpointId, limit) {
+      return d.snapshot(async (tx) => {
+        const rows = await tx
+          .select({ delivery: dl, eventType: events.action })
+          .from(dl)
+          .innerJoin(events, eq(events.id, dl.eventId))
+          .where(and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId)))
+          .orderBy(desc(dl.createdAt), desc(events.pos))
+          .limit(limit);
+        if (rows.length === 0) return [];
+        const attempts = await tx
+          .select()
+          .from(at)
+          .where(inArray(at.deliveryId, rows.map((r) => r.delivery.id)))
+          .orderBy(asc(at.attemptedAt), asc(at.id));
+        return rows.map(({ delivery: r, eventType }): WebhookDeliveryRecord => ({
+          id: r.id,
+          endpointId: r.endpointId,
+          eventId: r.eventId,
+          eventType,
+          state: r.state as WebhookDeliveryRecord['state'],
+          attempts: attempts
+            .filter((a) => a.deliveryId === r.id)
+            .map(({ attemptedAt, statusCode, latencyMs, error, responseBody }) => ({ attemptedAt, statusCode, latencyMs, error, responseBody })),
+          runAfter: r.runAfter,
+          createdAt: r.createdAt,
+        }));
+      });
+    },
+
+    async redeliverWebhook(applicationId, endpointId, deliveryId, now) {
+      const done = await d.write((w) =>
+        w
+          .update(dl)
+          .set({ state: 'pending', runAfter: now, updatedAt: now })
+          .where(and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId), eq(dl.id, deliveryId)))
+          .returning({ id: dl.id }),
+      );
+      return done.length > 0;
+    },
+
+    async claimWebhookDelivery(workerId, now, leaseMs) {
+      return d.transaction(async (tx) => {
+        const [candidate] = await d.locked(
+          tx
+            .select({ id: dl.id })
+            .from(dl)
+            .where(and(eq(dl.state, 'pending'), lte(dl.runAfter, now), or(isNull(dl.leaseUntil), lte(dl.leaseUntil, now))))
+            .orderBy(asc(dl.runAfter), asc(dl.createdAt))
+            .limit(1),
+          { skipLocked: true },
+        );
+        if (candidate === undefined) return null;
+        await tx.update(dl).set({ leaseOwner: workerId, leaseUntil: now + leaseMs }).where(eq(dl.id, candidate.id));
+        const [row] = await tx
+          .select({ delivery: dl, endpoint: e, event: events })
+          .from(dl)
+          .innerJoin(e, eq(e.id, dl.endpointId))
+          .innerJoin(events, eq(events.id, dl.eventId))
+          .where(eq(dl.id, candidate.id));
+        if (row === undefined) return null;
+        const { delivery, endpoint, event } = row;
+        return {
+          id: delivery.id,
+          attempts: delivery.attempts,
+          endpoint: {
+            id: endpoint.id,
+            url: endpoint.url,
+            enabled: endpoint.enabled,
+            secretSealed: endpoint.secretSealed,
+            previousSecretSealed: endpoint.previousSecretSealed,
+            previousSecretUntil: endpoint.previousSecretUntil,
+          },
+          event: {
+            id: event.id,
+            type: event.action,
+            applicationId: event.applicationId,
+            occurredAt: event.occurredAt,
+            data: JSON.parse(event.data) as Record<string, unknown>,
+          },
+        };
+      });
+    },
+
+    async settleWebhookDelivery(deliveryId, workerId, attempt, step, now) {
+      return d.transaction(async (tx) => {
+        const [held] = await d.locked(tx.select({ endpointId: dl.endpointId, leaseOwner: dl.leaseOwner, attempts: dl.attempts }).from(dl).where(eq(dl.id, deliveryId)));
+        if (held === undefined) return 'lost' as const;
+        if (attempt !== null) await tx.insert(at).values({ id: randomUUID(), deliveryId, ...attempt });
+        if (held.leaseOwner !== workerId) return 'lost' as const;
+        await tx
+          .update(dl)
+          .set({
+            state: step.state,
+            attempts: held.attempts + (attempt === null ? 0 : 1),
+            ...(step.state === 'pending' ? { runAfter: step.runAfter } : {}),
+            leaseOwner: null,
+            leaseUntil: null,
+            updatedAt: now,
+          })
+          .where(eq(dl.id, deliveryId));
+        if (step.state === 'succeeded') {
+          await tx.update(e).set({ failingSince: null }).where(and(eq(e.id, held.endpointId), isNotNull(e.failingSince)));
+        } else if (step.state === 'failed' && step.why === 'gone') {
+          await tx
+            .update(e)
+            .set({ enabled: false, disabledReason: 'the receiver answered 410 Gone', updatedAt: now })
+            .where(eq(e.id, held.endpointId));
+        } else if (step.state === 'failed' && step.why === 'exhausted') {
+          await tx.update(e).set({ failingSince: now }).where(and(eq(e.id, held.endpointId), isNull(e.failingSince)));
+        }
+        return 'settled' as const;
+      });
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// The webhook delivery worker (docs/api.md, Webhooks, "Retries"): claims due deliveries under a
+// lease (any instance may; each delivery is held by one worker at a time), sends each once,
+// records the attempt and takes the domain's next step. Requests never wait on it: changes only
+// insert pending deliveries, which this finds at its next poll. A crash mid-attempt leaves the
+// delivery leased; it is retaken once the lease lapses (at least once, the same webhook-id).
+import { toIso } from '../../domain/time.js';
+import { DELIVERY_LEASE_MS, nextStep, type DeliveryStep } from '../../domain/webhook-retries.js';
+import type { Deps } from '../deps.js';
+import type { ClaimedDelivery, WebhookAttemptRecord, WebhookQueue } from '../ports/webhook-store.js';
+
+export interface WebhookDelivererOptions {
+  workerId: string;
+  /** Deliveries attempted at once. */
+  concurrency: number;
+  /** How often idle workers look for due deliveries. */
+  pollMs: number;
+  /** Spreads the retry delays (the schedule's jitter); seeded in tests. */
+  random: () => number;
+  leaseMs?: number;
+  /** Reports a failure to reach the queue; the worker never throws. */
+  onError?: (error: unknown) => void;
+}
+
+type DelivererDeps = Pick<Deps, 'clock' | 'secrets' | 'webhooks'> & { store: WebhookQueue };
+
+/** The JSON body every receiver gets (docs/api.md, Webhooks, "Delivery format"). */
+export const deliveryBody = (event: ClaimedDelivery['event']): string =>
+  JSON.stringify({ type: event.type, timestamp: toIso(event.occurredAt), application_id: event.applicationId, data: event.data });
+
+/** The plain secrets an attempt at `now` is signed with: the current one, and the previous while it lasts. */
+function signingSecrets(deps: Pick<Deps, 'secrets'>, endpoint: ClaimedDelivery['endpoint'], now: number): string[] {
+  const secrets = [deps.secrets.open(endpoint.secretSealed)];
+  if (endpoint.previousSecretSealed !== null && endpoint.previousSecretUntil !== null && now < endpoint.previousSecretUntil) {
+    secrets.push(deps.secrets.open(endpoint.previousSecretSealed));
+  }
+  return secrets;
+}
+
+/** Attempts one claimed delivery and settles it. */
+async function attempt(deps: DelivererDeps, delivery: ClaimedDelivery, options: WebhookDelivererOptions): Promise<void> {
+  const now = deps.clock.now();
+  // A disabled endpoint gets nothing more, but the test its owner asked for (to see it work again).
+  if (!delivery.endpoint.enabled && delivery.event.type !== 'webhook.test') {
+    await deps.store.settleWebhookDelivery(delivery.id, options.workerId, null, { state: 'failed', why: 'disabled' }, now);
+    return;
+  }
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(deps, delivery.endpoint, now);
+  } catch {
+    // A secret sealed under another master key: an attempt that cannot be signed fails as any
+    // other does (and is retried), rather than holding the delivery's lease forever.
+    const record = { attemptedAt: now, statusCode: null, latencyMs: 0, error: 'the signing secret could not be opened (master key changed?)', responseBody: null };
+    await deps.store.settleWebhookDelivery(delivery.id, options.workerId, record, nextStep(delivery.attempts + 1, { statusCode: null, retryAfter: null }, now, options.random), now);
+    return;
+  }
+  const result = await deps.webhooks.send({ url: delivery.endpoint.url, id: delivery.event.id, at: now, body: deliveryBody(delivery.event), secrets });
+  const record: WebhookAttemptRecord = {
+    attemptedAt: now,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error: result.error ?? (result.statusCode !== null && (result.statusCode < 200 || result.statusCode >= 300) ? `the receiver answered ${result.statusCode}` : null),
+    responseBody: result.responseBody,
+  };
+  const settledAt = deps.clock.now();
+  const step: DeliveryStep = nextStep(delivery.attempts + 1, result, settledAt, options.random);
+  await deps.store.settleWebhookDelivery(delivery.id, options.workerId, record, step, settledAt);
+}
+
+export interface WebhookDeliverer {
+  start(): void;
+  /** Stops claiming, and waits for attempts in hand to finish. */
+  stop(): Promise<void>;
+  /** Attempts due deliveries until none is due; for tests and scripts. Returns how many. */
+  drain(): Promise<number>;
+}
+
+export function createWebhookDeliverer(deps: DelivererDeps, options: WebhookDelivererOptions): WebhookDeliverer {
+  const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
+  let running = false;
+  let active = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const inFlight = new Set<Promise<void>>();
+
+  async function deliverOne(): Promise<boolean> {
+    const delivery = await deps.store.claimWebhookDelivery(options.workerId, deps.clock.now(), leaseMs);
+    if (delivery === null) return false;
+    await attempt(deps, delivery, options);
+    return true;
+  }
+
+  function fill(): void {
+    while (running && active < options.concurrency) {
+      active += 1;
+      const slot = (async () => {
+        try {
+          while (running && (await deliverOne()));
+        } catch (error) {
+          options.onError?.(error);
+        } finally {
+          active -= 1;
+        }
+      })();
+      inFlight.add(slot);
+      void slot.finally(() => inFlight.delete(slot));
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      fill();
+      timer = setInterval(fill, options.pollMs);
+      timer.unref();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      await Promise.all([...inFlight]);
+    },
+    async drain() {
+      let count = 0;
+      while (await deliverOne()) count += 1;
+      return count;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// Webhook endpoints and their deliveries (docs/api.md, Webhooks). Deliveries are made by the
+// change that records an event, in its own transaction (persistence/store/webhook-fan-out.ts);
+// this port keeps the endpoints for the console and lets workers claim and settle deliveries.
+// Methods marked ATOMIC are one transaction. Instants are epoch milliseconds.
+import type { DeliveryStep } from '../../domain/webhook-retries.js';
+import type { Instant } from '../../domain/time.js';
+
+export interface WebhookEndpointRecord {
+  id: string;
+  applicationId: string;
+  url: string;
+  /** Event names, or ["*"]. */
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  /** The signing secret, sealed under the master key (Secrets.seal). */
+  secretSealed: string;
+  /** The secret before the last rotation, which keeps signing until previousSecretUntil. */
+  previousSecretSealed: string | null;
+  previousSecretUntil: Instant | null;
+  failingSince: Instant | null;
+  disabledReason: string | null;
+  createdAt: Instant;
+  updatedAt: Instant;
+}
+
+/** What the console may change on an endpoint; absent fields stay as they are. */
+export type WebhookEndpointChange = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'failingSince' | 'disabledReason'>>;
+
+export interface WebhookAttemptRecord {
+  attemptedAt: Instant;
+  /** Null when no answer came (a timeout, a refused or failed connection). */
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** The first 2 KB of the answer. */
+  responseBody: string | null;
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveryRecord {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  state: DeliveryState;
+  /** Oldest first. */
+  attempts: WebhookAttemptRecord[];
+  runAfter: Instant;
+  createdAt: Instant;
+}
+
+/** A delivery a worker holds: what it needs to sign and send it. */
+export interface ClaimedDelivery {
+  id: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  endpoint: Pick<WebhookEndpointRecord, 'id' | 'url' | 'enabled' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>;
+  event: { id: string; type: string; applicationId: string; occurredAt: Instant; data: Record<string, unknown> };
+}
+
+export interface WebhookStore {
+  insertWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  listWebhookEndpoints(applicationId: string): Promise<WebhookEndpointRecord[]>;
+  findWebhookEndpoint(applicationId: string, endpointId: string): Promise<WebhookEndpointRecord | null>;
+  /** The endpoint after `change`; null when the application has no such endpoint. */
+  updateWebhookEndpoint(applicationId: string, endpointId: string, change: WebhookEndpointChange, now: Instant): Promise<WebhookEndpointRecord | null>;
+  /** Removes the endpoint and its deliveries; false when there was none. */
+  deleteWebhookEndpoint(applicationId: string, endpointId: string): Promise<boolean>;
+  /**
+   * ATOMIC: `secretSealed` becomes the secret, the one it replaces signing beside it until
+   * `previousUntil`. Null when the application has no such endpoint.
+   */
+  rotateWebhookSecret(applicationId: string, endpointId: string, secretSealed: string, previousUntil: Instant, now: Instant): Promise<WebhookEndpointRecord | null>;
+  /** The endpoint's deliveries, newest first, with their attempts. */
+  listWebhookDeliveries(applicationId: string, endpointId: string, limit: number): Promise<WebhookDeliveryRecord[]>;
+  /** A new attempt at `now` (same event, same webhook-id); false when the endpoint has no such delivery. */
+  redeliverWebhook(applicationId: string, endpointId: string, deliveryId: string, now: Instant): Promise<boolean>;
+}
+
+export interface WebhookQueue {
+  /** ATOMIC: the oldest due pending delivery, leased to `workerId` for `leaseMs`; null when none is due. */
+  claimWebhookDelivery(workerId: string, now: Instant, leaseMs: number): Promise<ClaimedDelivery | null>;
+  /**
+   * ATOMIC: records `attempt` (if one was made) and takes `step`: the delivery's new state, the
+   * endpoint disabled (`gone`) or marked failing (`exhausted`), or cleared of failing (`succeeded`).
+   * 'lost' when the worker no longer held the delivery (the attempt is still recorded).
+   */
+  settleWebhookDelivery(deliveryId: string, workerId: string, attempt: WebhookAttemptRecord | null, step: DeliveryStep, now: Instant): Promise<'settled' | 'lost'>;
+}
