@@ -32,7 +32,7 @@ describe('dashboard webhooks', () => {
 
   it('puts disabled before failing, and says why', () => {
     expect(endpointHealth(endpoint())).toEqual({ state: 'ok' });
-    expect(endpointHealth(endpoint({ enabled: false }))).toEqual({ state: 'disabled', message: 'Disabled' });
+    expect(endpointHealth(endpoint({ enabled: false }))).toEqual({ state: 'disabled', message: null });
     expect(endpointHealth(endpoint({ enabled: false, disabled_reason: 'the receiver answered 410 Gone' }))).toEqual({ state: 'disabled', message: 'Disabled: the receiver answered 410 Gone' });
     expect(endpointHealth(endpoint({ failing_since: '2026-06-08T13:00:00.000Z' }), (iso) => `at ${iso}`)).toEqual({ state: 'failing', message: 'Failing since at 2026-06-08T13:00:00.000Z' });
     expect(endpointHealth(endpoint({ enabled: false, failing_since: '2026-06-08T13:00:00.000Z' })).state).toBe('disabled');

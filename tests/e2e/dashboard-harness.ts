@@ -1,8 +1,7 @@
 // What the dashboard's end-to-end test runs on: the SPA built now (never stale assets), a real
-// listening Gatehouse serving it, file processing running, a clock that follows real time, and
+// listening Gatehouse serving it, file processing and webhook delivery running, a clock that follows real time, and
 // Debian's chromium driven by playwright-core.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -43,7 +42,8 @@ export interface DashboardServer {
 }
 
 export async function startDashboardServer(dashboardDir: string): Promise<DashboardServer> {
-  const t = await startTestApp({ dashboardDir });
+  // Webhook receivers on loopback, as the tests run theirs (docs/api.md, Webhooks).
+  const t = await startTestApp({ dashboardDir, webhooksAllowPrivate: true });
   // Real time: what the browser shows (and the timeouts it sets) line up with the server's clock.
   t.clock.set(Date.now());
   const ticker = setInterval(() => t.clock.set(Date.now()), 50);
@@ -53,6 +53,7 @@ export async function startDashboardServer(dashboardDir: string): Promise<Dashbo
   if (owner === null) throw new Error('no ready-made owner');
   t.ownerToken = (await issueConsoleToken(t.deps, owner)).token;
   t.processor.start();
+  t.webhooks.start();
   await t.http.listen({ host: '127.0.0.1', port: 0 });
   const address = t.http.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('no address');
@@ -131,35 +132,3 @@ export async function integrationGet(base: string, api: { key: string; secret: s
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** What a webhook receiver on loopback was sent. */
-export interface ReceivedWebhook {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-export interface WebhookReceiver {
-  url: string;
-  received: ReceivedWebhook[];
-  close(): Promise<void>;
-}
-
-/** A webhook receiver on loopback answering every POST with `status` and `answer`, keeping what it was sent. */
-export async function startWebhookReceiver(status: number, answer: string): Promise<WebhookReceiver> {
-  const received: ReceivedWebhook[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}/hooks/gatehouse`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}

@@ -20,14 +20,15 @@ export function describeEvents(events: string[]): string {
   return events.join(', ');
 }
 
-export type Health = { state: 'ok' } | { state: 'disabled' | 'failing'; message: string };
+/** `message` says why; an endpoint the owner disabled needs no words beyond its badge. */
+export type Health = { state: 'ok' } | { state: 'disabled'; message: string | null } | { state: 'failing'; message: string };
 
 /**
  * What the owner must see first about an endpoint: disabled (by them, or by the server and why),
  * failing (a delivery used up its attempts), or fine.
  */
 export function endpointHealth(e: WebhookEndpoint, formatTime: (iso: string) => string = (iso) => iso): Health {
-  if (!e.enabled) return { state: 'disabled', message: e.disabled_reason ? `Disabled: ${e.disabled_reason}` : 'Disabled' };
+  if (!e.enabled) return { state: 'disabled', message: e.disabled_reason ? `Disabled: ${e.disabled_reason}` : null };
   if (e.failing_since) return { state: 'failing', message: `Failing since ${formatTime(e.failing_since)}` };
   if (e.disabled_reason) return { state: 'failing', message: e.disabled_reason };
   return { state: 'ok' };

@@ -19,6 +19,7 @@ const FIELD_NAMES: Record<string, string> = {
   password_min_length: 'Minimum password length',
   allowed_number_of_devices: 'Allowed devices',
   allowed_number_of_simultaneous_sessions: 'Allowed simultaneous sessions',
+  url: 'URL',
 };
 
 export function fieldLabel(field: string): string {

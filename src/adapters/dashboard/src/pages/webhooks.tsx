@@ -80,7 +80,7 @@ export function WebhooksPage({ app }: AppPageProps) {
               const health = endpointHealth(e, formatDateTime);
               return (
                 <li key={e.id}>
-                  <span class="mono">{e.url}</span> — {health.state === 'ok' ? '' : health.message}
+                  <span class="mono">{e.url}</span> — {(health.state !== 'ok' && health.message) || 'not receiving events'}
                 </li>
               );
             })}
@@ -136,7 +136,7 @@ export function WebhooksPage({ app }: AppPageProps) {
                     {health.state === 'ok' && <Badge tone="green">enabled</Badge>}
                     {health.state === 'disabled' && <Badge tone="grey">disabled</Badge>}
                     {health.state === 'failing' && <Badge tone="red">failing</Badge>}
-                    {health.state !== 'ok' && <span class="error-text small">{health.message}</span>}
+                    {health.state !== 'ok' && health.message && <span class="error-text small">{health.message}</span>}
                   </td>
                   <RowActions onDelete={() => void remove(e)}>
                     <button type="button" class="btn btn-small" aria-pressed={watching === e.id} onClick={() => setWatching(watching === e.id ? null : e.id)}>
