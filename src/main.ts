@@ -1,6 +1,8 @@
 // The composition root: read config, open adapters, build the app, listen, close on signals.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { createAuditChainer } from './application/events/audit-chainer.js';
+import { pruneAuditLog } from './application/events/audit-retention.js';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
@@ -40,6 +42,11 @@ async function main(): Promise<void> {
     meter: createDigestPool().meter,
     onError: (error, job) => app.log.warn({ err: error, jobId: job?.id, fileId: job?.fileId }, 'file processing attempt failed'),
   });
+  // Links committed events into their applications' audit chains (docs/events.md, The hash chain).
+  const chainer = createAuditChainer(deps, {
+    pollMs: 500,
+    onError: (error) => app.log.warn({ err: error }, 'audit chaining failed'),
+  });
   const sweep = () =>
     sweepOrphanBlobs(deps).then(
       (removed) => removed > 0 && app.log.info({ removed }, 'orphaned blobs removed'),
@@ -55,6 +62,12 @@ async function main(): Promise<void> {
         (removed) => removed > 0 && app.log.info({ removed }, 'expired bans purged'),
         (error: unknown) => app.log.warn({ err: error }, 'ban purge failed'),
       ),
+      config.auditRetentionDays === null
+        ? null
+        : pruneAuditLog(deps, config.auditRetentionDays).then(
+            (removed) => removed > 0 && app.log.info({ removed }, 'audit entries pruned'),
+            (error: unknown) => app.log.warn({ err: error }, 'audit purge failed'),
+          ),
     ]);
   const sweeper = setInterval(() => void sweep().then(purge), SWEEP_EVERY_MS);
   sweeper.unref();
@@ -84,6 +97,7 @@ async function main(): Promise<void> {
       clearInterval(purger);
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
       await processor.stop();
+      await chainer.stop();
     },
     closeStore,
     say: (line) => console.log(line),
@@ -95,6 +109,7 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   if (metrics !== null && config.metrics.kind === 'port') (await listenForMetrics(metrics, config.host, config.metrics.port)).unref();
   processor.start();
+  chainer.start();
   void sweep().then(purge);
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -41,7 +41,7 @@ describe('canonical JSON', () => {
 describe('chain hash', () => {
   it('is SHA-256 hex of the previous hash and the canonical JSON, independent of key order', () => {
     const e = entry(1);
-    const reordered = JSON.parse(JSON.stringify({ outcome: e.outcome, ...e })) as ChainedEntry;
+    const reordered = Object.fromEntries(Object.entries(e).reverse()) as unknown as ChainedEntry;
     expect(chainHash(null, e)).toMatch(/^[0-9a-f]{64}$/);
     expect(chainHash(null, reordered)).toBe(chainHash(null, e));
     expect(chainHash('x', e)).not.toBe(chainHash(null, e));

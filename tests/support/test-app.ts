@@ -16,6 +16,7 @@ import { readConfig } from '../../src/config.js';
 import { createEncryptStream } from '../../src/file-format/encrypted-file.js';
 import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
+import { type AuditChainer, createAuditChainer } from '../../src/application/events/audit-chainer.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 
@@ -82,6 +83,8 @@ export interface TestApp {
   masterKey: Buffer;
   /** File processing: not started; tests run queued jobs with drain(). */
   processor: FileProcessor;
+  /** Audit chaining: not started; tests link pending events with drain(). */
+  chainer: AuditChainer;
   /** A console token of a ready-made owner. */
   ownerToken: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -149,6 +152,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
   const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream, meter: digests.meter });
+  const chainer = createAuditChainer(deps, { pollMs: 500 });
   return {
     http,
     deps,
@@ -160,10 +164,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     dataDir: dir,
     masterKey,
     processor,
+    chainer,
     ownerToken: token,
     inject: (o) => http.inject(o),
     async close() {
       await processor.stop();
+      await chainer.stop();
       await http.close();
       await booted.close();
       await backend.drop();
