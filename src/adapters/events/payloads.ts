@@ -134,33 +134,6 @@ export const deviceRemoved = (applicationId: string, user: Pick<UserRecord, 'id'
   data: { user_id: user.id, device: deviceData(device), reason },
 });
 
-/** A refusal, recorded after its transaction rolled back: the user had no device slot left. */
-export const deviceLimitReached = (applicationId: string, user: { id: string; username: string | null }, hardwareId: string | null, code: string): EventDraft => ({
-  applicationId,
-  action: 'device.limit_reached',
-  target: { type: 'user', id: user.id, label: user.username },
-  data: { user_id: user.id, hardware_id: hardwareId },
-  outcome: code,
-});
-
-/** An account lockout: too many failed sign-ins (docs/security.md). */
-export const authLocked = (applicationId: string, account: { id: string; label: string | null }, lockedUntil: number | null): EventDraft => ({
-  applicationId,
-  action: 'auth.locked',
-  target: { type: 'user', id: account.id, label: account.label },
-  data: { locked_until: isoOrNull(lockedUntil) },
-  outcome: 'ACCOUNT_LOCKED',
-});
-
-/** A refused integration request (a bad or replayed signature, a banned caller): audit-only. */
-export const requestRefused = (applicationId: string, action: string, code: string, target: { type: string; id: string; label: string | null }, data: Record<string, unknown> = {}): EventDraft => ({
-  applicationId,
-  action,
-  target,
-  data: { code, ...data },
-  outcome: code,
-});
-
 export const fileEvent = (action: 'file.completed' | 'file.failed' | 'file.deleted', f: FileRecord): EventDraft => ({
   applicationId: f.applicationId,
   action,
