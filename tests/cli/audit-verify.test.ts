@@ -1,0 +1,88 @@
+// `gatehouse audit verify` (issue 17, acceptance 5): recomputes an application's audit chain from
+// the database; passes on an untouched one and names the entry after a row is edited or deleted
+// directly in SQL, or the newest one removed (the chain's head still names it).
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, type Build } from '../support/server-process.js';
+import { type TestApp, consoleRequest, createApplication, startTestApp } from '../support/test-app.js';
+import { runGatehouse } from './run-cli.js';
+
+let build: Build;
+let t: TestApp;
+const apps: Record<'untouched' | 'edited' | 'gap' | 'newest', string> = { untouched: '', edited: '', gap: '', newest: '' };
+
+beforeAll(async () => {
+  build = await buildServer('gatehouse-audit-cli');
+  t = await startTestApp();
+  for (const name of Object.keys(apps) as Array<keyof typeof apps>) {
+    const app = await createApplication(t);
+    apps[name] = app.id;
+    // Four entries per application: three variable changes and an announcement.
+    for (const v of ['a', 'b', 'c']) await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/${v}`, { value: v, is_public: false });
+    await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { title: 'Hello', content_html: '<p>hi</p>', status: 'DRAFT', publish_from: '2026-06-08T12:00:00.000Z' });
+  }
+  await t.chainer.drain();
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  build?.remove();
+});
+
+const verify = (applicationId: string) =>
+  runGatehouse(build.outDir, ['audit', 'verify', '--application', applicationId], {
+    LOG_LEVEL: 'warn',
+    GATEHOUSE_DATA_DIR: t.dataDir,
+    GATEHOUSE_MASTER_KEY: t.masterKey.toString('base64'),
+  });
+
+/** Runs SQL on the server's database file directly, as someone covering their tracks would. */
+function sql<T>(work: (db: Database.Database) => T): T {
+  const db = new Database(t.dbPath);
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+const idAt = (applicationId: string, seq: number) =>
+  sql((db) => (db.prepare('select id from events where application_id = ? and seq = ?').get(applicationId, seq) as { id: string }).id);
+
+describe('audit verify', () => {
+  it('passes an untouched database, with the count', async () => {
+    const run = await verify(apps.untouched);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(`audit chain of ${apps.untouched}: OK, 4 entries verified\n`);
+    expect(run.code).toBe(0);
+  });
+
+  it("names the entry whose data was changed by an UPDATE in SQL", async () => {
+    const id = idAt(apps.edited, 2);
+    sql((db) => db.prepare(`update events set data = replace(data, '"value":"b"', '"value":"forged"') where id = ?`).run(id));
+    const run = await verify(apps.edited);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`entry seq 2 (id ${id}) was changed`);
+  });
+
+  it('names the gap a DELETE of a middle row leaves', async () => {
+    const before = idAt(apps.gap, 1);
+    sql((db) => db.prepare('delete from events where application_id = ? and seq = 2').run(apps.gap));
+    const run = await verify(apps.gap);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`entry seq 2 is missing (after seq 1, id ${before})`);
+  });
+
+  it('notices the newest row deleted: the head still names it', async () => {
+    sql((db) => db.prepare('delete from events where application_id = ? and seq = 4').run(apps.newest));
+    const run = await verify(apps.newest);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('entry seq 4 is missing');
+  });
+
+  it('an unknown application is not found (exit 5), and --application is required (exit 2)', async () => {
+    expect((await verify('00000000-0000-4000-8000-000000000000')).code).toBe(5);
+    const run = await runGatehouse(build.outDir, ['audit', 'verify'], { GATEHOUSE_DATA_DIR: t.dataDir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('audit verify needs --application');
+  });
+});
