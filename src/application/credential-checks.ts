@@ -9,6 +9,7 @@ import type { AuthAttempt, ThrottleStore } from './ports/throttle-store.js';
 import type { UserStore } from './ports/user-store.js';
 import type { EventStore } from './ports/event-store.js';
 import { authLocked } from './events/refusals.js';
+import { identifyCurrentActor } from './events/actor-scope.js';
 import { toIso } from '../domain/time.js';
 import type { ApplicationRecord, LicenseRecord, UserRecord } from './records.js';
 
@@ -124,6 +125,7 @@ export async function checkPassword(
       async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller),
     );
     if (user === null || user.passwordHash === null) throw invalidCredentials();
+    identifyCurrentActor(user.id);
     if (deps.hasher.needsRehash(user.passwordHash)) {
       await deps.store.updatePasswordHash(user.id, await work.hash(pw));
     }
@@ -158,6 +160,7 @@ export async function checkLicenseLogin(
   };
   const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller));
   if (found === null) throw licenseLoginRefusal(presented);
+  identifyCurrentActor(found.user.id);
   return found;
 }
 

@@ -3,6 +3,7 @@
 // per-application chain lock (docs/choices.md, "Chaining after the commit"). Any instance may run
 // one; the store makes instances skip an application another is linking.
 import type { EventStore } from '../ports/event-store.js';
+import { actingAs, SYSTEM } from './actor-scope.js';
 
 /** Events linked per store call: one transaction per application holds at most this many. */
 const BATCH = 500;
@@ -37,7 +38,7 @@ export function createAuditChainer(deps: { store: Pick<EventStore, 'chainEvents'
       again = true;
       return;
     }
-    running = drain().then(
+    running = actingAs({ actor: SYSTEM }, drain).then(
       () => {},
       (error: unknown) => options.onError?.(error),
     );

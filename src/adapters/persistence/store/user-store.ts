@@ -12,6 +12,7 @@ import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-
 import { findUser, insertUser, revokeLiveSessions } from './writes.js';
 import { recordEvents } from './event-log.js';
 import {
+  deviceRegistered,
   deviceRemoved,
   membershipAdjusted,
   sessionsRevoked,
@@ -35,7 +36,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         // A clash of the username waits for the other insert and fails on the unique constraint.
         await insertUser(d, tx, user);
         if (device !== null) await tx.insert(devices).values(device);
-        await recordEvents(d, tx, [userCreated(user, 'sign_up', now)], now);
+        await recordEvents(d, tx, [userCreated(user, 'sign_up', now), ...(device === null ? [] : [deviceRegistered(user.applicationId, user, device)])], now);
         return user;
       });
     },
