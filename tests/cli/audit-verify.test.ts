@@ -79,6 +79,22 @@ describe('audit verify', () => {
     expect(run.stdout).toContain('entry seq 4 is missing');
   });
 
+  it("a CLI owner sign-in is recorded as the owner (no address), and the chain still verifies", async () => {
+    const run = await runGatehouse(
+      build.outDir,
+      ['owner', 'login', '--email', 'owner@example.com', '--password-stdin'],
+      { LOG_LEVEL: 'warn', GATEHOUSE_DATA_DIR: t.dataDir, GATEHOUSE_MASTER_KEY: t.masterKey.toString('base64') },
+      undefined,
+      'owner-password-1\n',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const owner = (await t.store.listOwners())[0]!;
+    const [signedIn] = await t.store.listEvents(apps.untouched, { action: 'owner.signed_in' }, { limit: 5 });
+    expect(signedIn).toMatchObject({ actor: { type: 'owner', id: owner.id, ip: null }, target: { type: 'owner', id: owner.id }, data: { via: 'cli' } });
+    // Linked by verify itself, which links what the server has not yet.
+    expect((await verify(apps.untouched)).stdout).toBe(`audit chain of ${apps.untouched}: OK, 5 entries verified\n`);
+  });
+
   it('an unknown application is not found (exit 5), and --application is required (exit 2)', async () => {
     expect((await verify('00000000-0000-4000-8000-000000000000')).code).toBe(5);
     const run = await runGatehouse(build.outDir, ['audit', 'verify'], { GATEHOUSE_DATA_DIR: t.dataDir });
