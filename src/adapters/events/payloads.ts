@@ -93,7 +93,7 @@ export const membershipAdjusted = (u: UserRecord, adjustment: AdjustmentRecord, 
 export const banCreated = (b: BanRecord): EventDraft => ({
   applicationId: b.applicationId,
   action: 'ban.created',
-  target: { type: 'ban', id: b.id, label: `${b.type}:${b.type === 'ip' ? b.value : b.value}` },
+  target: { type: 'ban', id: b.id, label: `${b.type}:${b.value}` },
   data: { ban: banJson(b), propagated_from: b.propagatedFrom },
 });
 

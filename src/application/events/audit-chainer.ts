@@ -10,8 +10,6 @@ const BATCH = 500;
 
 export interface AuditChainer {
   start(): void;
-  /** Links what is pending now, before the next poll. */
-  poke(): void;
   /** Waits for a running pass, then stops polling. */
   stop(): Promise<void>;
   /** Links everything pending (tests, `audit verify`); how many entries it linked. */
@@ -21,7 +19,6 @@ export interface AuditChainer {
 export function createAuditChainer(deps: { store: Pick<EventStore, 'chainEvents'> }, options: { pollMs: number; onError?: (error: unknown) => void }): AuditChainer {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-  let again = false;
 
   async function drain(): Promise<number> {
     let total = 0;
@@ -32,23 +29,14 @@ export function createAuditChainer(deps: { store: Pick<EventStore, 'chainEvents'
     }
   }
 
-  /** One pass at a time; a poke during a pass runs one more after it. */
+  /** One pass at a time: a poll while one runs is skipped (the pass links what the poll would have). */
   function pass(): void {
-    if (running !== null) {
-      again = true;
-      return;
-    }
+    if (running !== null) return;
     running = actingAs({ actor: SYSTEM }, drain).then(
       () => {},
       (error: unknown) => options.onError?.(error),
     );
-    void running.finally(() => {
-      running = null;
-      if (again && timer !== null) {
-        again = false;
-        pass();
-      }
-    });
+    void running.finally(() => (running = null));
   }
 
   return {
@@ -57,9 +45,6 @@ export function createAuditChainer(deps: { store: Pick<EventStore, 'chainEvents'
       timer = setInterval(pass, options.pollMs);
       timer.unref();
       pass();
-    },
-    poke() {
-      if (timer !== null) pass();
     },
     async stop() {
       if (timer !== null) clearInterval(timer);
