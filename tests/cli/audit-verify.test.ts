@@ -9,7 +9,10 @@ import { runGatehouse } from './run-cli.js';
 
 let build: Build;
 let t: TestApp;
-const apps: Record<'untouched' | 'edited' | 'gap' | 'newest', string> = { untouched: '', edited: '', gap: '', newest: '' };
+const apps: Record<'untouched' | 'edited' | 'gap' | 'newest' | 'pruned', string> = { untouched: '', edited: '', gap: '', newest: '', pruned: '' };
+const DAY = 86_400_000;
+/** When the third variable of the `pruned` application was set: the retention cutoff of its test. */
+let cutoff = 0;
 
 beforeAll(async () => {
   build = await buildServer('gatehouse-audit-cli');
@@ -18,7 +21,12 @@ beforeAll(async () => {
     const app = await createApplication(t);
     apps[name] = app.id;
     // Four entries per application: three variable changes and an announcement.
-    for (const v of ['a', 'b', 'c']) await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/${v}`, { value: v, is_public: false });
+    for (const v of ['a', 'b', 'c']) {
+      // The `pruned` application's entries are a day apart, for its retention cutoff.
+      if (name === 'pruned') t.clock.advance(DAY);
+      if (name === 'pruned' && v === 'c') cutoff = t.clock.now();
+      await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/${v}`, { value: v, is_public: false });
+    }
     await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { title: 'Hello', content_html: '<p>hi</p>', status: 'DRAFT', publish_from: '2026-06-08T12:00:00.000Z' });
   }
   await t.chainer.drain();
@@ -93,6 +101,21 @@ describe('audit verify', () => {
     expect(signedIn).toMatchObject({ actor: { type: 'owner', id: owner.id, ip: null }, target: { type: 'owner', id: owner.id }, data: { via: 'cli' } });
     // Linked by verify itself, which links what the server has not yet.
     expect((await verify(apps.untouched)).stdout).toBe(`audit chain of ${apps.untouched}: OK, 5 entries verified\n`);
+  });
+
+  it('after retention pruned the oldest entries, starts at the oldest left; deleting that one is still noticed', async () => {
+    // The purge covers every application (the others' entries are all older); this one loses its first two.
+    await t.store.pruneEvents(cutoff, t.clock.now());
+    // Seq 5 is the owner's CLI sign-in of the test before.
+    expect((await t.store.chainedEvents(apps.pruned, 0, 10)).map((e) => e.seq)).toEqual([3, 4, 5]);
+    const run = await verify(apps.pruned);
+    // Entries 3 to 5, and the audit.pruned entry (seq 6) the prune recorded.
+    expect(run.stdout).toBe(`audit chain of ${apps.pruned}: OK, 4 entries verified\n`);
+    expect(run.code).toBe(0);
+    sql((db) => db.prepare('delete from events where application_id = ? and seq = 3').run(apps.pruned));
+    const broken = await verify(apps.pruned);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('entry seq 3 is missing (the first)');
   });
 
   it('an unknown application is not found (exit 5), and --application is required (exit 2)', async () => {

@@ -118,6 +118,20 @@ describe('events of the end user', () => {
     expect(await one('session.created')).toMatchObject({ actor: asCarol, target: { id: user.id } });
     expect(await named('device.registered')).toHaveLength(1);
 
+    const put = await t.inject({
+      method: 'PUT',
+      url: '/api/integration/user_variables/save_slot',
+      headers: { ...app.headers, authorization: `Bearer ${token}` },
+      payload: { value: 'level 3' },
+      remoteAddress: '198.51.100.7',
+    });
+    expect(put.statusCode).toBe(200);
+    expect(await one('variable.changed')).toMatchObject({
+      actor: asCarol,
+      target: { type: 'user_variable', label: 'save_slot' },
+      data: { scope: 'user', user_id: user.id, variable: { name: 'save_slot', value: 'level 3' } },
+      changes: { value: [null, 'level 3'] },
+    });
     expect((await call(t, app, 'POST', '/auth/logout', undefined, { headers: { authorization: `Bearer ${token}` }, ip: '198.51.100.7' })).statusCode).toBe(204);
     expect(await one('session.revoked')).toMatchObject({ actor: asCarol, data: { reason: 'logout' } });
     await expectNoSecret([code!, token, PASSWORD]);
