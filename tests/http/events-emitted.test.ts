@@ -177,6 +177,16 @@ describe('events of the end user', () => {
   });
 });
 
+describe('refused signatures', () => {
+  it('an unsigned request to an application requiring signatures is recorded, with the caller address', async () => {
+    const signed = await createApplication(t, { request_signing: true });
+    const res = await t.inject({ method: 'GET', url: '/api/integration/app_context', headers: signed.headers, remoteAddress: '203.0.113.5' });
+    expect(res.json().error_code).toBe('SIGNATURE_REQUIRED');
+    const [refused] = await t.store.listEvents(signed.id, { action: 'request.refused' }, { limit: 5 });
+    expect(refused).toMatchObject({ actor: { type: 'end_user', id: null, ip: '203.0.113.5' }, outcome: 'SIGNATURE_REQUIRED', target: { type: 'application', id: signed.id }, data: { code: 'SIGNATURE_REQUIRED' } });
+  });
+});
+
 describe('events of the admin key and the system', () => {
   it('an admin upload completes as the system, its deletion names the admin key', async () => {
     const admin = `Bearer ${app.credentials.admin_api_key}`;

@@ -71,12 +71,14 @@ export async function checkRequestSignature(deps: RequestSignatureDeps, app: App
     await verify(deps, app, presented);
   } catch (error) {
     if (isDomainError(error) && SIGNATURE_FAILURES.has(error.code)) {
-      // A security outcome of the application's log: what was refused, never the signature itself.
-      const refused = requestRefused(app.id, error.code, { type: 'application', id: app.id, label: app.name }, { nonce: presented.nonce ?? null });
-      await deps.store.recordEvent(refused, deps.clock.now());
       const failure = { applicationId: signatureThrottleScope(app.id), accountKey: null, ip: addressBucket(caller.ip), now: deps.clock.now() };
       // Reserved and never given back: it stays counted as a failure, as a failed check's does.
       await deps.store.reserveAuthAttempt(failure, deps.limits);
+      // A security outcome of the application's log: what was refused, never the signature
+      // itself. Past the address's limit (RATE_LIMITED above) refusals are no longer recorded,
+      // so a flood of bad signatures cannot fill the log.
+      const refused = requestRefused(app.id, error.code, { type: 'application', id: app.id, label: app.name }, { nonce: presented.nonce ?? null });
+      await deps.store.recordEvent(refused, deps.clock.now());
     }
     throw error;
   }
