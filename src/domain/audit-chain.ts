@@ -70,34 +70,54 @@ export function prunedThrough(entries: readonly ChainedEntry[]): number {
 }
 
 /**
- * Recomputes a chain from `entries` (in `seq` order) against the stored `head` (the last linked
- * seq and hash). When retention pruned older entries (an `audit.pruned` entry, itself chained,
- * says through which seq), the oldest remaining entry is the chain's start: its hash is trusted as
- * the link to what came before, and every later one is recomputed.
+ * Recomputes a chain entry by entry (in `seq` order), so a long log never has to be held whole.
+ * `start` is the seq the chain starts at: 1, or the one after what retention pruned (an
+ * `audit.pruned` entry, itself chained, says through which seq). A pruned chain's first entry
+ * cannot be recomputed (its predecessor is gone): its hash is trusted as the link to what came
+ * before, and every later one is recomputed. `head` is the stored last linked seq and hash.
  */
-export function verifyChain(entries: readonly StoredEntry[], head: { seq: number; hash: string } | null): ChainVerdict {
-  const start = prunedThrough(entries) + 1;
+export function createChainVerifier(start: number, head: { seq: number; hash: string } | null) {
   let previous: StoredEntry | null = null;
-  for (const [i, entry] of entries.entries()) {
-    const expectedSeq: number = previous === null ? start : previous.seq + 1;
-    if (entry.seq !== expectedSeq) {
-      return { ok: false, count: i, problem: 'missing', seq: expectedSeq, after: previous === null ? null : { seq: previous.seq, id: previous.id } };
-    }
-    // The start of a pruned chain cannot be recomputed (its predecessor is gone); later entries are.
-    const trusted = previous === null && start > 1;
-    if (!trusted && chainHash(previous?.hash ?? null, entry) !== entry.hash) {
-      return { ok: false, count: i, problem: 'changed', seq: entry.seq, id: entry.id };
-    }
-    previous = entry;
-  }
-  const last: StoredEntry | null = previous;
-  const headSeq = head?.seq ?? 0;
-  if (last === null ? headSeq > 0 : last.seq < headSeq) {
-    // The newest entries are gone: the head still names them.
-    return { ok: false, count: entries.length, problem: 'missing', seq: (last?.seq ?? start - 1) + 1, after: last === null ? null : { seq: last.seq, id: last.id } };
-  }
-  if (last !== null && (head === null || last.seq !== head.seq || last.hash !== head.hash)) {
-    return { ok: false, count: entries.length, problem: 'head', seq: last.seq, headSeq };
-  }
-  return { ok: true, count: entries.length };
+  let count = 0;
+  let broken: ChainVerdict | null = null;
+  return {
+    /** Checks the next entry; false once the chain is broken (the verdict says where). */
+    add(entry: StoredEntry): boolean {
+      if (broken !== null) return false;
+      const expectedSeq = previous === null ? start : previous.seq + 1;
+      if (entry.seq !== expectedSeq) {
+        broken = { ok: false, count, problem: 'missing', seq: expectedSeq, after: previous === null ? null : { seq: previous.seq, id: previous.id } };
+        return false;
+      }
+      const trusted = previous === null && start > 1;
+      if (!trusted && chainHash(previous?.hash ?? null, entry) !== entry.hash) {
+        broken = { ok: false, count, problem: 'changed', seq: entry.seq, id: entry.id };
+        return false;
+      }
+      previous = entry;
+      count += 1;
+      return true;
+    },
+    /** The verdict once every entry was added: the last entry must be the head. */
+    verdict(): ChainVerdict {
+      if (broken !== null) return broken;
+      const last: StoredEntry | null = previous;
+      const headSeq = head?.seq ?? 0;
+      if (last === null ? headSeq > 0 : last.seq < headSeq) {
+        // The newest entries are gone: the head still names them.
+        return { ok: false, count, problem: 'missing', seq: (last?.seq ?? start - 1) + 1, after: last === null ? null : { seq: last.seq, id: last.id } };
+      }
+      if (last !== null && (head === null || last.seq !== head.seq || last.hash !== head.hash)) {
+        return { ok: false, count, problem: 'head', seq: last.seq, headSeq };
+      }
+      return { ok: true, count };
+    },
+  };
+}
+
+/** verifyChain over entries in hand (in `seq` order), the prune they record included. */
+export function verifyChain(entries: readonly StoredEntry[], head: { seq: number; hash: string } | null): ChainVerdict {
+  const verifier = createChainVerifier(prunedThrough(entries) + 1, head);
+  for (const entry of entries) if (!verifier.add(entry)) break;
+  return verifier.verdict();
 }
