@@ -17,7 +17,8 @@ import type {
 } from '../../application/records.js';
 import { toIso } from '../../domain/time.js';
 import { fileJson } from '../http/files/file-views.js';
-import { adjustmentJson, announcementJson, applicationJson, banJson, userSummaryJson, userVariableJson, variableJson } from '../http/views.js';
+import { adjustmentJson, announcementJson, applicationJson, banJson, userSummaryJson, userVariableJson, variableJson, webhookEndpointJson } from '../http/views.js';
+import type { WebhookEndpointRecord } from '../../application/ports/webhook-store.js';
 
 const userTarget = (u: Pick<UserRecord, 'id' | 'username'>) => ({ type: 'user', id: u.id, label: u.username });
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
@@ -202,3 +203,30 @@ export const credentialsRotated = (a: ApplicationRecord, credential: string, ext
   data: { credential, ...extra },
   changes: { [credential]: [null, null] },
 });
+
+/**
+ * Audit-only (no webhook subscribes to them): an owner made, changed, rotated the secret of, or
+ * removed a webhook endpoint. The endpoint as the console shows it, never its secret; an update
+ * carries the fields it changed.
+ */
+export function webhookEndpointChanged(
+  action: 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated',
+  endpoint: WebhookEndpointRecord,
+  before?: WebhookEndpointRecord,
+): EventDraft {
+  const now = webhookEndpointJson(endpoint);
+  const changes: Record<string, [unknown, unknown]> = {};
+  if (before !== undefined) {
+    const was = webhookEndpointJson(before);
+    for (const field of ['url', 'events', 'description', 'enabled'] as const) {
+      if (JSON.stringify(was[field]) !== JSON.stringify(now[field])) changes[field] = [was[field], now[field]];
+    }
+  }
+  return {
+    applicationId: endpoint.applicationId,
+    action,
+    target: { type: 'webhook', id: endpoint.id, label: endpoint.url },
+    data: { webhook: now },
+    ...(before === undefined ? {} : { changes }),
+  };
+}
