@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The gatehouse command. The owner commands, backup and restore open the configured data (the
+// The gatehouse command. The owner commands, audit verify, backup and restore open the configured data (the
 // server's own configuration); the CI commands (files, user) only speak HTTP to a running
 // server's admin API. Each group is loaded on demand, so the CI commands never load the database
 // drivers.
@@ -28,6 +28,10 @@ async function run(argv: string[]): Promise<number> {
   }
   if (group === 'owner') {
     const run = (await import('./cli/owner-commands.js')).ownerCommands[command ?? ''];
+    if (run !== undefined) return run(rest);
+  }
+  if (group === 'audit') {
+    const run = (await import('./cli/audit-command.js')).auditCommands[command ?? ''];
     if (run !== undefined) return run(rest);
   }
   if (group === 'files') {

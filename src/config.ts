@@ -35,6 +35,8 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Sessions that ended longer ago than this are deleted by the hourly purge. */
   sessionRetentionDays: number;
+  /** Audit entries older than this many days are pruned by the hourly purge; null keeps them forever. */
+  auditRetentionDays: number | null;
   /** A console Bearer token unused this many hours stops working. */
   consoleTokenIdleHours: number;
   /** Webhooks may go to http:// URLs and loopback, private and link-local addresses (GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1). */
@@ -123,6 +125,8 @@ export function readConfig(env: Env = process.env): Config {
     jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),
     sessionRetentionDays: integer(env, 'GATEHOUSE_SESSION_RETENTION_DAYS', 30, 1, 36_500),
+    // 0 (the default) keeps the audit log forever.
+    auditRetentionDays: integer(env, 'GATEHOUSE_AUDIT_RETENTION_DAYS', 0, 0, 36_500) || null,
     consoleTokenIdleHours: integer(env, 'GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS', DEFAULT_CONSOLE_TOKEN_IDLE_HOURS, 1, 876_000),
     webhooksAllowPrivate: integer(env, 'GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', 0, 0, 1) === 1,
     logLevel,

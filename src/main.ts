@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWebhookDeliverer } from './application/events/webhook-deliverer.js';
+import { createAuditChainer } from './application/events/audit-chainer.js';
+import { pruneAuditLog } from './application/events/audit-retention.js';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
@@ -53,6 +55,11 @@ async function main(): Promise<void> {
     random: Math.random,
     onError: (error) => app.log.warn({ err: error }, 'webhook delivery failed to reach the queue'),
   });
+  // Links committed events into their applications' audit chains (docs/events.md, The hash chain).
+  const chainer = createAuditChainer(deps, {
+    pollMs: 500,
+    onError: (error) => app.log.warn({ err: error }, 'audit chaining failed'),
+  });
   const sweep = () =>
     sweepOrphanBlobs(deps).then(
       (removed) => removed > 0 && app.log.info({ removed }, 'orphaned blobs removed'),
@@ -68,6 +75,12 @@ async function main(): Promise<void> {
         (removed) => removed > 0 && app.log.info({ removed }, 'expired bans purged'),
         (error: unknown) => app.log.warn({ err: error }, 'ban purge failed'),
       ),
+      config.auditRetentionDays === null
+        ? null
+        : pruneAuditLog(deps, config.auditRetentionDays).then(
+            (removed) => removed > 0 && app.log.info({ removed }, 'audit entries pruned'),
+            (error: unknown) => app.log.warn({ err: error }, 'audit purge failed'),
+          ),
     ]);
   const sweeper = setInterval(() => void sweep().then(purge), SWEEP_EVERY_MS);
   sweeper.unref();
@@ -104,7 +117,7 @@ async function main(): Promise<void> {
       clearInterval(purger);
       clearInterval(statistician);
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
-      await Promise.all([processor.stop(), deliverer.stop()]);
+      await Promise.all([processor.stop(), deliverer.stop(), chainer.stop()]);
     },
     closeStore,
     say: (line) => console.log(line),
@@ -117,6 +130,7 @@ async function main(): Promise<void> {
   if (metrics !== null && config.metrics.kind === 'port') (await listenForMetrics(metrics, config.host, config.metrics.port)).unref();
   processor.start();
   deliverer.start();
+  chainer.start();
   void sweep().then(purge);
   void refreshStatistics();
   const address = app.server.address();

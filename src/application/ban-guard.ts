@@ -1,10 +1,13 @@
 import { type BanProof, bannedError, decideBans, identifierKeys, type RequestIdentifiers, unproven } from '../domain/bans.js';
 import type { Deps } from './deps.js';
 import type { BanStore } from './ports/ban-store.js';
+import type { EventStore } from './ports/event-store.js';
+import { actingAs, currentActor, SYSTEM } from './events/actor-scope.js';
+import { requestRefused } from './events/refusals.js';
 import type { ApplicationRecord } from './records.js';
 
 /** What the ban check uses: the bans, and the time and ids of the bans it propagates. */
-export type BanGuardDeps = Pick<Deps, 'clock' | 'ids'> & { store: BanStore };
+export type BanGuardDeps = Pick<Deps, 'clock' | 'ids'> & { store: BanStore & EventStore };
 
 /**
  * Refuses a request that carries a banned identifier. With the application's ban propagation on,
@@ -26,8 +29,14 @@ export async function guardBans(
   const policy = { enabled: app.settings.banPropagation, ipBanHours: app.settings.propagatedIpBanHours };
   const decision = decideBans(ids, matching, policy, now, policy.enabled ? await proof() : unproven);
   if (!decision.banned) return;
+  // The refused attempt, as the caller; the bans it propagates, as the system (docs/events.md, Actors).
+  const hit = matching[0]!;
+  await deps.store.recordEvent(
+    requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }),
+    now,
+  );
   if (decision.propagate.length > 0) {
-    await deps.store.addBans(
+    const propagated = () => deps.store.addBans(
       app.id,
       decision.propagate.map((p) => ({
         ...p,
@@ -38,6 +47,7 @@ export async function guardBans(
       })),
       now,
     );
+    await actingAs({ actor: { ...SYSTEM, ip: currentActor().ip } }, propagated);
   }
   throw bannedError();
 }

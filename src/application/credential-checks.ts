@@ -7,6 +7,10 @@ import { withPasswordWork } from './password-work.js';
 import type { LicenseStore } from './ports/license-store.js';
 import type { AuthAttempt, ThrottleStore } from './ports/throttle-store.js';
 import type { UserStore } from './ports/user-store.js';
+import type { EventStore } from './ports/event-store.js';
+import { authLocked } from './events/refusals.js';
+import { identifyCurrentActor } from './events/actor-scope.js';
+import { toIso } from '../domain/time.js';
 import type { ApplicationRecord, LicenseRecord, UserRecord } from './records.js';
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
@@ -16,7 +20,7 @@ const BUSY_WAIT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a throttled credential check uses. */
-export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleStore };
+export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleStore & EventStore };
 
 /**
  * Runs one credential check under the throttle: a turn is reserved before any password is
@@ -58,7 +62,12 @@ export async function throttledCheck<T>(
     return result;
   } finally {
     // An error mid-check settles as a failure: the turn is never leaked, and never free.
-    await deps.store.settleAuthAttempt({ ...attempt, now: deps.clock.now() }, result === null ? 'failure' : 'success', deps.limits);
+    const now = deps.clock.now();
+    const locked = await deps.store.settleAuthAttempt({ ...attempt, now }, result === null ? 'failure' : 'success', deps.limits);
+    // An account lockout is a security outcome of the application's log; owner sign-in has none.
+    if (locked !== null && attempt.accountKey !== null && attempt.applicationId !== CONSOLE_THROTTLE_SCOPE) {
+      await deps.store.recordEvent(authLocked(attempt.applicationId, attempt.accountKey, attempt.ip, toIso(locked.lockedUntil)), now);
+    }
   }
 }
 
@@ -116,6 +125,7 @@ export async function checkPassword(
       async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller),
     );
     if (user === null || user.passwordHash === null) throw invalidCredentials();
+    identifyCurrentActor(user.id);
     if (deps.hasher.needsRehash(user.passwordHash)) {
       await deps.store.updatePasswordHash(user.id, await work.hash(pw));
     }
@@ -150,6 +160,7 @@ export async function checkLicenseLogin(
   };
   const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller));
   if (found === null) throw licenseLoginRefusal(presented);
+  identifyCurrentActor(found.user.id);
   return found;
 }
 

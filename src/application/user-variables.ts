@@ -32,6 +32,6 @@ export async function writeVariableOfUser(deps: UserVariableDeps, app: Applicati
   return deps.store.putUserVariable(variable, app.settings.maxUserVariables);
 }
 
-export async function deleteVariableOfUser(deps: { store: UserVariableStore }, app: ApplicationRecord, userId: string, name: string): Promise<void> {
-  if (!(await deps.store.deleteUserVariable(app.id, userId, acceptUserVariableName(name)))) throw notFound();
+export async function deleteVariableOfUser(deps: Pick<Deps, 'clock'> & { store: UserVariableStore }, app: ApplicationRecord, userId: string, name: string): Promise<void> {
+  if (!(await deps.store.deleteUserVariable(app.id, userId, acceptUserVariableName(name), deps.clock.now()))) throw notFound();
 }

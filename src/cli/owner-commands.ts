@@ -7,18 +7,26 @@ import { acceptNewPassword, validateEmail } from '../domain/credentials-policy.j
 import { createOwner, issueConsoleToken, unlockOwner, verifyOwnerSignIn } from '../application/console/owners.js';
 import { CliError, EXIT, UsageError } from './cli-errors.js';
 import { openLocalData, type LocalData } from './local-data.js';
+import { actingAs, type ActorHolder } from '../application/events/actor-scope.js';
 import { passwordOptions, readPassword } from './password-input.js';
 
 /** The address the console throttle counts CLI sign-ins under. */
 const CLI_CALLER = { ip: 'cli' };
 
-async function withData<T>(init: boolean, work: (data: LocalData) => Promise<T>): Promise<T> {
-  const data = await openLocalData({ init });
-  try {
-    return await work(data);
-  } finally {
-    await data.close();
-  }
+/**
+ * Runs `work` on the local data as the owner (docs/events.md, Actors): local access is the
+ * owner's authority; `actingAs` names the owner once the command knows which (`as`).
+ */
+async function withData<T>(init: boolean, work: (data: LocalData, as: (ownerId: string) => void) => Promise<T>): Promise<T> {
+  const holder: ActorHolder = { actor: { type: 'owner', id: null, ip: null } };
+  return actingAs(holder, async () => {
+    const data = await openLocalData({ init });
+    try {
+      return await work(data, (ownerId) => (holder.actor = { ...holder.actor, id: ownerId }));
+    } finally {
+      await data.close();
+    }
+  });
 }
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -66,9 +74,10 @@ async function list(args: string[]): Promise<number> {
 async function resetPassword(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });
   const email = validateEmail(emailOf(values, 'reset-password'));
-  return withData(false, async ({ deps }) => {
+  return withData(false, async ({ deps }, as) => {
     const owner = await deps.store.findOwnerByEmail(email);
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
+    as(owner.id);
     const password = await readPassword(values, true);
     await deps.store.updateOwnerPasswordHash(owner.id, await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8))));
     await unlockOwner(deps, owner);
@@ -81,9 +90,10 @@ async function resetPassword(args: string[]): Promise<number> {
 async function unlock(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' } }, strict: true });
   const email = validateEmail(emailOf(values, 'unlock'));
-  return withData(false, async ({ deps }) => {
+  return withData(false, async ({ deps }, as) => {
     const owner = await deps.store.findOwnerByEmail(email);
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
+    as(owner.id);
     await unlockOwner(deps, owner);
     print({ owner: { id: owner.id, email: owner.email }, unlocked: true });
     return EXIT.OK;

@@ -25,6 +25,13 @@ const SECTIONS: Section[] = [
       Lifts the sign-in locks on the owner's account, at every address; the password stays.`,
   },
   {
+    groups: ['audit'],
+    note: 'local',
+    lines: `  gatehouse audit verify --application ID [--json]
+      Recomputes the application's audit log hash chain from the database: prints OK with the
+      number of entries, or the first entry changed or removed (by seq and id) and exits 1.`,
+  },
+  {
     groups: ['backup', 'restore'],
     note: 'local',
     lines: `  gatehouse backup <file>

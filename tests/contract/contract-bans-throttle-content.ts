@@ -111,13 +111,13 @@ export function banThrottleContentContract({ store, readThrottle, test, section 
       await store().addBans(app.id, [...fromA, fromB], T0);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
 
-      expect(await store().deleteBan(app.id, b!.id)).toBe(true);
+      expect(await store().deleteBan(app.id, b!.id, T0)).toBe(true);
       expect((await store().listBans(app.id, T0)).map((x) => x.id).sort()).toEqual([a!.id, ...fromA.map((x) => x.id), fromB.id].sort());
 
-      expect(await store().deleteBan(app.id, a!.id, { cascade: true })).toBe(true);
+      expect(await store().deleteBan(app.id, a!.id, T0, { cascade: true })).toBe(true);
       expect((await store().listBans(app.id, T0)).map((x) => x.id)).toEqual([fromB.id]);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(false);
-      expect(await store().deleteBan(app.id, a!.id, { cascade: true })).toBe(false);
+      expect(await store().deleteBan(app.id, a!.id, T0, { cascade: true })).toBe(false);
     });
 
     test('a user ban revokes the user\'s live sessions', async () => {
@@ -139,9 +139,9 @@ export function banThrottleContentContract({ store, readThrottle, test, section 
       const activate = () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       await domainError(activate(), 'BANNED');
       const { app: other } = await seedApp(store());
-      expect(await store().deleteBan(other.id, stored?.id ?? '')).toBe(false);
-      expect(await store().deleteBan(app.id, stored?.id ?? '')).toBe(true);
-      expect(await store().deleteBan(app.id, stored?.id ?? '')).toBe(false);
+      expect(await store().deleteBan(other.id, stored?.id ?? '', T0)).toBe(false);
+      expect(await store().deleteBan(app.id, stored?.id ?? '', T0)).toBe(true);
+      expect(await store().deleteBan(app.id, stored?.id ?? '', T0)).toBe(false);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(false);
       await activate();
     });
@@ -419,12 +419,12 @@ export function banThrottleContentContract({ store, readThrottle, test, section 
     test('putVariable inserts or replaces; listVariables is by name; deleteVariable reports', async () => {
       const { app } = await seedApp(store());
       const v = { applicationId: app.id, name: 'zeta', value: '1', isPublic: false };
-      expect(await store().putVariable(v)).toEqual(v);
-      expect(await store().putVariable({ ...v, value: '2', isPublic: true })).toEqual({ ...v, value: '2', isPublic: true });
-      await store().putVariable({ applicationId: app.id, name: 'alpha', value: 'a', isPublic: true });
+      expect(await store().putVariable(v, T0)).toEqual(v);
+      expect(await store().putVariable({ ...v, value: '2', isPublic: true }, T0)).toEqual({ ...v, value: '2', isPublic: true });
+      await store().putVariable({ applicationId: app.id, name: 'alpha', value: 'a', isPublic: true }, T0);
       expect((await store().listVariables(app.id)).map((x) => [x.name, x.value])).toEqual([['alpha', 'a'], ['zeta', '2']]);
-      expect(await store().deleteVariable(app.id, 'zeta')).toBe(true);
-      expect(await store().deleteVariable(app.id, 'zeta')).toBe(false);
+      expect(await store().deleteVariable(app.id, 'zeta', T0)).toBe(true);
+      expect(await store().deleteVariable(app.id, 'zeta', T0)).toBe(false);
       expect((await store().listVariables(app.id)).map((x) => x.name)).toEqual(['alpha']);
     });
 
@@ -439,16 +439,16 @@ export function banThrottleContentContract({ store, readThrottle, test, section 
       await store().createAnnouncement(newer);
       expect(await store().findAnnouncement(app.id, older.id)).toEqual(older);
       const edited = { ...older, title: 'edited', status: 'PUBLISHED' as const, publishUntil: T0 + 5000 };
-      expect(await store().patchAnnouncement(app.id, older.id, { title: 'edited', status: 'PUBLISHED', publishUntil: T0 + 5000 })).toEqual(edited);
+      expect(await store().patchAnnouncement(app.id, older.id, { title: 'edited', status: 'PUBLISHED', publishUntil: T0 + 5000 }, T0)).toEqual(edited);
       expect(await store().listAnnouncements(app.id)).toEqual([newer, edited]);
       // A window the merge makes invalid is refused and writes nothing.
-      await expect(store().patchAnnouncement(app.id, older.id, { title: 'lost', publishFrom: T0 + 5000 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(store().patchAnnouncement(app.id, older.id, { title: 'lost', publishFrom: T0 + 5000 }, T0)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       expect(await store().findAnnouncement(app.id, older.id)).toEqual(edited);
       const { app: other } = await seedApp(store());
-      expect(await store().patchAnnouncement(other.id, older.id, { title: 'x' })).toBeNull();
+      expect(await store().patchAnnouncement(other.id, older.id, { title: 'x' }, T0)).toBeNull();
       expect(await store().findAnnouncement(other.id, older.id)).toBeNull();
-      expect(await store().deleteAnnouncement(other.id, older.id)).toBe(false);
-      expect(await store().deleteAnnouncement(app.id, older.id)).toBe(true);
+      expect(await store().deleteAnnouncement(other.id, older.id, T0)).toBe(false);
+      expect(await store().deleteAnnouncement(app.id, older.id, T0)).toBe(true);
       expect(await store().listAnnouncements(app.id)).toEqual([newer]);
     });
   });

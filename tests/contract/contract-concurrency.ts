@@ -25,8 +25,8 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
         { passwordMinLength: app.settings.passwordMinLength + 2 },
       ];
       await Promise.all([
-        ...patches.map((settings) => store().patchApplication(app.id, { settings })),
-        store().patchApplication(app.id, { name: 'Renamed', settings: {} }),
+        ...patches.map((settings) => store().patchApplication(app.id, { settings }, T0)),
+        store().patchApplication(app.id, { name: 'Renamed', settings: {} }, T0),
       ]);
       expect(await store().findApplication(app.id)).toEqual({ ...app, name: 'Renamed', settings: Object.assign({ ...app.settings }, ...patches) });
     });
@@ -47,7 +47,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
           { publishFrom: T0 + 1000 },
           { publishUntil: T0 + 5000 },
         ];
-        await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p)));
+        await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p, T0)));
         expect(await store().findAnnouncement(app.id, original.id)).toEqual(Object.assign({ ...original }, ...patches));
       }
     });

@@ -184,12 +184,12 @@ export function fileContract({ store, test, section }: ContractContext): void {
       await store().replaceFileContents(app.id, file.id, patchOf(), pending);
       const bystander = makeUpload(app.id);
       await store().createFile(bystander.file, bystander.job);
-      expect(await store().deleteFile(other.id, file.id)).toBeNull();
-      const keys = await store().deleteFile(app.id, file.id);
+      expect(await store().deleteFile(other.id, file.id, T0)).toBeNull();
+      const keys = await store().deleteFile(app.id, file.id, T0);
       expect([...(keys ?? [])].sort()).toEqual([contents.blobKey, pending.stagingKey, pending.outputKey].sort());
       expect(await store().findFile(app.id, file.id)).toBeNull();
       expect(await store().referencedBlobKeys()).toEqual(jobKeys(bystander.job));
-      expect(await store().deleteFile(app.id, file.id)).toBeNull();
+      expect(await store().deleteFile(app.id, file.id, T0)).toBeNull();
       expect(await store().listFiles(app.id)).toEqual([bystander.file]);
     });
 
@@ -205,7 +205,7 @@ export function fileContract({ store, test, section }: ContractContext): void {
       expect(await store().referencedBlobKeys()).toEqual(
         new Set([contents.blobKey, pending.stagingKey, pending.outputKey, fresh.job.stagingKey, fresh.job.outputKey]),
       );
-      await store().deleteFile(app.id, file.id);
+      await store().deleteFile(app.id, file.id, T0);
       expect(await store().referencedBlobKeys()).toEqual(new Set([fresh.job.stagingKey, fresh.job.outputKey]));
     });
 

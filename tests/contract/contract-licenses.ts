@@ -60,13 +60,13 @@ export function licenseContract({ store, test, section }: ContractContext): void
       await store().insertLicenses([unused]);
       const user = await seedUser(store(), app.id);
       await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
-      expect(await store().deleteUnusedLicense(app.id, unused.id)).toBe('deleted');
+      expect(await store().deleteUnusedLicense(app.id, unused.id, T0)).toBe('deleted');
       expect(await store().findLicenseById(app.id, unused.id)).toBeNull();
-      expect(await store().deleteUnusedLicense(app.id, license.id)).toBe('used');
+      expect(await store().deleteUnusedLicense(app.id, license.id, T0)).toBe('used');
       expect(await store().findLicenseById(app.id, license.id)).not.toBeNull();
-      expect(await store().deleteUnusedLicense(app.id, randomUUID())).toBe('missing');
+      expect(await store().deleteUnusedLicense(app.id, randomUUID(), T0)).toBe('missing');
       const { app: other } = await seedApp(store());
-      expect(await store().deleteUnusedLicense(other.id, license.id)).toBe('missing');
+      expect(await store().deleteUnusedLicense(other.id, license.id, T0)).toBe('missing');
     });
   });
 

@@ -129,29 +129,29 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
         settings,
         apiSecretDigest: 'secret:rotated',
         adminApiKeyDigest: 'admin:rotated',
-      });
+      }, T0);
       const expected = { ...app, name: 'Renamed', settings, apiSecretDigest: 'secret:rotated', adminApiKeyDigest: 'admin:rotated' };
       expect(updated).toEqual(expected);
       expect(await store().findApplication(app.id)).toEqual(expected);
-      expect(await store().updateApplication(app.id, { name: 'Only name' })).toEqual({ ...expected, name: 'Only name' });
-      expect(await store().updateApplication(app.id, {})).toEqual({ ...expected, name: 'Only name' });
-      expect(await store().updateApplication(randomUUID(), { name: 'x' })).toBeNull();
+      expect(await store().updateApplication(app.id, { name: 'Only name' }, T0)).toEqual({ ...expected, name: 'Only name' });
+      expect(await store().updateApplication(app.id, {}, T0)).toEqual({ ...expected, name: 'Only name' });
+      expect(await store().updateApplication(randomUUID(), { name: 'x' }, T0)).toBeNull();
     });
 
     test('patchApplication lays the settings given over the stored ones; an invalid result writes nothing', async () => {
       const { app } = await seedApp(store());
-      const patched = await store().patchApplication(app.id, { name: 'Renamed', settings: { legacyAuth: true } });
+      const patched = await store().patchApplication(app.id, { name: 'Renamed', settings: { legacyAuth: true } }, T0);
       const expected = { ...app, name: 'Renamed', settings: { ...app.settings, legacyAuth: true } };
       expect(patched).toEqual(expected);
-      expect(await store().patchApplication(app.id, { settings: { defaultAllowedSessions: 4 } })).toEqual({
+      expect(await store().patchApplication(app.id, { settings: { defaultAllowedSessions: 4 } }, T0)).toEqual({
         ...expected,
         settings: { ...expected.settings, defaultAllowedSessions: 4 },
       });
-      await expect(store().patchApplication(app.id, { name: 'Lost', settings: { sessionTtlSeconds: 1 } })).rejects.toMatchObject({
+      await expect(store().patchApplication(app.id, { name: 'Lost', settings: { sessionTtlSeconds: 1 } }, T0)).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
       });
       expect((await store().findApplication(app.id))?.name).toBe('Renamed');
-      expect(await store().patchApplication(randomUUID(), { settings: {} })).toBeNull();
+      expect(await store().patchApplication(randomUUID(), { settings: {} }, T0)).toBeNull();
     });
 
     test('deleteApplication cascades to everything the application owns', async () => {
@@ -165,7 +165,7 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
         const session = makeSession(applicationId, user.id);
         await s.openSession({ session, device: null, cap: 5, now: T0 });
         await s.addBans(applicationId, [{ id: randomUUID(), applicationId, type: 'ip', value: '203.0.113.9', reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
-        await s.putVariable({ applicationId, name: 'motd', value: 'hi', isPublic: true });
+        await s.putVariable({ applicationId, name: 'motd', value: 'hi', isPublic: true }, T0);
         const announcement = { id: randomUUID(), applicationId, title: 't', contentHtml: '<p>x</p>', status: 'PUBLISHED' as const, publishFrom: T0, publishUntil: null, createdAt: T0 };
         await s.createAnnouncement(announcement);
         const attempt = { applicationId, accountKey: `user:${user.usernameKey}`, ip: '203.0.113.9', now: T0 };
@@ -202,17 +202,17 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       const { app } = await seedApp(store());
       const first = app.signing.response;
       const second = makeResponseKey();
-      const rotated = await store().rotateResponseSigningKey(app.id, second);
+      const rotated = await store().rotateResponseSigningKey(app.id, second, T0);
       expect(rotated?.signing).toEqual({ ...app.signing, response: second, previousResponse: first });
       expect(await store().findApplication(app.id)).toEqual(rotated);
       // Rotating again drops the oldest key: only one previous key is kept.
       const third = makeResponseKey();
-      expect((await store().rotateResponseSigningKey(app.id, third))?.signing).toMatchObject({ response: third, previousResponse: second });
+      expect((await store().rotateResponseSigningKey(app.id, third, T0))?.signing).toMatchObject({ response: third, previousResponse: second });
       const dropped = await store().dropPreviousResponseSigningKey(app.id);
       expect(dropped?.signing).toEqual({ ...app.signing, response: third, previousResponse: null });
       expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(dropped);
       expect((await store().dropPreviousResponseSigningKey(app.id))?.signing.previousResponse).toBeNull();
-      expect(await store().rotateResponseSigningKey(randomUUID(), makeResponseKey())).toBeNull();
+      expect(await store().rotateResponseSigningKey(randomUUID(), makeResponseKey(), T0)).toBeNull();
       expect(await store().dropPreviousResponseSigningKey(randomUUID())).toBeNull();
     });
 

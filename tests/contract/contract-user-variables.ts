@@ -24,9 +24,9 @@ export function userVariableContract({ store, connect, test, section }: Contract
       const { app: other } = await seedApp(store());
       expect(await store().findUserVariable(other.id, alice.id, 'b')).toBeNull();
       expect(await store().listUserVariables(other.id, alice.id)).toEqual([]);
-      expect(await store().deleteUserVariable(other.id, alice.id, 'b')).toBe(false);
-      expect(await store().deleteUserVariable(app.id, alice.id, 'b')).toBe(true);
-      expect(await store().deleteUserVariable(app.id, alice.id, 'b')).toBe(false);
+      expect(await store().deleteUserVariable(other.id, alice.id, 'b', T0)).toBe(false);
+      expect(await store().deleteUserVariable(app.id, alice.id, 'b', T0)).toBe(true);
+      expect(await store().deleteUserVariable(app.id, alice.id, 'b', T0)).toBe(false);
       expect(await store().findUserVariable(app.id, bob.id, 'b')).not.toBeNull();
     });
 

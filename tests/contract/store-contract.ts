@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ReadThrottle } from '../support/throttle-counters.js';
 import { concurrencyContract } from './contract-concurrency.js';
+import { eventContract } from './contract-events.js';
 import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
@@ -104,5 +105,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     overviewContract(ctx);
     concurrencyContract(ctx);
     webhookContract(ctx);
+    eventContract(ctx);
   });
 }

@@ -16,6 +16,8 @@ import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-st
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
 import { domainError, makeLicense, makeUpload, seedApp, seedUser, T0 } from './fixtures.js';
 import { openInspectableStore } from '../support/throttle-counters.js';
+import { chainedEntryOf } from '../../src/application/events/chain-entry.js';
+import { verifyChain } from '../../src/domain/audit-chain.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PROCESSES = 5;
@@ -34,6 +36,7 @@ const calls = {
   reserve: () => Array.from({ length: input.count }, () => store.reserveAuthAttempt(input.attempt, input.limits)),
   settle: () => Array.from({ length: input.count }, () => store.settleAuthAttempt(input.attempt, input.outcome, input.limits)),
   claim: () => Array.from({ length: input.count }, (_, i) => store.claimJob('w' + process.pid + '-' + i, input.now, 30000).then((j) => j?.id ?? 'none')),
+  chain: () => Array.from({ length: input.count }, () => store.chainEvents(input.batch).then(String)),
 }[mode]();
 const tally = { fulfilled: 0, values: {}, codes: {} };
 for (const r of await Promise.allSettled(calls)) {
@@ -52,12 +55,13 @@ async function listTs(dir: string): Promise<string[]> {
 }
 
 /**
- * Transpiles the server's sources (but the PostgreSQL dialect and the dashboard) into `out`: the
- * store reaches beyond persistence and the domain (the events it records are built by the
- * application's and the HTTP views' code), and transpiling a file that is never loaded costs little.
+ * Transpiles the sources into `out`, but the PostgreSQL dialect and the dashboard: the store with
+ * its SQLite dialect and what it imports (the domain, the event builders and the views they use,
+ * the application's actor scope). A module is only loaded when imported, so the rest costs nothing.
  */
 async function buildChildRuntime(out: string): Promise<void> {
-  const sources = (await listTs(join(repo, 'src'))).filter((f) => !f.includes(`${sep}postgres${sep}`) && !f.includes(`${sep}dashboard${sep}`));
+  const skipped = [`${sep}postgres${sep}`, `${sep}dashboard${sep}`];
+  const sources = (await listTs(join(repo, 'src'))).filter((f) => !skipped.some((s) => f.includes(s)));
   for (const file of sources) {
     const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
@@ -165,6 +169,29 @@ describe('SQLite store shared by several processes', () => {
       const again = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })));
       expect(again).toEqual({ fulfilled: 0, values: {}, codes: { ACCOUNT_LOCKED: PROCESSES * 2 } });
       await domainError(store.reserveAuthAttempt({ ...attempt, now: T0 + 59_999 }, limits), 'ACCOUNT_LOCKED');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('audit chainers in several processes link each event exactly once into one chain', async () => {
+    const path = join(root, `${randomUUID()}.db`);
+    const store = openSqliteStore({ path });
+    const { app } = await seedApp(store);
+    const events = 60;
+    for (let i = 0; i < events; i++) {
+      await store.recordEvent({ applicationId: app.id, action: 'variable.changed', target: { type: 'variable', id: `v${i}`, label: null }, data: { i } }, T0 + i);
+    }
+    try {
+      const result = await race(runtime, 'chain', path, Array.from({ length: PROCESSES }, () => ({ batch: 7, count: 4 })));
+      const linked = Object.entries(result.values).reduce((n, [value, times]) => n + Number(value) * times, 0);
+      expect(result.codes).toEqual({});
+      // Whatever the processes left (each chains at most 4 x 7), one more pass finishes.
+      expect(linked + (await store.chainEvents(1000))).toBe(events);
+      const chained = await store.chainedEvents(app.id, 0, 1000);
+      expect(chained.map((e) => e.seq)).toEqual(Array.from({ length: events }, (_, i) => i + 1));
+      const entries = chained.map((e) => ({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
+      expect(verifyChain(entries, await store.chainHead(app.id))).toEqual({ ok: true, count: events });
     } finally {
       await store.close();
     }

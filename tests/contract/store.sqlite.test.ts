@@ -99,16 +99,16 @@ describe('SQLite store on a file', () => {
     const b = openStore();
     const { app } = await seedApp(a);
     const variable = { applicationId: app.id, name: 'greeting', value: 'hello', isPublic: true };
-    await a.putVariable(variable);
+    await a.putVariable(variable, T0);
     expect(await a.listVariables(app.id)).toEqual([variable]);
     expect(await a.listVariables(app.id)).toEqual([variable]);
-    await b.putVariable({ ...variable, value: 'changed' });
+    await b.putVariable({ ...variable, value: 'changed' }, T0);
     expect(await a.listVariables(app.id)).toEqual([{ ...variable, value: 'changed' }]);
     // Two writes to its variables since it was made: the database bumped its content version twice.
     expect(await a.findApplicationByApiKey(app.apiKey)).toEqual({ ...app, contentVersion: 2 });
-    await b.updateApplication(app.id, { name: 'renamed' });
+    await b.updateApplication(app.id, { name: 'renamed' }, T0);
     expect((await a.findApplicationByApiKey(app.apiKey))?.name).toBe('renamed');
-    await b.deleteVariable(app.id, 'greeting');
+    await b.deleteVariable(app.id, 'greeting', T0);
     expect(await a.listVariables(app.id)).toEqual([]);
   });
 
@@ -129,7 +129,7 @@ describe('SQLite store on a file', () => {
   it('hands out remembered rows that no caller can change', async () => {
     const a = openStore();
     const { app } = await seedApp(a);
-    await a.putVariable({ applicationId: app.id, name: 'x', value: '1', isPublic: false });
+    await a.putVariable({ applicationId: app.id, name: 'x', value: '1', isPublic: false }, T0);
     const first = await a.listVariables(app.id);
     // The store maps rows to fresh records, so a caller may even change what it got.
     first.pop();

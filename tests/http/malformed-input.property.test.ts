@@ -94,6 +94,8 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['POST', '/api/console/applications/{app}/adjustments', 'console'],
   ['POST', '/api/console/applications/{app}/bans', 'console'],
   ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],
+  ['GET', '/api/console/applications/{app}/audit', 'console'],
+  ['GET', '/api/console/applications/{app}/audit.ndjson', 'console'],
   ['GET', '/api/console/tokens', 'console'],
   ['DELETE', `/api/console/tokens/${ID}`, 'console'],
   ['POST', '/api/console/tokens/revoke_all', 'console'],
@@ -255,6 +257,26 @@ describe('malformed input never yields 5xx', () => {
         expectClientError(res, url);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('any filter, cursor and limit of the audit log and its export', async () => {
+    const fields = ['action', 'actor_type', 'target_type', 'target_id', 'since', 'until', 'cursor', 'limit'];
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      withLoneSurrogates,
+      fc.constantFrom('owner', 'system', '2026-06-08T12:00:00Z', 'yesterday', '0', '-1', '99999', 'cG9zOjE', 'cG9zOi0x', '%', '%E0%A4%A', 'user.created'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('audit', 'audit.ndjson'), fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 4 }), fc.boolean(), async (path, query, raw) => {
+        const qs = Object.entries(query)
+          .map(([k, v]) => `${k}=${raw ? v : encodePathParam(v)}`)
+          .join('&');
+        const url = `/api/console/applications/${app.id}/${path}?${qs}`;
+        const res = await t.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
+        expectClientError(res, url);
+      }),
+      { numRuns: 150 },
     );
   });
 

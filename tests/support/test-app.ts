@@ -18,6 +18,7 @@ import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/application/events/webhook-deliverer.js';
 import { seededRandom } from './seeded-random.js';
+import { type AuditChainer, createAuditChainer } from '../../src/application/events/audit-chainer.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 
@@ -86,6 +87,8 @@ export interface TestApp {
   processor: FileProcessor;
   /** Webhook delivery: not started; tests attempt due deliveries with drain() (retry jitter seeded). */
   webhooks: WebhookDeliverer;
+  /** Audit chaining: not started; tests link pending events with drain(). */
+  chainer: AuditChainer;
   /** A console token of a ready-made owner. */
   ownerToken: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -158,6 +161,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream, meter: digests.meter });
   const jitter = seededRandom('webhook-jitter');
   const webhooks = createWebhookDeliverer(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, random: () => jitter.int(1_000_000) / 1_000_000 });
+  const chainer = createAuditChainer(deps, { pollMs: 500 });
   return {
     http,
     deps,
@@ -170,11 +174,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     masterKey,
     processor,
     webhooks,
+    chainer,
     ownerToken: token,
     inject: (o) => http.inject(o),
     async close() {
       await processor.stop();
       await webhooks.stop();
+      await chainer.stop();
       await http.close();
       await booted.close();
       await backend.drop();

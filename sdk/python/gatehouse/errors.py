@@ -170,6 +170,7 @@ class SignatureError(Exception):
 # RESET_COOLDOWN with its next_reset_at). An unknown code is a plain GatehouseError.
 _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "VALIDATION_FAILED": ValidationError,
+    "WEBHOOK_URL_REFUSED": ValidationError,
     "MALFORMED_REQUEST": ValidationError,
     "UNSUPPORTED_MEDIA_TYPE": ValidationError,
     "PAYLOAD_TOO_LARGE": ValidationError,
@@ -209,6 +210,8 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "CONSOLE_TOKEN_NOT_FOUND": NotFoundError,
     "DEVICE_NOT_FOUND": NotFoundError,
     "FILE_NOT_FOUND": NotFoundError,
+    "WEBHOOK_NOT_FOUND": NotFoundError,
+    "WEBHOOK_DELIVERY_NOT_FOUND": NotFoundError,
     "RATE_LIMITED": RateLimitedError,
     "ACCOUNT_LOCKED": RateLimitedError,
     "PASSWORD_QUEUE_FULL": RateLimitedError,

@@ -15,6 +15,7 @@ import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../applica
 import type { LicenseLookup } from '../../application/admin/lookup-license.js';
 import type { UserPage } from '../../application/console/users.js';
 import type { ApplicationOverview } from '../../application/console/overview.js';
+import type { EventRecord } from '../../application/ports/event-store.js';
 import type { AppContext } from '../../application/integration/app-context.js';
 import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { publicationDate } from '../../domain/announcements.js';
@@ -137,6 +138,21 @@ export const licenseLookupJson = (l: LicenseLookup): Json<'LicenseLookup'> => ({
   application_id: l.license.applicationId,
   ...licenseJson(l.license, l.code),
   is_credentials_license: l.isCredentialsLicense,
+});
+
+/** An audit log entry: the fields its hash covers (application/events/chain-entry.ts) and the hash. */
+export const auditEntryJson = (e: EventRecord): Json<'AuditEntry'> => ({
+  id: e.id,
+  application_id: e.applicationId,
+  occurred_at: toIso(e.occurredAt),
+  action: e.action,
+  actor: e.actor,
+  target: e.target,
+  changes: e.changes,
+  outcome: e.outcome,
+  data: e.data,
+  seq: e.seq,
+  hash: e.hash,
 });
 
 export const variableJson = (v: VariableRecord): Json<'Variable'> => ({ name: v.name, value: v.value, is_public: v.isPublic });

@@ -282,7 +282,8 @@ export const AuditEntry = Type.Object(
     action: Type.String({ examples: ['user.created'] }),
     actor: Type.Object({ type: Type.Enum(['owner', 'admin_key', 'end_user', 'system']), id: Nullable(Type.String()), ip: Nullable(Type.String()) }, closed),
     target: Type.Object({ type: Type.String(), id: Type.String(), label: Nullable(Type.String()) }, closed),
-    changes: Nullable(Type.Record(Type.String(), Type.Tuple([Type.Unknown(), Type.Unknown()]))),
+    // [before, after]; an array of two rather than a tuple, which the serialiser cannot write with unknown items.
+    changes: Nullable(Type.Record(Type.String(), Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2 }))),
     outcome: Type.String(),
     data: Type.Record(Type.String(), Type.Unknown()),
     /** The entry's place in the application's hash chain; null for a moment after the change. */
@@ -330,6 +331,9 @@ export const WebhookDelivery = Type.Object(
   },
   { ...closed, title: 'WebhookDelivery' },
 );
+
+/** The audit log export: one AuditEntry as JSON per line, newest first (docs/api.md, Audit log). */
+export const AuditExport = Type.Unsafe<unknown>({ type: 'string', contentMediaType: 'application/x-ndjson' });
 
 /** Bytes, not JSON: a file download (200 whole, 206 a range). */
 export const FileBytes = Type.Unsafe<unknown>({ type: 'string', contentMediaType: 'application/octet-stream' });

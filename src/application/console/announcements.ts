@@ -56,7 +56,7 @@ export async function listAnnouncements(
  * a whole inside it, so parallel patches of different fields all hold.
  */
 export async function updateAnnouncement(
-  deps: Pick<Deps, 'html'> & { store: ApplicationStore & ContentStore },
+  deps: Pick<Deps, 'html' | 'clock'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,
   appId: string,
   id: string,
@@ -66,17 +66,17 @@ export async function updateAnnouncement(
   const given: AnnouncementPatch = { ...patch };
   if (patch.contentHtml !== undefined) given.contentHtml = deps.html.sanitize(patch.contentHtml);
   if (patch.title !== undefined) given.title = validateName('title', patch.title, ANNOUNCEMENT_TITLE_MAX);
-  const next = await deps.store.patchAnnouncement(app.id, id, given);
+  const next = await deps.store.patchAnnouncement(app.id, id, given, deps.clock.now());
   if (next === null) throw notFound();
   return next;
 }
 
 export async function deleteAnnouncement(
-  deps: { store: ApplicationStore & ContentStore },
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,
   appId: string,
   id: string,
 ): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.deleteAnnouncement(app.id, id))) throw notFound();
+  if (!(await deps.store.deleteAnnouncement(app.id, id, deps.clock.now()))) throw notFound();
 }

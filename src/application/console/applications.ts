@@ -85,14 +85,14 @@ export const listApplications = (deps: { store: ApplicationStore }, owner: Owner
  * result is validated whole inside it), so parallel patches of different fields all hold.
  */
 export async function updateApplication(
-  deps: { store: ApplicationStore },
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore },
   owner: OwnerRecord,
   appId: string,
   input: { name?: string; settings: Partial<ApplicationSettings> },
 ): Promise<ApplicationRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const name = input.name === undefined ? undefined : validateName('name', input.name, APPLICATION_NAME_MAX);
-  const updated = await deps.store.patchApplication(app.id, { ...(name === undefined ? {} : { name }), settings: input.settings });
+  const updated = await deps.store.patchApplication(app.id, { ...(name === undefined ? {} : { name }), settings: input.settings }, deps.clock.now());
   if (updated === null) throw notFound();
   return updated;
 }
@@ -122,14 +122,14 @@ export async function rotateCredential(
   const value = deps.secrets.issue(kind === 'api_secret' ? keyPrefixes.apiSecret : keyPrefixes.adminApiKey);
   const digest = deps.secrets.digest(value);
   const patch = kind === 'api_secret' ? { apiSecretDigest: digest } : { adminApiKeyDigest: digest };
-  if ((await deps.store.updateApplication(app.id, patch)) === null) throw notFound();
+  if ((await deps.store.updateApplication(app.id, patch, deps.clock.now())) === null) throw notFound();
   return value;
 }
 
 /** A new response signing key becomes current; the one it replaces keeps signing as the previous key. */
-export async function rotateResponseSigningKey(deps: Pick<Deps, 'responseKeys'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
+export async function rotateResponseSigningKey(deps: Pick<Deps, 'responseKeys' | 'clock'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
   const app = await ownedApplication(deps, owner, appId);
-  const updated = await deps.store.rotateResponseSigningKey(app.id, deps.responseKeys.generate());
+  const updated = await deps.store.rotateResponseSigningKey(app.id, deps.responseKeys.generate(), deps.clock.now());
   if (updated === null) throw notFound();
   return updated;
 }

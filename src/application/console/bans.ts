@@ -92,12 +92,12 @@ export async function listBans(
 
 /** Lifts a ban; with `cascade`, also the bans it propagated. */
 export async function deleteBan(
-  deps: { store: ApplicationStore & BanStore },
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & BanStore },
   owner: OwnerRecord,
   appId: string,
   banId: string,
   options: { cascade: boolean },
 ): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.deleteBan(app.id, banId, options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
+  if (!(await deps.store.deleteBan(app.id, banId, deps.clock.now(), options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
 }

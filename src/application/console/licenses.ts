@@ -91,13 +91,13 @@ export async function getLicense(
 
 /** Only an unused license can be deleted: a used one is part of a membership's history. */
 export async function deleteLicense(
-  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore },
+  deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore & LicenseStore },
   owner: OwnerRecord,
   appId: string,
   code: string,
 ): Promise<void> {
   const { license } = await getLicense(deps, owner, appId, code);
-  const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id);
+  const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id, deps.clock.now());
   if (outcome === 'missing') throw notFound();
   if (outcome === 'used') throw new DomainError('LICENSE_CONSUMED', 'a used license cannot be deleted');
 }

@@ -1,3 +1,6 @@
+import type { ApplicationStore } from '../ports/application-store.js';
+import { actingAs, currentActor } from '../events/actor-scope.js';
+import { ownerSignedIn } from '../events/refusals.js';
 import { consoleTokenLive, consoleTokenNeedsTouch } from '../../domain/console-session.js';
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
 import { DomainError } from '../../domain/errors.js';
@@ -18,7 +21,7 @@ export interface OwnerSession {
 export type TokenIssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: OwnerStore };
 
 /** What an owner's sign-in uses: the throttle, the password work and the owner's account. */
-export type OwnerSignInDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: OwnerStore };
+export type OwnerSignInDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: OwnerStore & Pick<ApplicationStore, 'listApplications'> };
 
 /** What reading a presented console token uses. */
 export type ConsoleTokenDeps = Pick<Deps, 'clock' | 'console' | 'secrets'> & { store: OwnerStore };
@@ -83,7 +86,20 @@ export async function verifyOwnerSignIn(
     });
     if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
     if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await work.hash(pw));
+    await recordSignIn(deps, owner);
     return owner;
+  });
+}
+
+/**
+ * `owner.signed_in`, audit-only, in the log of each of the owner's applications (an owner has no
+ * log of their own), as the owner now known, from the caller's address.
+ */
+async function recordSignIn(deps: OwnerSignInDeps, owner: OwnerRecord): Promise<void> {
+  const actor = { type: 'owner' as const, id: owner.id, ip: currentActor().ip };
+  const now = deps.clock.now();
+  await actingAs({ actor }, async () => {
+    for (const app of await deps.store.listApplications(owner.id)) await deps.store.recordEvent(ownerSignedIn(app.id, owner, actor.ip === null ? 'cli' : 'console'), now);
   });
 }
 

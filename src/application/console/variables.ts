@@ -1,3 +1,4 @@
+import type { Deps } from '../deps.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { ContentStore } from '../ports/content-store.js';
@@ -8,7 +9,7 @@ export const VARIABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 export const VARIABLE_VALUE_MAX = 65_536;
 
 export async function putVariable(
-  deps: { store: ApplicationStore & ContentStore },
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,
   appId: string,
   name: string,
@@ -17,7 +18,7 @@ export async function putVariable(
   const app = await ownedApplication(deps, owner, appId);
   if (!VARIABLE_NAME_PATTERN.test(name)) throw validationError('name', 'must be 1 to 128 characters of A-Z, a-z, 0-9, _, . and -');
   if (input.value.length > VARIABLE_VALUE_MAX) throw validationError('value', `must be at most ${VARIABLE_VALUE_MAX} characters`);
-  return deps.store.putVariable({ applicationId: app.id, name, value: input.value, isPublic: input.isPublic });
+  return deps.store.putVariable({ applicationId: app.id, name, value: input.value, isPublic: input.isPublic }, deps.clock.now());
 }
 
 export async function listVariables(deps: { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string): Promise<VariableRecord[]> {
@@ -26,11 +27,11 @@ export async function listVariables(deps: { store: ApplicationStore & ContentSto
 }
 
 export async function deleteVariable(
-  deps: { store: ApplicationStore & ContentStore },
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,
   appId: string,
   name: string,
 ): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.deleteVariable(app.id, name))) throw new DomainError('VARIABLE_NOT_FOUND', 'no such variable');
+  if (!(await deps.store.deleteVariable(app.id, name, deps.clock.now()))) throw new DomainError('VARIABLE_NOT_FOUND', 'no such variable');
 }

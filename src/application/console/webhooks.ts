@@ -104,9 +104,9 @@ export async function updateWebhook(
   return updated;
 }
 
-export async function deleteWebhook(deps: ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string): Promise<void> {
+export async function deleteWebhook(deps: ConsoleDeps & Pick<Deps, 'clock'>, owner: OwnerRecord, appId: string, endpointId: string): Promise<void> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
-  if (!(await deps.store.deleteWebhookEndpoint(endpoint.applicationId, endpoint.id))) throw notFound();
+  if (!(await deps.store.deleteWebhookEndpoint(endpoint.applicationId, endpoint.id, deps.clock.now()))) throw notFound();
 }
 
 /** A new secret; the one it replaces keeps signing beside it for PREVIOUS_SECRET_MS. */

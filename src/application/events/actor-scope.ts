@@ -30,6 +30,15 @@ export function actingAs<T>(holder: ActorHolder, work: () => T): T {
   return scope.run(holder, work);
 }
 
+/**
+ * Names the running work's actor once a use case has authenticated who it is (an end user's
+ * password, license code or session token checked), unless the edge already named one.
+ */
+export function identifyCurrentActor(id: string): void {
+  const holder = scope.getStore();
+  if (holder !== undefined && holder.actor.id === null) holder.actor = { ...holder.actor, id };
+}
+
 /** The actor of the running work: the innermost scope's, or SYSTEM outside any. */
 export function currentActor(): Actor {
   return scope.getStore()?.actor ?? SYSTEM;

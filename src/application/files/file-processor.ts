@@ -6,6 +6,7 @@ import type { ApplicationStore } from '../ports/application-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { JobRecord } from '../records.js';
 import { discardBlobs } from './uploads.js';
+import { actingAs, SYSTEM } from '../events/actor-scope.js';
 
 /**
  * Staged bytes are read in pieces this large. The main thread sets the pace of processing (the
@@ -176,7 +177,8 @@ export function createFileProcessor(deps: FileProcessorDeps, options: FileProces
   function fill(): void {
     while (running && active < options.concurrency) {
       active += 1;
-      const slot = (async () => {
+      // Background work acts as the system, even when a request's upload rang the bell that started it.
+      const slot = actingAs({ actor: SYSTEM }, async () => {
         try {
           while (running && (await claimOne()));
         } catch (error) {
@@ -184,7 +186,7 @@ export function createFileProcessor(deps: FileProcessorDeps, options: FileProces
         } finally {
           active -= 1;
         }
-      })();
+      });
       inFlight.add(slot);
       void slot.finally(() => inFlight.delete(slot));
     }
@@ -210,9 +212,11 @@ export function createFileProcessor(deps: FileProcessorDeps, options: FileProces
       await Promise.all([...inFlight]);
     },
     async drain() {
-      let count = 0;
-      while (await claimOne()) count += 1;
-      return count;
+      return actingAs({ actor: SYSTEM }, async () => {
+        let count = 0;
+        while (await claimOne()) count += 1;
+        return count;
+      });
     },
   };
 }

@@ -157,8 +157,8 @@ export async function updateFile(
 }
 
 /** Deletes the row first, then the bytes: a crash in between leaves only orphans, which are swept. */
-export async function deleteFile(deps: Pick<Deps, 'blobs'> & { store: FileStore }, app: ApplicationRecord, fileId: string): Promise<void> {
-  const keys = await deps.store.deleteFile(app.id, fileId);
+export async function deleteFile(deps: Pick<Deps, 'blobs' | 'clock'> & { store: FileStore }, app: ApplicationRecord, fileId: string): Promise<void> {
+  const keys = await deps.store.deleteFile(app.id, fileId, deps.clock.now());
   if (keys === null) throw fileNotFound();
   await discardBlobs(deps, keys);
 }

@@ -1,3 +1,5 @@
+import { deviceLimitReached } from '../events/refusals.js';
+import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { licenseRefusal } from '../../domain/license.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
@@ -43,13 +45,13 @@ export async function activateLicense(
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, userProof(deps, app, user));
   if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
-  const adjustment = await deps.store.activateLicense({
+  const adjustment = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => deps.store.activateLicense({
     applicationId: app.id,
     userId: user.id,
     licenseDigest: digest,
     adjustmentId: deps.ids.uuid(),
     device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
     now,
-  });
+  }));
   return adjustment;
 }

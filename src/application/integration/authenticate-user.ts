@@ -1,3 +1,6 @@
+import { identifyCurrentActor } from '../events/actor-scope.js';
+import { deviceLimitReached } from '../events/refusals.js';
+import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError, loginRequired } from '../../domain/errors.js';
 import { LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.js';
@@ -44,6 +47,7 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
   }
   const rejection = sessionRejection(session, deps.clock.now());
   if (session === null || rejection !== null) throw rejection ?? invalidToken();
+  identifyCurrentActor(session.userId);
   return session;
 }
 
@@ -79,16 +83,18 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
   await assertUserAccess(deps, app, user, caller, hardwareId);
   // Each (user, hardware id) in use holds a short internal session that counts against the
   // simultaneous-session cap like a token session; the device is admitted with it.
-  await deps.store.holdLegacySession({
-    applicationId: app.id,
-    userId: user.id,
-    hardwareId,
-    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-    cap: user.allowedSessions,
-    newSessionId: deps.ids.uuid(),
-    holdMs: LEGACY_SESSION_HOLD_MS,
-    now: deps.clock.now(),
-  });
+  const seat = () =>
+    deps.store.holdLegacySession({
+      applicationId: app.id,
+      userId: user.id,
+      hardwareId,
+      device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+      cap: user.allowedSessions,
+      newSessionId: deps.ids.uuid(),
+      holdMs: LEGACY_SESSION_HOLD_MS,
+      now: deps.clock.now(),
+    });
+  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), seat);
   return user;
 }
 

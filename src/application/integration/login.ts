@@ -4,6 +4,9 @@ import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
 import { checkCredentials, type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { EventStore } from '../ports/event-store.js';
+import { deviceLimitReached } from '../events/refusals.js';
+import { recordingRefusal } from '../events/record-refusal.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, UserRecord } from '../records.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
@@ -18,7 +21,7 @@ type LoginDeps = PasswordCheckDeps &
   LicenseLoginDeps &
   UserAccessDeps &
   Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> &
-  { store: SessionStore & UserStore };
+  { store: SessionStore & UserStore & EventStore };
 
 /**
  * Token login. Cheap refusals come first (disabled method, missing device), then the throttled
@@ -53,12 +56,12 @@ export async function login(
     hardwareId,
     expiresAt: session.expiresAt,
   });
-  await deps.store.openSession({
+  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => deps.store.openSession({
     session: { ...session, tokenDigest: deps.secrets.digest(token) },
     device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
     cap: user.allowedSessions,
     now,
-  });
+  }));
   await deps.store.recordIp(user.id, caller.ip, now);
   return { token, expiresAt: session.expiresAt, user };
 }

@@ -16,6 +16,8 @@ import {
 import type { Caller, Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { RequestNonceStore } from '../ports/request-nonce-store.js';
+import type { EventStore } from '../ports/event-store.js';
+import { requestRefused } from '../events/refusals.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { ApplicationRecord } from '../records.js';
 import { withSigningKeys } from '../signing-keys.js';
@@ -30,7 +32,7 @@ export interface PresentedSignature {
 }
 
 export type RequestSignatureDeps = Pick<Deps, 'clock' | 'limits' | 'secrets' | 'responseKeys' | 'requestSignatures'> & {
-  store: RequestNonceStore & ThrottleStore & ApplicationStore;
+  store: RequestNonceStore & ThrottleStore & ApplicationStore & EventStore;
 };
 
 const SIGNATURE_FAILURES = new Set(['SIGNATURE_REQUIRED', 'SIGNATURE_EXPIRED', 'SIGNATURE_INVALID', 'REQUEST_REPLAYED']);
@@ -72,6 +74,11 @@ export async function checkRequestSignature(deps: RequestSignatureDeps, app: App
       const failure = { applicationId: signatureThrottleScope(app.id), accountKey: null, ip: addressBucket(caller.ip), now: deps.clock.now() };
       // Reserved and never given back: it stays counted as a failure, as a failed check's does.
       await deps.store.reserveAuthAttempt(failure, deps.limits);
+      // A security outcome of the application's log: what was refused, never the signature
+      // itself. Past the address's limit (RATE_LIMITED above) refusals are no longer recorded,
+      // so a flood of bad signatures cannot fill the log.
+      const refused = requestRefused(app.id, error.code, { type: 'application', id: app.id, label: app.name }, { nonce: presented.nonce ?? null });
+      await deps.store.recordEvent(refused, deps.clock.now());
     }
     throw error;
   }

@@ -1,3 +1,4 @@
+import { identifyCurrentActor } from '../events/actor-scope.js';
 import { licenseRefusal } from '../../domain/license.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { licenseDigest, throttledCheck, type ThrottleDeps } from '../credential-checks.js';
@@ -45,6 +46,8 @@ export async function signUpWithLicense(
   if (license === null || digest === null) throw invalidLicense();
   return withinSignUpLimits(deps, app, caller, async () => {
     const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+    // The new user is who acts: the events of the sign-up name them.
+    identifyCurrentActor(user.id);
     const { user: created } = await deps.store.signUpWithLicense({
       applicationId: app.id,
       licenseDigest: digest,

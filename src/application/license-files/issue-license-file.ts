@@ -1,5 +1,8 @@
 // Offline license files (docs/signing.md, Offline license files; docs/api.md): the one issuance every
 // way of asking goes through, after its own checks of who asks.
+import type { EventStore } from '../ports/event-store.js';
+import { deviceLimitReached } from '../events/refusals.js';
+import { recordingRefusal } from '../events/record-refusal.js';
 import { validateLicenseFileTtl } from '../../domain/application-settings.js';
 import { loginRequired } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
@@ -24,7 +27,7 @@ export interface IssuedLicenseFile {
 }
 
 /** What issuing a file uses: the signing key, and the atomic admission of its machine. */
-export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'> & { store: SessionStore & ApplicationStore };
+export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'> & { store: SessionStore & ApplicationStore & EventStore };
 
 /**
  * Admits the machine against the user's device cap in the transaction that re-checks the user's
@@ -37,12 +40,14 @@ async function issue(deps: IssueDeps, app: ApplicationRecord, userId: string, ha
   if (key === null) throw new Error(`application ${app.id} has no response signing key`);
   const bound = app.settings.deviceAuth ? hardwareId : null;
   const now = deps.clock.now();
-  const user = await deps.store.admitLicenseFileDevice({
-    applicationId: app.id,
-    userId,
-    device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
-    now,
-  });
+  const admission = () =>
+    deps.store.admitLicenseFileDevice({
+      applicationId: app.id,
+      userId,
+      device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
+      now,
+    });
+  const user = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission);
   const expiresAt = licenseFileExpiry(now, ttlMinutes, user.membership);
   const text = await deps.responseKeys.signLicenseFile(key, {
     id: deps.ids.uuid(),

@@ -19,20 +19,20 @@ export interface ApplicationStore {
   findApplicationByApiKey(apiKey: string): Promise<ApplicationRecord | null>;
   findApplicationByAdminKeyDigest(digest: string): Promise<ApplicationRecord | null>;
   /** Returns the updated record, or null when there is no such application. */
-  updateApplication(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
+  updateApplication(id: string, patch: ApplicationPatch, now: Instant): Promise<ApplicationRecord | null>;
   /**
    * ATOMIC: renames the application (when `name` is given) and lays `settings` over its stored
    * settings (mergeSettings of the domain), so concurrent patches of different fields all hold.
    * Null when there is no such application.
    */
-  patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }): Promise<ApplicationRecord | null>;
+  patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }, now: Instant): Promise<ApplicationRecord | null>;
   /** Deletes the application and everything it owns. False when there was none. */
   deleteApplication(id: string): Promise<boolean>;
   /**
    * ATOMIC: `next` becomes the response signing key and the current one the previous key (a
    * previous key already there is dropped). Null when there is no such application.
    */
-  rotateResponseSigningKey(id: string, next: ResponseSigningKey): Promise<ApplicationRecord | null>;
+  rotateResponseSigningKey(id: string, next: ResponseSigningKey, now: Instant): Promise<ApplicationRecord | null>;
   /** Drops the previous response signing key, if any. Null when there is no such application. */
   dropPreviousResponseSigningKey(id: string): Promise<ApplicationRecord | null>;
   /**

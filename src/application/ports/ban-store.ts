@@ -20,7 +20,7 @@ export interface BanStore {
    * ATOMIC: removes a ban (clearing the license flag of a license ban) and, with `cascade`, the
    * bans it propagated. False when not found.
    */
-  deleteBan(applicationId: string, banId: string, options?: { cascade?: boolean }): Promise<boolean>;
+  deleteBan(applicationId: string, banId: string, now: Instant, options?: { cascade?: boolean }): Promise<boolean>;
   /** Deletes the bans that expired by `now` (propagated IP bans) in every application; returns how many. */
   purgeExpiredBans(now: Instant): Promise<number>;
 }

@@ -1,23 +1,24 @@
 // What an owner publishes to an application's users: variables and announcements.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Instant } from '../../domain/time.js';
 import type { AnnouncementRecord, VariableRecord } from '../records.js';
 
 /** The fields of an announcement an owner can change. */
 export type AnnouncementPatch = Partial<Pick<AnnouncementRecord, 'title' | 'contentHtml' | 'status' | 'publishFrom' | 'publishUntil'>>;
 
 export interface ContentStore {
-  putVariable(variable: VariableRecord): Promise<VariableRecord>;
+  putVariable(variable: VariableRecord, now: Instant): Promise<VariableRecord>;
   /** By name. */
   listVariables(applicationId: string): Promise<VariableRecord[]>;
-  deleteVariable(applicationId: string, name: string): Promise<boolean>;
+  deleteVariable(applicationId: string, name: string, now: Instant): Promise<boolean>;
   createAnnouncement(a: AnnouncementRecord): Promise<void>;
   /**
    * ATOMIC: lays the fields given over the stored announcement (mergeAnnouncement of the domain),
    * so concurrent patches of different fields all hold. Null when there is no such announcement.
    */
-  patchAnnouncement(applicationId: string, id: string, patch: AnnouncementPatch): Promise<AnnouncementRecord | null>;
+  patchAnnouncement(applicationId: string, id: string, patch: AnnouncementPatch, now: Instant): Promise<AnnouncementRecord | null>;
   findAnnouncement(applicationId: string, id: string): Promise<AnnouncementRecord | null>;
   /** Newest publish_from first. */
   listAnnouncements(applicationId: string): Promise<AnnouncementRecord[]>;
-  deleteAnnouncement(applicationId: string, id: string): Promise<boolean>;
+  deleteAnnouncement(applicationId: string, id: string, now: Instant): Promise<boolean>;
 }

@@ -39,4 +39,20 @@ export interface EventStore {
   recordEvent(draft: EventDraft, now: Instant): Promise<void>;
   /** The application's events matching `filter`, newest first, those before `beforePos` when given. */
   listEvents(applicationId: string, filter: EventFilter, page: { limit: number; beforePos?: number }): Promise<EventRecord[]>;
+  /**
+   * Links up to `limit` unchained events into their applications' hash chains (seq, hash, and the
+   * chain's head, in one transaction per application); how many it linked. An application whose
+   * head another instance holds is skipped, not waited for.
+   */
+  chainEvents(limit: number): Promise<number>;
+  /** An application's chained entries with seq above `afterSeq`, in seq order. */
+  chainedEvents(applicationId: string, afterSeq: number, limit: number): Promise<EventRecord[]>;
+  /** The application's chain head: the last linked seq and hash, or null before the first. */
+  chainHead(applicationId: string): Promise<{ seq: number; hash: string } | null>;
+  /**
+   * Retention: deletes each application's chained entries up to its newest one older than
+   * `before` (a prefix of the chain), recording an `audit.pruned` entry that says through which
+   * seq; how many it deleted.
+   */
+  pruneEvents(before: Instant, now: Instant): Promise<number>;
 }

@@ -36,7 +36,7 @@ export interface FileStore {
   /** Oldest first. */
   listFiles(applicationId: string): Promise<FileRecord[]>;
   /** ATOMIC: removes the file and its jobs; returns every blob key they held, or null when none. */
-  deleteFile(applicationId: string, fileId: string): Promise<string[] | null>;
+  deleteFile(applicationId: string, fileId: string, now: Instant): Promise<string[] | null>;
   /** Every blob key a file or job refers to: what an orphan sweep must keep. */
   referencedBlobKeys(): Promise<Set<string>>;
 }

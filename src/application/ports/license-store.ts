@@ -1,5 +1,6 @@
 // License codes of an application.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Instant } from '../../domain/time.js';
 import type { LicenseRecord } from '../records.js';
 
 export interface LicenseStore {
@@ -10,5 +11,5 @@ export interface LicenseStore {
   findLicenseByDigest(applicationId: string, codeDigest: string): Promise<LicenseRecord | null>;
   findLicenseById(applicationId: string, id: string): Promise<LicenseRecord | null>;
   /** ATOMIC: deletes an unused license; a used one is kept. */
-  deleteUnusedLicense(applicationId: string, id: string): Promise<'deleted' | 'used' | 'missing'>;
+  deleteUnusedLicense(applicationId: string, id: string, now: Instant): Promise<'deleted' | 'used' | 'missing'>;
 }

@@ -38,9 +38,9 @@ export interface ThrottleStore {
   reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<'reserved' | 'busy'>;
   /**
    * ATOMIC: settles a reserved check with settleAccountAttempt (and, on success, ipAfterSuccess
-   * and accountWindowAfterSuccess).
+   * and accountWindowAfterSuccess). When this failure locked the account at the address, until when.
    */
-  settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<void>;
+  settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<{ lockedUntil: Instant } | null>;
   /**
    * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
    * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.

@@ -1,6 +1,7 @@
 // Variables of one end user (docs/api.md, User variables). Every method is scoped by application and
 // user, so one user's (or application's) variables are never reached through another's.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Instant } from '../../domain/time.js';
 import type { UserVariableRecord } from '../records.js';
 
 export interface UserVariableStore {
@@ -14,5 +15,5 @@ export interface UserVariableStore {
    */
   putUserVariable(variable: UserVariableRecord, max: number): Promise<UserVariableRecord>;
   /** False when the user has no such variable. */
-  deleteUserVariable(applicationId: string, userId: string, name: string): Promise<boolean>;
+  deleteUserVariable(applicationId: string, userId: string, name: string, now: Instant): Promise<boolean>;
 }

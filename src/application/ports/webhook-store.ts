@@ -67,7 +67,7 @@ export interface WebhookStore {
   /** The endpoint after `change`; null when the application has no such endpoint. */
   updateWebhookEndpoint(applicationId: string, endpointId: string, change: WebhookEndpointChange, now: Instant): Promise<WebhookEndpointRecord | null>;
   /** Removes the endpoint and its deliveries; false when there was none. */
-  deleteWebhookEndpoint(applicationId: string, endpointId: string): Promise<boolean>;
+  deleteWebhookEndpoint(applicationId: string, endpointId: string, now: Instant): Promise<boolean>;
   /**
    * ATOMIC: `secretSealed` becomes the secret, the one it replaces signing beside it until
    * `previousUntil`. Null when the application has no such endpoint.

@@ -6,6 +6,7 @@ import type { Deps } from '../../../application/deps.js';
 import { callerOf } from '../request-parts.js';
 import { takesNoBody, Uuid } from '../schemas.js';
 import { applicationRoutes } from './application-routes.js';
+import { auditRoutes } from './audit-routes.js';
 import { banRoutes } from './ban-routes.js';
 import { consoleCallerOf, ownerOf, setConsoleCaller, SignInBody } from './console-schemas.js';
 import type { SessionCookies } from './session-cookie.js';
@@ -53,6 +54,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
     await authed.register(userRoutes, { deps });
     await authed.register(banRoutes, { deps });
     await authed.register(webhookRoutes, { deps });
+    await authed.register(auditRoutes, { deps });
     // The dashboard's uploads: the admin file endpoints, per application, recorded as DASHBOARD.
     await authed.register(fileRoutes, {
       prefix: '/applications/:app_id',

@@ -8,6 +8,8 @@ import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
+import { recordEvents } from './event-log.js';
+import { banCreated, banRemoved } from '../../events/payloads.js';
 
 export function banStore(d: Dialect, reads: HotReads): BanStore {
   const { db } = d;
@@ -25,16 +27,21 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
             .onConflictDoNothing({ target: [bans.applicationId, bans.type, bans.value] })
             .returning();
           let [row] = inserted;
+          let created = row !== undefined;
           if (row === undefined) {
             const sameKey = and(eq(bans.applicationId, applicationId), eq(bans.type, ban.type), eq(bans.value, ban.value));
             [row] = await d.locked(tx.select().from(bans).where(sameKey));
             if (!row) throw new Error('ban vanished inside its own transaction');
             // An expired ban is gone, and an owner's ban takes over a propagated one: the stored
             // row becomes the new ban (its id too, so nothing still names the old one).
-            if (replacesStoredBan(row, ban, now)) [row] = await tx.update(bans).set({ ...ban, applicationId }).where(sameKey).returning();
+            if (replacesStoredBan(row, ban, now)) {
+              [row] = await tx.update(bans).set({ ...ban, applicationId }).where(sameKey).returning();
+              created = true;
+            }
             if (!row) throw new Error('ban vanished inside its own transaction');
           }
           stored.push(toBan(row));
+          if (created) await recordEvents(d, tx, [banCreated(toBan(row))], now);
           // Applied for existing bans too: idempotent, and it heals anything that slipped past.
           if (ban.type === 'user') {
             // A login of the user holds the user's row lock from its ban check to its commit:
@@ -63,7 +70,7 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
       const gone = await d.write((w) => w.delete(bans).where(lte(bans.expiresAt, now)).returning({ id: bans.id }));
       return gone.length;
     },
-    async deleteBan(applicationId, banId, options) {
+    async deleteBan(applicationId, banId, now, options) {
       return d.transaction(async (tx) => {
         const [row] = await tx.delete(bans).where(ofApplication(bans, applicationId, banId)).returning();
         if (!row) return false;
@@ -73,8 +80,9 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
             ? await tx
                 .delete(bans)
                 .where(and(eq(bans.applicationId, applicationId), eq(bans.propagatedFrom, banId)))
-                .returning({ type: bans.type, value: bans.value })
+                .returning()
             : [];
+        await recordEvents(d, tx, [row, ...propagated].map((b) => banRemoved(toBan(b))), now);
         const licenseIds = [row, ...propagated].filter((b) => b.type === 'license').map((b) => b.value);
         for (const ids of chunks(licenseIds)) {
           await tx

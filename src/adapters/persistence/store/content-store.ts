@@ -7,42 +7,53 @@ import { mergeAnnouncement } from '../../../domain/announcements.js';
 import { type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { toAnnouncement } from '../row-mappers.js';
+import { recordEvents } from './event-log.js';
+import { announcementChanged, variableChanged } from '../../events/payloads.js';
 
 export function contentStore(d: Dialect, reads: HotReads): ContentStore {
   const { db } = d;
   const { announcements, variables } = d.t;
   return {
-    async putVariable(v) {
-      const [row] = await d.write((w) =>
-        w
+    async putVariable(v, now) {
+      return d.transaction(async (tx) => {
+        const named = and(eq(variables.applicationId, v.applicationId), eq(variables.name, v.name));
+        const [before] = await d.locked(tx.select().from(variables).where(named));
+        const [row] = await tx
           .insert(variables)
           .values(v)
           .onConflictDoUpdate({ target: [variables.applicationId, variables.name], set: { value: v.value, isPublic: v.isPublic } })
-          .returning(),
-      );
-      if (row === undefined) throw new Error('variable upsert returned no row');
-      return row;
+          .returning();
+        if (row === undefined) throw new Error('variable upsert returned no row');
+        await recordEvents(d, tx, [variableChanged(v.applicationId, v.name, before ?? null, row)], now);
+        return row;
+      });
     },
     listVariables: reads.listVariables,
-    async deleteVariable(applicationId, name) {
-      const deleted = await d.write((w) =>
-        w
+    async deleteVariable(applicationId, name, now) {
+      return d.transaction(async (tx) => {
+        const [deleted] = await tx
           .delete(variables)
           .where(and(eq(variables.applicationId, applicationId), eq(variables.name, name)))
-          .returning({ name: variables.name }),
-      );
-      return deleted.length > 0;
+          .returning();
+        if (deleted === undefined) return false;
+        await recordEvents(d, tx, [variableChanged(applicationId, name, deleted, null)], now);
+        return true;
+      });
     },
     async createAnnouncement(a) {
-      await d.write((w) => w.insert(announcements).values(a));
+      await d.transaction(async (tx) => {
+        await tx.insert(announcements).values(a);
+        await recordEvents(d, tx, [announcementChanged(a.applicationId, a.id, 'created', null, a)], a.createdAt);
+      });
     },
-    async patchAnnouncement(applicationId, id, patch) {
+    async patchAnnouncement(applicationId, id, patch, now) {
       return d.transaction(async (tx) => {
         const [row] = await d.locked(tx.select().from(announcements).where(ofApplication(announcements, applicationId, id)));
         if (row === undefined) return null;
         const next = mergeAnnouncement<AnnouncementRecord>(toAnnouncement(row), patch);
         const { title, contentHtml, status, publishFrom, publishUntil } = next;
         await tx.update(announcements).set({ title, contentHtml, status, publishFrom, publishUntil }).where(ofApplication(announcements, applicationId, id));
+        await recordEvents(d, tx, [announcementChanged(applicationId, id, 'updated', toAnnouncement(row), next)], now);
         return next;
       });
     },
@@ -51,9 +62,13 @@ export function contentStore(d: Dialect, reads: HotReads): ContentStore {
       return row ? toAnnouncement(row) : null;
     },
     listAnnouncements: reads.listAnnouncements,
-    async deleteAnnouncement(applicationId, id) {
-      const deleted = await d.write((w) => w.delete(announcements).where(ofApplication(announcements, applicationId, id)).returning({ id: announcements.id }));
-      return deleted.length > 0;
+    async deleteAnnouncement(applicationId, id, now) {
+      return d.transaction(async (tx) => {
+        const [deleted] = await tx.delete(announcements).where(ofApplication(announcements, applicationId, id)).returning();
+        if (deleted === undefined) return false;
+        await recordEvents(d, tx, [announcementChanged(applicationId, id, 'deleted', toAnnouncement(deleted), null)], now);
+        return true;
+      });
     },
   };
 }

@@ -2,11 +2,13 @@
 // it describes inside that change's transaction, so it commits and rolls back with it. The actor
 // is the running work's (application/events/actor-scope.ts).
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, max } from 'drizzle-orm';
 import { type ActorType, currentActor } from '../../../application/events/actor-scope.js';
 import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
-import type { Instant } from '../../../domain/time.js';
+import { chainHash, PRUNED_ACTION } from '../../../domain/audit-chain.js';
+import { toIso, type Instant } from '../../../domain/time.js';
+import { chainedEntryOf } from '../../../application/events/chain-entry.js';
 import type { Db, Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { fanOutWebhooks } from './webhook-fan-out.js';
@@ -40,9 +42,94 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
   await fanOutWebhooks(d, tx, recorded, now);
 }
 
+/**
+ * Links up to `limit` of the application's unchained events after its chain head, in insertion
+ * order, in one transaction with the head. The head row is locked skipping a locked one
+ * (PostgreSQL), so a second instance chaining the same application moves on instead of waiting;
+ * SQLite's transaction already holds the whole database, in any process.
+ */
+async function chainApplication(d: Dialect, applicationId: string, limit: number): Promise<number> {
+  const { auditChainHeads: heads, events } = d.t;
+  const ofHead = eq(heads.applicationId, applicationId);
+  // The first link needs a head row to lock: seq 0, no hash yet.
+  await d.write((w) => w.insert(heads).values({ applicationId, seq: 0, hash: '' }).onConflictDoNothing({ target: heads.applicationId }));
+  return d.transaction(async (tx) => {
+    const [head] = await d.locked(tx.select().from(heads).where(ofHead), { skipLocked: true });
+    if (head === undefined) return 0;
+    const rows = await tx
+      .select()
+      .from(events)
+      .where(and(eq(events.applicationId, applicationId), isNull(events.seq)))
+      .orderBy(asc(events.pos))
+      .limit(limit);
+    let seq = head.seq;
+    let hash: string | null = head.seq === 0 ? null : head.hash;
+    for (const row of rows) {
+      seq += 1;
+      const linked = chainHash(hash, chainedEntryOf(toEvent(row), seq));
+      await tx.update(events).set({ seq, hash: linked }).where(eq(events.id, row.id));
+      hash = linked;
+    }
+    if (rows.length > 0) await tx.update(heads).set({ seq, hash: hash ?? '' }).where(ofHead);
+    return rows.length;
+  });
+}
+
 export function eventStore(d: Dialect): EventStore {
-  const { events } = d.t;
+  const { auditChainHeads: heads, events } = d.t;
   return {
+    async chainEvents(limit) {
+      const pending = await d.db.selectDistinct({ applicationId: events.applicationId }).from(events).where(isNull(events.seq)).limit(100);
+      let linked = 0;
+      for (const { applicationId } of pending) {
+        if (linked >= limit) break;
+        linked += await chainApplication(d, applicationId, limit - linked);
+      }
+      return linked;
+    },
+
+    async chainedEvents(applicationId, afterSeq, limit) {
+      const rows = await d.db
+        .select()
+        .from(events)
+        .where(and(eq(events.applicationId, applicationId), gt(events.seq, afterSeq)))
+        .orderBy(asc(events.seq))
+        .limit(limit);
+      return rows.map(toEvent);
+    },
+
+    async chainHead(applicationId) {
+      const [head] = await d.db.select().from(heads).where(eq(heads.applicationId, applicationId));
+      return head === undefined || head.seq === 0 ? null : { seq: head.seq, hash: head.hash };
+    },
+
+    async pruneEvents(before, now) {
+      // Per application, the newest chained entry older than `before`: everything up to it in
+      // the chain goes, so what remains is the chain's tail (docs/events.md, Retention).
+      const ends = await d.db
+        .select({ applicationId: events.applicationId, through: max(events.seq) })
+        .from(events)
+        .where(and(isNotNull(events.seq), lt(events.occurredAt, before)))
+        .groupBy(events.applicationId);
+      let removed = 0;
+      for (const { applicationId, through } of ends) {
+        if (through === null) continue;
+        const throughSeq = Number(through);
+        removed += await d.transaction(async (tx) => {
+          const gone = await tx
+            .delete(events)
+            .where(and(eq(events.applicationId, applicationId), isNotNull(events.seq), lte(events.seq, throughSeq)))
+            .returning({ id: events.id });
+          if (gone.length > 0) {
+            const data = { through_seq: throughSeq, removed: gone.length, before: toIso(before) };
+            await recordEvents(d, tx, [{ applicationId, action: PRUNED_ACTION, target: { type: 'application', id: applicationId, label: null }, data }], now);
+          }
+          return gone.length;
+        });
+      }
+      return removed;
+    },
+
     async recordEvent(draft, now) {
       await d.transaction((tx) => recordEvents(d, tx, [draft], now));
     },

@@ -13,6 +13,8 @@ import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
 import { stateColumns, toJob } from '../row-mappers.js';
 import { lockFile } from './file-store.js';
+import { recordEvents } from './event-log.js';
+import { fileEvent } from '../../events/payloads.js';
 
 /**
  * The job and its file, both locked, while `workerId` holds the job's lease; null when the job is
@@ -91,6 +93,10 @@ export function jobQueue(d: Dialect): JobQueue {
           const { next, discard } = completeUpload(file.state, job.id, contents);
           await settleFile(d, tx, file.id, file.state, next, now);
           if (discard !== null) keys.push(discard);
+          // Only the upload the file awaited completes it; a superseded one changes nothing.
+          if (next !== file.state && next.processingStatus === 'COMPLETED') {
+            await recordEvents(d, tx, [fileEvent('file.completed', { ...file, state: next, updatedAt: now })], now);
+          }
         }
         await tx.delete(jobs).where(eq(jobs.id, job.id));
         return [...new Set(keys)];
@@ -109,7 +115,11 @@ export function jobQueue(d: Dialect): JobQueue {
             .where(eq(jobs.id, job.id));
           return [];
         }
-        if (file !== null) await settleFile(d, tx, file.id, file.state, failUpload(file.state, job.id, message), now);
+        if (file !== null) {
+          const next = failUpload(file.state, job.id, message);
+          await settleFile(d, tx, file.id, file.state, next, now);
+          if (next !== file.state) await recordEvents(d, tx, [fileEvent('file.failed', { ...file, state: next, updatedAt: now })], now);
+        }
         await tx.delete(jobs).where(eq(jobs.id, job.id));
         return [...new Set([job.stagingKey, job.outputKey])];
       });

@@ -13,6 +13,9 @@ import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../diale
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertUser } from './writes.js';
+import { recordEvents } from './event-log.js';
+import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../events/payloads.js';
+import type { EventDraft } from '../../../application/events/event-draft.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
@@ -55,6 +58,8 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
       if (batch.length === 0) return;
       await d.transaction(async (tx) => {
         for (const part of chunks(batch)) await tx.insert(licenses).values(part);
+        // One event for the batch, at the instant it was issued.
+        await recordEvents(d, tx, [licensesCreated(batch)], batch[0]!.createdAt);
       });
     },
     async listLicenses(applicationId, status) {
@@ -71,13 +76,14 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
       return firstRow(d, db.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
-    async deleteUnusedLicense(applicationId, id) {
+    async deleteUnusedLicense(applicationId, id, now) {
       return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
-        const [row] = await d.locked(tx.select({ usedAt: licenses.usedAt }).from(licenses).where(ofApplication(licenses, applicationId, id)));
+        const [row] = await d.locked(tx.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));
+        await recordEvents(d, tx, [licenseDeleted(row)], now);
         return 'deleted' as const;
       });
     },
@@ -92,6 +98,9 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'sign_up');
         await tx.insert(adjustments).values(adjustment);
         if (input.device !== null) await tx.insert(devices).values(input.device);
+        const drafts: EventDraft[] = [userCreated(user, 'sign_up_with_license_code', input.now), licenseActivated(license, user, adjustment, input.now)];
+        if (input.device !== null) drafts.push(deviceRegistered(input.applicationId, user, input.device));
+        await recordEvents(d, tx, drafts, input.now);
         return { user, adjustment };
       });
     },
@@ -105,12 +114,15 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
         assertRedeemable(license, 'activation');
         if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
-        if (input.device !== null) {
-          await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now);
+        const drafts: EventDraft[] = [];
+        if (input.device !== null && (await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now))) {
+          drafts.push(deviceRegistered(input.applicationId, user, { id: input.device.newDeviceId, userId: user.id, hardwareId: input.device.hardwareId, registeredAt: input.now }));
         }
         const { membership, adjustment } = redeem(license, user.membership, input, user.id);
         await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
         await tx.insert(adjustments).values(adjustment);
+        drafts.push(licenseActivated(license, { ...user, membership }, adjustment, input.now));
+        await recordEvents(d, tx, drafts, input.now);
         return adjustment;
       });
     },

@@ -1,5 +1,8 @@
 // Owners, their console tokens and their applications.
 import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
+import type { Instant } from '../../../domain/time.js';
+import { recordEvents } from './event-log.js';
+import { applicationSettingsChanged, credentialsRotated } from '../../events/payloads.js';
 import type { ApplicationStore } from '../../../application/ports/application-store.js';
 import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';
@@ -86,6 +89,12 @@ export function ownerStore(d: Dialect): OwnerStore {
   };
 }
 
+/** The credentials a patch replaces, by the names the console rotates them under (never their values). */
+const rotatedCredentials = (patch: { apiSecretDigest?: string; adminApiKeyDigest?: string }) => [
+  ...(patch.apiSecretDigest === undefined ? [] : ['api_secret']),
+  ...(patch.adminApiKeyDigest === undefined ? [] : ['admin_api_key']),
+];
+
 export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore {
   const { db } = d;
   const { applications, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
@@ -99,13 +108,15 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
     return row === null ? null : toApplication(row);
   };
   /** ATOMIC: the application's signing keys as `change` makes them from the stored ones. */
-  const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys) =>
+  const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys, rotated?: { credential: string; now: Instant }) =>
     d.transaction(async (tx): Promise<ApplicationRecord | null> => {
       const current = await lockedApplication(tx, id);
       if (current === null) return null;
       const signing = change(current.signing);
       await tx.update(applications).set(signingColumns(signing)).where(eq(applications.id, id));
-      return { ...current, signing };
+      const next = { ...current, signing };
+      if (rotated !== undefined) await recordEvents(d, tx, [credentialsRotated(next, rotated.credential)], rotated.now);
+      return next;
     });
   return {
     async createApplication(app) {
@@ -129,22 +140,31 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
       const [row] = await db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest));
       return row ? toApplication(row) : null;
     },
-    async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }) {
+    async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }, now) {
       // drizzle leaves a field that is undefined out of the SET and refuses an empty SET: an empty patch is a plain read.
-      if (name !== undefined || settings !== undefined || apiSecretDigest !== undefined || adminApiKeyDigest !== undefined) {
+      if (name === undefined && settings === undefined && apiSecretDigest === undefined && adminApiKeyDigest === undefined) return find(id);
+      return d.transaction(async (tx) => {
+        const before = await lockedApplication(tx, id);
+        if (before === null) return null;
         const set = { name, ...(settings === undefined ? {} : settingsColumns(settings)), apiSecretDigest, adminApiKeyDigest };
-        await d.write((w) => w.update(applications).set(set).where(eq(applications.id, id)));
-      }
-      return find(id);
+        await tx.update(applications).set(set).where(eq(applications.id, id));
+        const after = toApplication((await tx.select().from(applications).where(eq(applications.id, id)))[0]!);
+        const drafts = rotatedCredentials({ apiSecretDigest, adminApiKeyDigest }).map((credential) => credentialsRotated(after, credential));
+        if (name !== undefined || settings !== undefined) drafts.push(applicationSettingsChanged(before, after));
+        await recordEvents(d, tx, drafts, now);
+        return after;
+      });
     },
-    async patchApplication(id, patch) {
+    async patchApplication(id, patch, now) {
       return d.transaction(async (tx) => {
         const current = await lockedApplication(tx, id);
         if (current === null) return null;
         const name = patch.name ?? current.name;
         const settings = mergeSettings(current.settings, patch.settings);
         await tx.update(applications).set({ name, ...settingsColumns(settings) }).where(eq(applications.id, id));
-        return { ...current, name, settings };
+        const next = { ...current, name, settings };
+        await recordEvents(d, tx, [applicationSettingsChanged(current, next)], now);
+        return next;
       });
     },
     async deleteApplication(id) {
@@ -159,14 +179,15 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         return deleted.length > 0;
       });
     },
-    rotateResponseSigningKey: (id, next) => changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response })),
+    rotateResponseSigningKey: (id, next, now) =>
+      changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response }), { credential: 'response_signing_key', now }),
     dropPreviousResponseSigningKey: (id) => changeSigningKeys(id, (k) => ({ ...k, previousResponse: null })),
     rotateRequestSigningKey: (id, nextSealed, now) =>
       changeSigningKeys(id, (k) => ({
         ...k,
         requestSealed: nextSealed,
         previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
-      })),
+      }), { credential: 'request_signing_key', now }),
     async applicationsWithoutSigningKeys() {
       const rows = await db
         .select({ id: applications.id })

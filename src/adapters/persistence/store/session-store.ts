@@ -7,7 +7,10 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { admit, assertStillAdmitted, lockUser } from './writes.js';
+import { admit, assertStillAdmitted, findUser, lockUser } from './writes.js';
+import { recordEvents } from './event-log.js';
+import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
+import type { EventDraft } from '../../../application/events/event-draft.js';
 
 export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
   const { sessions, loginDays } = d.t;
@@ -33,14 +36,20 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
         // that landed meanwhile must still refuse the login. This re-read locks the user's row.
-        await assertStillAdmitted(d, tx, session.applicationId, session.userId, now);
-        const deviceRegistered =
+        const user = await assertStillAdmitted(d, tx, session.applicationId, session.userId, now);
+        const registered =
           device === null ? false : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
         const { replace } = planSession(await liveSessions(tx, session.userId, now), session.hardwareId, cap, now);
         for (const id of replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         await tx.insert(sessions).values(session);
         await countLogin(tx, session.applicationId, session.createdAt);
-        return { deviceRegistered };
+        const drafts: EventDraft[] = [];
+        if (registered && device !== null) {
+          drafts.push(deviceRegistered(session.applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
+        }
+        drafts.push(sessionCreated(user, session));
+        await recordEvents(d, tx, drafts, now);
+        return { deviceRegistered: registered };
       });
     },
     async holdLegacySession({ applicationId, userId, hardwareId, device, cap, newSessionId, holdMs, now }) {
@@ -57,7 +66,11 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       await d.transaction(async (tx) => {
         // The user's row lock orders this with logins and other legacy requests of the user.
         await lockUser(d, tx, userId);
-        if (device !== null) await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now);
+        if (device !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now))) {
+          const user = await findUser(d, tx, applicationId, userId);
+          const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
+          if (user !== null) await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
+        }
         const plan = planLegacyHold(await liveSessions(tx, userId, now), hardwareId, cap, now);
         if (plan.kind === 'extend') {
           await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
@@ -74,7 +87,10 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
-        if (device !== null) await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now);
+        if (device !== null && (await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now))) {
+          const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
+          await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
+        }
         return user;
       });
     },
@@ -96,12 +112,16 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       }
     },
     async revokeSession(id, now) {
-      await d.write((w) =>
-        w
+      await d.transaction(async (tx) => {
+        const [revoked] = await tx
           .update(sessions)
           .set({ revokedAt: now })
-          .where(and(eq(sessions.id, id), isNull(sessions.revokedAt))),
-      );
+          .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
+          .returning({ applicationId: sessions.applicationId, userId: sessions.userId });
+        if (revoked === undefined) return;
+        const user = await findUser(d, tx, revoked.applicationId, revoked.userId);
+        await recordEvents(d, tx, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
+      });
     },
   };
 }

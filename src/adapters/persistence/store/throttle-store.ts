@@ -192,7 +192,8 @@ export function throttleStore(d: Dialect): ThrottleStore {
       }
     },
     async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
-      await d.transaction(async (tx) => {
+      return d.transaction(async (tx) => {
+        let locked: { lockedUntil: number } | null = null;
         // A failure stays counted on the windows, where the reservation put it; a success gives
         // it back.
         const success = outcome === 'success';
@@ -206,9 +207,12 @@ export function throttleStore(d: Dialect): ThrottleStore {
           const window = success ? await readWindow(tx, applicationId, accountKey, true) : null;
           const pair = await readPair(tx, applicationId, accountKey, ip, true);
           if (success) await writeWindow(tx, applicationId, accountKey, accountWindowAfterSuccess(window, now));
-          await writePair(tx, applicationId, accountKey, ip, settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now), now);
+          const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
+          await writePair(tx, applicationId, accountKey, ip, next, now);
+          if (next.lockedUntil !== null && next.lockouts > (pair?.lockouts ?? 0)) locked = { lockedUntil: next.lockedUntil };
         }
         if (success) await writeIp(tx, applicationId, ip, ipAfterSuccess(ipCounter, now));
+        return locked;
       });
     },
     async reserveSignUp({ applicationId, address, now }, limits) {

@@ -11,7 +11,16 @@ import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { findUser, insertUser, revokeLiveSessions } from './writes.js';
 import { recordEvents } from './event-log.js';
-import { userCreated } from '../../events/payloads.js';
+import {
+  deviceRegistered,
+  deviceRemoved,
+  membershipAdjusted,
+  sessionsRevoked,
+  userCreated,
+  userTimedOut,
+  userTimeoutLifted,
+} from '../../events/payloads.js';
+import type { EventDraft } from '../../../application/events/event-draft.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
@@ -27,7 +36,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         // A clash of the username waits for the other insert and fails on the unique constraint.
         await insertUser(d, tx, user);
         if (device !== null) await tx.insert(devices).values(device);
-        await recordEvents(d, tx, [userCreated(user, 'sign_up', now)], now);
+        await recordEvents(d, tx, [userCreated(user, 'sign_up', now), ...(device === null ? [] : [deviceRegistered(user.applicationId, user, device)])], now);
         return user;
       });
     },
@@ -79,30 +88,47 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     },
     async setUserTimeout(applicationId, userId, timeout, now) {
       return d.transaction(async (tx) => {
-        // The UPDATE locks the user's row: a login of this user (which locks it too) either
-        // finished before, and its session is revoked here, or runs after and sees the timeout.
-        const changed = await tx.update(users).set(timeoutColumns(timeout)).where(ofApplication(users, applicationId, userId)).returning({ id: users.id });
-        if (changed.length === 0) return false;
-        if (timeout !== null) await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        // The row lock: a login of this user (which locks it too) either finished before, and
+        // its session is revoked here, or runs after and sees the timeout.
+        const before = await findUser(d, tx, applicationId, userId, true);
+        if (before === null) return false;
+        await tx.update(users).set(timeoutColumns(timeout)).where(ofApplication(users, applicationId, userId));
+        const drafts: EventDraft[] = [timeout === null ? userTimeoutLifted(before) : userTimedOut(before, timeout.until, timeout.reason)];
+        if (timeout !== null) {
+          const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+          if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: before.username }, 'timeout', revoked));
+        }
+        await recordEvents(d, tx, drafts, now);
         return true;
       });
     },
     async deleteDevice(applicationId, userId, deviceId, now) {
       return d.transaction(async (tx) => {
         // Locked like a login of the user, so no session is opened on the device meanwhile.
-        if ((await findUser(d, tx, applicationId, userId, true)) === null) return false;
+        const user = await findUser(d, tx, applicationId, userId, true);
+        if (user === null) return false;
         const [device] = await tx
           .select()
           .from(devices)
           .where(and(eq(devices.id, deviceId), eq(devices.userId, userId)));
         if (!device) return false;
         await tx.delete(devices).where(eq(devices.id, deviceId));
-        await revokeLiveSessions(d, tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
+        const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
+        const drafts = [deviceRemoved(applicationId, user, device, 'owner')];
+        if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: user.username }, 'device_removed', revoked));
+        await recordEvents(d, tx, drafts, now);
         return true;
       });
     },
     async revokeUserSessions(applicationId, userId, now) {
-      return d.write((w) => revokeLiveSessions(d, w, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId)), now));
+      return d.transaction(async (tx) => {
+        const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId)), now);
+        if (revoked > 0) {
+          const user = await findUser(d, tx, applicationId, userId);
+          await recordEvents(d, tx, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'owner', revoked)], now);
+        }
+        return revoked;
+      });
     },
     async bulkAdjust(applicationId, userIds, change, now, newId) {
       // Refuse a bad change before opening the transaction: nothing can have been written.
@@ -125,6 +151,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
             const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
             await tx.insert(adjustments).values({ ...adjustment, applicationId, userId: user.id });
+            await recordEvents(d, tx, [membershipAdjusted({ ...user, membership }, { ...adjustment, applicationId, userId: user.id }, now)], now);
             adjusted++;
           }
         }
@@ -153,7 +180,11 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         // finished before, and its session is revoked here, or runs after with the new password.
         const changed = await tx.update(users).set({ passwordHash }).where(ofApplication(users, applicationId, userId)).returning({ id: users.id });
         if (changed.length === 0) return false;
-        await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        if (revoked > 0) {
+          const user = await findUser(d, tx, applicationId, userId);
+          await recordEvents(d, tx, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'password_changed', revoked)], now);
+        }
         return true;
       });
     },
@@ -164,8 +195,11 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         const user = await findUser(d, tx, applicationId, userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
         const plan = planDeviceReset(user.lastDeviceResetAt, cooldownHours, now);
-        await tx.delete(devices).where(eq(devices.userId, userId));
-        await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        const removed = await tx.delete(devices).where(eq(devices.userId, userId)).returning();
+        const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
+        const drafts = removed.map((device) => deviceRemoved(applicationId, user, device, 'reset'));
+        if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: user.username }, 'devices_reset', revoked));
+        await recordEvents(d, tx, drafts, now);
         await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
         return plan;
       });

@@ -7,6 +7,8 @@ import { DomainError } from '../../../domain/errors.js';
 import { assertRoomForVariable } from '../../../domain/user-variables.js';
 import { type Dialect, firstRow } from '../dialect.js';
 import { findUser } from './writes.js';
+import { recordEvents } from './event-log.js';
+import { userVariableChanged } from '../../events/payloads.js';
 
 export function userVariableStore(d: Dialect): UserVariableStore {
   const { db } = d;
@@ -22,8 +24,9 @@ export function userVariableStore(d: Dialect): UserVariableStore {
     },
     async putUserVariable(v, max) {
       return d.transaction(async (tx) => {
-        if ((await findUser(d, tx, v.applicationId, v.userId, true)) === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-        const existing = await firstRow(d, tx.select({ name: userVariables.name }).from(userVariables).where(named(v.applicationId, v.userId, v.name)));
+        const user = await findUser(d, tx, v.applicationId, v.userId, true);
+        if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+        const existing = await firstRow(d, tx.select().from(userVariables).where(named(v.applicationId, v.userId, v.name)));
         if (existing === null) {
           const [held] = await tx.select({ n: count() }).from(userVariables).where(ofUser(v.applicationId, v.userId));
           assertRoomForVariable(Number(held?.n ?? 0), true, max);
@@ -31,12 +34,18 @@ export function userVariableStore(d: Dialect): UserVariableStore {
         } else {
           await tx.update(userVariables).set({ value: v.value, updatedAt: v.updatedAt }).where(named(v.applicationId, v.userId, v.name));
         }
+        await recordEvents(d, tx, [userVariableChanged(user, v.name, existing, v)], v.updatedAt);
         return v;
       });
     },
-    async deleteUserVariable(applicationId, userId, name) {
-      const deleted = await d.write((w) => w.delete(userVariables).where(named(applicationId, userId, name)).returning({ name: userVariables.name }));
-      return deleted.length > 0;
+    async deleteUserVariable(applicationId, userId, name, now) {
+      return d.transaction(async (tx) => {
+        const [deleted] = await tx.delete(userVariables).where(named(applicationId, userId, name)).returning();
+        if (deleted === undefined) return false;
+        const user = await findUser(d, tx, applicationId, userId);
+        await recordEvents(d, tx, [userVariableChanged({ applicationId, id: userId, username: user?.username ?? null }, name, deleted, null)], now);
+        return true;
+      });
     },
   };
 }

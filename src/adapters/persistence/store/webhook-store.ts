@@ -9,6 +9,8 @@ import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, Webhoo
 import type { Dialect } from '../dialect.js';
 import { ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
+import { webhookEndpointChanged } from '../../events/payloads.js';
+import { recordEvents } from './event-log.js';
 
 type EndpointRow = Tables['webhookEndpoints']['$inferSelect'];
 
@@ -24,7 +26,10 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
 
   return {
     async insertWebhookEndpoint(endpoint) {
-      await d.write((w) => w.insert(e).values({ ...endpoint, events: JSON.stringify(endpoint.events) }));
+      await d.transaction(async (tx) => {
+        await tx.insert(e).values({ ...endpoint, events: JSON.stringify(endpoint.events) });
+        await recordEvents(d, tx, [webhookEndpointChanged('webhook.created', endpoint)], endpoint.createdAt);
+      });
     },
 
     async listWebhookEndpoints(applicationId) {
@@ -36,19 +41,28 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
 
     async updateWebhookEndpoint(applicationId, endpointId, change, now) {
       const { events: names, ...rest } = change;
-      const [row] = await d.write((w) =>
-        w
+      return d.transaction(async (tx) => {
+        const [before] = await d.locked(tx.select().from(e).where(ofApplication(e, applicationId, endpointId)));
+        if (before === undefined) return null;
+        const [row] = await tx
           .update(e)
           .set({ ...rest, ...(names === undefined ? {} : { events: JSON.stringify(names) }), updatedAt: now })
-          .where(ofApplication(e, applicationId, endpointId))
-          .returning(),
-      );
-      return row === undefined ? null : toEndpoint(row);
+          .where(eq(e.id, endpointId))
+          .returning();
+        if (row === undefined) return null;
+        const after = toEndpoint(row);
+        await recordEvents(d, tx, [webhookEndpointChanged('webhook.updated', after, toEndpoint(before))], now);
+        return after;
+      });
     },
 
-    async deleteWebhookEndpoint(applicationId, endpointId) {
-      const gone = await d.write((w) => w.delete(e).where(ofApplication(e, applicationId, endpointId)).returning({ id: e.id }));
-      return gone.length > 0;
+    async deleteWebhookEndpoint(applicationId, endpointId, now) {
+      return d.transaction(async (tx) => {
+        const [gone] = await tx.delete(e).where(ofApplication(e, applicationId, endpointId)).returning();
+        if (gone === undefined) return false;
+        await recordEvents(d, tx, [webhookEndpointChanged('webhook.deleted', toEndpoint(gone))], now);
+        return true;
+      });
     },
 
     async rotateWebhookSecret(applicationId, endpointId, secretSealed, previousUntil, now) {
@@ -60,7 +74,9 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
           .set({ secretSealed, previousSecretSealed: current.secretSealed, previousSecretUntil: previousUntil, updatedAt: now })
           .where(eq(e.id, endpointId))
           .returning();
-        return row === undefined ? null : toEndpoint(row);
+        if (row === undefined) return null;
+        await recordEvents(d, tx, [webhookEndpointChanged('webhook.secret_rotated', toEndpoint(row))], now);
+        return toEndpoint(row);
       });
     },
 

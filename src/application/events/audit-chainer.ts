@@ -1,0 +1,56 @@
+// Links committed events into their applications' hash chains (docs/events.md, The hash chain),
+// in the background after the commit: the write that made an event never waits on a
+// per-application chain lock (docs/choices.md, "Chaining after the commit"). Any instance may run
+// one; the store makes instances skip an application another is linking.
+import type { EventStore } from '../ports/event-store.js';
+import { actingAs, SYSTEM } from './actor-scope.js';
+
+/** Events linked per store call: one transaction per application holds at most this many. */
+const BATCH = 500;
+
+export interface AuditChainer {
+  start(): void;
+  /** Waits for a running pass, then stops polling. */
+  stop(): Promise<void>;
+  /** Links everything pending (tests, `audit verify`); how many entries it linked. */
+  drain(): Promise<number>;
+}
+
+export function createAuditChainer(deps: { store: Pick<EventStore, 'chainEvents'> }, options: { pollMs: number; onError?: (error: unknown) => void }): AuditChainer {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  async function drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const linked = await deps.store.chainEvents(BATCH);
+      total += linked;
+      if (linked < BATCH) return total;
+    }
+  }
+
+  /** One pass at a time: a poll while one runs is skipped (the pass links what the poll would have). */
+  function pass(): void {
+    if (running !== null) return;
+    running = actingAs({ actor: SYSTEM }, drain).then(
+      () => {},
+      (error: unknown) => options.onError?.(error),
+    );
+    void running.finally(() => (running = null));
+  }
+
+  return {
+    start() {
+      if (timer !== null) return;
+      timer = setInterval(pass, options.pollMs);
+      timer.unref();
+      pass();
+    },
+    async stop() {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+    drain,
+  };
+}

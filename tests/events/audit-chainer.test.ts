@@ -1,0 +1,48 @@
+// The chainer's runner (application/events/audit-chainer.ts): drain links until nothing is left;
+// the poller runs one pass at a time and stops cleanly.
+import { describe, expect, it } from 'vitest';
+import { createAuditChainer } from '../../src/application/events/audit-chainer.js';
+import { currentActor } from '../../src/application/events/actor-scope.js';
+
+/** A store with `pending` events to link, `limit` at a time. */
+function fakeStore(pending: number) {
+  const calls: number[] = [];
+  const actors: string[] = [];
+  return {
+    calls,
+    actors,
+    store: {
+      async chainEvents(limit: number) {
+        actors.push(currentActor().type);
+        const linked = Math.min(limit, pending);
+        pending -= linked;
+        calls.push(linked);
+        return linked;
+      },
+    },
+  };
+}
+
+describe('audit chainer', () => {
+  it('drain links in batches until a batch comes back short, as the system', async () => {
+    const fake = fakeStore(1200);
+    const chainer = createAuditChainer(fake, { pollMs: 60_000 });
+    expect(await chainer.drain()).toBe(1200);
+    expect(fake.calls).toEqual([500, 500, 200]);
+    expect(await chainer.drain()).toBe(0);
+  });
+
+  it('start runs a pass at once; stop waits for it; errors go to onError', async () => {
+    const errors: unknown[] = [];
+    const chainer = createAuditChainer({ store: { chainEvents: async () => Promise.reject(new Error('db down')) } }, { pollMs: 60_000, onError: (e) => errors.push(e) });
+    chainer.start();
+    await chainer.stop();
+    expect(errors).toHaveLength(1);
+    const fake = fakeStore(3);
+    const ok = createAuditChainer(fake, { pollMs: 60_000 });
+    ok.start();
+    await ok.stop();
+    expect(fake.calls).toEqual([3]);
+    expect(fake.actors).toEqual(['system']);
+  });
+});

@@ -1,0 +1,83 @@
+// The console's audit log (docs/api.md, Audit log): filters, the paging cursor, the export, and
+// another owner's application answered as missing.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type TestApp, consoleRequest, createApplication, startTestApp } from '../support/test-app.js';
+import { otherOwnerToken, bearerOf } from './console-helpers.js';
+
+let t: TestApp;
+let app: Awaited<ReturnType<typeof createApplication>>;
+beforeEach(async () => {
+  t = await startTestApp();
+  app = await createApplication(t);
+});
+afterEach(() => t.close());
+
+const audit = (query = '') => consoleRequest(t, 'GET', `/applications/${app.id}/audit${query}`);
+
+/** Five variable changes a minute apart, the second of them a deletion; then the chain linked. */
+async function fiveChanges(): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    if (i === 1) expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/variables/v0`)).statusCode).toBe(204);
+    else expect((await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/v${i}`, { value: `x${i}`, is_public: false })).statusCode).toBe(200);
+    t.clock.advance(60_000);
+  }
+  await t.chainer.drain();
+}
+
+describe('the audit log', () => {
+  it('pages newest first behind an opaque cursor, each entry chained', async () => {
+    await fiveChanges();
+    const first = await audit('?action=variable.changed&limit=2');
+    expect(first.statusCode).toBe(200);
+    const body = first.json();
+    expect(body.entries.map((e: { target: { id: string } }) => e.target.id)).toEqual(['v4', 'v3']);
+    expect(body.entries[0]).toMatchObject({ application_id: app.id, actor: { type: 'owner' }, outcome: 'success', seq: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(typeof body.next_cursor).toBe('string');
+    const second = (await audit(`?action=variable.changed&limit=2&cursor=${body.next_cursor}`)).json();
+    expect(second.entries.map((e: { target: { id: string } }) => e.target.id)).toEqual(['v2', 'v0']);
+    const third = (await audit(`?action=variable.changed&limit=2&cursor=${second.next_cursor}`)).json();
+    expect(third.entries.map((e: { target: { id: string } }) => e.target.id)).toEqual(['v0']);
+    expect(third.next_cursor).toBeNull();
+  });
+
+  it('filters by actor type, target and time', async () => {
+    await fiveChanges();
+    const byTarget = (await audit('?target_type=variable&target_id=v0')).json();
+    expect(byTarget.entries.map((e: { data: { deleted: boolean } }) => e.data.deleted)).toEqual([true, false]);
+    expect((await audit('?actor_type=end_user')).json().entries).toEqual([]);
+    const since = new Date(t.clock.now() - 3 * 60_000).toISOString();
+    const until = new Date(t.clock.now() - 60_000).toISOString();
+    const window = (await audit(`?action=variable.changed&since=${since}&until=${until}`)).json();
+    expect(window.entries.map((e: { target: { id: string } }) => e.target.id)).toEqual(['v3', 'v2']);
+  });
+
+  it('refuses a cursor it did not hand out and a bad limit', async () => {
+    expect((await audit('?cursor=bm9wZQ')).json().error_code).toBe('VALIDATION_FAILED');
+    expect((await audit('?limit=0')).json().error_code).toBe('VALIDATION_FAILED');
+    expect((await audit('?limit=999')).json().error_code).toBe('VALIDATION_FAILED');
+    expect((await audit('?actor_type=robot')).json().error_code).toBe('VALIDATION_FAILED');
+  });
+
+  it('exports every matching entry as NDJSON, newest first', async () => {
+    await fiveChanges();
+    const res = await consoleRequest(t, 'GET', `/applications/${app.id}/audit.ndjson?action=variable.changed`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const lines = res.body.trimEnd().split('\n').map((l) => JSON.parse(l) as { target: { id: string }; seq: number });
+    expect(lines.map((l) => l.target.id)).toEqual(['v4', 'v3', 'v2', 'v0', 'v0']);
+    expect(lines.map((l) => l.seq)).toEqual([...lines.map((l) => l.seq)].sort((a, b) => b - a));
+  });
+
+  it("answers another owner's application as missing, for the page and the export", async () => {
+    const other = bearerOf(await otherOwnerToken(t));
+    for (const url of [`/api/console/applications/${app.id}/audit`, `/api/console/applications/${app.id}/audit.ndjson`]) {
+      const res = await t.inject({ method: 'GET', url, headers: other });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error_code).toBe('APPLICATION_NOT_FOUND');
+    }
+  });
+
+  it('offers no delete', async () => {
+    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/audit`)).statusCode).toBe(404);
+  });
+});
