@@ -1,5 +1,5 @@
 // What the dashboard's end-to-end test runs on: the SPA built now (never stale assets), a real
-// listening Gatehouse serving it, file processing and webhook delivery running, a clock that follows real time, and
+// listening Gatehouse serving it, file processing, webhook delivery and audit chaining running, a clock that follows real time, and
 // Debian's chromium driven by playwright-core.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,7 @@ export async function startDashboardServer(dashboardDir: string): Promise<Dashbo
   t.ownerToken = (await issueConsoleToken(t.deps, owner)).token;
   t.processor.start();
   t.webhooks.start();
+  t.chainer.start();
   await t.http.listen({ host: '127.0.0.1', port: 0 });
   const address = t.http.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('no address');
