@@ -17,22 +17,12 @@ import type {
 } from '../../application/records.js';
 import { toIso } from '../../domain/time.js';
 import { fileJson } from '../http/files/file-views.js';
-import { adjustmentJson, announcementJson, applicationJson, banJson, userSummaryJson, userVariableJson, variableJson, webhookEndpointJson } from '../http/views.js';
+import { adjustmentJson, announcementJson, applicationJson, banJson, licenseWithoutCode, userSummaryJson, userVariableJson, variableJson, webhookEndpointJson } from '../http/views.js';
 import type { WebhookEndpointRecord } from '../../application/ports/webhook-store.js';
 
 const userTarget = (u: Pick<UserRecord, 'id' | 'username'>) => ({ type: 'user', id: u.id, label: u.username });
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
-/** A license as events show it: never its code (the console lists codes; events need not). */
-const licenseData = (l: LicenseRecord) => ({
-  id: l.id,
-  minutes: l.minutes,
-  note: l.note,
-  created_at: toIso(l.createdAt),
-  used_at: isoOrNull(l.usedAt),
-  used_by_user_id: l.usedByUserId,
-  banned: l.banned,
-});
 
 const deviceData = (d: DeviceRecord) => ({ id: d.id, hardware_id: d.hardwareId, registered_at: toIso(d.registeredAt) });
 
@@ -74,14 +64,14 @@ export const licenseActivated = (l: LicenseRecord, u: UserRecord, adjustment: Ad
   applicationId: l.applicationId,
   action: 'license.activated',
   target: { type: 'license', id: l.id, label: null },
-  data: { license: licenseData({ ...l, usedAt: now, usedByUserId: u.id }), user: userSummaryJson(u, now), adjustment: adjustmentJson(adjustment) },
+  data: { license: licenseWithoutCode({ ...l, usedAt: now, usedByUserId: u.id }), user: userSummaryJson(u, now), adjustment: adjustmentJson(adjustment) },
 });
 
 export const licenseDeleted = (l: LicenseRecord): EventDraft => ({
   applicationId: l.applicationId,
   action: 'license.deleted',
   target: { type: 'license', id: l.id, label: null },
-  data: { license: licenseData(l) },
+  data: { license: licenseWithoutCode(l) },
 });
 
 export const membershipAdjusted = (u: UserRecord, adjustment: AdjustmentRecord, now: number): EventDraft => ({

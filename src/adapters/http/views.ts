@@ -112,9 +112,9 @@ export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
   created_at: toIso(a.createdAt),
 });
 
-export const licenseJson = (l: LicenseRecord, code: string): Json<'License'> => ({
+/** A license without its code, as events show it (docs/events.md): the console lists codes, events need not. */
+export const licenseWithoutCode = (l: LicenseRecord): Omit<Json<'License'>, 'code'> => ({
   id: l.id,
-  code,
   minutes: l.minutes,
   note: l.note,
   created_at: toIso(l.createdAt),
@@ -122,6 +122,8 @@ export const licenseJson = (l: LicenseRecord, code: string): Json<'License'> => 
   used_by_user_id: l.usedByUserId,
   banned: l.banned,
 });
+
+export const licenseJson = (l: LicenseRecord, code: string): Json<'License'> => ({ ...licenseWithoutCode(l), code });
 
 export const userVariableJson = (v: UserVariableRecord): Json<'UserVariable'> => ({ name: v.name, value: v.value, updated_at: toIso(v.updatedAt) });
 

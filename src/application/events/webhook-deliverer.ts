@@ -7,6 +7,7 @@ import { toIso } from '../../domain/time.js';
 import { DELIVERY_LEASE_MS, nextStep, type DeliveryStep } from '../../domain/webhook-retries.js';
 import type { Deps } from '../deps.js';
 import type { ClaimedDelivery, WebhookAttemptRecord, WebhookQueue } from '../ports/webhook-store.js';
+import { createWorkerPool } from '../worker-pool.js';
 
 export interface WebhookDelivererOptions {
   workerId: string;
@@ -77,52 +78,16 @@ export interface WebhookDeliverer {
 
 export function createWebhookDeliverer(deps: DelivererDeps, options: WebhookDelivererOptions): WebhookDeliverer {
   const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
-  let running = false;
-  let active = 0;
-  let timer: NodeJS.Timeout | null = null;
-  const inFlight = new Set<Promise<void>>();
-
-  async function deliverOne(): Promise<boolean> {
-    const delivery = await deps.store.claimWebhookDelivery(options.workerId, deps.clock.now(), leaseMs);
-    if (delivery === null) return false;
-    await attempt(deps, delivery, options);
-    return true;
-  }
-
-  function fill(): void {
-    while (running && active < options.concurrency) {
-      active += 1;
-      const slot = (async () => {
-        try {
-          while (running && (await deliverOne()));
-        } catch (error) {
-          options.onError?.(error);
-        } finally {
-          active -= 1;
-        }
-      })();
-      inFlight.add(slot);
-      void slot.finally(() => inFlight.delete(slot));
-    }
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      fill();
-      timer = setInterval(fill, options.pollMs);
-      timer.unref();
+  const pool = createWorkerPool({
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    async takeOne() {
+      const delivery = await deps.store.claimWebhookDelivery(options.workerId, deps.clock.now(), leaseMs);
+      if (delivery === null) return false;
+      await attempt(deps, delivery, options);
+      return true;
     },
-    async stop() {
-      running = false;
-      if (timer) clearInterval(timer);
-      await Promise.all([...inFlight]);
-    },
-    async drain() {
-      let count = 0;
-      while (await deliverOne()) count += 1;
-      return count;
-    },
-  };
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  return { start: pool.start, stop: pool.stop, drain: pool.drain };
 }

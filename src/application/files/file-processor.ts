@@ -6,7 +6,7 @@ import type { ApplicationStore } from '../ports/application-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { JobRecord } from '../records.js';
 import { discardBlobs } from './uploads.js';
-import { actingAs, SYSTEM } from '../events/actor-scope.js';
+import { createWorkerPool } from '../worker-pool.js';
 
 /**
  * Staged bytes are read in pieces this large. The main thread sets the pace of processing (the
@@ -155,68 +155,36 @@ export interface FileProcessor {
  * its lease lapses, so every accepted upload ends COMPLETED or FAILED.
  */
 export function createFileProcessor(deps: FileProcessorDeps, options: FileProcessorOptions): FileProcessor {
-  let running = false;
-  let active = 0;
   let jobsInHand = 0;
-  let timer: NodeJS.Timeout | null = null;
   let unlisten: (() => void) | null = null;
-  const inFlight = new Set<Promise<void>>();
-
-  async function claimOne(): Promise<boolean> {
-    const job = await deps.store.claimJob(options.workerId, deps.clock.now(), deps.files.jobLeaseMs);
-    if (job === null) return false;
-    jobsInHand += 1;
-    try {
-      await runJob(deps, job, options);
-    } finally {
-      jobsInHand -= 1;
-    }
-    return true;
-  }
-
-  function fill(): void {
-    while (running && active < options.concurrency) {
-      active += 1;
-      // Background work acts as the system, even when a request's upload rang the bell that started it.
-      const slot = actingAs({ actor: SYSTEM }, async () => {
-        try {
-          while (running && (await claimOne()));
-        } catch (error) {
-          options.onError?.(error, null);
-        } finally {
-          active -= 1;
-        }
-      });
-      inFlight.add(slot);
-      void slot.finally(() => inFlight.delete(slot));
-    }
-  }
-
+  const pool = createWorkerPool({
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    async takeOne() {
+      const job = await deps.store.claimJob(options.workerId, deps.clock.now(), deps.files.jobLeaseMs);
+      if (job === null) return false;
+      jobsInHand += 1;
+      try {
+        await runJob(deps, job, options);
+      } finally {
+        jobsInHand -= 1;
+      }
+      return true;
+    },
+    onError: (error) => options.onError?.(error, null),
+  });
   return {
     start() {
-      if (running) return;
-      running = true;
-      unlisten = deps.files.jobQueued.listen(fill);
-      fill();
-      timer = setInterval(fill, options.pollMs);
-      timer.unref();
+      unlisten ??= deps.files.jobQueued.listen(pool.wake);
+      pool.start();
     },
-    wake() {
-      if (running) fill();
-    },
+    wake: pool.wake,
     jobsInHand: () => jobsInHand,
     async stop() {
-      running = false;
       unlisten?.();
-      if (timer) clearInterval(timer);
-      await Promise.all([...inFlight]);
+      unlisten = null;
+      await pool.stop();
     },
-    async drain() {
-      return actingAs({ actor: SYSTEM }, async () => {
-        let count = 0;
-        while (await claimOne()) count += 1;
-        return count;
-      });
-    },
+    drain: pool.drain,
   };
 }

@@ -1,0 +1,75 @@
+// How durable background work runs in an instance (file processing, webhook deliveries): up to
+// `concurrency` slots, each taking one piece of work after another until none is left, refilled
+// at every poll and on a wake-up; stopping waits for the work in hand. The work itself lives in
+// the store under leases, so a slot that dies only delays it. Background work acts as the
+// system (application/events/actor-scope.ts), even when a request's wake-up started it.
+import { actingAs, SYSTEM } from './events/actor-scope.js';
+
+export interface WorkerPoolOptions {
+  concurrency: number;
+  /** How often idle slots look for work. */
+  pollMs: number;
+  /** Takes and does one piece of work; false when there was none. */
+  takeOne: () => Promise<boolean>;
+  /** Reports a failure of takeOne; a pool never throws. */
+  onError?: (error: unknown) => void;
+}
+
+export interface WorkerPool {
+  start(): void;
+  /** Looks for work now instead of at the next poll. */
+  wake(): void;
+  /** Stops taking work, and waits for the work in hand to finish. */
+  stop(): Promise<void>;
+  /** Takes work until there is none; for tests and scripts. Returns how many pieces it did. */
+  drain(): Promise<number>;
+}
+
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  let running = false;
+  let active = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const inFlight = new Set<Promise<void>>();
+
+  function fill(): void {
+    while (running && active < options.concurrency) {
+      active += 1;
+      const slot = actingAs({ actor: SYSTEM }, async () => {
+        try {
+          while (running && (await options.takeOne()));
+        } catch (error) {
+          options.onError?.(error);
+        } finally {
+          active -= 1;
+        }
+      });
+      inFlight.add(slot);
+      void slot.finally(() => inFlight.delete(slot));
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      fill();
+      timer = setInterval(fill, options.pollMs);
+      timer.unref();
+    },
+    wake() {
+      if (running) fill();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      await Promise.all([...inFlight]);
+    },
+    drain() {
+      return actingAs({ actor: SYSTEM }, async () => {
+        let count = 0;
+        while (await options.takeOne()) count += 1;
+        return count;
+      });
+    },
+  };
+}
