@@ -7,15 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
 import type { Instant } from '../../../domain/time.js';
+import { receivesEvent } from '../../../domain/webhook-subscription.js';
 import type { Db, Dialect } from '../dialect.js';
 
-/** Whether an endpoint subscribed to `events` (names, or ["*"]) receives `action`. */
-export const subscribes = (events: readonly string[], action: string) => events.includes('*') || events.includes(action);
-
-/**
- * Inserts the deliveries of `recorded` events in `tx`. `webhook.test` goes to the endpoint it
- * tests (its target) only, enabled or not: the owner asked for it.
- */
+/** Inserts the deliveries of `recorded` events in `tx`, to the endpoints receivesEvent names. */
 export async function fanOutWebhooks(d: Dialect, tx: Db, recorded: ReadonlyArray<{ id: string; draft: EventDraft }>, now: Instant): Promise<void> {
   const hooked = recorded.filter((r) => isWebhookEvent(r.draft.action));
   if (hooked.length === 0) return;
@@ -26,15 +21,11 @@ export async function fanOutWebhooks(d: Dialect, tx: Db, recorded: ReadonlyArray
     .from(e)
     .where(applicationIds.length === 1 ? eq(e.applicationId, applicationIds[0] as string) : inArray(e.applicationId, applicationIds));
   if (endpoints.length === 0) return;
+  const subscribers = endpoints.map((endpoint) => ({ ...endpoint, events: JSON.parse(endpoint.events) as string[] }));
   const rows = [];
   for (const { id: eventId, draft } of hooked) {
-    for (const endpoint of endpoints) {
-      if (endpoint.applicationId !== draft.applicationId) continue;
-      const receives =
-        draft.action === 'webhook.test'
-          ? endpoint.id === draft.target.id
-          : endpoint.enabled && subscribes(JSON.parse(endpoint.events) as string[], draft.action);
-      if (!receives) continue;
+    for (const endpoint of subscribers) {
+      if (endpoint.applicationId !== draft.applicationId || !receivesEvent(endpoint, draft.action, draft.target.id)) continue;
       rows.push({
         id: randomUUID(),
         applicationId: draft.applicationId,
