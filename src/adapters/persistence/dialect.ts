@@ -4,7 +4,7 @@
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
 import { join } from 'node:path';
-import { and, type Column, eq, getTableName, gt, is, isNull, or, Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, eq, getTableName, gt, is, isNull, or, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import type { BanKey, MatchedBan } from '../../domain/bans.js';
@@ -25,6 +25,9 @@ export type Db = PgDatabase<PostgresJsQueryResultHKT>;
 export interface Lockable<Rows> extends PromiseLike<Rows> {
   for(strength: 'update', config?: LockConfig): PromiseLike<Rows>;
 }
+
+/** A write that returns a row for each row it changed (an insert or update with `.returning()`). */
+export type AppliedWrite = PromiseLike<unknown[]> & SQLWrapper;
 
 /** What a prepared hot read takes: its placeholders' values by name. */
 export type ReadValues = Record<string, string | number>;
@@ -71,6 +74,14 @@ export interface Dialect {
    * failure or deadlock, so it must only touch the database.
    */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Writes that apply all or none, as one atomic step: each returns one row when it applied (its
+   * `returning`), and if any returns none, none stays written. Whether they applied. PostgreSQL
+   * runs them as one statement, so their row locks last only while it runs (never across a round
+   * trip); SQLite, in a transaction on its writer. For counters written by compare-and-set
+   * (store/counter-swap.ts).
+   */
+  allOrNone(writes: (db: Db) => AppliedWrite[]): Promise<boolean>;
   /** A consistent read-only snapshot of several reads. */
   snapshot<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**

@@ -113,6 +113,20 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     db,
     write: (work) => work(db),
     transaction: (work) => withRetry(() => committed.transaction((tx) => work(tx))),
+    allOrNone: async (writes) => {
+      // Each write a data-modifying CTE; the statement divides by the product of their row
+      // counts, so a write that applied to no row fails it (division_by_zero) and undoes all.
+      const steps = writes(db);
+      const ctes = sql.join(steps.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `);
+      const product = sql.join(steps.map((_, i) => sql.raw(`(select count(*) from w${i})`)), sql` * `);
+      try {
+        await db.execute(sql`with ${ctes} select 1 / (${product}) as applied`);
+        return true;
+      } catch (e) {
+        if (pgError(e)?.code === '22012') return false;
+        throw e;
+      }
+    },
     snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),
     locked: (query, options) => (options?.skipLocked === true ? query.for('update', { skipLocked: true }) : query.for('update')),
     uniqueViolation,

@@ -127,6 +127,9 @@ async function inTransaction<T>(client: Database.Database, mode: 'IMMEDIATE' | '
   }
 }
 
+/** Thrown inside allOrNone's transaction to roll it back when a write applied to no row. */
+const notApplied = new Error('a write of an all-or-none step applied to no row');
+
 /** SQLite names the columns: "UNIQUE constraint failed: users.application_id, users.username_key". */
 function uniqueViolation(e: unknown): UniqueViolation | null {
   const err = driverError(e, ({ code, message }: Error & { code?: unknown }) =>
@@ -166,6 +169,19 @@ export function openSqliteDialect(path: string): Dialect {
     db: readDb,
     write: (work) => oneWriter(() => work(writeDb)),
     transaction: (work) => oneWriter(() => inTransaction(writer, 'IMMEDIATE', writeDb, work)),
+    allOrNone: async (writes) => {
+      try {
+        return await oneWriter(() =>
+          inTransaction(writer, 'IMMEDIATE', writeDb, async (tx) => {
+            for (const write of writes(tx)) if ((await write).length === 0) throw notApplied;
+            return true;
+          }),
+        );
+      } catch (e) {
+        if (e === notApplied) return false;
+        throw e;
+      }
+    },
     snapshot: (work) => oneSnapshot(() => inTransaction(reader, 'DEFERRED', readDb, work)),
     locked: (query) => query,
     uniqueViolation,

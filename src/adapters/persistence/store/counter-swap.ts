@@ -1,0 +1,77 @@
+// Counters changed optimistically: read without locks, decide with the domain, then write each
+// row only if it still holds what was read (compare-and-set), all rows or none (Dialect.allOrNone); when
+// any row changed meanwhile, nothing is written and the whole step runs again on fresh values.
+//
+// Why not lock the rows (SELECT ... FOR UPDATE): every login from one address counts on that
+// address's row, and a lock held across the transaction's round trips made those logins queue
+// behind each other on PostgreSQL (docs/choices.md, "Throttle counters"). Here a row is locked
+// only while the one statement that writes it runs.
+//
+// The decision is a pure function of the values compared, so a row that changed and changed back
+// (A, B, A) is decided exactly as it would be after those changes: nothing is lost.
+import { and, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AppliedWrite, Db, Dialect } from '../dialect.js';
+
+type Values = Record<string, number | null>;
+
+/** One counter row to write: where it is, what the decision was made from, and what it becomes. */
+export interface CounterWrite {
+  table: PgTable;
+  /** Its primary key's values, by column key. */
+  key: Record<string, string>;
+  /** The counted values as read (the row's column keys), or null: the row did not exist. */
+  before: Values | null;
+  /** What to write (a superset of `before`'s keys, e.g. also a touched-at). */
+  after: Values;
+}
+
+/** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
+export type Decision<T> = { answer: T; writes: CounterWrite[] };
+
+/**
+ * Runs again this often at most while other writers keep changing the rows. Each loss is another
+ * writer's win, so the rounds only run out on a fault (a value that never compares equal).
+ */
+const MAX_ROUNDS = 1_000;
+
+/**
+ * After a loss, a short wait, growing and jittered: many writers of one row (fifty parallel
+ * logins of one account) would otherwise read and collide again together, round after round.
+ */
+const backoff = (round: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** round, 32)));
+
+function column(table: PgTable, name: string): PgColumn {
+  const found = (getTableColumns(table) as Record<string, PgColumn>)[name];
+  if (found === undefined) throw new Error(`no column ${name}`);
+  return found;
+}
+
+function stillHolds(table: PgTable, before: Values | null): SQL {
+  if (before === null) return sql`false`;
+  return and(...Object.entries(before).map(([name, value]) => sql`${column(table, name)} is not distinct from ${value}`)) ?? sql`true`;
+}
+
+/** Inserts the row, or updates it if it still holds `before`; a row returned when it was written. */
+function swap(db: Db, w: CounterWrite): AppliedWrite {
+  const target = Object.keys(w.key).map((name) => column(w.table, name));
+  return db
+    .insert(w.table)
+    .values({ ...w.key, ...w.after })
+    .onConflictDoUpdate({ target, set: w.after, setWhere: stillHolds(w.table, w.before) })
+    .returning({ written: sql<number>`1` });
+}
+
+/**
+ * Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
+ * the decision's rows if none changed since the read; otherwise starts over.
+ */
+export async function swapCounters<R, T>(d: Pick<Dialect, 'allOrNone'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const { answer, writes } = decide(await read());
+    if (writes.length === 0) return answer;
+    if (await d.allOrNone((db) => writes.map((w) => swap(db, w)))) return answer;
+    await backoff(round);
+  }
+  throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
+}
