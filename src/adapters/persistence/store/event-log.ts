@@ -19,10 +19,11 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
   const actor = currentActor();
   const { events } = d.t;
   const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
-  for (const { id, draft } of recorded) {
+  // The inserts go out together, then the fan-out's read of the endpoints behind them.
+  const inserted = recorded.map(({ id, draft }) => {
     // An end user acting on their own account is known by the target once the request said who.
     const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
-    await tx.insert(events).values({
+    return tx.insert(events).values({
       id,
       applicationId: draft.applicationId,
       occurredAt: now,
@@ -37,9 +38,9 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
       changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
       outcome: draft.outcome ?? 'success',
       ...d.insertionOrder('pos', events.pos),
-    });
-  }
-  await fanOutWebhooks(d, tx, recorded, now);
+    }).then(() => undefined);
+  });
+  await Promise.all([...inserted, fanOutWebhooks(d, tx, recorded, now)]);
 }
 
 /**

@@ -7,7 +7,7 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { admit, assertStillAdmitted, findUser, lockUser } from './writes.js';
+import { admit, assertStillAdmitted, devicesOf, findUser, lockUser } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
@@ -35,20 +35,30 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
     async openSession({ session, device, cap, now }) {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
-        // that landed meanwhile must still refuse the login. This re-read locks the user's row.
-        const user = await assertStillAdmitted(d, tx, session.applicationId, session.userId, now);
+        // that landed meanwhile must still refuse the login. This re-read locks the user's row;
+        // its devices and live sessions are read with its ban, in one round trip, under the lock.
+        const { user, also } = await assertStillAdmitted(d, tx, session.applicationId, session.userId, now, () =>
+          Promise.all([device === null ? null : devicesOf(d, tx, session.userId), liveSessions(tx, session.userId, now)]),
+        );
+        const [known, current] = also ?? [null, []];
         const registered =
-          device === null ? false : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now);
-        const { replace } = planSession(await liveSessions(tx, session.userId, now), session.hardwareId, cap, now);
-        for (const id of replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
-        await tx.insert(sessions).values(session);
-        await countLogin(tx, session.applicationId, session.createdAt);
+          device === null || known === null
+            ? false
+            : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now, known);
+        const { replace } = planSession(current, session.hardwareId, cap, now);
         const drafts: EventDraft[] = [];
         if (registered && device !== null) {
           drafts.push(deviceRegistered(session.applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
         }
         drafts.push(sessionCreated(user, session));
-        await recordEvents(d, tx, drafts, now);
+        // The writes go out together too. The login count comes last: its row (every login of
+        // the application that day) then stays locked only until the commit right after it.
+        await Promise.all([
+          ...replace.map((id) => tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id)).then(() => undefined)),
+          tx.insert(sessions).values(session).then(() => undefined),
+          recordEvents(d, tx, drafts, now),
+        ]);
+        await countLogin(tx, session.applicationId, session.createdAt);
         return { deviceRegistered: registered };
       });
     },
@@ -86,7 +96,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
     async admitLicenseFileDevice({ applicationId, userId, device, now }) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
-        const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
+        const { user } = await assertStillAdmitted(d, tx, applicationId, userId, now);
         if (device !== null && (await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now))) {
           const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
           await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);

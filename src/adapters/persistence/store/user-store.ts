@@ -163,13 +163,15 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return rows.length > 0;
     },
     async recordIp(userId, ip, now) {
-      await d.transaction(async (tx) => {
-        await tx
+      // Both or neither (a user deleted meanwhile keeps no address); one statement on PostgreSQL.
+      await d.allOrNone((db) => [
+        db
           .insert(userIps)
           .values({ userId, ip, firstSeen: now, lastSeen: now })
-          .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } });
-        await tx.update(users).set({ lastIp: ip }).where(eq(users.id, userId));
-      });
+          .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } })
+          .returning({ userId: userIps.userId }),
+        db.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id }),
+      ]);
     },
     async updatePasswordHash(userId, passwordHash) {
       await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));

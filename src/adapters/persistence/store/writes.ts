@@ -53,38 +53,62 @@ export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefi
   return revoked.length;
 }
 
+/** The user's registered devices, as device admission counts them. */
+export function devicesOf(d: Dialect, tx: Db, userId: string) {
+  const { devices } = d.t;
+  return tx.select({ id: devices.id, hardwareId: devices.hardwareId }).from(devices).where(eq(devices.userId, userId));
+}
+
 /**
  * Admits a hardware id for a user, registering it when new; true when it registered. The caller
- * holds the user's row lock, so the devices counted here cannot change before the insert.
+ * holds the user's row lock, so the devices counted here cannot change before the insert. A caller
+ * that read them already (`registered`, after taking the lock) passes them in.
  */
-export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant): Promise<boolean> {
+export async function admit(
+  d: Dialect,
+  tx: Db,
+  userId: string,
+  hardwareId: string,
+  allowed: number,
+  newDeviceId: string,
+  now: Instant,
+  registered?: Array<{ id: string; hardwareId: string }>,
+): Promise<boolean> {
   const { devices } = d.t;
-  const registered = await tx
-    .select({ id: devices.id, hardwareId: devices.hardwareId })
-    .from(devices)
-    .where(eq(devices.userId, userId));
-  if (admitDevice(registered, hardwareId, allowed).kind === 'known') return false;
+  if (admitDevice(registered ?? (await devicesOf(d, tx, userId)), hardwareId, allowed).kind === 'known') return false;
   await tx.insert(devices).values({ id: newDeviceId, userId, hardwareId, registeredAt: now });
   return true;
 }
 
 /**
  * Re-reads (and locks) the user inside a transaction and applies the domain's timeout, ban and
- * membership rules; the user as read.
+ * membership rules; the user as read. `alongside` reads more under the same lock, in the same
+ * round trip as the ban; the ban and those reads follow the lock, as they must (a read issued
+ * before the lock is granted could miss what its holder commits).
  */
-export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<UserRecord> {
+export async function assertStillAdmitted<T = undefined>(
+  d: Dialect,
+  tx: Db,
+  applicationId: string,
+  userId: string,
+  now: Instant,
+  alongside?: () => PromiseLike<T>,
+): Promise<{ user: UserRecord; also: T | undefined }> {
   const { bans } = d.t;
   const user = await findUser(d, tx, applicationId, userId, true);
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
-  const [userBan] = await tx
-    .select({ id: bans.id })
-    .from(bans)
-    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
-    .limit(1);
+  const [[userBan], also] = await Promise.all([
+    tx
+      .select({ id: bans.id })
+      .from(bans)
+      .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
+      .limit(1),
+    alongside?.(),
+  ]);
   if (userBan) throw bannedError();
   assertNotTimedOut(user.timeout, now);
   if (!isMembershipActive(user.membership, now)) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }
-  return user;
+  return { user, also };
 }
