@@ -327,7 +327,10 @@ describe('downloads', () => {
     console.log(
       `SDK decrypting download of 50 MiB: ${seconds.toFixed(2)} s (${(50 / seconds).toFixed(0)} MiB/s), peak RSS growth ${rssGrowth.toFixed(1)} MiB, peak arrayBuffers growth ${abGrowth.toFixed(1)} MiB`,
     );
-    expect(rssGrowth).toBeLessThan(32);
-    expect(abGrowth).toBeLessThan(32);
+    // A client that buffered the file would hold its 50 MiB (and more, decrypted); a streaming
+    // one holds the chunks in flight plus whatever the collector has not freed yet, which under a
+    // loaded run once came to 32.1 MiB.
+    expect(rssGrowth).toBeLessThan(40);
+    expect(abGrowth).toBeLessThan(40);
   }, 120_000);
 });
