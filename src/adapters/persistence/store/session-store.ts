@@ -7,7 +7,7 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { admit, assertStillAdmitted, devicesOf, findUser, lockUser } from './writes.js';
+import { admit, assertAdmitted, assertStillAdmitted, devicesOf, findUser, lockUser } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
@@ -36,15 +36,15 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
         // that landed meanwhile must still refuse the login. This re-read locks the user's row;
-        // its devices and live sessions are read with its ban, in one round trip, under the lock.
-        const { user, also } = await assertStillAdmitted(d, tx, session.applicationId, session.userId, now, () =>
-          Promise.all([device === null ? null : devicesOf(d, tx, session.userId), liveSessions(tx, session.userId, now)]),
-        );
-        const [known, current] = also ?? [null, []];
+        // its ban, devices and live sessions are then read under the lock in one round trip.
+        const locked = await findUser(d, tx, session.applicationId, session.userId, true);
+        const [user, known, current] = await Promise.all([
+          assertAdmitted(d, tx, session.applicationId, locked, now),
+          device === null ? null : devicesOf(d, tx, session.userId),
+          liveSessions(tx, session.userId, now),
+        ]);
         const registered =
-          device === null || known === null
-            ? false
-            : await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now, known);
+          device !== null && known !== null && (await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
         const { replace } = planSession(current, session.hardwareId, cap, now);
         const drafts: EventDraft[] = [];
         if (registered && device !== null) {
@@ -54,8 +54,8 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         // The writes go out together too. The login count comes last: its row (every login of
         // the application that day) then stays locked only until the commit right after it.
         await Promise.all([
-          ...replace.map((id) => tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id)).then(() => undefined)),
-          tx.insert(sessions).values(session).then(() => undefined),
+          ...replace.map((id) => tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id))),
+          tx.insert(sessions).values(session),
           recordEvents(d, tx, drafts, now),
         ]);
         await countLogin(tx, session.applicationId, session.createdAt);
@@ -96,7 +96,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
     async admitLicenseFileDevice({ applicationId, userId, device, now }) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
-        const { user } = await assertStillAdmitted(d, tx, applicationId, userId, now);
+        const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
         if (device !== null && (await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now))) {
           const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
           await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);

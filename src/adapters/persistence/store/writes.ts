@@ -81,34 +81,28 @@ export async function admit(
 }
 
 /**
- * Re-reads (and locks) the user inside a transaction and applies the domain's timeout, ban and
- * membership rules; the user as read. `alongside` reads more under the same lock, in the same
- * round trip as the ban; the ban and those reads follow the lock, as they must (a read issued
- * before the lock is granted could miss what its holder commits).
+ * Applies the domain's timeout, ban and membership rules to the user as read under its row lock
+ * (findUser with `lock`); the user. Its ban is read here, after the lock was granted, as it must
+ * be (a read issued before could miss what the lock's holder commits), so a caller may read more
+ * under the lock in the same round trip.
  */
-export async function assertStillAdmitted<T = undefined>(
-  d: Dialect,
-  tx: Db,
-  applicationId: string,
-  userId: string,
-  now: Instant,
-  alongside?: () => PromiseLike<T>,
-): Promise<{ user: UserRecord; also: T | undefined }> {
-  const { bans } = d.t;
-  const user = await findUser(d, tx, applicationId, userId, true);
+export async function assertAdmitted(d: Dialect, tx: Db, applicationId: string, user: UserRecord | null, now: Instant): Promise<UserRecord> {
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
-  const [[userBan], also] = await Promise.all([
-    tx
-      .select({ id: bans.id })
-      .from(bans)
-      .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
-      .limit(1),
-    alongside?.(),
-  ]);
+  const { bans } = d.t;
+  const [userBan] = await tx
+    .select({ id: bans.id })
+    .from(bans)
+    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, user.id)))
+    .limit(1);
   if (userBan) throw bannedError();
   assertNotTimedOut(user.timeout, now);
   if (!isMembershipActive(user.membership, now)) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }
-  return { user, also };
+  return user;
+}
+
+/** Re-reads (and locks) the user inside a transaction, then assertAdmitted. */
+export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<UserRecord> {
+  return assertAdmitted(d, tx, applicationId, await findUser(d, tx, applicationId, userId, true), now);
 }
