@@ -70,18 +70,16 @@ function counterRows(d: Dialect) {
     before: before === null ? null : { ...before },
     after: { ...after, touchedAt: now },
   });
-  const windowWrite = (applicationId: string, accountKey: string, before: AccountWindow | null, after: AccountWindow): CounterWrite => ({
-    table: w,
-    key: { applicationId, accountKey },
+  /** A windowed counter (the account's at every address, or the address's) written back. */
+  const windowed = (table: typeof w | typeof i, key: Record<string, string>, before: WindowCounter | null, after: WindowCounter): CounterWrite => ({
+    table,
+    key,
     before: before === null ? null : { ...before },
     after: { ...after },
   });
-  const ipWrite = (applicationId: string, ip: string, before: IpCounter | null, after: IpCounter): CounterWrite => ({
-    table: i,
-    key: { applicationId, ip },
-    before: before === null ? null : { ...before },
-    after: { ...after },
-  });
+  const windowWrite = (applicationId: string, accountKey: string, before: AccountWindow | null, after: AccountWindow) =>
+    windowed(w, { applicationId, accountKey }, before, after);
+  const ipWrite = (applicationId: string, ip: string, before: IpCounter | null, after: IpCounter) => windowed(i, { applicationId, ip }, before, after);
 
   return { read, pairWrite, windowWrite, ipWrite };
 }
