@@ -9,8 +9,7 @@ import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
 import { purgeThrottleCounters, THROTTLE_PURGE_EVERY_MS } from './application/throttle-purge.js';
 import { purgeRequestNonces } from './application/integration/request-signature.js';
 import { purgeEndedSessions, purgeExpiredBans } from './application/sessions/purge-sessions.js';
-import { createEncryptStream } from './file-format/encrypted-file.js';
-import { createDigestPool } from './adapters/crypto/off-thread-digest.js';
+import { createCryptoPool } from './adapters/crypto/crypto-pool.js';
 import { createMetrics } from './adapters/http/metrics.js';
 import { listenForMetrics } from './adapters/http/metrics-server.js';
 import { buildHttpApp } from './adapters/http/server.js';
@@ -38,13 +37,14 @@ async function main(): Promise<void> {
     cookieSecure: config.cookieSecure,
     ...(metrics === null ? {} : { metrics: { metrics, route: config.metrics.kind === 'route' } }),
   });
+  // Worker threads encrypt and hash while the main thread reads and writes.
+  const crypto = createCryptoPool();
   const processor = createFileProcessor(deps, {
     workerId: `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     concurrency: config.workers,
     pollMs: 1000,
-    encryptStream: createEncryptStream,
-    // Worker threads hash while the main thread reads, encrypts and writes.
-    meter: createDigestPool().meter,
+    sealer: crypto.sealer,
+    meter: crypto.meter,
     onError: (error, job) => app.log.warn({ err: error, jobId: job?.id, fileId: job?.fileId }, 'file processing attempt failed'),
   });
   // Webhook deliveries (docs/api.md, Webhooks): polled, so a change only ever inserts them.

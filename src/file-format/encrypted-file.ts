@@ -83,6 +83,51 @@ function importKey(key: Uint8Array): KeyObject {
   return createSecretKey(key);
 }
 
+/**
+ * What sealing the chunks of one file needs, wherever the sealing runs (this module's stream,
+ * or the server's worker threads): the header, which is every chunk's AAD, and the nonce rule.
+ */
+export interface FilePlan {
+  readonly header: Buffer;
+  readonly chunkSize: number;
+  /**
+   * The nonces of the chunks holding `bytes` plaintext bytes from chunk `first` on, 12 bytes
+   * each, one after another: every chunk full but the last, which is final when `last` is set.
+   * `bytes` must be a whole number of chunks unless `last`; 0 bytes make one empty final chunk
+   * (the whole of an empty file).
+   */
+  noncesOf(first: number, bytes: number, last: boolean): Buffer;
+}
+
+/** The header and nonces of a new encrypted file (a random nonce prefix unless one is given). */
+export function planEncryptedFile(options: EncryptOptions = {}): FilePlan {
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  checkChunkSize(chunkSize);
+  if (options.noncePrefix !== undefined && options.noncePrefix.length !== NONCE_PREFIX_LENGTH) {
+    throw new RangeError(`the nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
+  }
+  const prefix = options.noncePrefix === undefined ? randomBytes(NONCE_PREFIX_LENGTH) : Buffer.from(options.noncePrefix);
+  const header = Buffer.alloc(HEADER_LENGTH);
+  FILE_MAGIC.copy(header, 0);
+  header.writeUInt8(FILE_FORMAT_VERSION, 4);
+  header.writeUInt32BE(chunkSize, 5);
+  prefix.copy(header, 9);
+  return {
+    header,
+    chunkSize,
+    noncesOf(first, bytes, last) {
+      if (!last && bytes % chunkSize !== 0) throw new RangeError('only the final chunk may be shorter than the chunk size');
+      const count = bytes === 0 ? (last ? 1 : 0) : Math.ceil(bytes / chunkSize);
+      if (first + count > MAX_CHUNKS) {
+        throw new EncryptedFileError('TOO_LARGE', `file too large for the format: more than 2^31 chunks of ${chunkSize} bytes`);
+      }
+      const nonces = Buffer.allocUnsafe(12 * count);
+      for (let i = 0; i < count; i++) chunkNonce(prefix, first + i, last && i === count - 1).copy(nonces, 12 * i);
+      return nonces;
+    },
+  };
+}
+
 function chunkNonce(prefix: Buffer, index: number, last: boolean): Buffer {
   const nonce = Buffer.allocUnsafe(12);
   prefix.copy(nonce, 0, 0, NONCE_PREFIX_LENGTH);
@@ -100,9 +145,7 @@ type Emit = (bytes: Buffer) => void;
  */
 class Encryptor {
   private readonly key: KeyObject;
-  private readonly chunkSize: number;
-  private readonly header: Buffer;
-  private readonly prefix: Buffer;
+  private readonly plan: FilePlan;
   private held: Buffer[] = [];
   private heldLength = 0;
   private index = 0;
@@ -110,30 +153,21 @@ class Encryptor {
 
   constructor(key: Uint8Array, options: EncryptOptions = {}) {
     this.key = importKey(key);
-    this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-    checkChunkSize(this.chunkSize);
-    if (options.noncePrefix !== undefined && options.noncePrefix.length !== NONCE_PREFIX_LENGTH) {
-      throw new RangeError(`the nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
-    }
-    this.prefix =
-      options.noncePrefix === undefined ? randomBytes(NONCE_PREFIX_LENGTH) : Buffer.from(options.noncePrefix);
-    this.header = Buffer.alloc(HEADER_LENGTH);
-    FILE_MAGIC.copy(this.header, 0);
-    this.header.writeUInt8(FILE_FORMAT_VERSION, 4);
-    this.header.writeUInt32BE(this.chunkSize, 5);
-    this.prefix.copy(this.header, 9);
+    this.plan = planEncryptedFile(options);
   }
 
   write(data: Buffer, emit: Emit): void {
     if (!this.headerSent) {
       this.headerSent = true;
-      emit(this.header);
+      emit(this.plan.header);
     }
+    const { chunkSize } = this.plan;
     let rest = data;
     // More than a chunk in hand: the first chunk is known not to be the last one.
-    while (this.heldLength + rest.length > this.chunkSize) {
-      const take = this.chunkSize - this.heldLength;
+    while (this.heldLength + rest.length > chunkSize) {
+      const take = chunkSize - this.heldLength;
       this.held.push(rest.subarray(0, take));
+      this.heldLength += take;
       rest = rest.subarray(take);
       this.seal(false, emit);
     }
@@ -146,23 +180,16 @@ class Encryptor {
   end(emit: Emit): void {
     if (!this.headerSent) {
       this.headerSent = true;
-      emit(this.header);
+      emit(this.plan.header);
     }
     // Non-empty unless the whole input was empty (then this is the one empty final chunk).
     this.seal(true, emit);
   }
 
   private seal(last: boolean, emit: Emit): void {
-    if (this.index >= MAX_CHUNKS) {
-      throw new EncryptedFileError(
-        'TOO_LARGE',
-        `file too large for the format: more than 2^31 chunks of ${this.chunkSize} bytes`,
-      );
-    }
-    const cipher = createCipheriv('aes-256-gcm', this.key, chunkNonce(this.prefix, this.index, last), {
-      authTagLength: TAG_LENGTH,
-    });
-    cipher.setAAD(this.header);
+    const nonce = this.plan.noncesOf(this.index, this.heldLength, last);
+    const cipher = createCipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_LENGTH });
+    cipher.setAAD(this.plan.header);
     for (const part of this.held) {
       const out = cipher.update(part);
       if (out.length > 0) emit(out);

@@ -1,49 +1,27 @@
 // The worker-thread meter: the same size and sha256 as createHash whatever the chunking, bytes
 // passed through unchanged, worker failures surfacing as stream errors, and no hold on the
-// process. The last is checked in a child process running the adapter transpiled on its own
-// (node 20 cannot import TypeScript; the adapter imports only node: modules).
+// process. The last is checked in a child process running the pool and what it imports
+// transpiled file by file (node 20 cannot import TypeScript), meters and sealers both.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDigestPool, type MeteredStream } from '../../src/adapters/crypto/off-thread-digest.js';
+import { cut, feed } from '../support/stream-pieces.js';
+import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-/** Writes the pieces one by one (empty ones included, which a pipeline would drop) and collects the output. */
-async function feed(meter: MeteredStream, pieces: Uint8Array[]): Promise<Buffer> {
-  const out: Buffer[] = [];
-  meter.stream.on('data', (chunk: Buffer) => out.push(chunk));
-  for (const piece of pieces) {
-    if (!meter.stream.write(piece)) await once(meter.stream, 'drain');
-  }
-  meter.stream.end();
-  await finished(meter.stream);
-  return Buffer.concat(out);
-}
-
-/** Cuts `data` at the given offsets (modulo its length); repeated cuts give empty pieces. */
-function cut(data: Buffer, cuts: number[]): Buffer[] {
-  const points = cuts.map((c) => (data.length === 0 ? 0 : c % (data.length + 1))).sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let start = 0;
-  for (const point of [...points, data.length]) {
-    pieces.push(data.subarray(start, point));
-    start = point;
-  }
-  return pieces;
-}
 
 // Tiny batches: chunks span several of them and the in-flight bound is hit all the time.
-const tiny = createDigestPool({ maxWorkers: 2, batchBytes: 7, maxInFlightBytes: 21 });
-const standard = createDigestPool();
+const tiny = createCryptoPool({ maxWorkers: 2, batchBytes: 7, maxInFlightBytes: 21 });
+const standard = createCryptoPool();
 afterAll(() => Promise.all([tiny.terminate(), standard.terminate()]));
 
 describe('off-thread digest meter', () => {
@@ -52,7 +30,7 @@ describe('off-thread digest meter', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 300, size: 'max' }), fc.array(fc.nat(), { maxLength: 12, size: 'max' }), async (bytes, cuts) => {
         const data = Buffer.from(bytes);
         const meter = tiny.meter();
-        const passed = await feed(meter, cut(data, cuts));
+        const passed = await feed(meter.stream, cut(data, cuts));
         expect(passed.equals(data)).toBe(true);
         expect(meter.result()).toEqual({ size: data.length, sha256: sha(data) });
       }),
@@ -62,7 +40,7 @@ describe('off-thread digest meter', () => {
 
   it('measures an empty stream', async () => {
     const meter = standard.meter();
-    expect(await feed(meter, [])).toHaveLength(0);
+    expect(await feed(meter.stream, [])).toHaveLength(0);
     expect(meter.result()).toEqual({ size: 0, sha256: sha(Buffer.alloc(0)) });
   });
 
@@ -86,11 +64,11 @@ describe('off-thread digest meter', () => {
   });
 
   it('keeps concurrent meters apart, also when they share one worker', async () => {
-    const shared = createDigestPool({ maxWorkers: 1, batchBytes: 1000, maxInFlightBytes: 3000 });
+    const shared = createCryptoPool({ maxWorkers: 1, batchBytes: 1000, maxInFlightBytes: 3000 });
     try {
       const inputs = Array.from({ length: 6 }, (_, i) => randomBytes(20_000 + i * 777));
       const meters = inputs.map(() => shared.meter());
-      await Promise.all(meters.map((meter, i) => feed(meter, cut(inputs[i] as Buffer, [5, 999, 1001, 15_000]))));
+      await Promise.all(meters.map((meter, i) => feed(meter.stream, cut(inputs[i] as Buffer, [5, 999, 1001, 15_000]))));
       meters.forEach((meter, i) => expect(meter.result()).toEqual({ size: (inputs[i] as Buffer).length, sha256: sha(inputs[i] as Buffer) }));
     } finally {
       await shared.terminate();
@@ -106,7 +84,7 @@ describe('off-thread digest meter', () => {
   });
 
   it('fails the stream, not the process, when its worker stops; later meters get a new worker', async () => {
-    const pool = createDigestPool({ maxWorkers: 1, batchBytes: 1024, maxInFlightBytes: 4096 });
+    const pool = createCryptoPool({ maxWorkers: 1, batchBytes: 1024, maxInFlightBytes: 4096 });
     try {
       const meter = pool.meter();
       let stopped = false;
@@ -120,12 +98,12 @@ describe('off-thread digest meter', () => {
         })(),
       );
       const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-      await expect(pipeline(endless, meter.stream, sink)).rejects.toThrow(/digest worker stopped/);
+      await expect(pipeline(endless, meter.stream, sink)).rejects.toThrow(/crypto worker stopped/);
       expect(stopped).toBe(true);
 
       const next = pool.meter();
       const data = randomBytes(10_000);
-      await feed(next, [data]);
+      await feed(next.stream, [data]);
       expect(next.result()).toEqual({ size: data.length, sha256: sha(data) });
     } finally {
       await pool.terminate();
@@ -140,26 +118,34 @@ describe('off-thread digest workers and the process', () => {
   // Meters one stream to its end and abandons another midway, leaving the workers idle and
   // the pool open: the process must still exit on its own, with the right digest printed.
   const child = `
-import { createDigestPool } from './off-thread-digest.js';
+import { createCryptoPool } from './adapters/crypto/crypto-pool.js';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-const pool = createDigestPool({ maxWorkers: 2 });
+const pool = createCryptoPool({ maxWorkers: 2 });
 const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
 const done = pool.meter();
 await pipeline(Readable.from([Buffer.from('hello '), Buffer.from('world')]), done.stream, sink());
+const sealed = pool.sealer(new Uint8Array(32));
+await pipeline(Readable.from([Buffer.from('hello world')]), sealed.stream, sink());
 const aborted = pool.meter();
+const abortedSeal = pool.sealer(new Uint8Array(32));
 const controller = new AbortController();
 const failing = pipeline(Readable.from((async function* () { for (;;) yield Buffer.alloc(65536); })()), aborted.stream, sink(), { signal: controller.signal });
+const failingSeal = pipeline(Readable.from((async function* () { for (;;) yield Buffer.alloc(65536); })()), abortedSeal.stream, sink(), { signal: controller.signal });
 setTimeout(() => controller.abort(), 50);
-await failing.catch(() => undefined);
-process.stdout.write(JSON.stringify(done.result()));
+await Promise.all([failing.catch(() => undefined), failingSeal.catch(() => undefined)]);
+process.stdout.write(JSON.stringify([done.result(), sealed.result()]));
 `;
 
   it('never keeps the process alive', async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-digest-'));
-    const source = await readFile(new URL('../../src/adapters/crypto/off-thread-digest.ts', import.meta.url), 'utf8');
-    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-    await writeFile(join(dir, 'off-thread-digest.js'), outputText);
+    // The pool and what it imports, transpiled one by one into the same layout as src/.
+    for (const file of ['adapters/crypto/crypto-pool', 'adapters/crypto/crypto-workers', 'adapters/crypto/off-thread-digest', 'adapters/crypto/off-thread-sealing', 'file-format/encrypted-file']) {
+      const source = await readFile(new URL(`../../src/${file}.ts`, import.meta.url), 'utf8');
+      const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+      await mkdir(dirname(join(dir, file)), { recursive: true });
+      await writeFile(join(dir, `${file}.js`), outputText);
+    }
     await writeFile(join(dir, 'child.js'), child);
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
 
@@ -172,6 +158,7 @@ process.stdout.write(JSON.stringify(done.result()));
     const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null];
     clearTimeout(timer);
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
-    expect(JSON.parse(stdout)).toEqual({ size: 11, sha256: sha(Buffer.from('hello world')) });
+    const measured = { size: 11, sha256: sha(Buffer.from('hello world')) };
+    expect(JSON.parse(stdout)).toEqual([measured, measured]);
   });
 });

@@ -10,8 +10,8 @@ import type { BlobStore } from '../../src/application/ports/blob-store.js';
 import type { Store } from '../../src/application/ports/store.js';
 import { createFileProcessor, STORAGE_FAILED_MESSAGE, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
-import { createEncryptStream, decryptBuffer } from '../../src/file-format/encrypted-file.js';
-import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
+import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
+import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 import { JOB_MAX_ATTEMPTS, retryDelay } from '../../src/domain/files.js';
 import { upload } from '../support/files.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
@@ -112,7 +112,7 @@ function onlyJob(): JobRow {
   return rows[0] as JobRow;
 }
 
-const digests = createDigestPool();
+const cryptoPool = createCryptoPool();
 
 function processor(deps: Deps, workerId: string, options: { concurrency?: number; errors?: unknown[] } = {}): FileProcessor {
   const errors = options.errors;
@@ -120,8 +120,8 @@ function processor(deps: Deps, workerId: string, options: { concurrency?: number
     workerId,
     concurrency: options.concurrency ?? 1,
     pollMs: 20,
-    encryptStream: createEncryptStream,
-    meter: digests.meter,
+    sealer: cryptoPool.sealer,
+    meter: cryptoPool.meter,
     ...(errors ? { onError: (e: unknown) => void errors.push(e) } : {}),
   });
 }
@@ -303,12 +303,12 @@ describe('retries', () => {
     let broken = 0;
     // The first meter errors on its first chunk, as the off-thread meter does when its worker dies.
     const meter = () => {
-      const m = digests.meter();
+      const m = cryptoPool.meter();
       if (broken++ === 0) m.stream.once('data', () => m.stream.destroy(new Error('the digest worker stopped (exit code 1)')));
       return m;
     };
     const errors: unknown[] = [];
-    const p = createFileProcessor(t.deps, { workerId: 'w1', concurrency: 1, pollMs: 20, encryptStream: createEncryptStream, meter, onError: (e) => void errors.push(e) });
+    const p = createFileProcessor(t.deps, { workerId: 'w1', concurrency: 1, pollMs: 20, sealer: cryptoPool.sealer, meter, onError: (e) => void errors.push(e) });
     expect(await p.drain()).toBe(1);
     expect(errors.map((e) => (e as Error).message)).toEqual(['the digest worker stopped (exit code 1)']);
     expect(onlyJob()).toMatchObject({ attempts: 1, lease_owner: null });

@@ -13,8 +13,7 @@ import { createMetrics } from '../../src/adapters/http/metrics.js';
 import { buildHttpApp } from '../../src/adapters/http/server.js';
 import { boot } from '../../src/boot.js';
 import { readConfig } from '../../src/config.js';
-import { createEncryptStream } from '../../src/file-format/encrypted-file.js';
-import { createDigestPool } from '../../src/adapters/crypto/off-thread-digest.js';
+import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/application/events/webhook-deliverer.js';
 import { seededRandom } from './seeded-random.js';
@@ -25,7 +24,7 @@ import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 export const T0 = Date.parse('2026-06-08T12:00:00.000Z');
 
 /** Shared by every test app of a file, as in the server: each app would otherwise keep its own idle workers. */
-const digests = createDigestPool();
+const cryptoPool = createCryptoPool();
 
 /** argon2id at a test cost: same code path, a fraction of the time. */
 export const testArgon2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
@@ -158,7 +157,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.metrics === true ? { metrics: { metrics: createMetrics(deps), route: true } } : {}),
   });
   const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
-  const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, encryptStream: createEncryptStream, meter: digests.meter });
+  const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, sealer: cryptoPool.sealer, meter: cryptoPool.meter });
   const jitter = seededRandom('webhook-jitter');
   const webhooks = createWebhookDeliverer(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, random: () => jitter.int(1_000_000) / 1_000_000 });
   const chainer = createAuditChainer(deps, { pollMs: 500 });

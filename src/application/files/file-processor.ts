@@ -26,28 +26,29 @@ export const STORAGE_FAILED_MESSAGE = 'the contents could not be read, encrypted
 
 const processingErrorOf = (error: unknown): string => (error instanceof ProcessingFailure ? error.message : STORAGE_FAILED_MESSAGE);
 
-/** The streaming cipher of stored files, given the application's 32-byte files key. */
-export type EncryptStreamFactory = (key: Uint8Array) => NodeJS.ReadWriteStream;
-
 /**
- * Counts and hashes (sha256) the bytes flowing through a pass-through stream. It holds nothing
- * until bytes flow, so one that is never used needs no cleanup.
+ * A stream that counts and hashes (sha256) the bytes written to it: a meter passes them through
+ * unchanged; a sealer puts out their encryption in the stored format (docs/encrypted-file-format.md).
  */
 export interface ByteMeter {
   stream: NodeJS.ReadWriteStream;
-  /** Valid once the stream has ended. */
+  /** Of the bytes written; valid once the stream has ended. */
   result(): { size: number; sha256: string };
 }
 
 export type ByteMeterFactory = () => ByteMeter;
+
+/** A sealer under the application's 32-byte files key. */
+export type SealerFactory = (key: Uint8Array) => ByteMeter;
 
 export interface FileProcessorOptions {
   workerId: string;
   concurrency: number;
   /** How often idle workers look for jobs queued by other instances. */
   pollMs: number;
-  encryptStream: EncryptStreamFactory;
-  /** Measures the plaintext and, when encrypting, the stored bytes. */
+  /** Encrypts and measures the plaintext of an encrypting job. */
+  sealer: SealerFactory;
+  /** Measures the plaintext of a plain job, and the stored bytes of an encrypting one. */
   meter: ByteMeterFactory;
   /** Reports a failed attempt, or a failure to reach the queue (job null); the processor never throws. */
   onError?: (error: unknown, job: JobRecord | null) => void;
@@ -74,10 +75,10 @@ async function produce(
     if (app === null) throw new ProcessingFailure('the application no longer exists');
     key = Buffer.from(deps.secrets.open(app.filesKeySealed), 'base64');
   }
-  const plain = options.meter();
+  const plain = key === null ? options.meter() : options.sealer(key);
   const stored = key === null ? null : options.meter();
   const stages: NodeJS.ReadWriteStream[] = [plain.stream];
-  if (key !== null && stored !== null) stages.push(options.encryptStream(key), stored.stream);
+  if (stored !== null) stages.push(stored.stream);
   // Opened last: from here on the pipeline owns it (and closes it, whatever happens).
   const source = await deps.blobs.read(job.stagingKey, undefined, { chunkBytes: READ_CHUNK_BYTES });
   if (source === null) throw new ProcessingFailure('the uploaded contents are missing from staging storage');
