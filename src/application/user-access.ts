@@ -32,8 +32,10 @@ export async function assertNotBarred(
   user: UserRecord,
   caller: Caller,
   hardwareId: string | null,
+  /** The user's redeemed licenses, when the caller read them already. */
+  redeemed?: readonly string[],
 ): Promise<void> {
-  const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
+  const licenseIds = redeemed ?? (await deps.store.redeemedLicenseIds(app.id, user.id));
   const ids = { ip: caller.ip, hardwareId, userId: user.id, licenseIds };
   await guardBans(deps, app, ids, userProof(deps, app, user));
   assertNotTimedOut(user.timeout, deps.clock.now());

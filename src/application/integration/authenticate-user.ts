@@ -8,6 +8,7 @@ import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { SessionClaims } from '../ports/token-service.js';
 import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
 
@@ -34,15 +35,19 @@ export type AuthenticateUserDeps = LiveSessionDeps & UserAccessDeps & LegacyUser
 /** What authenticating the caller of a read endpoint uses: a user, or an anonymous caller's ban check. */
 export type ReaderDeps = AuthenticateUserDeps & BanGuardDeps;
 
-/**
- * The live session behind a token of this application. The signature turns away forged tokens
- * and tokens of other applications; the session row decides whether it still lives.
- */
-export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
+/** The claims of a token this application issued; forged tokens and other applications' fail. */
+async function claimsOf(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionClaims> {
   const claims = await deps.tokens.read(token);
   if (claims === null || claims.applicationId !== app.id) throw invalidToken();
-  const session = await deps.store.findSession(claims.sessionId);
-  if (session !== null && (session.applicationId !== app.id || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token)))) {
+  return claims;
+}
+
+/** The session row behind verified claims, if it is theirs and still lives. */
+function checkSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string, claims: SessionClaims, session: SessionRecord | null): SessionRecord {
+  if (
+    session !== null &&
+    (session.applicationId !== app.id || session.userId !== claims.userId || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token)))
+  ) {
     throw invalidToken();
   }
   const rejection = sessionRejection(session, deps.clock.now());
@@ -51,18 +56,35 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
   return session;
 }
 
+/**
+ * The live session behind a token of this application. The signature turns away forged tokens
+ * and tokens of other applications; the session row decides whether it still lives.
+ */
+export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
+  const claims = await claimsOf(deps, app, token);
+  return checkSession(deps, app, token, claims, await deps.store.findSession(claims.sessionId));
+}
+
 /** Token authentication: a live session, and a user still allowed in. */
 async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
-  const session = await liveSession(deps, app, token);
+  const claims = await claimsOf(deps, app, token);
+  // The signed token names its user, so the user and their licenses are read beside the session
+  // rather than after it (one round trip on PostgreSQL instead of three); they count only once
+  // the session row has confirmed the token (docs/performance.md, app_context).
+  const [found, user, licenseIds] = await Promise.all([
+    deps.store.findSession(claims.sessionId),
+    deps.store.findUserById(app.id, claims.userId),
+    deps.store.redeemedLicenseIds(app.id, claims.userId),
+  ]);
+  const session = checkSession(deps, app, token, claims, found);
   // A session opened before the application turned device auth on is tied to no device.
   if (app.settings.deviceAuth && session.hardwareId === null) {
     throw new DomainError('SESSION_EXPIRED', 'device authentication is now required; log in again with a hardware id');
   }
-  const user = await deps.store.findUserById(app.id, session.userId);
   // A session whose user is gone is over.
   if (user === null) throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
-  await assertUserAccess(deps, app, user, caller, session.hardwareId);
+  await assertUserAccess(deps, app, user, caller, session.hardwareId, licenseIds);
   return user;
 }
 
