@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, type TestApplication } from '../support/integration.js';
+import { bearer, call, member, token, type TestApplication } from '../support/integration.js';
 import { consoleRequest, createApplication, startTestApp, T0, testBackend, type TestApp } from '../support/test-app.js';
 
 const announcement = { content_html: '<p>hi</p>', status: 'PUBLISHED', publish_from: new Date(T0 - 3_600_000).toISOString() };
@@ -82,5 +82,34 @@ describe('the content cache', () => {
     expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}`)).statusCode).toBe(204);
     expect((await call(t, app, 'GET', '/app_context')).statusCode).toBe(401);
     expect((await call(t, other, 'GET', '/app_context')).json().application.variables).toEqual([{ name: 'mine', value: 'other' }]);
+  });
+
+  it('members and anonymous callers, taking turns on one cached content, each get their own serialised answer', async () => {
+    const open = await createApplication(t, { anonymous_access: false, device_auth: false });
+    await consoleRequest(t, 'PUT', `/applications/${open.id}/variables/public`, { value: 'for all', is_public: true });
+    await consoleRequest(t, 'PUT', `/applications/${open.id}/variables/private`, { value: 'members "only"\n', is_public: false });
+    await consoleRequest(t, 'POST', `/applications/${open.id}/announcements`, { ...announcement, title: 'Up soon', publish_from: new Date(T0 + 60_000).toISOString() });
+    const u = await member(t, open, 'carol');
+    const tok = await token(t, open, { username: 'carol', password: u.password });
+    await consoleRequest(t, 'PATCH', `/applications/${open.id}`, { anonymous_access: true });
+    const asMember = () => call(t, open, 'GET', '/app_context', undefined, { headers: bearer(tok) });
+    const asAnonymous = () => call(t, open, 'GET', '/app_context');
+    for (let round = 0; round < 2; round++) {
+      const m = await asMember();
+      expect(m.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(m.json().application.variables).toEqual([
+        { name: 'private', value: 'members "only"\n' },
+        { name: 'public', value: 'for all' },
+      ]);
+      expect(m.json().user).toBeNull();
+      const a = await asAnonymous();
+      expect(a.json().application.variables).toEqual([{ name: 'public', value: 'for all' }]);
+      expect(a.body).not.toContain('members');
+      expect(a.json().server_time).toBe(new Date(t.clock.now()).toISOString());
+    }
+    // What is live is decided per request, from serialised announcements: this one goes live.
+    expect((await asAnonymous()).json().announcements).toEqual([]);
+    t.clock.advance(60_000);
+    expect((await asAnonymous()).json().announcements.map((x: { title: string }) => x.title)).toEqual(['Up soon']);
   });
 });

@@ -13,6 +13,8 @@ declare module 'fastify' {
     upload?: boolean;
     /** Not part of the API: left out of the OpenAPI document (the dashboard's files, the reference page). */
     undocumented?: boolean;
+    /** Its success answer is JSON text the route made itself, not an object Fastify serialises. */
+    serialised?: boolean;
   }
 }
 

@@ -4,6 +4,7 @@ import type {
   AnnouncementRecord,
   ApplicationRecord,
   BanRecord,
+  FileRecord,
   LicenseRecord,
   ResponseSigningKey,
   UserDetails,
@@ -180,18 +181,42 @@ export const banJson = (b: BanRecord, shownValue: string = b.value): Json<'Ban'>
   expires_at: isoOrNull(b.expiresAt),
 });
 
-export function appContextJson(c: AppContext): Json<'AppContext'> {
-  return {
-    application: {
-      id: c.app.id,
-      name: c.app.name,
-      variables: c.variables.map((v) => ({ name: v.name, value: v.value })),
-      files: c.files.map((f) => ({ id: f.id, name: f.name, mime_type: f.mimeType, is_encrypted: f.state.stored?.encrypted ?? false })),
-    },
-    announcements: c.announcements.map(announcementJson),
-    user: c.user === null ? null : userSummaryJson(c.user, c.serverTime),
-    server_time: toIso(c.serverTime),
-  };
+const variableItemJson = (v: VariableRecord): Json<'AppContext'>['application']['variables'][number] => ({ name: v.name, value: v.value });
+const fileItemJson = (f: FileRecord): Json<'AppContext'>['application']['files'][number] => ({
+  id: f.id,
+  name: f.name,
+  mime_type: f.mimeType,
+  is_encrypted: f.state.stored?.encrypted ?? false,
+});
+
+// app_context's content, serialised once: the visible sets are the same arrays while the cached
+// content stands (application/integration/app-context.ts), and an announcement record the same
+// object; only which announcements are live, the user and the time are new per request.
+const serialisedLists = new WeakMap<readonly object[], string>();
+const serialisedAnnouncements = new WeakMap<AnnouncementRecord, string>();
+const listOnce = <T extends object>(items: readonly T[], view: (item: T) => unknown): string => {
+  let text = serialisedLists.get(items);
+  if (text === undefined) serialisedLists.set(items, (text = JSON.stringify(items.map(view))));
+  return text;
+};
+const announcementOnce = (a: AnnouncementRecord): string => {
+  let text = serialisedAnnouncements.get(a);
+  if (text === undefined) serialisedAnnouncements.set(a, (text = JSON.stringify(announcementJson(a))));
+  return text;
+};
+
+/**
+ * The app_context answer as JSON text, the AppContext schema's fields in its order (the test
+ * harness holds it to the schema like any other answer: answer-check.ts).
+ */
+export function appContextBody(c: AppContext): string {
+  const user: Json<'AppContext'>['user'] = c.user === null ? null : userSummaryJson(c.user, c.serverTime);
+  return (
+    `{"application":{"id":${JSON.stringify(c.app.id)},"name":${JSON.stringify(c.app.name)},` +
+    `"variables":${listOnce(c.variables, variableItemJson)},"files":${listOnce(c.files, fileItemJson)}},` +
+    `"announcements":[${c.announcements.map(announcementOnce).join(',')}],` +
+    `"user":${JSON.stringify(user)},"server_time":${JSON.stringify(toIso(c.serverTime))}}`
+  );
 }
 
 export const overviewJson = (o: ApplicationOverview): Json<'Overview'> => ({

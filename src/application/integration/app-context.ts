@@ -1,19 +1,33 @@
 import { liveAnnouncements } from '../../domain/announcements.js';
-import { visibleTo } from '../../domain/visibility.js';
+import { type Audience, visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
 import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../records.js';
 import { clientFiles } from '../files/client-files.js';
 import { authenticateReader, type PresentedUser, type ReaderDeps } from './authenticate-user.js';
+import type { ApplicationContent } from './content-cache.js';
 
 export interface AppContext {
   app: ApplicationRecord;
-  variables: VariableRecord[];
-  /** Downloadable files the caller may see. */
-  files: FileRecord[];
+  /**
+   * The variables and downloadable files the caller may see: the same arrays for every request
+   * of one audience while the application's cached content stands, so that views may keep what
+   * they make of them (docs/performance.md, app_context).
+   */
+  variables: readonly VariableRecord[];
+  files: readonly FileRecord[];
   announcements: AnnouncementRecord[];
   /** The authenticated user, shown only where the application does not allow anonymous access. */
   user: UserRecord | null;
   serverTime: number;
+}
+
+/** What each audience sees of a cached content, kept with it (a new content is a new object). */
+const visibleSets = new WeakMap<ApplicationContent, Partial<Record<Audience, Pick<AppContext, 'variables' | 'files'>>>>();
+
+function visibleContent(content: ApplicationContent, audience: Audience): Pick<AppContext, 'variables' | 'files'> {
+  let sets = visibleSets.get(content);
+  if (sets === undefined) visibleSets.set(content, (sets = {}));
+  return (sets[audience] ??= { variables: visibleTo(content.variables, audience), files: clientFiles(content.files, audience) });
 }
 
 export async function appContext(
@@ -23,15 +37,16 @@ export async function appContext(
   caller: Caller,
 ): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller);
-  const { variables, announcements, files } = await deps.content.contentOf(app);
+  const content = await deps.content.contentOf(app);
   const now = deps.clock.now();
   // An authenticated user reaching here has an active membership (checked above): a member.
   const audience = user === null ? 'anonymous' : 'member';
+  const { variables, files } = visibleContent(content, audience);
   return {
     app,
-    variables: visibleTo(variables, audience),
-    files: clientFiles(files, audience),
-    announcements: liveAnnouncements(announcements, now),
+    variables,
+    files,
+    announcements: liveAnnouncements(content.announcements, now),
     // The API reference (docs/api.md, GET /app_context): user is null when not authenticated or when anonymous access is allowed.
     user: app.settings.anonymousAccess ? null : user,
     serverTime: now,
