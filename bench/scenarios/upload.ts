@@ -9,15 +9,16 @@ import { startBenchServer } from '../bench-server.js';
 import type { BenchRow } from '../report.js';
 import { runUploadScenario, uploadRows, UPLOAD_SCENARIOS } from '../upload-scenario.js';
 
-interface AesCeiling {
+/** What a ceiling script prints: the bytes it went through, and how fast. */
+interface Throughput {
   bytes: number;
   seconds: number;
   megabytesPerSecond: number;
 }
 
-const rawAes = (bytes: number) => runCeilingScript<AesCeiling>('aes-gcm', { BENCH_BYTES: String(bytes) });
-const durableWrite = (bytes: number, dir: string) => runCeilingScript<AesCeiling>('durable-write', { BENCH_BYTES: String(bytes), BENCH_DIR: dir });
-const mean = (a: AesCeiling | null, b: AesCeiling | null) => (a !== null && b !== null ? (a.megabytesPerSecond + b.megabytesPerSecond) / 2 : null);
+const rawAes = (bytes: number) => runCeilingScript<Throughput>('aes-gcm', { BENCH_BYTES: String(bytes) });
+const durableWrite = (bytes: number, dir: string) => runCeilingScript<Throughput>('durable-write', { BENCH_BYTES: String(bytes), BENCH_DIR: dir });
+const mean = (a: Throughput | null, b: Throughput | null) => (a !== null && b !== null ? (a.megabytesPerSecond + b.megabytesPerSecond) / 2 : null);
 
 export async function uploadScenario(ctx: BenchContext): Promise<BenchRow[]> {
   const { profile } = ctx;

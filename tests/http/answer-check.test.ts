@@ -21,6 +21,10 @@ async function appAnswering(body: unknown, status = 200) {
   checkAnswers(app);
   typed.get('/declared', { schema: { response: answers({ 200: Thing }) } }, async (_request, reply) => reply.code(status).send(body as never));
   typed.get('/undeclared', async () => body);
+  // A route that answers JSON text it made itself (config.serialised), as app_context does.
+  typed.get('/text', { schema: { response: answers({ 200: Thing }) }, config: { serialised: true } }, async (_request, reply) =>
+    reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body) as never),
+  );
   await app.ready();
   return app;
 }
@@ -65,5 +69,11 @@ it('passes an error whose code every endpoint lists', async () => {
 
 it('fails a route that declares no schema for its answer', async () => {
   const res = await silenced(async () => (await appAnswering({ name: 'a', count: 1 })).inject({ method: 'GET', url: '/undeclared' }));
+  expect(res.statusCode).toBe(500);
+});
+
+it('holds JSON text a route serialised itself to the schema too', async () => {
+  expect((await (await appAnswering({ name: 'a', count: 1 })).inject({ method: 'GET', url: '/text' })).json()).toEqual({ name: 'a', count: 1 });
+  const res = await silenced(async () => (await appAnswering({ name: 'a', count: 1, renamed: true })).inject({ method: 'GET', url: '/text' }));
   expect(res.statusCode).toBe(500);
 });

@@ -31,8 +31,8 @@ export interface MeterOptions {
 }
 
 const DEFAULT_BATCH_BYTES = 1024 * 1024;
-// Four batches keep a worker busy while the main thread encrypts the next read; in measurements
-// eight were no faster and only raised the server's peak memory (two meters per encrypted job).
+// Four batches keep a worker busy while the main thread reads the next piece; in measurements
+// eight were no faster and only raised the server's peak memory.
 const DEFAULT_MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 /** A new meter, hashing on `workers`; its stream may be used once. */

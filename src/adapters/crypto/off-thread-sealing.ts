@@ -8,7 +8,7 @@
 // At most maxInFlightBatches are out at once, and the output is yielded as the reader takes it:
 // memory stays flat whichever side is slower.
 import { Duplex } from 'node:stream';
-import { planEncryptedFile, type EncryptOptions } from '../../file-format/encrypted-file.js';
+import { KEY_LENGTH, planEncryptedFile, type EncryptOptions } from '../../file-format/encrypted-file.js';
 import type { CryptoWorkers, Listener, WorkerLease } from './crypto-workers.js';
 import type { Measured } from './off-thread-digest.js';
 
@@ -40,7 +40,7 @@ export function createSealer(workers: CryptoWorkers, key: Uint8Array, options: S
   const maxInFlight = options.maxInFlightBatches ?? 4;
   if (!Number.isInteger(batchChunks) || batchChunks < 1) throw new RangeError('batchChunks must be a positive integer');
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new RangeError('maxInFlightBatches must be a positive integer');
-  if (key.length !== 32) throw new RangeError('the files encryption key must be 32 bytes');
+  if (key.length !== KEY_LENGTH) throw new RangeError(`the files encryption key must be ${KEY_LENGTH} bytes`);
   const keyCopy = Uint8Array.from(key);
   const batchBytes = plan.chunkSize * batchChunks;
   const id = workers.nextId();

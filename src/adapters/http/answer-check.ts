@@ -47,35 +47,37 @@ export function createAnswerChecker() {
 /** The hook: every JSON answer of a documented route, before serialisation, against its schema. */
 export function checkAnswers(app: FastifyInstance): void {
   const checker = createAnswerChecker();
-  app.addHook('preSerialization', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-    const options = request.routeOptions;
-    if (options.config?.undocumented || options.url === undefined) return done(null, payload);
+  /** Runs a check for the hook; a mismatch fails the request (loud on purpose: the test that made it fails on the 500). */
+  const checked = (done: (error: Error | null, payload?: unknown) => void, payload: unknown, check: () => void) => {
     try {
-      const route = `${request.method} ${options.url}`;
-      checker.check(route, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, payload);
-      // An error the route's operation does not list would be a lie of the OpenAPI document.
-      const code = reply.statusCode >= 400 ? (payload as { error_code?: string }).error_code : undefined;
-      if (code !== undefined && !errorCodesOf({ method: request.method, url: options.url, config: options.config }).includes(code as ErrorCode)) {
-        throw new AnswerMismatch(`${route} answered ${code}, which its operation does not list (config.errors, openapi.ts)`);
-      }
+      check();
       done(null, payload);
     } catch (error) {
-      // Loud on purpose: the test that made this request fails on the 500 that follows.
       process.stderr.write(`${(error as Error).message}\n`);
       done(error as Error);
     }
+  };
+  app.addHook('preSerialization', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    const options = request.routeOptions;
+    const url = options.url;
+    if (options.config?.undocumented || url === undefined) return done(null, payload);
+    checked(done, payload, () => {
+      const route = `${request.method} ${url}`;
+      checker.check(route, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, payload);
+      // An error the route's operation does not list would be a lie of the OpenAPI document.
+      const code = reply.statusCode >= 400 ? (payload as { error_code?: string }).error_code : undefined;
+      if (code !== undefined && !errorCodesOf({ method: request.method, url, config: options.config }).includes(code as ErrorCode)) {
+        throw new AnswerMismatch(`${route} answered ${code}, which its operation does not list (config.errors, openapi.ts)`);
+      }
+    });
   });
   // A route that serialises its own success answer skips the hook above: its text is parsed and
   // held to the schema here, before it is sent.
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     const options = request.routeOptions;
     if (options.config?.serialised !== true || reply.statusCode >= 400 || typeof payload !== 'string') return done(null, payload);
-    try {
-      checker.check(`${request.method} ${options.url ?? ''}`, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, JSON.parse(payload));
-      done(null, payload);
-    } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      done(error as Error);
-    }
+    checked(done, payload, () =>
+      checker.check(`${request.method} ${options.url ?? ''}`, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, JSON.parse(payload)),
+    );
   });
 }

@@ -192,16 +192,10 @@ const fileItemJson = (f: FileRecord): Json<'AppContext'>['application']['files']
 // app_context's content, serialised once: the visible sets are the same arrays while the cached
 // content stands (application/integration/app-context.ts), and an announcement record the same
 // object; only which announcements are live, the user and the time are new per request.
-const serialisedLists = new WeakMap<readonly object[], string>();
-const serialisedAnnouncements = new WeakMap<AnnouncementRecord, string>();
-const listOnce = <T extends object>(items: readonly T[], view: (item: T) => unknown): string => {
-  let text = serialisedLists.get(items);
-  if (text === undefined) serialisedLists.set(items, (text = JSON.stringify(items.map(view))));
-  return text;
-};
-const announcementOnce = (a: AnnouncementRecord): string => {
-  let text = serialisedAnnouncements.get(a);
-  if (text === undefined) serialisedAnnouncements.set(a, (text = JSON.stringify(announcementJson(a))));
+const serialised = new WeakMap<object, string>();
+const serialisedOnce = (of: object, view: () => unknown): string => {
+  let text = serialised.get(of);
+  if (text === undefined) serialised.set(of, (text = JSON.stringify(view())));
   return text;
 };
 
@@ -213,8 +207,9 @@ export function appContextBody(c: AppContext): string {
   const user: Json<'AppContext'>['user'] = c.user === null ? null : userSummaryJson(c.user, c.serverTime);
   return (
     `{"application":{"id":${JSON.stringify(c.app.id)},"name":${JSON.stringify(c.app.name)},` +
-    `"variables":${listOnce(c.variables, variableItemJson)},"files":${listOnce(c.files, fileItemJson)}},` +
-    `"announcements":[${c.announcements.map(announcementOnce).join(',')}],` +
+    `"variables":${serialisedOnce(c.variables, () => c.variables.map(variableItemJson))},` +
+    `"files":${serialisedOnce(c.files, () => c.files.map(fileItemJson))}},` +
+    `"announcements":[${c.announcements.map((a) => serialisedOnce(a, () => announcementJson(a))).join(',')}],` +
     `"user":${JSON.stringify(user)},"server_time":${JSON.stringify(toIso(c.serverTime))}}`
   );
 }
