@@ -1,5 +1,8 @@
-// Session tokens: verification, and the memo of verified tokens never vouching for anything else.
-import { randomBytes } from 'node:crypto';
+// Session tokens: verification, the memo of verified tokens never vouching for anything else, and
+// the tokens being standard HS256 JWTs both ways (jose, which signed them before, as the reference).
+import { createHmac, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createSessionTokens } from '../../src/adapters/crypto/session-tokens.js';
 
@@ -41,4 +44,67 @@ describe('session tokens', () => {
     // Evicted by now, and verified again from scratch.
     expect(await tokens.read(first)).toEqual(claims);
   }, 60_000);
+
+  it('is an HS256 JWT a standard verifier accepts, with the claims it names', async () => {
+    const key = randomBytes(32);
+    const token = await createSessionTokens(key).issue(claims);
+    const { payload, protectedHeader } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'gatehouse' });
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toMatchObject({ jti: 'session-1', sub: 'user-1', app: 'app-1', hw: 'hw-1', exp: 1_900_000_000 });
+    expect(typeof payload['n']).toBe('string');
+  });
+
+  it('reads tokens signed by a standard signer as the earlier versions issued them', async () => {
+    const key = randomBytes(32);
+    const earlier = await new SignJWT({ app: 'app-1', hw: null, n: 'x' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('gatehouse')
+      .setJti('session-1')
+      .setSubject('user-1')
+      .setExpirationTime(1_900_000_000)
+      .sign(key);
+    expect(await createSessionTokens(key).read(earlier)).toEqual({ ...claims, hardwareId: null });
+  });
+
+  it('refuses tokens signed with its own key but another header, issuer or shape', async () => {
+    const key = randomBytes(32);
+    const tokens = createSessionTokens(key);
+    const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+    const signed = (header: unknown, payload: unknown) => {
+      const input = `${b64(header)}.${b64(payload)}`;
+      return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
+    };
+    const good = { iss: 'gatehouse', jti: 's', sub: 'u', app: 'a', hw: null, exp: 1 };
+    const standard = { alg: 'HS256', typ: 'JWT' };
+    expect(await tokens.read(signed(standard, good))).not.toBeNull();
+    const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(good)}.`;
+    for (const forged of [
+      unsigned,
+      signed({ alg: 'none', typ: 'JWT' }, good),
+      signed({ alg: 'HS512', typ: 'JWT' }, good),
+      signed({ alg: 'HS256' }, good),
+      signed({ alg: 'HS256', typ: 'JWT', crit: ['b64'], b64: false }, good),
+      signed(standard, { ...good, iss: 'someone-else' }),
+      signed(standard, { ...good, exp: '1' }),
+      signed(standard, { ...good, hw: 7 }),
+      signed(standard, { ...good, jti: undefined }),
+      signed(standard, [good]),
+      signed(standard, 'not json'),
+      `${signed(standard, good)}.extra`,
+      `${signed(standard, good)}=`,
+    ]) {
+      expect(await tokens.read(forged)).toBeNull();
+    }
+  });
+
+  it('answers null, never throws, for any text', async () => {
+    const tokens = createSessionTokens(randomBytes(32));
+    const segment = fc.stringMatching(/^[A-Za-z0-9_\-=.+/]{0,40}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.tuple(segment, segment, segment).map((parts) => parts.join('.'))), async (text) => {
+        expect(await tokens.read(text)).toBeNull();
+      }),
+      { seed: 19, numRuns: 500 },
+    );
+  });
 });

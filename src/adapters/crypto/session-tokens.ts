@@ -1,61 +1,75 @@
-import { randomBytes, webcrypto } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionClaims, TokenService } from '../../application/ports/token-service.js';
 
 const ISSUER = 'gatehouse';
 /** Verified tokens remembered; a client sends its token with every request until it logs in again. */
 const VERIFIED_MEMO_SIZE = 10_000;
+/** The one protected header this service writes (and the tokens of earlier versions carry). */
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
- * Session tokens are HS256 JWTs naming the session, application, user and device. The signature
- * turns away forged or garbled tokens without a database read; the session row decides whether the
- * token is still live (revocation, expiry, caps).
+ * Session tokens are HS256 JWTs (RFC 7519) naming the session, application, user and device. The
+ * signature turns away forged or garbled tokens without a database read; the session row decides
+ * whether the token is still live (revocation, expiry, caps).
+ *
+ * Signed and checked here with node:crypto's HMAC, synchronously: a few microseconds, where
+ * WebCrypto's HMAC is a job for libuv's thread pool, which a login shares with argon2 and where it
+ * waited behind the hashes (docs/performance.md, login). Only the header this service writes is
+ * accepted, and the signature is compared as text, so a token has exactly one accepted spelling.
  */
 export function createSessionTokens(key: Uint8Array): TokenService {
-  // jose imports a raw secret into WebCrypto on every call; imported once on first use instead
-  // (not here: no async work in a factory).
-  let cryptoKey: Promise<webcrypto.CryptoKey> | null = null;
-  const signingKey = () =>
-    (cryptoKey ??= webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
-  // Verifying costs ~70 µs of WebCrypto work, about as much as the rest of an app_context
-  // request. A token's signature and claims depend on nothing but its bytes and this key, so a
-  // token verified once is remembered (by its exact text; only tokens that verified get in). The
+  const mac = (signingInput: string) => createHmac('sha256', key).update(signingInput).digest('base64url');
+  // A token's signature and claims depend on nothing but its bytes and this key, so a token
+  // verified once is remembered (by its exact text; only tokens that verified get in). The
   // session row still decides, on every request, whether the token lives.
   const verified = new Map<string, SessionClaims>();
   const remember = (token: string, claims: SessionClaims) => {
     if (verified.size >= VERIFIED_MEMO_SIZE) verified.delete(verified.keys().next().value as string);
     verified.set(token, claims);
   };
+  const verify = (token: string): SessionClaims | null => {
+    const [header, payload, signature, ...rest] = token.split('.');
+    if (header !== HEADER || payload === undefined || signature === undefined || rest.length > 0) return null;
+    if (!BASE64URL.test(payload)) return null;
+    const expected = Buffer.from(mac(`${header}.${payload}`));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (typeof decoded !== 'object' || decoded === null) return null;
+    // Expiry is judged against the session row with the service clock, not here.
+    const { iss, jti, sub, app, hw, exp } = decoded as Record<string, unknown>;
+    if (iss !== ISSUER || typeof jti !== 'string' || typeof sub !== 'string' || typeof app !== 'string' || typeof exp !== 'number') return null;
+    if (hw !== null && typeof hw !== 'string') return null;
+    return { sessionId: jti, applicationId: app, userId: sub, hardwareId: hw, expiresAt: exp * 1000 };
+  };
   return {
-    issue: async (c) =>
-      // `n`: 128 random bits, so every token holds CSPRNG entropy beyond its (UUID) session id.
-      new SignJWT({ app: c.applicationId, hw: c.hardwareId, n: randomBytes(16).toString('base64url') })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuer(ISSUER)
-        .setJti(c.sessionId)
-        .setSubject(c.userId)
-        .setExpirationTime(Math.floor(c.expiresAt / 1000))
-        .sign(await signingKey()),
+    async issue(c) {
+      const claims = {
+        app: c.applicationId,
+        hw: c.hardwareId,
+        // `n`: 128 random bits, so every token holds CSPRNG entropy beyond its (UUID) session id.
+        n: randomBytes(16).toString('base64url'),
+        iss: ISSUER,
+        jti: c.sessionId,
+        sub: c.userId,
+        exp: Math.floor(c.expiresAt / 1000),
+      };
+      const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+      return `${signingInput}.${mac(signingInput)}`;
+    },
     async read(token) {
       if (token.length > 2048) return null;
       const known = verified.get(token);
       if (known !== undefined) return known;
-      try {
-        // Expiry is judged against the session row with the service clock, not here.
-        const { payload } = await jwtVerify(token, await signingKey(), {
-          algorithms: ['HS256'],
-          issuer: ISSUER,
-          clockTolerance: Number.MAX_SAFE_INTEGER,
-        });
-        const { jti, sub, app, hw, exp } = payload;
-        if (typeof jti !== 'string' || typeof sub !== 'string' || typeof app !== 'string' || typeof exp !== 'number') return null;
-        if (hw !== null && typeof hw !== 'string') return null;
-        const claims: SessionClaims = { sessionId: jti, applicationId: app, userId: sub, hardwareId: hw, expiresAt: exp * 1000 };
-        remember(token, claims);
-        return claims;
-      } catch {
-        return null;
-      }
+      const claims = verify(token);
+      if (claims !== null) remember(token, claims);
+      return claims;
     },
   };
 }
