@@ -101,6 +101,17 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
     });
 
+    test('openSession records the address with the session, and a refused login records none', async () => {
+      const { app, user } = await userOf(store());
+      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0, ip: '198.51.100.7' });
+      expect((await store().findUserById(app.id, user.id))?.lastIp).toBe('198.51.100.7');
+      expect(await store().hasSignedInFrom(user.id, '198.51.100.7')).toBe(true);
+      // Past the cap: the refusal rolls the address back with the session.
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1, ip: '203.0.113.9' }), 'SESSION_LIMIT_REACHED');
+      expect((await store().findUserById(app.id, user.id))?.lastIp).toBe('198.51.100.7');
+      expect(await store().hasSignedInFrom(user.id, '203.0.113.9')).toBe(false);
+    });
+
     test('DEVICE_LIMIT_REACHED registers no device and inserts no session', async () => {
       const { app, user } = await userOf(store());
       await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 });

@@ -61,8 +61,8 @@ export async function login(
     device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
     cap: user.allowedSessions,
     now,
+    ip: caller.ip,
   }));
-  await deps.store.recordIp(user.id, caller.ip, now);
   return { token, expiresAt: session.expiresAt, user };
 }
 

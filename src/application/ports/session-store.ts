@@ -10,6 +10,8 @@ export interface OpenSessionInput {
   /** allowed_number_of_simultaneous_sessions. */
   cap: number;
   now: Instant;
+  /** The caller's address, recorded for the user as UserStore.recordIp does, in the same transaction. */
+  ip?: string;
 }
 
 export interface SessionStore {
@@ -17,7 +19,7 @@ export interface SessionStore {
    * ATOMIC: re-reads the user and refuses a login that a timeout (TIMED_OUT), a user ban (BANNED)
    * or a membership change (MEMBERSHIP_INACTIVE) overtook while its password was being verified;
    * admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions, checks
-   * the session cap (SESSION_LIMIT_REACHED) and inserts the session.
+   * the session cap (SESSION_LIMIT_REACHED), inserts the session and records the address.
    */
   openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
   /**

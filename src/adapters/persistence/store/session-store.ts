@@ -7,7 +7,7 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { admit, assertAdmitted, assertStillAdmitted, devicesOf, findUser, lockUser } from './writes.js';
+import { addressWrites, admit, assertAdmitted, assertStillAdmitted, devicesOf, findUser, lockUser } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
@@ -32,7 +32,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       .where(and(eq(sessions.userId, userId), isNull(revokedAt), gt(expiresAt, now)));
   };
   return {
-    async openSession({ session, device, cap, now }) {
+    async openSession({ session, device, cap, now, ip }) {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
         // that landed meanwhile must still refuse the login. This re-read locks the user's row;
@@ -51,12 +51,14 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           drafts.push(deviceRegistered(session.applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
         }
         drafts.push(sessionCreated(user, session));
-        // The writes go out together too. The login count comes last: its row (every login of
-        // the application that day) then stays locked only until the commit right after it.
+        // The writes go out together too (the address with them: one commit a login, not two).
+        // The login count comes last: its row (every login of the application that day) then
+        // stays locked only until the commit right after it.
         await Promise.all([
           ...replace.map((id) => tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id))),
           tx.insert(sessions).values(session),
           recordEvents(d, tx, drafts, now),
+          ...(ip === undefined ? [] : addressWrites(d, tx, user.id, ip, now)),
         ]);
         await countLogin(tx, session.applicationId, session.createdAt);
         return { deviceRegistered: registered };

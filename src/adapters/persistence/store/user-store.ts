@@ -9,7 +9,7 @@ import { applyBulkChange, validateBulkChange } from '../../../domain/membership.
 import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
-import { findUser, insertUser, revokeLiveSessions } from './writes.js';
+import { addressWrites, findUser, insertUser, revokeLiveSessions } from './writes.js';
 import { recordEvents } from './event-log.js';
 import {
   deviceRegistered,
@@ -164,14 +164,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     },
     async recordIp(userId, ip, now) {
       // Both or neither (a user deleted meanwhile keeps no address); one statement on PostgreSQL.
-      await d.allOrNone((db) => [
-        db
-          .insert(userIps)
-          .values({ userId, ip, firstSeen: now, lastSeen: now })
-          .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } })
-          .returning({ userId: userIps.userId }),
-        db.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id }),
-      ]);
+      await d.allOrNone((db) => addressWrites(d, db, userId, ip, now));
     },
     async updatePasswordHash(userId, passwordHash) {
       await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));

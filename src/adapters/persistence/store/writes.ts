@@ -53,6 +53,22 @@ export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefi
   return revoked.length;
 }
 
+/**
+ * The writes that record an address a user signed in from (UserStore.recordIp): each returns a
+ * row when it applied, so a caller may run them all or none.
+ */
+export function addressWrites(d: Dialect, db: Db, userId: string, ip: string, now: Instant) {
+  const { userIps, users } = d.t;
+  return [
+    db
+      .insert(userIps)
+      .values({ userId, ip, firstSeen: now, lastSeen: now })
+      .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } })
+      .returning({ userId: userIps.userId }),
+    db.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id }),
+  ];
+}
+
 /** The user's registered devices, as device admission counts them. */
 export function devicesOf(d: Dialect, tx: Db, userId: string) {
   const { devices } = d.t;
