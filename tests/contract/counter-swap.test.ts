@@ -1,8 +1,9 @@
 // swapCounters' loop: a step whose rows changed since its read is read and decided again, a
 // decision with no writes writes nothing, and a refusal thrown by the decision writes nothing.
+// serialLanes: the turns that steps on one row take within a process.
 import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/adapters/persistence/dialect.js';
-import { swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
+import { serialLanes, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
 
 /** A dialect whose all-or-none steps report the rows changed `conflicts` times, then apply. */
 function dialect(conflicts: number) {
@@ -41,3 +42,55 @@ describe('swapCounters', () => {
     expect(steps).toEqual([]);
   });
 });
+
+describe('serialLanes', () => {
+  /** A piece of work that records when it starts and ends, and ends when told. */
+  function piece(log: string[], name: string) {
+    let finish!: (fail: boolean) => void;
+    const ended = new Promise<boolean>((resolve) => (finish = resolve));
+    const work = async () => {
+      log.push(`${name} starts`);
+      const fail = await ended;
+      log.push(`${name} ends`);
+      if (fail) throw new Error(`${name} failed`);
+      return name;
+    };
+    return { work, end: () => finish(false), fail: () => finish(true) };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('runs work of one key one piece at a time, in call order, and other keys beside it', async () => {
+    const inLane = serialLanes();
+    const log: string[] = [];
+    const [a1, a2, a3, b1] = ['a1', 'a2', 'a3', 'b1'].map((name) => piece(log, name)) as [ReturnType<typeof piece>, ReturnType<typeof piece>, ReturnType<typeof piece>, ReturnType<typeof piece>];
+    const runs = [inLane('a', a1.work), inLane('a', a2.work), inLane('a', a3.work), inLane('b', b1.work)];
+    await settle();
+    expect(log).toEqual(['a1 starts', 'b1 starts']);
+    a1.fail();
+    await settle();
+    // A failed piece hands over like a finished one, and its caller sees its error.
+    expect(log).toEqual(['a1 starts', 'b1 starts', 'a1 ends', 'a2 starts']);
+    a3.end();
+    await settle();
+    expect(log).not.toContain('a3 starts');
+    a2.end();
+    b1.end();
+    const outcomes = await Promise.allSettled(runs);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual(['a1 failed', 'a2', 'a3', 'b1']);
+    expect(log.indexOf('a3 starts')).toBeGreaterThan(log.indexOf('a2 ends'));
+  });
+
+  it('starts a key afresh once its last piece is done', async () => {
+    const inLane = serialLanes();
+    expect(await inLane('a', async () => 1)).toBe(1);
+    await settle();
+    const log: string[] = [];
+    const next = piece(log, 'next');
+    const run = inLane('a', next.work);
+    await settle();
+    expect(log).toEqual(['next starts']);
+    next.end();
+    expect(await run).toBe('next');
+  });
+});
+

@@ -21,7 +21,7 @@ import {
 import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
-import { type CounterWrite, swapCounters } from './counter-swap.js';
+import { type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
@@ -97,6 +97,10 @@ export async function readThrottleCounters(d: Dialect, applicationId: string, ac
 export function throttleStore(d: Dialect): ThrottleStore {
   const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const { read, pairWrite, windowWrite, ipWrite } = counterRows(d);
+  // Every credential check counts on its address's row, and every sign-up on its application's:
+  // in this process, steps on one such row take turns (counter-swap.ts).
+  const inLane = serialLanes();
+  const addressLane = (applicationId: string, ip: string) => `address\n${applicationId}\n${ip}`;
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
   const signUpWindow = d.prepare(
@@ -119,19 +123,19 @@ export function throttleStore(d: Dialect): ThrottleStore {
       { scope: 'address' as const, key: `address:${address}` },
     ];
     const readWindows = () => Promise.all(scopes.map(async ({ key }) => (await signUpWindow({ applicationId, scope: key }))[0] ?? null));
-    await swapCounters(d, readWindows, (rows) => ({
+    await inLane(`sign-ups\n${applicationId}`, () => swapCounters(d, readWindows, (rows) => ({
       answer: undefined,
       writes: scopes.map(({ scope, key }, i): CounterWrite => {
         const row = rows[i] ?? null;
         const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
         return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
       }),
-    }));
+    })));
   }
 
   return {
     async reserveAuthAttempt({ applicationId, accountKey, ip, now, familiar }, limits) {
-      return swapCounters(d, () => read(applicationId, accountKey, ip), (c) => {
+      return inLane(addressLane(applicationId, ip), () => swapCounters(d, () => read(applicationId, accountKey, ip), (c) => {
         // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
         // counting on the accounts it names. Every decision precedes any write, so a refusal
         // or 'busy' writes nothing.
@@ -143,10 +147,10 @@ export function throttleStore(d: Dialect): ThrottleStore {
           writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
         }
         return { answer: 'reserved' as const, writes };
-      });
+      }));
     },
     async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
-      return swapCounters(d, () => read(applicationId, accountKey, ip), (c) => {
+      return inLane(addressLane(applicationId, ip), () => swapCounters(d, () => read(applicationId, accountKey, ip), (c) => {
         // A failure stays counted on the windows, where the reservation put it; a success gives
         // it back.
         const success = outcome === 'success';
@@ -160,7 +164,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
           if (next.lockedUntil !== null && next.lockouts > pair.lockouts) locked = { lockedUntil: next.lockedUntil };
         }
         return { answer: locked, writes };
-      });
+      }));
     },
     async reserveSignUp({ applicationId, address, now }, limits) {
       await changeSignUps(applicationId, address, now, (c, scope) =>
