@@ -92,8 +92,8 @@ describe('SQLite store on a file', () => {
     expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
   });
 
-  // Hot reads are served from memory while the database is unchanged (read-cache.ts): a write on
-  // any connection must end that at once.
+  // Hot reads are served from memory while the database is unchanged (sqlite/unchanged-reads.ts):
+  // a write on any connection must end that at once.
   it('never serves a remembered read after a write on another connection', async () => {
     const a = openStore();
     const b = openStore();

@@ -49,6 +49,8 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
   // primary key (id=?)
   const fileById = rowsOf(files, and(eq(files.applicationId, p('applicationId')), eq(files.id, p('id'))));
 
+  // A dialect may hand the same rows to every caller (sqlite/unchanged-reads.ts): each answer is
+  // a fresh record, which its caller may change.
   const first = <Row, Record>(rows: Row[], map: (row: Row) => Record): Record | null => {
     const [row] = rows;
     return row === undefined ? null : map(row);
@@ -59,10 +61,10 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
     findUserById: async (applicationId: string, id: string) => first(await userById({ applicationId, id }), toUser),
     findUserByUsernameKey: async (applicationId: string, key: string) => first(await userByUsernameKey({ applicationId, key }), toUser),
     findUserByLicenseId: async (applicationId: string, licenseId: string) => first(await userByLicenseId({ applicationId, licenseId }), toUser),
-    findLicenseByDigest: async (applicationId: string, codeDigest: string) => (await licenseByDigest({ applicationId, codeDigest }))[0] ?? null,
+    findLicenseByDigest: async (applicationId: string, codeDigest: string) => first(await licenseByDigest({ applicationId, codeDigest }), (row) => ({ ...row })),
     redeemedLicenseIds: async (applicationId: string, userId: string) => (await redeemedLicenses({ applicationId, userId })).map((r) => r.id),
     findMatchingBans: matchingBans,
-    listVariables: (applicationId: string) => variablesOf({ applicationId }),
+    listVariables: async (applicationId: string) => (await variablesOf({ applicationId })).map((row) => ({ ...row })),
     listAnnouncements: async (applicationId: string) => (await announcementsOf({ applicationId })).map(toAnnouncement),
     listFiles: async (applicationId: string) => (await filesOf({ applicationId })).map(toFile),
     findFile: async (applicationId: string, id: string) => first(await fileById({ applicationId, id }), toFile),

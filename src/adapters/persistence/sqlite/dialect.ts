@@ -11,8 +11,9 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
-import { prepareRead } from './prepared-read.js';
+import { prepareRead, type PreparedRead } from './prepared-read.js';
 import { keepingStatements } from './statement-cache.js';
+import { whileUnchanged } from './unchanged-reads.js';
 import * as schema from './schema.js';
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
@@ -163,6 +164,9 @@ export function openSqliteDialect(path: string): Dialect {
   // A read snapshot is a transaction on the reader: one at a time there too (on the writer when
   // the two are one connection).
   const oneSnapshot = reader === writer ? oneWriter : serialized();
+  // The hot reads remember their answers while the file is unchanged (unchanged-reads.ts). Not
+  // when one connection is both sides: its own commits do not change its data_version.
+  const remembered = reader === writer ? <Row>(read: PreparedRead<Row>) => read : whileUnchanged(reader);
 
   return {
     t,
@@ -191,7 +195,7 @@ export function openSqliteDialect(path: string): Dialect {
       ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
     rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
     prepare: (fields, query) => {
-      const read = prepareRead(reader, fields, query);
+      const read = remembered(prepareRead(reader, fields, query));
       return async (values) => read(values);
     },
     matchingBans: prepareMatchingBans(readDb, t.bans, reader),
