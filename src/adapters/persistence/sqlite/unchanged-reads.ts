@@ -10,8 +10,8 @@
 import type Database from 'better-sqlite3';
 import type { PreparedRead, ReadParams } from './prepared-read.js';
 
-/** Answers kept per read at most; past it that read's memory starts over. */
-const KEPT_PER_READ = 10_000;
+/** Answers kept per read at most (a few MB over all the reads); past it that read's memory starts over. */
+const KEPT_PER_READ = 4_096;
 
 /** A function that wraps a prepared read on `reader` so that it remembers its answers while the file is unchanged. */
 export function whileUnchanged(reader: Database.Database): <Row>(read: PreparedRead<Row>) => PreparedRead<Row> {
