@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteDialect } from '../../src/adapters/persistence/sqlite/dialect.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
+import { hotReads } from '../../src/adapters/persistence/hot-reads.js';
 import type { Store } from '../../src/application/ports/store.js';
 import { makeLicense, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
@@ -124,6 +125,26 @@ describe('SQLite store on a file', () => {
     expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([]);
     await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
     expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([expect.objectContaining({ type: 'user', value: user.id })]);
+  });
+
+  it('shows reads made while a snapshot is open what was committed since it began', async () => {
+    const other = openStore();
+    const { app } = await seedApp(other);
+    const user = await seedUser(other, app.id);
+    const d = openSqliteDialect(join(dir, 'gatehouse.db'));
+    try {
+      const reads = hotReads(d);
+      const timeout = { until: T0 + 60_000, reason: 'spam' };
+      await d.snapshot(async (tx) => {
+        // The snapshot has begun: it has read.
+        expect(await tx.select({ id: d.t.users.id }).from(d.t.users)).toHaveLength(1);
+        expect((await reads.findUserById(app.id, user.id))?.timeout).toBeNull();
+        expect(await other.setUserTimeout(app.id, user.id, timeout, T0)).toBe(true);
+        expect((await reads.findUserById(app.id, user.id))?.timeout).toEqual(timeout);
+      });
+    } finally {
+      await d.close();
+    }
   });
 
   it('hands out remembered rows that no caller can change', async () => {

@@ -1,7 +1,7 @@
 // The SQLite dialect (dialect.ts): a writer connection that migrates the file and runs every
-// write, one transaction at a time in this process, and a read-only connection for the reads
-// outside transactions, which WAL lets run beside the writer and never shows them a transaction
-// still open on it.
+// write, one transaction at a time in this process, a read-only connection for the reads outside
+// transactions, which WAL lets run beside the writer and never shows them a transaction still
+// open on it, and another for read snapshots.
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -148,22 +148,27 @@ function uniqueViolation(e: unknown): UniqueViolation | null {
  */
 export function openSqliteDialect(path: string): Dialect {
   const writer = openWriter(path);
-  let reader: Database.Database;
+  // Snapshots have a connection of their own: a read transaction left open on the reader across
+  // a snapshot's awaits would show every other read made meanwhile the file as it was when the
+  // snapshot began (a ban committed since would not yet bite).
+  const readers: Database.Database[] = [];
   try {
-    reader = path === ':memory:' ? writer : openReader(path);
+    for (let i = 0; i < 2; i++) readers.push(path === ':memory:' ? writer : openReader(path));
   } catch (e) {
-    writer.close();
+    for (const connection of [...readers, writer]) if (connection.open) connection.close();
     throw e;
   }
+  const [reader, snapshotReader] = readers as [Database.Database, Database.Database];
   // The tables and databases are SQLite's, behind the store's PostgreSQL-typed view (dialect.ts).
   const t = schema as unknown as Tables;
   const writeDb = drizzle({ client: keepingStatements(writer) }) as unknown as Db;
   const readDb = drizzle({ client: keepingStatements(reader) }) as unknown as Db;
+  const snapshotDb = drizzle({ client: keepingStatements(snapshotReader) }) as unknown as Db;
   const queue = writerQueue(path);
   const oneWriter = queue.serial;
-  // A read snapshot is a transaction on the reader: one at a time there too (on the writer when
-  // the two are one connection).
-  const oneSnapshot = reader === writer ? oneWriter : serialized();
+  // A read snapshot is a transaction on its connection: one at a time there too (on the writer
+  // when the connections are one).
+  const oneSnapshot = snapshotReader === writer ? oneWriter : serialized();
   // The hot reads remember their answers while the file is unchanged (unchanged-reads.ts). Not
   // when one connection is both sides: its own commits do not change its data_version.
   const remembered = reader === writer ? <Row>(read: PreparedRead<Row>) => read : whileUnchanged(reader);
@@ -186,7 +191,7 @@ export function openSqliteDialect(path: string): Dialect {
         throw e;
       }
     },
-    snapshot: (work) => oneSnapshot(() => inTransaction(reader, 'DEFERRED', readDb, work)),
+    snapshot: (work) => oneSnapshot(() => inTransaction(snapshotReader, 'DEFERRED', snapshotDb, work)),
     locked: (query) => query,
     uniqueViolation,
     // BINARY is SQLite's default collation already.
@@ -205,7 +210,7 @@ export function openSqliteDialect(path: string): Dialect {
       reader.prepare('select 1').get();
     },
     async close() {
-      if (reader !== writer && reader.open) reader.close();
+      for (const connection of [reader, snapshotReader]) if (connection !== writer && connection.open) connection.close();
       if (writer.open) writer.close();
       queue.release();
     },
