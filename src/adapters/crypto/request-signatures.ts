@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameText } from './same-text.js';
 import type { RequestSignatures } from '../../application/ports/request-signatures.js';
 import type { Secrets } from '../../application/ports/secrets.js';
 import { requestSignatureHeader } from '../../signing/request-signature.js';
@@ -22,10 +22,7 @@ export function createRequestSignatures(secrets: Pick<Secrets, 'open'>): Request
   };
   return {
     matches(sealedKey, base, signature) {
-      const expected = Buffer.from(requestSignatureHeader(keyOf(sealedKey), base), 'utf8');
-      const presented = Buffer.from(signature, 'utf8');
-      // The length of a well-formed signature is public; only the bytes are compared in constant time.
-      return presented.length === expected.length && timingSafeEqual(presented, expected);
+      return sameText(signature, requestSignatureHeader(keyOf(sealedKey), base));
     },
   };
 }

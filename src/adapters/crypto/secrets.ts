@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Secrets } from '../../application/ports/secrets.js';
+import { sameText } from './same-text.js';
 
 /** Derives a purpose-bound 32-byte key from the master key, so no two uses share one. */
 export function deriveKey(masterKey: Uint8Array, purpose: string): Buffer {
@@ -19,11 +20,7 @@ export function createSecrets(masterKey: Uint8Array): Secrets {
     issue: (prefix) => prefix + randomBytes(24).toString('base64url'),
     randomBytes: (n) => randomBytes(n),
     digest: (secret) => createHmac('sha256', digestKey).update(secret, 'utf8').digest('hex'),
-    sameDigest(a, b) {
-      const x = Buffer.from(a, 'utf8');
-      const y = Buffer.from(b, 'utf8');
-      return x.length === y.length && timingSafeEqual(x, y);
-    },
+    sameDigest: sameText,
     csrfToken: (consoleToken) => createHmac('sha256', csrfKey).update(consoleToken, 'utf8').digest('base64url'),
     seal(plain) {
       const iv = randomBytes(12);

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { SessionClaims, TokenService } from '../../application/ports/token-service.js';
+import { sameText } from './same-text.js';
 
 const ISSUER = 'gatehouse';
 /** Verified tokens remembered; a client sends its token with every request until it logs in again. */
@@ -32,9 +33,7 @@ export function createSessionTokens(key: Uint8Array): TokenService {
     const [header, payload, signature, ...rest] = token.split('.');
     if (header !== HEADER || payload === undefined || signature === undefined || rest.length > 0) return null;
     if (!BASE64URL.test(payload)) return null;
-    const expected = Buffer.from(mac(`${header}.${payload}`));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if (!sameText(signature, mac(`${header}.${payload}`))) return null;
     let decoded: unknown;
     try {
       decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

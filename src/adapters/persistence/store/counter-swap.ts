@@ -75,14 +75,12 @@ export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promi
   const tails = new Map<string, Promise<void>>();
   return (key, work) => {
     const run = (tails.get(key) ?? Promise.resolve()).then(work);
-    const tail = run.then(
-      () => {},
-      () => {},
-    );
-    tails.set(key, tail);
-    void tail.then(() => {
+    // Settles once `run` has, whatever its outcome; the key goes unless a later piece queued behind it.
+    const ended = () => {
       if (tails.get(key) === tail) tails.delete(key);
-    });
+    };
+    const tail = run.then(ended, ended);
+    tails.set(key, tail);
     return run;
   };
 }
