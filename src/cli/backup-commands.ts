@@ -2,7 +2,7 @@
 // local blobs folder; docs/deployment.md, "Backups"). A backup is two things side by side: <file>, an SQLite
 // database, and <file>.blobs/, the file contents. PostgreSQL and S3 are backed up with their own
 // tools.
-import { copyFile, constants, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, constants, link, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -58,9 +58,26 @@ async function copyBlobs(from: string, to: string, keys: string[]): Promise<numb
   return copied;
 }
 
-/** The master key the data folder's database was set up with, or null where none is known. */
-/** Copies of the database a backup takes at most, to find every blob its rows refer to (see backup). */
-const SNAPSHOTS = 5;
+/**
+ * Hard-links into `pins` the blobs under `root` that `copied` lacks, so that a later deletion by
+ * the server unlinks only its own name; a copy where `pins` is on another file system. Quick
+ * (no bytes move), as it runs while the server's writes wait (see backup).
+ */
+async function pinNewBlobs(root: string, copied: string, pins: string): Promise<void> {
+  for (const key of await blobKeys(root)) {
+    const parts = key.split('/');
+    if (existsSync(join(copied, ...parts))) continue;
+    const pin = join(pins, ...parts);
+    await mkdir(dirname(pin), { recursive: true });
+    try {
+      await link(join(root, ...parts), pin);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EXDEV') await copyFile(join(root, ...parts), pin);
+      else if (code !== 'ENOENT') throw error;
+    }
+  }
+}
 
 /** The blobs the rows of the database copy refer to that are not in the blob copy; the check also opens the copy. */
 async function missingBlobs(database: string, blobs: string): Promise<string[]> {
@@ -72,6 +89,7 @@ async function missingBlobs(database: string, blobs: string): Promise<string[]> 
   }
 }
 
+/** The master key the data folder's database was set up with, or null where none is known. */
 function knownMasterKey(config: Config): Buffer | null {
   if (config.masterKey !== null) return config.masterKey;
   const path = join(config.dataDir, MASTER_KEY_FILE);
@@ -79,12 +97,13 @@ function knownMasterKey(config: Config): Buffer | null {
 }
 
 /**
- * The order makes the copy whole while the server writes: blobs first, then the database as of
- * one moment, then the blobs that appeared meanwhile. Every blob the copied rows refer to then
- * existed at one of the two passes, unless it was both written and deleted during the backup: an
- * upload staged after the first pass and processed before the second (its staging blob deleted).
- * Then the database is copied again, as of a later moment (the file now COMPLETED, its stored
- * contents copied by the next pass), up to SNAPSHOTS times.
+ * The copy is whole while the server writes. A blob is written before the row that refers to it
+ * commits, and deleted only after a commit that stops referring to it. So the database is copied
+ * as of a moment at which the server's writes wait, and every blob that exists then is either in
+ * the first pass's copy or hard-linked aside (pinned) before the writes go on: each blob a copied
+ * row refers to existed at that moment and is kept, a staged upload still PENDING in the copy
+ * included (processed, and deleted from staging, just after). The pinned blobs and the pages are
+ * copied after the writes resume.
  */
 async function backup(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
@@ -100,20 +119,17 @@ async function backup(args: string[]): Promise<number> {
   await rm(partialDb, { force: true });
   await rm(partialBlobs, { recursive: true, force: true });
   const blobRoot = join(config.dataDir, BLOBS_FOLDER);
+  // Beside blobs/, on its file system, so that pins are hard links.
+  const pins = await mkdtemp(join(config.dataDir, 'backup-pins-'));
   try {
     await mkdir(partialBlobs);
+    // Most bytes move here, while the server writes freely.
     const first = await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
-    let pages = 0;
-    let later = 0;
-    let missing: string[] = [];
-    for (let snapshot = 1; snapshot <= SNAPSHOTS; snapshot++) {
-      await rm(partialDb, { force: true });
-      ({ pages } = await backupSqliteFile(join(config.dataDir, SQLITE_FILE), partialDb));
-      later += await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
-      missing = await missingBlobs(partialDb, partialBlobs);
-      if (missing.length === 0) break;
-    }
-    if (missing.length > 0) note(`note: ${missing.length} file contents were deleted while the backup ran; their rows are in it without contents`);
+    const { pages } = await backupSqliteFile(join(config.dataDir, SQLITE_FILE), partialDb, () => pinNewBlobs(blobRoot, partialBlobs, pins));
+    const later = await copyBlobs(pins, partialBlobs, await blobKeys(pins));
+    // None unless something other than the server deleted files under blobs/.
+    const missing = await missingBlobs(partialDb, partialBlobs);
+    if (missing.length > 0) note(`note: ${missing.length} file contents were missing from ${blobRoot}; their rows are in the backup without contents`);
     // The database last: its presence under the final name marks a complete backup.
     await rename(partialBlobs, blobsBeside(file));
     await rename(partialDb, file);
@@ -125,6 +141,8 @@ async function backup(args: string[]): Promise<number> {
     await rm(partialDb, { force: true });
     await rm(partialBlobs, { recursive: true, force: true });
     throw error;
+  } finally {
+    await rm(pins, { recursive: true, force: true });
   }
 }
 

@@ -193,7 +193,7 @@ export function fileContract({ store, test, section }: ContractContext): void {
       expect(await store().listFiles(app.id)).toEqual([bystander.file]);
     });
 
-    test('referencedBlobKeys holds every stored, staging and output key', async () => {
+    test('referencedBlobKeys holds every stored contents and staged upload, and no output key (no blob has one)', async () => {
       const { app } = await seedApp(store());
       expect(await store().referencedBlobKeys()).toEqual(new Set());
       const { file, contents } = await storedFile(store(), app.id);
@@ -203,10 +203,10 @@ export function fileContract({ store, test, section }: ContractContext): void {
       const fresh = makeUpload(other.id);
       await store().createFile(fresh.file, fresh.job);
       expect(await store().referencedBlobKeys()).toEqual(
-        new Set([contents.blobKey, pending.stagingKey, pending.outputKey, fresh.job.stagingKey, fresh.job.outputKey]),
+        new Set([contents.blobKey, pending.stagingKey, fresh.job.stagingKey]),
       );
       await store().deleteFile(app.id, file.id, T0);
-      expect(await store().referencedBlobKeys()).toEqual(new Set([fresh.job.stagingKey, fresh.job.outputKey]));
+      expect(await store().referencedBlobKeys()).toEqual(new Set([fresh.job.stagingKey]));
     });
 
     test('deleting the application removes its files and jobs', async () => {

@@ -96,10 +96,10 @@ export const makeSession = (applicationId: string, userId: string, over: Partial
 });
 
 /**
- * The blob keys the jobs hold: what referencedBlobKeys lists for them while they are stored, so a
- * test sees through it which jobs are in the queue.
+ * The blob keys the jobs need (their staged uploads): what referencedBlobKeys lists for them while
+ * they are stored, so a test sees through it which jobs are in the queue.
  */
-export const jobKeys = (...jobs: JobRecord[]): Set<string> => new Set(jobs.flatMap((j) => [j.stagingKey, j.outputKey]));
+export const jobKeys = (...jobs: JobRecord[]): Set<string> => new Set(jobs.map((j) => j.stagingKey));
 
 /** An upload's job for `file`, due at T0, with blob keys of its own. */
 export function makeJob(file: Pick<FileRecord, 'id' | 'applicationId'>, over: Partial<JobRecord> = {}): JobRecord {

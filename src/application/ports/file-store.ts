@@ -37,6 +37,10 @@ export interface FileStore {
   listFiles(applicationId: string): Promise<FileRecord[]>;
   /** ATOMIC: removes the file and its jobs; returns every blob key they held, or null when none. */
   deleteFile(applicationId: string, fileId: string, now: Instant): Promise<string[] | null>;
-  /** Every blob key a file or job refers to: what an orphan sweep must keep. */
+  /**
+   * The blobs rows need: each file's stored contents and each job's staged upload. What an orphan
+   * sweep must keep and a backup must hold. (A job's output key only names where its claims
+   * publish, `<outputKey>-<attempts>`; no blob has that key.)
+   */
   referencedBlobKeys(): Promise<Set<string>>;
 }

@@ -1,21 +1,44 @@
-// SQLite's online backup, on a connection of its own (docs/deployment.md, "Backups"): a copy consistent as of
-// one moment, taken while the server runs. Copying gatehouse.db with cp is not a backup: recent
-// commits live in the -wal file beside it until a checkpoint.
+// SQLite's online backup, on connections of its own (docs/deployment.md, "Backups"): a copy
+// consistent as of one moment, taken while the server runs. Copying gatehouse.db with cp is not a
+// backup: recent commits live in the -wal file beside it until a checkpoint.
 import Database from 'better-sqlite3';
 
 /** Every remaining page in one step: one read transaction, so one snapshot (WAL readers do not block writers). */
 const ALL_PAGES = 0x7fffffff;
 
-/** Copies the database at `source` into the new file `target`, as of the moment the copy starts. */
-export async function backupSqliteFile(source: string, target: string): Promise<{ pages: number }> {
-  const db = new Database(source, { readonly: true, fileMustExist: true });
+/** How long the backup waits for a server's write transaction to end before it takes the write lock. */
+const WRITE_LOCK_WAIT_MS = 5000;
+
+/**
+ * Copies the database at `source` into the new file `target` as of one moment, and runs
+ * `atThatMoment` while no commit can follow that moment: a read transaction fixes the snapshot
+ * while another connection holds the file's write lock, released once `atThatMoment` settles.
+ * Whatever existed at the moment (a blob a row of the copy refers to) can be pinned there before
+ * a later commit lets the server delete it. The server's writes wait meanwhile (its
+ * busy_timeout), so `atThatMoment` must be short; the pages are copied after the lock is gone.
+ */
+export async function backupSqliteFile(source: string, target: string, atThatMoment: () => Promise<void>): Promise<{ pages: number }> {
+  const reader = new Database(source, { readonly: true, fileMustExist: true });
+  const writer = new Database(source, { fileMustExist: true, timeout: WRITE_LOCK_WAIT_MS });
   try {
-    // The first step only opens the backup; the progress callback sizes the next one. A copy in
+    writer.exec('BEGIN IMMEDIATE');
+    try {
+      reader.exec('BEGIN');
+      // A WAL read transaction takes its snapshot at its first read, not at BEGIN.
+      reader.prepare('SELECT count(*) FROM sqlite_schema').get();
+      await atThatMoment();
+    } finally {
+      writer.exec('ROLLBACK');
+    }
+    // A backup from a connection in a read transaction copies that transaction's snapshot. The
+    // first step only opens the backup; the progress callback sizes the next one. A copy in
     // small steps would restart whenever the server wrote in between, and might never end.
-    const result = await db.backup(target, { progress: () => ALL_PAGES });
+    const result = await reader.backup(target, { progress: () => ALL_PAGES });
     return { pages: result.totalPages };
   } finally {
-    db.close();
+    if (reader.inTransaction) reader.exec('COMMIT');
+    reader.close();
+    writer.close();
   }
 }
 

@@ -155,9 +155,7 @@ export function fileStore(d: Dialect, reads: HotReads): FileStore {
         for (const f of await tx.select({ key: files.storedBlobKey }).from(files).where(isNotNull(files.storedBlobKey))) {
           if (f.key !== null) keys.add(f.key);
         }
-        for (const j of await tx.select({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey }).from(jobs)) {
-          keys.add(j.stagingKey).add(j.outputKey);
-        }
+        for (const j of await tx.select({ stagingKey: jobs.stagingKey }).from(jobs)) keys.add(j.stagingKey);
         return keys;
       });
     },
