@@ -1,13 +1,17 @@
 // The SQLite dialect's memory of its hot reads (sqlite/unchanged-reads.ts): an answer is read
-// again as soon as any connection committed to the file, values that merely print alike are never
-// taken for one another, and what it hands out cannot be changed by a caller.
+// again once any connection committed to the file (another process's commit from the next
+// event-loop turn, this process's at once), values that merely print alike are never taken for
+// one another, and what it hands out cannot be changed by a caller.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadParams } from '../../src/adapters/persistence/sqlite/prepared-read.js';
-import { whileUnchanged } from '../../src/adapters/persistence/sqlite/unchanged-reads.js';
+import { committedHere, whileUnchanged } from '../../src/adapters/persistence/sqlite/unchanged-reads.js';
+
+/** The next event-loop turn, where a request read from a socket after a commit is handled. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('reads remembered while the file is unchanged', () => {
   let dir = '';
@@ -38,22 +42,43 @@ describe('reads remembered while the file is unchanged', () => {
     return { read, calls };
   }
 
-  it('reads again after a commit on another connection, and not before', () => {
+  it('reads again after a commit on another connection, and not before', async () => {
     const { read, calls } = countedRead();
     const remembered = whileUnchanged(reader)(read);
     expect(remembered({ k: 'a' })).toEqual([{ v: 'first' }]);
+    await nextTurn();
     expect(remembered({ k: 'a' })).toEqual([{ v: 'first' }]);
     expect(calls).toHaveLength(1);
     writer.prepare('update t set v = ? where k = ?').run('second', 'a');
+    await nextTurn();
     expect(remembered({ k: 'a' })).toEqual([{ v: 'second' }]);
     expect(calls).toHaveLength(2);
     // A commit that changes another row still makes every answer be read again.
     writer.prepare('insert into t values (?, ?)').run('b', 'other');
+    await nextTurn();
     expect(remembered({ k: 'a' })).toEqual([{ v: 'second' }]);
     expect(calls).toHaveLength(3);
   });
 
-  it('forgets the answers of every read it wraps on a commit', () => {
+  it('asks the file once a turn: another process’s commit shows from the next turn, this process’s at once', async () => {
+    const { read, calls } = countedRead();
+    const remembered = whileUnchanged(reader)(read);
+    expect(remembered({ k: 'a' })).toEqual([{ v: 'first' }]);
+    // Within the turn that asked, another process's commit is not looked for: every request
+    // handled in this turn was read from its socket before that commit ended.
+    writer.prepare('update t set v = ? where k = ?').run('second', 'a');
+    expect(remembered({ k: 'a' })).toEqual([{ v: 'first' }]);
+    expect(calls).toHaveLength(1);
+    await nextTurn();
+    expect(remembered({ k: 'a' })).toEqual([{ v: 'second' }]);
+    // A commit of this process (its dialect calls committedHere after each write) shows at once.
+    writer.prepare('update t set v = ? where k = ?').run('third', 'a');
+    committedHere();
+    expect(remembered({ k: 'a' })).toEqual([{ v: 'third' }]);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('forgets the answers of every read it wraps on a commit', async () => {
     const wrap = whileUnchanged(reader);
     const one = countedRead();
     const two = countedRead();
@@ -62,6 +87,7 @@ describe('reads remembered while the file is unchanged', () => {
     first({ k: 'a' });
     second({ k: 'a' });
     writer.prepare('update t set v = ? where k = ?').run('second', 'a');
+    await nextTurn();
     expect(second({ k: 'a' })).toEqual([{ v: 'second' }]);
     expect(first({ k: 'a' })).toEqual([{ v: 'second' }]);
     expect([one.calls.length, two.calls.length]).toEqual([2, 2]);

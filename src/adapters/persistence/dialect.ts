@@ -4,10 +4,10 @@
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
 import { join } from 'node:path';
-import { and, type Column, eq, getTableName, gt, is, isNull, or, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, type Column, eq, getTableName, is, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
-import type { BanKey, MatchedBan } from '../../domain/bans.js';
+import { type BanKey, type BanType, isBanLive, type MatchedBan } from '../../domain/bans.js';
 import { folderAbove } from '../find-above.js';
 import type { Tables } from './tables.js';
 
@@ -133,25 +133,33 @@ export function driverError<T>(e: unknown, pick: (error: Error) => T | null): T 
   return null;
 }
 
-export const matchedBanFields = (bans: Tables['bans']) => ({ type: bans.type, value: bans.value, id: bans.id, propagatedFrom: bans.propagatedFrom });
+export const matchedBanFields = (bans: Tables['bans']) => ({
+  type: bans.type,
+  value: bans.value,
+  id: bans.id,
+  propagatedFrom: bans.propagatedFrom,
+  expiresAt: bans.expiresAt,
+});
 
 /**
  * The select behind Dialect.matchingBans: `keys` lists the (type, value) rows in each dialect's
- * way, and `applicationId` and `now` are placeholders.
+ * way, and `applicationId` is a placeholder. Expired bans are in the answer (at most one row a
+ * key, bans_app_type_value_uq) and liveMatches drops them: without the time in it, the answer
+ * stays the same until the bans change, so SQLite can remember it (sqlite/unchanged-reads.ts).
  */
-export function liveBansAmong(db: Db, bans: Tables['bans'], keys: SQL) {
-  const p = sql.placeholder;
+export function bansAmong(db: Db, bans: Tables['bans'], keys: SQL) {
   return db
     .select(matchedBanFields(bans))
     .from(bans)
-    .where(
-      and(
-        eq(bans.applicationId, p('applicationId')),
-        sql`(${bans.type}, ${bans.value}) in ${keys}`,
-        // An expired (propagated IP) ban no longer holds.
-        or(isNull(bans.expiresAt), gt(bans.expiresAt, p('now'))),
-      ),
-    );
+    .where(and(eq(bans.applicationId, sql.placeholder('applicationId')), sql`(${bans.type}, ${bans.value}) in ${keys}`));
+}
+
+/** The bans among bansAmong's rows that still hold at `now` (an expired propagated IP ban does not). */
+export function liveMatches(rows: ReadonlyArray<{ type: string; value: string; id: string; propagatedFrom: string | null; expiresAt: number | null }>, now: number): MatchedBan[] {
+  const live: MatchedBan[] = [];
+  // The type column only ever holds BanType values written from typed records.
+  for (const { expiresAt, ...ban } of rows) if (isBanLive({ expiresAt }, now)) live.push({ ...ban, type: ban.type as BanType });
+  return live;
 }
 
 /** Whether `e` violated a unique constraint covering `column`. */

@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
-import { type Db, type Dialect, driverError, liveBansAmong, migrationsFolder, type UniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, bansAmong, driverError, liveMatches, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
@@ -106,7 +106,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   // the prepared statement) stays the same. Each (type, value) pair is a probe of the
   // (application_id, type, value) unique index.
   const p = sql.placeholder;
-  const bansMatching = preparedRead(lane, liveBansAmong(db, t.bans, sql`(select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`));
+  const bansMatching = preparedRead(lane, bansAmong(db, t.bans, sql`(select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`));
 
   return {
     t,
@@ -141,9 +141,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     refreshStatistics: () => refreshStatistics(db),
     async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
       if (keys.length === 0) return [];
-      const rows = await bansMatching({ applicationId, now, types: keys.map((k) => k.type), values: keys.map((k) => k.value) });
-      // The type column only ever holds BanType values written from typed records.
-      return rows.map((r) => ({ ...r, type: r.type as BanType }));
+      return liveMatches(await bansMatching({ applicationId, types: keys.map((k) => k.type), values: keys.map((k) => k.value) }), now);
     },
     async ping() {
       // Both connections' ways: the pool's and the read lane's.

@@ -6,11 +6,11 @@
 // (type = ? AND value = ?) terms only used the application_id prefix and read every ban of the
 // application. The key count varies (a user's licenses are keys too), so one statement is prepared
 // per padded size, 1, 2, 4, ... 256, and kept: the padding repeats the last key, which changes
-// nothing for IN.
+// nothing for IN. The answers are remembered while the file is unchanged, as the other hot reads'
+// are (unchanged-reads.ts): a request's keys are the same from one request to the next.
 import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
-import type { BanType, MatchedBan } from '../../../domain/bans.js';
-import { type Db, type Dialect, liveBansAmong, matchedBanFields } from '../dialect.js';
+import { bansAmong, type Db, type Dialect, liveMatches, matchedBanFields } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
 
@@ -18,33 +18,41 @@ const MAX_KEYS = 256;
 
 const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
 
-export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database): Dialect['matchingBans'] {
-  const bySize = new Map<number, PreparedRead<{ type: string; value: string; id: string; propagatedFrom: string | null }>>();
+/** A row of bansAmong, as liveMatches takes it. */
+type BanRow = Parameters<typeof liveMatches>[0][number];
+
+/** `remember` wraps each prepared read (the dialect's memory of unchanged answers, or nothing). */
+export function prepareMatchingBans(
+  db: Db,
+  bans: Tables['bans'],
+  client: Database.Database,
+  remember: <Row>(read: PreparedRead<Row>) => PreparedRead<Row>,
+): Dialect['matchingBans'] {
+  const bySize = new Map<number, PreparedRead<BanRow>>();
   const statementFor = (size: number) => {
     let read = bySize.get(size);
     if (read === undefined) {
       const pairs = Array.from({ length: size }, (_, i) => sql`(${sql.placeholder(`t${i}`)}, ${sql.placeholder(`v${i}`)})`);
-      read = prepareRead(client, matchedBanFields(bans), liveBansAmong(db, bans, sql`(values ${sql.join(pairs, sql`, `)})`));
+      read = remember(prepareRead(client, matchedBanFields(bans), bansAmong(db, bans, sql`(values ${sql.join(pairs, sql`, `)})`)));
       bySize.set(size, read);
     }
     return read;
   };
 
   return async (applicationId, keys, now) => {
-    const found: MatchedBan[] = [];
+    const found: BanRow[] = [];
     // No keys, no query: nothing can match.
     for (let start = 0; start < keys.length; start += MAX_KEYS) {
       const part = keys.slice(start, start + MAX_KEYS);
       const size = paddedSize(part.length);
-      const params: Record<string, string | number> = { applicationId, now };
+      const params: Record<string, string | number> = { applicationId };
       for (let i = 0; i < size; i++) {
         const key = part[Math.min(i, part.length - 1)]!;
         params[`t${i}`] = key.type;
         params[`v${i}`] = key.value;
       }
-      // The type column only ever holds BanType values written from typed records.
-      for (const r of statementFor(size)(params)) found.push({ ...r, type: r.type as BanType });
+      found.push(...statementFor(size)(params));
     }
-    return found;
+    return liveMatches(found, now);
   };
 }

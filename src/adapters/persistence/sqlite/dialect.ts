@@ -13,7 +13,7 @@ import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
 import { keepingStatements } from './statement-cache.js';
-import { whileUnchanged } from './unchanged-reads.js';
+import { committedHere, whileUnchanged } from './unchanged-reads.js';
 import * as schema from './schema.js';
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
@@ -165,7 +165,15 @@ export function openSqliteDialect(path: string): Dialect {
   const readDb = drizzle({ client: keepingStatements(reader) }) as unknown as Db;
   const snapshotDb = drizzle({ client: keepingStatements(snapshotReader) }) as unknown as Db;
   const queue = writerQueue(path);
-  const oneWriter = queue.serial;
+  // Each write makes the hot reads ask the file whether it changed (unchanged-reads.ts).
+  const oneWriter: Serial = (work) =>
+    queue.serial(async () => {
+      try {
+        return await work();
+      } finally {
+        committedHere();
+      }
+    });
   // A read snapshot is a transaction on its connection: one at a time there too (on the writer
   // when the connections are one).
   const oneSnapshot = snapshotReader === writer ? oneWriter : serialized();
@@ -203,7 +211,7 @@ export function openSqliteDialect(path: string): Dialect {
       const read = remembered(prepareRead(reader, fields, query));
       return async (values) => read(values);
     },
-    matchingBans: prepareMatchingBans(readDb, t.bans, reader),
+    matchingBans: prepareMatchingBans(readDb, t.bans, reader, remembered),
     connections: 1,
     refreshStatistics: async () => [],
     async ping() {

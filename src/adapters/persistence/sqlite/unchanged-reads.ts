@@ -2,23 +2,45 @@
 //
 // `PRAGMA data_version` on a connection changes whenever any other connection commits to the
 // file: this process's writer, or any other process's. The reads run on the read-only
-// connection, which never commits, so every change to the file shows there; checked before each
-// read (about 1.5 µs, against 3-17 µs for the reads it spares), a remembered answer is exactly
-// what the read would return at that moment. A ban, a revoked session or a changed variable is
-// therefore seen by the next request of every instance, as without the memory
-// (docs/performance.md, app_context). Answers are frozen: they are shared between callers.
+// connection, which never commits, so every change to the file shows there. It is asked once an
+// event-loop turn, not before each read (each asking takes the file's shared lock: about a tenth
+// of an app_context request's CPU when asked by every read), and again after any commit this
+// process makes. That is as exact as asking every time: a request whose bytes arrived after
+// another process's commit ended is read from the socket in a later turn, so a ban, a revoked
+// session or a changed variable is seen by the next request of every instance, as without the
+// memory (docs/choices.md, "The content cache"). Answers are frozen: they are shared between callers.
 import type Database from 'better-sqlite3';
 import type { PreparedRead, ReadParams } from './prepared-read.js';
 
 /** Answers kept per read at most (a few MB over all the reads); past it that read's memory starts over. */
 const KEPT_PER_READ = 4_096;
 
+/** Commits made by this process's writers: each makes the next read ask data_version again. */
+let commitsHere = 0;
+
+/** Called by a dialect after each write of this process to a database file (its writer queue). */
+export function committedHere(): void {
+  commitsHere++;
+}
+
 /** A function that wraps a prepared read on `reader` so that it remembers its answers while the file is unchanged. */
 export function whileUnchanged(reader: Database.Database): <Row>(read: PreparedRead<Row>) => PreparedRead<Row> {
   const version = reader.prepare<[], number>('PRAGMA data_version').pluck();
   let seen = version.get();
   const memories = new Set<Map<string, unknown[]>>();
+  // Asked already in this turn, with this many commits of the process made by then.
+  let askedThisTurn = false;
+  let commitsWhenAsked = commitsHere;
+  const nextTurn = () => {
+    askedThisTurn = false;
+  };
   const forgetIfChanged = () => {
+    if (askedThisTurn && commitsWhenAsked === commitsHere) return;
+    if (!askedThisTurn) {
+      askedThisTurn = true;
+      setImmediate(nextTurn);
+    }
+    commitsWhenAsked = commitsHere;
     const current = version.get();
     if (current === seen) return;
     seen = current;
