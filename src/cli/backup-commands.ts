@@ -40,16 +40,34 @@ async function blobKeys(root: string): Promise<string[]> {
   return keys;
 }
 
-/** Copies the keys not yet in `to`; a blob deleted meanwhile is skipped. How many were copied. */
-async function copyBlobs(from: string, to: string, keys: string[]): Promise<number> {
+/** Puts the file `from` at `to`. */
+type Place = (from: string, to: string) => Promise<void>;
+
+/** A copy-on-write clone where the file system offers one, else a plain copy. */
+const copy: Place = (from, to) => copyFile(from, to, constants.COPYFILE_FICLONE);
+
+/**
+ * A hard link, so that a later deletion by the server unlinks only its own name; quick (no bytes
+ * move), as pinning runs while the server's writes wait (see backup). A copy across file systems.
+ */
+const pin: Place = async (from, to) => {
+  try {
+    await link(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copy(from, to);
+  }
+};
+
+/** Places the keys not yet in `to`; a blob deleted meanwhile is skipped. How many were placed. */
+async function copyBlobs(from: string, to: string, keys: string[], place: Place = copy): Promise<number> {
   let copied = 0;
   for (const key of keys) {
     const target = join(to, ...key.split('/'));
     if (existsSync(target)) continue;
     await mkdir(dirname(target), { recursive: true });
     try {
-      // A copy-on-write clone where the file system offers one, else a plain copy.
-      await copyFile(join(from, ...key.split('/')), target, constants.COPYFILE_FICLONE);
+      await place(join(from, ...key.split('/')), target);
       copied += 1;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -58,25 +76,10 @@ async function copyBlobs(from: string, to: string, keys: string[]): Promise<numb
   return copied;
 }
 
-/**
- * Hard-links into `pins` the blobs under `root` that `copied` lacks, so that a later deletion by
- * the server unlinks only its own name; a copy where `pins` is on another file system. Quick
- * (no bytes move), as it runs while the server's writes wait (see backup).
- */
+/** Pins into `pins` the blobs under `root` that the copy `copied` lacks. */
 async function pinNewBlobs(root: string, copied: string, pins: string): Promise<void> {
-  for (const key of await blobKeys(root)) {
-    const parts = key.split('/');
-    if (existsSync(join(copied, ...parts))) continue;
-    const pin = join(pins, ...parts);
-    await mkdir(dirname(pin), { recursive: true });
-    try {
-      await link(join(root, ...parts), pin);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EXDEV') await copyFile(join(root, ...parts), pin);
-      else if (code !== 'ENOENT') throw error;
-    }
-  }
+  const fresh = (await blobKeys(root)).filter((key) => !existsSync(join(copied, ...key.split('/'))));
+  await copyBlobs(root, pins, fresh, pin);
 }
 
 /** The blobs the rows of the database copy refer to that are not in the blob copy; the check also opens the copy. */
