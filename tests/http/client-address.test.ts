@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { ban, call, expectError } from '../support/integration.js';
@@ -26,6 +27,38 @@ it('behind a configured proxy, the forwarded client address is the one checked a
   expect(res.statusCode).toBe(201);
   const user = await t.inject({ method: 'GET', url: `/api/admin/user/alice`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
   expect(user.json().last_ip).toBe('10.80.0.9');
+});
+
+it('one connection from a trusted proxy carrying several clients: each request is checked as its own address', async () => {
+  // The parsed address is kept per connection (request-parts.ts); a proxy reuses its connection
+  // for many clients, so what is kept must follow the forwarded address of each request.
+  t = await startTestApp({ trustProxy: ['127.0.0.1'] });
+  const app = await createApplication(t, { anonymous_access: true });
+  await ban(t, app, 'ip', '10.50.0.1');
+  const base = new URL(await t.http.listen({ host: '127.0.0.1', port: 0 }));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const sockets = new Set<unknown>();
+  const get = (forwarded: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: base.hostname, port: base.port, path: '/api/integration/app_context', agent, headers: { ...app.headers, 'x-forwarded-for': forwarded } },
+        (res) => {
+          sockets.add(res.socket);
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  try {
+    const statuses = [];
+    for (const forwarded of ['10.50.0.1', '10.60.0.1', '10.50.0.1', '10.60.0.1', '::ffff:10.50.0.1']) statuses.push(await get(forwarded));
+    expect(statuses).toEqual([403, 200, 403, 200, 403]);
+    expect(sockets.size).toBe(1);
+  } finally {
+    agent.destroy();
+  }
 });
 
 describe('one spelling per address, however it arrives', () => {

@@ -29,10 +29,25 @@ export function bearer(request: FastifyRequest): string | undefined {
  */
 export function callerOf(request: FastifyRequest): Caller {
   const raw = request.ip ?? '';
+  // Asked several times a request (the actor scope, request signing, the route), and a
+  // connection's requests mostly come from one address: parsed once per connection and address.
+  const socket = request.raw.socket as object | null | undefined;
+  if (socket == null) return parseCaller(raw);
+  const known = callers.get(socket);
+  if (known !== undefined && known.raw === raw) return known.caller;
+  const caller = parseCaller(raw);
+  callers.set(socket, { raw, caller });
+  return caller;
+}
+
+/** Each connection's last address and what it parsed to (frozen: callers share it). */
+const callers = new WeakMap<object, { raw: string; caller: Caller }>();
+
+function parseCaller(raw: string): Caller {
   const bare = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(raw)?.[1] ?? /^\[([^\]]+)\](?::\d{1,5})?$/.exec(raw)?.[1] ?? raw;
   const ip = parseIpAddress(bare);
   if (ip === null) throw new DomainError('MALFORMED_REQUEST', 'the client address (X-Forwarded-For) is not an IP address');
-  return { ip };
+  return Object.freeze({ ip });
 }
 
 /** Header limits, as the body schemas bound the same fields. */
