@@ -3,7 +3,7 @@
 // sets it; the store reads it when it writes an event inside the change's own transaction. It
 // travels with the async context rather than through every use case and store method, so a
 // change made anywhere is attributed without each signature carrying it (docs/choices.md,
-// "Actors travel with the request").
+// "Events and the audit log": actors travel with the async context).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export type ActorType = 'owner' | 'admin_key' | 'end_user' | 'system';
