@@ -3,6 +3,7 @@
 // serialLanes: the turns that steps on one row take within a process.
 import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/adapters/persistence/dialect.js';
+import { authIpCounters } from '../../src/adapters/persistence/sqlite/schema.js';
 import { serialLanes, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
 
 /** A dialect whose all-or-none steps report the rows changed `conflicts` times, then apply. */
@@ -19,7 +20,7 @@ function dialect(conflicts: number) {
 }
 
 /** The fake dialect never renders it. */
-const write = { table: null, key: {}, before: null, after: {} } as unknown as CounterWrite;
+const write: CounterWrite = { table: authIpCounters as unknown as CounterWrite['table'], key: {}, before: null, after: {} };
 
 describe('swapCounters', () => {
   it('reads and decides again after each lost race, answering from the last decision', async () => {

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/adapters/persistence/dialect.js';
 import { openPostgresDialect } from '../../src/adapters/persistence/postgres/dialect.js';
@@ -48,19 +48,29 @@ for (const [name, open, skipped] of dialects) {
       const { d } = opened;
       const { app } = await seedApp(openStore(d));
       const ips = d.t.authIpCounters;
-      const counter = (ip: string, failures: number) => (db: typeof d.db) =>
-        db.insert(ips).values({ applicationId: app.id, ip, windowStart: T0, failures }).returning({ ip: ips.ip });
-      const bump = (ip: string) => (db: typeof d.db) =>
-        db.update(ips).set({ failures: 9 }).where(and(eq(ips.applicationId, app.id), eq(ips.ip, ip))).returning({ ip: ips.ip });
+      const p = sql.placeholder;
+      // Writes are built with placeholders (write i's are ip<i>, failures<i>) and bound per step.
+      const counter = (i: number) => (db: typeof d.db) =>
+        db.insert(ips).values({ applicationId: p('app'), ip: p(`ip${i}`), windowStart: p('start'), failures: p(`failures${i}`) }).returning({ ip: ips.ip });
+      const bump = (i: number) => (db: typeof d.db) =>
+        db.update(ips).set({ failures: 9 }).where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p(`ip${i}`)))).returning({ ip: ips.ip });
+      const values = (...ipsAndFailures: Array<[string, number?]>) => {
+        const v: Record<string, unknown> = { app: app.id, start: T0 };
+        ipsAndFailures.forEach(([ip, failures], i) => {
+          v[`ip${i}`] = ip;
+          if (failures !== undefined) v[`failures${i}`] = failures;
+        });
+        return v;
+      };
       const stored = async () =>
         (await d.db.select({ ip: ips.ip, failures: ips.failures }).from(ips).where(eq(ips.applicationId, app.id))).sort((a, b) => a.ip.localeCompare(b.ip));
-      return { d, counter, bump, stored };
+      return { d, counter, bump, values, stored };
     }
 
     it('applies every write when each applies to its row', async () => {
-      const { d, counter, bump, stored } = await setUp();
-      expect(await d.allOrNone((db) => [counter('a', 1)(db), counter('b', 2)(db)])).toBe(true);
-      expect(await d.allOrNone((db) => [bump('a')(db), counter('c', 3)(db)])).toBe(true);
+      const { d, counter, bump, values, stored } = await setUp();
+      expect(await d.allOrNone('insert,insert', (db) => [counter(0)(db), counter(1)(db)], values(['a', 1], ['b', 2]))).toBe(true);
+      expect(await d.allOrNone('bump,insert', (db) => [bump(0)(db), counter(1)(db)], values(['a'], ['c', 3]))).toBe(true);
       expect(await stored()).toEqual([
         { ip: 'a', failures: 9 },
         { ip: 'b', failures: 2 },
@@ -69,18 +79,37 @@ for (const [name, open, skipped] of dialects) {
     });
 
     it('undoes the others when one write applies to no row, and reports it', async () => {
-      const { d, counter, bump, stored } = await setUp();
-      expect(await d.allOrNone((db) => [counter('a', 1)(db)])).toBe(true);
+      const { d, counter, bump, values, stored } = await setUp();
+      expect(await d.allOrNone('insert', (db) => [counter(0)(db)], values(['a', 1]))).toBe(true);
       // The insert would apply and the update of 'a' would too; the update of a missing row does not.
-      expect(await d.allOrNone((db) => [counter('b', 2)(db), bump('a')(db), bump('missing')(db)])).toBe(false);
+      expect(await d.allOrNone('insert,bump,bump', (db) => [counter(0)(db), bump(1)(db), bump(2)(db)], values(['b', 2], ['a'], ['missing']))).toBe(false);
       expect(await stored()).toEqual([{ ip: 'a', failures: 1 }]);
     });
 
     it('lets a failing write fail the whole step, writing nothing', async () => {
-      const { d, counter, stored } = await setUp();
+      const { d, counter, values, stored } = await setUp();
       // The second insert collides with the first's key: a unique violation, not a "no row".
-      await expect(d.allOrNone((db) => [counter('a', 1)(db), counter('a', 2)(db)])).rejects.toThrow();
+      await expect(d.allOrNone('insert,insert', (db) => [counter(0)(db), counter(1)(db)], values(['a', 1], ['a', 2]))).rejects.toThrow();
       expect(await stored()).toEqual([]);
+    });
+
+    it('builds the writes of a shape once and binds the values of each step to them', async () => {
+      const { d, counter, bump, values, stored } = await setUp();
+      let builds = 0;
+      const step = (db: typeof d.db) => {
+        builds++;
+        return [counter(0)(db), bump(1)(db)];
+      };
+      expect(await d.allOrNone('insert', (db) => [counter(0)(db)], values(['x', 4]))).toBe(true);
+      expect(await d.allOrNone('insert,bump', step, values(['y', 5], ['x']))).toBe(true);
+      expect(await d.allOrNone('insert,bump', step, values(['z', 6], ['missing']))).toBe(false);
+      expect(await d.allOrNone('insert,bump', step, values(['z', 7], ['y']))).toBe(true);
+      expect(builds).toBe(1);
+      expect(await stored()).toEqual([
+        { ip: 'x', failures: 9 },
+        { ip: 'y', failures: 9 },
+        { ip: 'z', failures: 7 },
+      ]);
     });
   });
 }

@@ -4,7 +4,7 @@
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
 import { join } from 'node:path';
-import { and, type Column, eq, getTableName, is, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, type Column, eq, getTableName, is, Param, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import { type BanKey, type BanType, isBanLive, type MatchedBan } from '../../domain/bans.js';
@@ -27,7 +27,10 @@ export interface Lockable<Rows> extends PromiseLike<Rows> {
 }
 
 /** A write that returns a row for each row it changed (an insert or update with `.returning()`). */
-export type AppliedWrite = PromiseLike<unknown[]> & SQLWrapper;
+export type AppliedWrite = PromiseLike<unknown[]> & SQLWrapper & { toSQL(): { sql: string; params: unknown[] } };
+
+/** Placeholder values by name, for statements built once (hot reads, all-or-none steps). */
+export type PlaceholderValues = Readonly<Record<string, unknown>>;
 
 /** What a prepared hot read takes: its placeholders' values by name. */
 export type ReadValues = Record<string, string | number>;
@@ -43,13 +46,22 @@ export interface BuiltSelect<Row> {
  * parameters (a LIMIT) stay as built, so the statement text never varies.
  */
 export function bindPlaceholders<V>({ sql, params }: { sql: string; params: unknown[] }): (values: Readonly<Record<string, V>>) => V[] {
-  const slots = params.map((p): { name: string } | { value: V } => (is(p, Placeholder) ? { name: p.name } : { value: p as V }));
+  type Slot = { name: string; encode: ((value: V) => V) | null } | { value: V };
+  const slots = params.map((p): Slot => {
+    if (is(p, Placeholder)) return { name: p.name, encode: null };
+    // A value written to a column (insert values, update set) is the column's to encode.
+    if (is(p, Param) && is(p.value, Placeholder)) {
+      const { encoder } = p;
+      return { name: p.value.name, encode: (value) => (value === null ? value : (encoder.mapToDriverValue(value) as V)) };
+    }
+    return { value: p as V };
+  });
   return (values) =>
     slots.map((slot) => {
       if ('value' in slot) return slot.value;
       const value = values[slot.name];
       if (value === undefined) throw new Error(`no value for placeholder ${slot.name} of: ${sql}`);
-      return value;
+      return slot.encode === null ? value : slot.encode(value);
     });
 }
 
@@ -80,8 +92,13 @@ export interface Dialect {
    * runs them as one statement, so their row locks last only while it runs (never across a round
    * trip); SQLite, in a transaction on its writer. For counters written by compare-and-set
    * (store/counter-swap.ts).
+   *
+   * The writes are built once per `shape`, with sql.placeholder(name) for everything that varies,
+   * and each step binds `values` to them: a login makes several such steps, and building a query
+   * with drizzle cost about 0.2 ms a write on the bench machine (docs/performance.md, login). So
+   * one shape must always build the same writes; shapes are few, named by the code that builds them.
    */
-  allOrNone(writes: (db: Db) => AppliedWrite[]): Promise<boolean>;
+  allOrNone(shape: string, writes: (db: Db) => AppliedWrite[], values: PlaceholderValues): Promise<boolean>;
   /** A consistent read-only snapshot of several reads. */
   snapshot<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**

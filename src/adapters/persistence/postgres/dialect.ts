@@ -4,11 +4,12 @@
 // takes row locks (`locked`) before it decides.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Column, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
-import { type Db, type Dialect, bansAmong, driverError, liveMatches, migrationsFolder, type UniqueViolation } from '../dialect.js';
+import { bansAmong, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
@@ -101,6 +102,9 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   const committed = drizzle({ client: preparingClient(pool, READ_COMMITTED) });
   const snapshots = drizzle({ client: preparingClient(pool, READ_ONLY_SNAPSHOT) });
   const lane = openReadLane(url);
+  // allOrNone's statements, built once per shape (dialect.ts, Dialect.allOrNone).
+  const pgDialect = new PgDialect();
+  const compiledSteps = new Map<string, { text: string; bind: (values: PlaceholderValues) => unknown[] }>();
 
   // One statement whatever the number of keys: the keys travel as two arrays, so the text (and
   // the prepared statement) stays the same. Each (type, value) pair is a probe of the
@@ -113,14 +117,21 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     db,
     write: (work) => work(db),
     transaction: (work) => withRetry(() => committed.transaction((tx) => work(tx))),
-    allOrNone: async (writes) => {
-      // Each write a data-modifying CTE; the statement divides by the product of their row
-      // counts, so a write that applied to no row fails it (division_by_zero) and undoes all.
-      const steps = writes(db);
-      const ctes = sql.join(steps.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `);
-      const product = sql.join(steps.map((_, i) => sql.raw(`(select count(*) from w${i})`)), sql` * `);
+    allOrNone: async (shape, writes, values) => {
+      let step = compiledSteps.get(shape);
+      if (step === undefined) {
+        // Each write a data-modifying CTE; the statement divides by the product of their row
+        // counts, so a write that applied to no row fails it (division_by_zero) and undoes all.
+        const steps = writes(db);
+        const ctes = sql.join(steps.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `);
+        const product = sql.join(steps.map((_, i) => sql.raw(`(select count(*) from w${i})`)), sql` * `);
+        const built = pgDialect.sqlToQuery(sql`with ${ctes} select 1 / (${product}) as applied`);
+        step = { text: built.sql, bind: bindPlaceholders<unknown>(built) };
+        compiledSteps.set(shape, step);
+      }
       try {
-        await db.execute(sql`with ${ctes} select 1 / (${product}) as applied`);
+        // A named statement, prepared once per connection of the pool (dialect.ts, Dialect.allOrNone).
+        await pool.unsafe(step.text, step.bind(values) as postgres.ParameterOrJSON<never>[], { prepare: true });
         return true;
       } catch (e) {
         if (pgError(e)?.code === '22012') return false;

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
+import { bindPlaceholders, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
@@ -180,17 +180,28 @@ export function openSqliteDialect(path: string): Dialect {
   // The hot reads remember their answers while the file is unchanged (unchanged-reads.ts). Not
   // when one connection is both sides: its own commits do not change its data_version.
   const remembered = reader === writer ? <Row>(read: PreparedRead<Row>) => read : whileUnchanged(reader);
+  // allOrNone's writes, compiled once per shape on the writer (dialect.ts, Dialect.allOrNone).
+  const compiledSteps = new Map<string, Array<{ statement: Database.Statement; bind: (values: PlaceholderValues) => unknown[] }>>();
 
   return {
     t,
     db: readDb,
     write: (work) => oneWriter(() => work(writeDb)),
     transaction: (work) => oneWriter(() => inTransaction(writer, 'IMMEDIATE', writeDb, work)),
-    allOrNone: async (writes) => {
+    allOrNone: async (shape, writes, values) => {
+      let steps = compiledSteps.get(shape);
+      if (steps === undefined) {
+        steps = writes(writeDb).map((write) => {
+          const built = write.toSQL();
+          return { statement: writer.prepare(built.sql), bind: bindPlaceholders<unknown>(built) };
+        });
+        compiledSteps.set(shape, steps);
+      }
+      const compiled = steps;
       try {
         return await oneWriter(() =>
-          inTransaction(writer, 'IMMEDIATE', writeDb, async (tx) => {
-            for (const write of writes(tx)) if ((await write).length === 0) throw notApplied;
+          inTransaction(writer, 'IMMEDIATE', writeDb, async () => {
+            for (const { statement, bind } of compiled) if (statement.get(...bind(values)) === undefined) throw notApplied;
             return true;
           }),
         );

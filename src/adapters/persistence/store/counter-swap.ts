@@ -14,7 +14,7 @@
 // address count on that address's row, and run together they would read the same values and all
 // but one lose, fail a statement and run again, round after round (on PostgreSQL about four lost
 // rounds a login at eight logins in flight). Across processes compare-and-set still decides.
-import { and, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, getTableName, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AppliedWrite, Db, Dialect } from '../dialect.js';
 
@@ -52,19 +52,47 @@ function column(table: PgTable, name: string): PgColumn {
   return found;
 }
 
-function stillHolds(table: PgTable, before: Values | null): SQL {
+// Each write of a step is built once per shape (which table, which columns, whether the row was
+// there) with placeholders, `w<i><part>_<column>`, and the step binds the values (Dialect.allOrNone).
+const placeholderName = (i: number, part: 'k' | 'a' | 'b', name: string) => `w${i}${part}_${name}`;
+
+/** The placeholders of `values`' columns, for write `i`'s `part`. */
+function placeholders(i: number, part: 'k' | 'a' | 'b', values: Record<string, unknown>) {
+  const out: Record<string, Placeholder> = {};
+  for (const name of Object.keys(values)) out[name] = sql.placeholder(placeholderName(i, part, name));
+  return out;
+}
+
+function stillHolds(table: PgTable, i: number, before: Values | null): SQL {
   if (before === null) return sql`false`;
-  return and(...Object.entries(before).map(([name, value]) => sql`${column(table, name)} is not distinct from ${value}`)) ?? sql`true`;
+  return and(...Object.keys(before).map((name) => sql`${column(table, name)} is not distinct from ${sql.placeholder(placeholderName(i, 'b', name))}`)) ?? sql`true`;
 }
 
 /** Inserts the row, or updates it if it still holds `before`; a row returned when it was written. */
-function swap(db: Db, w: CounterWrite): AppliedWrite {
+function swap(db: Db, w: CounterWrite, i: number): AppliedWrite {
   const target = Object.keys(w.key).map((name) => column(w.table, name));
+  const after = placeholders(i, 'a', w.after);
   return db
     .insert(w.table)
-    .values({ ...w.key, ...w.after })
-    .onConflictDoUpdate({ target, set: w.after, setWhere: stillHolds(w.table, w.before) })
+    .values({ ...placeholders(i, 'k', w.key), ...after })
+    .onConflictDoUpdate({ target, set: after, setWhere: stillHolds(w.table, i, w.before) })
     .returning({ written: sql<number>`1` });
+}
+
+/** What the writes' statements depend on: their tables, their columns, and which rows were there. */
+const shapeOf = (writes: CounterWrite[]) =>
+  'counters:' +
+  writes.map((w) => `${getTableName(w.table)}(${Object.keys(w.key)}|${Object.keys(w.after)}|${w.before === null ? '-' : Object.keys(w.before)})`).join(';');
+
+/** The values of the writes' placeholders. */
+function valuesOf(writes: CounterWrite[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  writes.forEach((w, i) => {
+    for (const [name, value] of Object.entries(w.key)) values[placeholderName(i, 'k', name)] = value;
+    for (const [name, value] of Object.entries(w.after)) values[placeholderName(i, 'a', name)] = value;
+    for (const [name, value] of Object.entries(w.before ?? {})) values[placeholderName(i, 'b', name)] = value;
+  });
+  return values;
 }
 
 /**
@@ -93,7 +121,7 @@ export async function swapCounters<R, T>(d: Pick<Dialect, 'allOrNone'>, read: ()
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const { answer, writes } = decide(await read());
     if (writes.length === 0) return answer;
-    if (await d.allOrNone((db) => writes.map((w) => swap(db, w)))) return answer;
+    if (await d.allOrNone(shapeOf(writes), (db) => writes.map((w, i) => swap(db, w, i)), valuesOf(writes))) return answer;
     await backoff(round);
   }
   throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);

@@ -164,7 +164,7 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     },
     async recordIp(userId, ip, now) {
       // Both or neither (a user deleted meanwhile keeps no address); one statement on PostgreSQL.
-      await d.allOrNone((db) => addressWrites(d, db, userId, ip, now));
+      await d.allOrNone('address', (db) => addressWrites(d, db, sql.placeholder('userId'), sql.placeholder('ip'), sql.placeholder('now')), { userId, ip, now });
     },
     async updatePasswordHash(userId, passwordHash) {
       await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));

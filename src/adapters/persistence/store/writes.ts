@@ -1,5 +1,5 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
-import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { UserRecord } from '../../../application/records.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
@@ -55,17 +55,18 @@ export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefi
 
 /**
  * The writes that record an address a user signed in from (UserStore.recordIp): each returns a
- * row when it applied, so a caller may run them all or none.
+ * row when it applied, so a caller may run them all or none. Each value may be a placeholder, for
+ * writes built once (Dialect.allOrNone).
  */
-export function addressWrites(d: Dialect, db: Db, userId: string, ip: string, now: Instant) {
+export function addressWrites(d: Dialect, db: Db, userId: string | Placeholder, ip: string | Placeholder, now: Instant | Placeholder) {
   const { userIps, users } = d.t;
   return [
     db
       .insert(userIps)
       .values({ userId, ip, firstSeen: now, lastSeen: now })
-      .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } })
+      .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: sql`${now}` } })
       .returning({ userId: userIps.userId }),
-    db.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id }),
+    db.update(users).set({ lastIp: sql`${ip}` }).where(eq(users.id, userId)).returning({ id: users.id }),
   ];
 }
 
