@@ -1,5 +1,6 @@
 // Dialect.allOrNone on both databases: the writes of one step apply together, and one that applies
 // to no row undoes the others (store/counter-swap.ts relies on it for every throttle counter).
+// Dialect.compile: a write built once runs in the transaction it is given, and rolls back with it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,49 @@ for (const [name, open, skipped] of dialects) {
         { ip: 'x', failures: 9 },
         { ip: 'y', failures: 9 },
         { ip: 'z', failures: 7 },
+      ]);
+    });
+  });
+
+  describe.skipIf(skipped)(`Dialect.compile: ${name}`, () => {
+    let opened: Opened | null = null;
+    afterEach(async () => {
+      await opened?.cleanup();
+      opened = null;
+    });
+
+    it('builds once, binds each run, and writes inside the transaction it is given: committed with it, rolled back with it', async () => {
+      opened = await open();
+      const { d } = opened;
+      const { app } = await seedApp(openStore(d));
+      const ips = d.t.authIpCounters;
+      const p = sql.placeholder;
+      let builds = 0;
+      const insert = d.compile((db) => {
+        builds++;
+        return db.insert(ips).values({ applicationId: p('app'), ip: p('ip'), windowStart: T0, failures: p('failures') });
+      });
+      const bump = d.compile((db) => db.update(ips).set({ failures: sql`${ips.failures} + ${p('by')}` }).where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p('ip')))));
+      await d.transaction(async (tx) => {
+        await insert(tx, { app: app.id, ip: 'a', failures: 1 });
+        await insert(tx, { app: app.id, ip: 'b', failures: 2 });
+        await bump(tx, { app: app.id, ip: 'a', by: 10 });
+      });
+      const failed = new Error('the transaction fails after its compiled writes');
+      await expect(
+        d.transaction(async (tx) => {
+          await insert(tx, { app: app.id, ip: 'c', failures: 3 });
+          await bump(tx, { app: app.id, ip: 'b', by: 100 });
+          throw failed;
+        }),
+      ).rejects.toBe(failed);
+      await d.write((w) => insert(w, { app: app.id, ip: 'd', failures: 4 }));
+      expect(builds).toBe(1);
+      const stored = (await d.db.select({ ip: ips.ip, failures: ips.failures }).from(ips).where(eq(ips.applicationId, app.id))).sort((x, y) => x.ip.localeCompare(y.ip));
+      expect(stored).toEqual([
+        { ip: 'a', failures: 11 },
+        { ip: 'b', failures: 2 },
+        { ip: 'd', failures: 4 },
       ]);
     });
   });

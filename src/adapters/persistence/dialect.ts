@@ -32,6 +32,12 @@ export type AppliedWrite = PromiseLike<unknown[]> & SQLWrapper & { toSQL(): { sq
 /** Placeholder values by name, for statements built once (hot reads, all-or-none steps). */
 export type PlaceholderValues = Readonly<Record<string, unknown>>;
 
+/** A write as drizzle builds it (insert, update, delete), before it runs. */
+export type BuiltWrite = SQLWrapper & { toSQL(): { sql: string; params: unknown[] } };
+
+/** A write built once, run with its placeholders' values in a transaction or a `write` (Dialect.compile). */
+export type CompiledWrite = (tx: Db, values: PlaceholderValues) => Promise<void>;
+
 /** What a prepared hot read takes: its placeholders' values by name. */
 export type ReadValues = Record<string, string | number>;
 
@@ -115,6 +121,14 @@ export interface Dialect {
   insertionOrder<K extends string>(key: K, column: Column): Partial<Record<K, SQL>>;
   /** Rows of a raw SQL query (the overview's aggregates) with the driver's own value types. */
   rows<Row>(tx: Db, query: SQL): Promise<Row[]>;
+  /**
+   * A write the hot paths make (a login's session, its event, its day's count) built once, with
+   * sql.placeholder(name) for everything that varies, on its first run; each run binds the values
+   * and runs it on `tx`'s connection (SQLite: the writer, so only inside `transaction` or
+   * `write`). Building a query with drizzle cost about 0.2 ms on the bench machine
+   * (docs/performance.md, login).
+   */
+  compile(build: (db: Db) => BuiltWrite): CompiledWrite;
   /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */
   prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
   /**

@@ -56,6 +56,16 @@ function uniqueViolation(e: unknown): UniqueViolation | null {
   return { table: err.table ?? '', columns };
 }
 
+/**
+ * The postgres.js client behind a drizzle database or transaction: drizzle's postgres-js session
+ * keeps it as `client` (drizzle-orm 0.45; the contract suite runs every compiled write through it).
+ */
+function clientOf(tx: Db): Pick<postgres.Sql, 'unsafe'> {
+  const client = (tx as unknown as { session?: { client?: Pick<postgres.Sql, 'unsafe'> } }).session?.client;
+  if (client === undefined) throw new Error('no postgres.js client behind this drizzle database');
+  return client;
+}
+
 const MAX_ATTEMPTS = 5;
 
 /** Whether a failed transaction may simply be run again: serialization_failure, deadlock_detected. */
@@ -137,6 +147,17 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
         if (pgError(e)?.code === '22012') return false;
         throw e;
       }
+    },
+    compile: (build) => {
+      let compiled: { text: string; bind: (values: PlaceholderValues) => unknown[] } | undefined;
+      return async (tx, values) => {
+        if (compiled === undefined) {
+          const built = pgDialect.sqlToQuery(build(db).getSQL());
+          compiled = { text: built.sql, bind: bindPlaceholders<unknown>(built) };
+        }
+        // On the transaction's own connection, prepared there (prepared-client.ts).
+        await clientOf(tx).unsafe(compiled.text, compiled.bind(values) as postgres.ParameterOrJSON<never>[]);
+      };
     },
     snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),
     locked: (query, options) => (options?.skipLocked === true ? query.for('update', { skipLocked: true }) : query.for('update')),

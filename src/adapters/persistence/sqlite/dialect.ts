@@ -210,6 +210,19 @@ export function openSqliteDialect(path: string): Dialect {
         throw e;
       }
     },
+    compile: (build) => {
+      let compiled: { statement: Database.Statement; bind: (values: PlaceholderValues) => unknown[] } | undefined;
+      // Every transaction and write runs on the writer, so `tx` is always its connection.
+      return async (_tx, values) => {
+        if (compiled === undefined) {
+          const built = build(writeDb).toSQL();
+          compiled = { statement: writer.prepare(built.sql), bind: bindPlaceholders<unknown>(built) };
+        }
+        const { statement, bind } = compiled;
+        if (statement.reader) statement.all(...bind(values));
+        else statement.run(...bind(values));
+      };
+    },
     snapshot: (work) => oneSnapshot(() => inTransaction(snapshotReader, 'DEFERRED', snapshotDb, work)),
     locked: (query) => query,
     uniqueViolation,

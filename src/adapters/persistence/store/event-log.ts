@@ -2,28 +2,43 @@
 // it describes inside that change's transaction, so it commits and rolls back with it. The actor
 // is the running work's (application/events/actor-scope.ts).
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, max } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, max, type Placeholder, sql } from 'drizzle-orm';
 import { type ActorType, currentActor } from '../../../application/events/actor-scope.js';
 import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { chainHash, PRUNED_ACTION } from '../../../domain/audit-chain.js';
 import { toIso, type Instant } from '../../../domain/time.js';
 import { chainedEntryOf } from '../../../application/events/chain-entry.js';
-import type { Db, Dialect } from '../dialect.js';
+import type { CompiledWrite, Db, Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { fanOutWebhooks } from './webhook-fan-out.js';
+
+/** The insert of one event, built once per dialect (Dialect.compile): most writes record one. */
+const eventInserts = new WeakMap<Dialect, CompiledWrite>();
+
+function eventInsert(d: Dialect): CompiledWrite {
+  let insert = eventInserts.get(d);
+  if (insert === undefined) {
+    const { events } = d.t;
+    const names = ['id', 'applicationId', 'occurredAt', 'action', 'actorType', 'actorId', 'actorIp', 'targetType', 'targetId', 'targetLabel', 'data', 'changes', 'outcome'] as const;
+    const values = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<(typeof names)[number], Placeholder>;
+    insert = d.compile((db) => db.insert(events).values({ ...values, ...d.insertionOrder('pos', events.pos) }));
+    eventInserts.set(d, insert);
+  }
+  return insert;
+}
 
 /** Inserts `drafts` as events at `now`, in the caller's transaction `tx`. */
 export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDraft[], now: Instant): Promise<void> {
   if (drafts.length === 0) return;
   const actor = currentActor();
-  const { events } = d.t;
+  const insert = eventInsert(d);
   const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
   // The inserts go out together, then the fan-out's read of the endpoints behind them.
   const inserted = recorded.map(({ id, draft }) => {
     // An end user acting on their own account is known by the target once the request said who.
     const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
-    return tx.insert(events).values({
+    return insert(tx, {
       id,
       applicationId: draft.applicationId,
       occurredAt: now,
@@ -37,8 +52,7 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
       data: JSON.stringify(draft.data),
       changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
       outcome: draft.outcome ?? 'success',
-      ...d.insertionOrder('pos', events.pos),
-    }).then(() => undefined);
+    });
   });
   await Promise.all([...inserted, fanOutWebhooks(d, tx, recorded, now)]);
 }
@@ -49,7 +63,7 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
  * (PostgreSQL), so a second instance chaining the same application moves on instead of waiting;
  * SQLite's transaction already holds the whole database, in any process.
  */
-async function chainApplication(d: Dialect, applicationId: string, limit: number): Promise<number> {
+async function chainApplication(d: Dialect, link: CompiledWrite, applicationId: string, limit: number): Promise<number> {
   const { auditChainHeads: heads, events } = d.t;
   const ofHead = eq(heads.applicationId, applicationId);
   // The first link needs a head row to lock: seq 0, no hash yet.
@@ -68,7 +82,7 @@ async function chainApplication(d: Dialect, applicationId: string, limit: number
     for (const row of rows) {
       seq += 1;
       const linked = chainHash(hash, chainedEntryOf(toEvent(row), seq));
-      await tx.update(events).set({ seq, hash: linked }).where(eq(events.id, row.id));
+      await link(tx, { seq, hash: linked, id: row.id });
       hash = linked;
     }
     if (rows.length > 0) await tx.update(heads).set({ seq, hash: hash ?? '' }).where(ofHead);
@@ -78,13 +92,16 @@ async function chainApplication(d: Dialect, applicationId: string, limit: number
 
 export function eventStore(d: Dialect): EventStore {
   const { auditChainHeads: heads, events } = d.t;
+  // Each event is linked by one update, built once (Dialect.compile).
+  const p = sql.placeholder;
+  const link = d.compile((db) => db.update(events).set({ seq: sql`${p('seq')}`, hash: sql`${p('hash')}` }).where(eq(events.id, p('id'))));
   return {
     async chainEvents(limit) {
       const pending = await d.db.selectDistinct({ applicationId: events.applicationId }).from(events).where(isNull(events.seq)).limit(100);
       let linked = 0;
       for (const { applicationId } of pending) {
         if (linked >= limit) break;
-        linked += await chainApplication(d, applicationId, limit - linked);
+        linked += await chainApplication(d, link, applicationId, limit - linked);
       }
       return linked;
     },

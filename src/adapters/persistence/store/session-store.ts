@@ -14,12 +14,29 @@ import type { EventDraft } from '../../../application/events/event-draft.js';
 
 export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
   const { sessions, loginDays } = d.t;
-  /** Counts a login on its application's UTC day, in the transaction that opens the session. */
-  const countLogin = (tx: Db, applicationId: string, at: number) =>
-    tx
+  const p = sql.placeholder;
+  // A login's writes, built once (Dialect.compile).
+  const countLoginOnDay = d.compile((db) =>
+    db
       .insert(loginDays)
-      .values({ applicationId, day: utcDayStart(at), logins: 1 })
-      .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
+      .values({ applicationId: p('applicationId'), day: p('day'), logins: 1 })
+      .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } }),
+  );
+  /** Counts a login on its application's UTC day, in the transaction that opens the session. */
+  const countLogin = (tx: Db, applicationId: string, at: number) => countLoginOnDay(tx, { applicationId, day: utcDayStart(at) });
+  const revokeSession = d.compile((db) => db.update(sessions).set({ revokedAt: sql`${p('now')}` }).where(eq(sessions.id, p('id'))));
+  const insertSession = d.compile((db) =>
+    db.insert(sessions).values({
+      id: p('id'),
+      applicationId: p('applicationId'),
+      userId: p('userId'),
+      hardwareId: p('hardwareId'),
+      tokenDigest: p('tokenDigest'),
+      createdAt: p('createdAt'),
+      expiresAt: p('expiresAt'),
+      revokedAt: p('revokedAt'),
+    }),
+  );
   /**
    * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
@@ -55,8 +72,8 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         // The login count comes last: its row (every login of the application that day) then
         // stays locked only until the commit right after it.
         await Promise.all([
-          ...replace.map((id) => tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id))),
-          tx.insert(sessions).values(session),
+          ...replace.map((id) => revokeSession(tx, { id, now })),
+          insertSession(tx, { ...session }),
           recordEvents(d, tx, drafts, now),
           ...(ip === undefined ? [] : addressWrites(d, tx, user.id, ip, now)),
         ]);
