@@ -39,6 +39,17 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
   const storedSha256s = new WeakMap<FastifyRequest, string>();
 
   const authenticate = (request: FastifyRequest) => authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
+  // A key's id is a digest of its public key: made once per key, not per answer (a few keys sign
+  // most answers; past the bound the memory starts over).
+  const keyIds = new Map<string, string>();
+  const keyIdOf = (publicKey: string) => {
+    let id = keyIds.get(publicKey);
+    if (id === undefined) {
+      if (keyIds.size >= 1024) keyIds.clear();
+      keyIds.set(publicKey, (id = responseKeyId(publicKey)));
+    }
+    return id;
+  };
 
   async function sign(request: FastifyRequest, reply: FastifyReply, application: ApplicationRecord, payload: unknown): Promise<void> {
     const { response, previousResponse } = application.signing;
@@ -62,7 +73,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     });
     if (storedSha256 !== undefined) reply.header('x-content-sha256', storedSha256);
     reply.header('x-timestamp', String(timestamp));
-    const entries = await Promise.all(keys.map(async (key) => ({ keyId: responseKeyId(key.publicKey), signature: await deps.responseKeys.sign(key, base) })));
+    const entries = await Promise.all(keys.map(async (key) => ({ keyId: keyIdOf(key.publicKey), signature: await deps.responseKeys.sign(key, base) })));
     reply.header('x-signature', signatureHeader(entries));
   }
 
