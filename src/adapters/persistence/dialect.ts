@@ -26,14 +26,14 @@ export interface Lockable<Rows> extends PromiseLike<Rows> {
   for(strength: 'update', config?: LockConfig): PromiseLike<Rows>;
 }
 
-/** A write that returns a row for each row it changed (an insert or update with `.returning()`). */
-export type AppliedWrite = PromiseLike<unknown[]> & SQLWrapper & { toSQL(): { sql: string; params: unknown[] } };
-
 /** Placeholder values by name, for statements built once (hot reads, all-or-none steps). */
 export type PlaceholderValues = Readonly<Record<string, unknown>>;
 
 /** A write as drizzle builds it (insert, update, delete), before it runs. */
 export type BuiltWrite = SQLWrapper & { toSQL(): { sql: string; params: unknown[] } };
+
+/** A write that returns a row for each row it changed (an insert or update with `.returning()`). */
+export type AppliedWrite = BuiltWrite;
 
 /** A write built once, run with its placeholders' values in a transaction or a `write` (Dialect.compile). */
 export type CompiledWrite = (tx: Db, values: PlaceholderValues) => Promise<void>;

@@ -112,9 +112,17 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   const committed = drizzle({ client: preparingClient(pool, READ_COMMITTED) });
   const snapshots = drizzle({ client: preparingClient(pool, READ_ONLY_SNAPSHOT) });
   const lane = openReadLane(url);
-  // allOrNone's statements, built once per shape (dialect.ts, Dialect.allOrNone).
+  // Writes built once (Dialect.allOrNone's shapes, Dialect.compile): the text rendered once, run
+  // as a named statement prepared on each connection (prepared-client.ts).
+  type CompiledStatement = { text: string; bind: (values: PlaceholderValues) => unknown[] };
   const pgDialect = new PgDialect();
-  const compiledSteps = new Map<string, { text: string; bind: (values: PlaceholderValues) => unknown[] }>();
+  const render = (query: SQL): CompiledStatement => {
+    const built = pgDialect.sqlToQuery(query);
+    return { text: built.sql, bind: bindPlaceholders<unknown>(built) };
+  };
+  const run = (tx: Db, { text, bind }: CompiledStatement, values: PlaceholderValues) =>
+    clientOf(tx).unsafe(text, bind(values) as postgres.ParameterOrJSON<never>[]);
+  const compiledSteps = new Map<string, CompiledStatement>();
 
   // One statement whatever the number of keys: the keys travel as two arrays, so the text (and
   // the prepared statement) stays the same. Each (type, value) pair is a probe of the
@@ -135,13 +143,10 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
         const steps = writes(db);
         const ctes = sql.join(steps.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `);
         const product = sql.join(steps.map((_, i) => sql.raw(`(select count(*) from w${i})`)), sql` * `);
-        const built = pgDialect.sqlToQuery(sql`with ${ctes} select 1 / (${product}) as applied`);
-        step = { text: built.sql, bind: bindPlaceholders<unknown>(built) };
-        compiledSteps.set(shape, step);
+        compiledSteps.set(shape, (step = render(sql`with ${ctes} select 1 / (${product}) as applied`)));
       }
       try {
-        // A named statement, prepared once per connection of the pool (dialect.ts, Dialect.allOrNone).
-        await pool.unsafe(step.text, step.bind(values) as postgres.ParameterOrJSON<never>[], { prepare: true });
+        await run(db, step, values);
         return true;
       } catch (e) {
         if (pgError(e)?.code === '22012') return false;
@@ -149,14 +154,10 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
       }
     },
     compile: (build) => {
-      let compiled: { text: string; bind: (values: PlaceholderValues) => unknown[] } | undefined;
+      let compiled: CompiledStatement | undefined;
+      // On the transaction's own connection.
       return async (tx, values) => {
-        if (compiled === undefined) {
-          const built = pgDialect.sqlToQuery(build(db).getSQL());
-          compiled = { text: built.sql, bind: bindPlaceholders<unknown>(built) };
-        }
-        // On the transaction's own connection, prepared there (prepared-client.ts).
-        await clientOf(tx).unsafe(compiled.text, compiled.bind(values) as postgres.ParameterOrJSON<never>[]);
+        await run(tx, (compiled ??= render(build(db).getSQL())), values);
       };
     },
     snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { bindPlaceholders, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
+import { bindPlaceholders, type BuiltWrite, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead, type PreparedRead } from './prepared-read.js';
@@ -180,8 +180,14 @@ export function openSqliteDialect(path: string): Dialect {
   // The hot reads remember their answers while the file is unchanged (unchanged-reads.ts). Not
   // when one connection is both sides: its own commits do not change its data_version.
   const remembered = reader === writer ? <Row>(read: PreparedRead<Row>) => read : whileUnchanged(reader);
-  // allOrNone's writes, compiled once per shape on the writer (dialect.ts, Dialect.allOrNone).
-  const compiledSteps = new Map<string, Array<{ statement: Database.Statement; bind: (values: PlaceholderValues) => unknown[] }>>();
+  // Writes built once (Dialect.allOrNone's shapes, Dialect.compile), compiled on the writer: every
+  // transaction and write runs there.
+  type CompiledStatement = { statement: Database.Statement; bind: (values: PlaceholderValues) => unknown[] };
+  const compileOnWriter = (write: BuiltWrite): CompiledStatement => {
+    const built = write.toSQL();
+    return { statement: writer.prepare(built.sql), bind: bindPlaceholders<unknown>(built) };
+  };
+  const compiledSteps = new Map<string, CompiledStatement[]>();
 
   return {
     t,
@@ -189,19 +195,13 @@ export function openSqliteDialect(path: string): Dialect {
     write: (work) => oneWriter(() => work(writeDb)),
     transaction: (work) => oneWriter(() => inTransaction(writer, 'IMMEDIATE', writeDb, work)),
     allOrNone: async (shape, writes, values) => {
-      let steps = compiledSteps.get(shape);
-      if (steps === undefined) {
-        steps = writes(writeDb).map((write) => {
-          const built = write.toSQL();
-          return { statement: writer.prepare(built.sql), bind: bindPlaceholders<unknown>(built) };
-        });
-        compiledSteps.set(shape, steps);
-      }
-      const compiled = steps;
+      let compiled = compiledSteps.get(shape);
+      if (compiled === undefined) compiledSteps.set(shape, (compiled = writes(writeDb).map(compileOnWriter)));
+      const steps = compiled;
       try {
         return await oneWriter(() =>
           inTransaction(writer, 'IMMEDIATE', writeDb, async () => {
-            for (const { statement, bind } of compiled) if (statement.get(...bind(values)) === undefined) throw notApplied;
+            for (const { statement, bind } of steps) if (statement.get(...bind(values)) === undefined) throw notApplied;
             return true;
           }),
         );
@@ -211,14 +211,10 @@ export function openSqliteDialect(path: string): Dialect {
       }
     },
     compile: (build) => {
-      let compiled: { statement: Database.Statement; bind: (values: PlaceholderValues) => unknown[] } | undefined;
+      let compiled: CompiledStatement | undefined;
       // Every transaction and write runs on the writer, so `tx` is always its connection.
       return async (_tx, values) => {
-        if (compiled === undefined) {
-          const built = build(writeDb).toSQL();
-          compiled = { statement: writer.prepare(built.sql), bind: bindPlaceholders<unknown>(built) };
-        }
-        const { statement, bind } = compiled;
+        const { statement, bind } = (compiled ??= compileOnWriter(build(writeDb)));
         if (statement.reader) statement.all(...bind(values));
         else statement.run(...bind(values));
       };

@@ -15,15 +15,13 @@ import type { EventDraft } from '../../../application/events/event-draft.js';
 export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
   const { sessions, loginDays } = d.t;
   const p = sql.placeholder;
-  // A login's writes, built once (Dialect.compile).
-  const countLoginOnDay = d.compile((db) =>
+  // A login's writes, built once (Dialect.compile). The login count is on its application's UTC day.
+  const countLogin = d.compile((db) =>
     db
       .insert(loginDays)
       .values({ applicationId: p('applicationId'), day: p('day'), logins: 1 })
       .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } }),
   );
-  /** Counts a login on its application's UTC day, in the transaction that opens the session. */
-  const countLogin = (tx: Db, applicationId: string, at: number) => countLoginOnDay(tx, { applicationId, day: utcDayStart(at) });
   const revokeSession = d.compile((db) => db.update(sessions).set({ revokedAt: sql`${p('now')}` }).where(eq(sessions.id, p('id'))));
   const insertSession = d.compile((db) =>
     db.insert(sessions).values({
@@ -77,7 +75,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           recordEvents(d, tx, drafts, now),
           ...(ip === undefined ? [] : addressWrites(d, tx, user.id, ip, now)),
         ]);
-        await countLogin(tx, session.applicationId, session.createdAt);
+        await countLogin(tx, { applicationId: session.applicationId, day: utcDayStart(session.createdAt) });
         return { deviceRegistered: registered };
       });
     },
