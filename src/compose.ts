@@ -52,8 +52,8 @@ export function composeDeps(options: ComposeOptions): Deps {
   // than cores: each hash is CPU- and memory-bound (19 MiB), so extra ones only take turns on the
   // same cores, thrash their caches and crowd out the event loop. Measured on two cores: 4 at
   // once cost ~19 ms of CPU a login, 2 at once ~16 ms, and logins/s rose by about a tenth. The
-  // threads left over serve file system, WebCrypto and response-signature work (every integration
-  // answer is signed there) without waiting behind a hash.
+  // threads left over serve file system and WebCrypto work without waiting behind a hash
+  // (response signatures are made on worker threads of their own: batched-signer.ts).
   const threads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4;
   const secrets = createSecrets(options.masterKey);
   return {

@@ -1,9 +1,10 @@
-import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { ResponseSigningKeys } from '../../application/ports/response-signing-keys.js';
 import type { Secrets } from '../../application/ports/secrets.js';
 import type { LicenseFileGrant, ResponseSigningKey } from '../../application/records.js';
 import { hardwareIdDigest, type LicenseFileClaims, licenseFilePayload, licenseFileSigningText, licenseFileText } from '../../signing/license-file.js';
 import { responseKeyId } from '../../signing/response-signature.js';
+import { createBatchedSigner } from './batched-signer.js';
 
 /** Opened private keys kept at most; past it the cache starts over (a few applications sign most answers). */
 const OPENED_KEYS_MAX = 1024;
@@ -23,12 +24,11 @@ export function createResponseSigningKeys(secrets: Pick<Secrets, 'seal' | 'open'
     opened.set(key.privateKeySealed, privateKey);
     return privateKey;
   };
-  // With a callback, node:crypto signs in libuv's thread pool: an Ed25519 signature costs more
-  // than the rest of an app_context answer's signing, and the event loop serves the next request meanwhile.
-  const signText = (key: ResponseSigningKey, message: string) =>
-    new Promise<string>((resolve, reject) => {
-      sign(null, Buffer.from(message, 'utf8'), privateKeyOf(key), (error, signature) => (error ? reject(error) : resolve(signature.toString('base64'))));
-    });
+  // Signed on worker threads, a turn's signatures at a time (batched-signer.ts): an Ed25519
+  // signature costs more than the rest of an app_context answer's signing, and the event loop
+  // serves the next request meanwhile.
+  const signer = createBatchedSigner();
+  const signText = (key: ResponseSigningKey, message: string) => signer.sign(privateKeyOf(key), message);
   return {
     generate() {
       const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
