@@ -1,3 +1,4 @@
+import { createBanMemory } from './application/ban-memory.js';
 import { createContentCache } from './application/integration/content-cache.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -74,6 +75,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     console: { tokenIdleMs: (options.consoleTokenIdleHours ?? DEFAULT_CONSOLE_TOKEN_IDLE_HOURS) * 3_600_000 },
     blobs: options.blobs,
     content: createContentCache(options.store),
+    bans: createBanMemory(options.store),
     webhooks: createWebhookSender({ allowPrivate: options.webhooksAllowPrivate ?? false }),
     html: createAnnouncementSanitizer(),
     files: {

@@ -7,13 +7,13 @@ import { requestRefused } from './events/refusals.js';
 import type { ApplicationRecord } from './records.js';
 
 /** What the ban check uses: the bans, and the time and ids of the bans it propagates. */
-export type BanGuardDeps = Pick<Deps, 'clock' | 'ids'> & { store: BanStore & EventStore };
+export type BanGuardDeps = Pick<Deps, 'clock' | 'ids' | 'bans'> & { store: BanStore & EventStore };
 
 /**
  * Refuses a request that carries a banned identifier. With the application's ban propagation on,
  * the other identifiers the request carried are banned too first (sign-ups included; a hardware id only when the proof registers it to the proven user), unless
  * only the address or propagated bans were hit (docs/choices.md, "Bans"). The proof is asked for only
- * when a ban matched: the common path costs one lookup.
+ * when a ban matched: the common path costs one lookup, or none while ban-memory.ts remembers it.
  */
 export async function guardBans(
   deps: BanGuardDeps,
@@ -24,7 +24,7 @@ export async function guardBans(
   const keys = identifierKeys(ids);
   if (keys.length === 0) return;
   const now = deps.clock.now();
-  const matching = await deps.store.findMatchingBans(app.id, keys, now);
+  const matching = await deps.bans.matching(app, keys, now);
   if (matching.length === 0) return;
   const policy = { enabled: app.settings.banPropagation, ipBanHours: app.settings.propagatedIpBanHours };
   const decision = decideBans(ids, matching, policy, now, policy.enabled ? await proof() : unproven);

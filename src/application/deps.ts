@@ -1,6 +1,7 @@
 import type { ThrottleLimits } from '../domain/auth-throttle.js';
 import type { SignUpLimits } from '../domain/sign-up-limits.js';
 import type { JobBell } from './files/job-bell.js';
+import type { BanMemory } from './ban-memory.js';
 import type { ContentCache } from './integration/content-cache.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { HtmlSanitizer } from './ports/html-sanitizer.js';
@@ -38,6 +39,8 @@ export interface Deps {
   };
   /** The applications' content as app_context serves it, cached in process. */
   content: ContentCache;
+  /** The bans among requests' identifiers, remembered in process while an application's bans stand. */
+  bans: BanMemory;
   /** Calls webhook receivers, and decides which URLs may be one. */
   webhooks: WebhookSender;
   /** Announcement HTML, sanitised on write. */

@@ -49,6 +49,8 @@ export interface ApplicationRecord {
    * them (the database bumps it): what the content cache compares. New applications start at 0.
    */
   contentVersion: number;
+  /** The same for the application's bans: what the ban memory compares (ban-memory.ts). */
+  bansVersion: number;
   createdAt: Instant;
 }
 

@@ -48,6 +48,8 @@ export interface MatchedBan extends BanKey {
   id: string;
   /** The ban whose refusal made this one by propagation; null for a ban an owner made. */
   propagatedFrom: string | null;
+  /** When it stops holding (null: never): a remembered match holds only until then. */
+  expiresAt: Instant | null;
 }
 
 /** A ban to make by propagation, recording the ban it came from. */

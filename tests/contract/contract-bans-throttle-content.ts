@@ -62,27 +62,53 @@ export function banThrottleContentContract({ store, readThrottle, test, section 
       expect(await store().findMatchingBans(app.id, [], T0)).toEqual([]);
     });
 
+    test('every write to an application\'s bans bumps its bansVersion, and no other application\'s', async () => {
+      const { app } = await seedApp(store());
+      const { app: other } = await seedApp(store());
+      const version = async (a: typeof app) => (await store().findApplicationByApiKey(a.apiKey))!.bansVersion;
+      expect([await version(app), await version(other)]).toEqual([0, 0]);
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const afterAdd = await version(app);
+      expect(afterAdd).toBeGreaterThan(0);
+      // A ban that is there already writes nothing, and changes nothing.
+      await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      expect(await version(app)).toBe(afterAdd);
+      // An expired propagated ban replaced in place (an update), then purged and deleted.
+      await store().addBans(app.id, [ban(app.id, 'ip', '198.51.100.9', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 10 })], T0);
+      const afterPropagated = await version(app);
+      expect(afterPropagated).toBeGreaterThan(afterAdd);
+      await store().addBans(app.id, [ban(app.id, 'ip', '198.51.100.9', T0 + 20, { propagatedFrom: origin!.id, expiresAt: T0 + 30 })], T0 + 20);
+      const afterReplaced = await version(app);
+      expect(afterReplaced).toBeGreaterThan(afterPropagated);
+      expect(await store().purgeExpiredBans(T0 + 40)).toBe(1);
+      const afterPurge = await version(app);
+      expect(afterPurge).toBeGreaterThan(afterReplaced);
+      expect(await store().deleteBan(app.id, origin!.id, T0 + 50)).toBe(true);
+      expect(await version(app)).toBeGreaterThan(afterPurge);
+      expect(await version(other)).toBe(0);
+    });
+
     test('a propagated ban records its origin; an expired one neither matches nor lists, and a new ban replaces it', async () => {
       const { app } = await seedApp(store());
       const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
       const ipKey = { type: 'ip' as const, value: '198.51.100.4' };
       const propagated = ban(app.id, 'ip', ipKey.value, T0, { propagatedFrom: origin!.id, expiresAt: T0 + 1000 });
       expect(await store().addBans(app.id, [propagated], T0)).toEqual([propagated]);
-      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 999)).toEqual([{ ...ipKey, id: propagated.id, propagatedFrom: origin!.id }]);
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 999)).toEqual([{ ...ipKey, id: propagated.id, propagatedFrom: origin!.id, expiresAt: T0 + 1000 }]);
       // Expired: on both the hot read (each dialect's own) and the list.
       expect(await store().findMatchingBans(app.id, [ipKey], T0 + 1000)).toEqual([]);
       expect((await store().listBans(app.id, T0 + 1000)).map((b) => b.id)).toEqual([origin!.id]);
       // Propagating onto the expired row starts a new ban.
       const again = ban(app.id, 'ip', ipKey.value, T0 + 2000, { propagatedFrom: origin!.id, expiresAt: T0 + 3000 });
       expect(await store().addBans(app.id, [again], T0 + 2000)).toEqual([again]);
-      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 2500)).toEqual([{ ...ipKey, id: again.id, propagatedFrom: origin!.id }]);
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 2500)).toEqual([{ ...ipKey, id: again.id, propagatedFrom: origin!.id, expiresAt: T0 + 3000 }]);
       // A live propagated ban stays when propagation meets it again...
       const third = ban(app.id, 'ip', ipKey.value, T0 + 2600, { propagatedFrom: randomUUID(), expiresAt: T0 + 9000 });
       expect(await store().addBans(app.id, [third], T0 + 2600)).toEqual([again]);
       // ...but an owner's ban takes it over, for good.
       const owners = ban(app.id, 'ip', ipKey.value, T0 + 2700);
       expect(await store().addBans(app.id, [owners], T0 + 2700)).toEqual([owners]);
-      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 10_000_000)).toEqual([{ ...ipKey, id: owners.id, propagatedFrom: null }]);
+      expect(await store().findMatchingBans(app.id, [ipKey], T0 + 10_000_000)).toEqual([{ ...ipKey, id: owners.id, propagatedFrom: null, expiresAt: null }]);
       // And an owner's ban is never replaced by propagation.
       expect(await store().addBans(app.id, [ban(app.id, 'ip', ipKey.value, T0 + 2800, { propagatedFrom: origin!.id, expiresAt: null })], T0 + 2800)).toEqual([owners]);
     });

@@ -40,6 +40,7 @@ export const makeApp = (ownerId: string, over: Partial<ApplicationRecord> = {}):
   filesKeySealed: `sealed:${randomUUID()}`,
   signing: { response: makeResponseKey(), previousResponse: null, requestSealed: `sealed:${randomUUID()}`, previousRequest: null },
   contentVersion: 0,
+  bansVersion: 0,
   createdAt: T0,
   ...over,
 });

@@ -29,7 +29,7 @@ describe('identifierKeys', () => {
 describe('decideBans', () => {
   const NOW = 1_000_000;
   const on = { enabled: true, ipBanHours: 24 };
-  const owner = (k: BanKey, id = `ban-${k.type}`): MatchedBan => ({ ...k, id, propagatedFrom: null });
+  const owner = (k: BanKey, id = `ban-${k.type}`): MatchedBan => ({ ...k, id, propagatedFrom: null, expiresAt: null });
   const from = (origin: string, ...keys: BanKey[]) => keys.map((k) => ({ ...k, propagatedFrom: origin, expiresAt: k.type === 'ip' ? NOW + 24 * 3_600_000 : null }));
 
   it('no matching ban: not banned, nothing to propagate', () => {
@@ -60,7 +60,7 @@ describe('decideBans', () => {
   });
 
   it('a propagated ban refuses but does not propagate further', () => {
-    const propagatedUser: MatchedBan = { ...userKey, id: 'p-1', propagatedFrom: 'ban-x' };
+    const propagatedUser: MatchedBan = { ...userKey, id: 'p-1', propagatedFrom: 'ban-x', expiresAt: null };
     expect(decideBans(all, [propagatedUser], on, NOW, proven)).toEqual({ banned: true, propagate: [] });
     // Beside an owner's ban, the owner's is the origin.
     expect(decideBans(all, [propagatedUser, owner(ipKey), owner(licKey)], on, NOW, proven)).toEqual({ banned: true, propagate: from('ban-license', hwKey) });

@@ -137,6 +137,7 @@ describe('applications from before response signing', () => {
       filesKeySealed: t.deps.secrets.seal('files-key'),
       signing: { response: null, previousResponse: null, requestSealed: null, previousRequest: null },
       contentVersion: 0,
+      bansVersion: 0,
       createdAt: t.clock.now(),
     };
     await t.store.createApplication(app);

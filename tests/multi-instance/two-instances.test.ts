@@ -255,6 +255,28 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     expect(await served(0)).toEqual([{ name: 'channel', value: 'nightly' }]);
   }, 60_000);
 
+  it('a ban made through one instance refuses the next app_context on the other, whose clean answer it remembered', async () => {
+    const app = await createApp({ name: `Multi ${name} bans`, device_auth: false, ban_propagation: false });
+    const password = 'ban-memory-password';
+    const userId = await signUp(0, app.headers, 'banned-next', password);
+    const [code] = await licenses(app.id, 1);
+    const act = await request(pick(1), 'POST', '/api/integration/activate_license', app.headers, { code, username: 'banned-next', password });
+    expect(act.status, JSON.stringify(act.body)).toBe(200);
+    const login = await request(pick(0), 'POST', '/api/integration/auth/login', app.headers, { credentials: { username: 'banned-next', password } });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const auth = { ...app.headers, authorization: `Bearer ${login.body.session_token as string}` };
+    const status = async (i: number) => (await request(pick(i), 'GET', '/api/integration/app_context', auth)).status;
+    // Both instances answer (and remember the caller's clean ban probe) twice.
+    expect([await status(0), await status(1), await status(0), await status(1)]).toEqual([200, 200, 200, 200]);
+    const made = await request(pick(0), 'POST', `/api/console/applications/${app.id}/bans`, ownerAuth, { type: 'user', value: userId });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(await status(1)).toBe(403);
+    expect(await status(0)).toBe(403);
+    const lifted = await request(pick(1), 'DELETE', `/api/console/applications/${app.id}/bans/${made.body.id as string}`, ownerAuth);
+    expect(lifted.status).toBe(204);
+    expect([await status(0), await status(1)]).toEqual([200, 200]);
+  }, 60_000);
+
   it('a signed request is accepted once: its replay to the other instance is refused, and one of 20 parallel copies passes', async () => {
     const res = await request(pick(1), 'POST', '/api/console/applications', ownerAuth, { name: `Multi ${name} signed`, anonymous_access: true, request_signing: true, signature_window_seconds: 300 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -189,7 +189,7 @@ export function bansAmong(db: Db, bans: Tables['bans'], keys: SQL) {
 export function liveMatches(rows: ReadonlyArray<{ type: string; value: string; id: string; propagatedFrom: string | null; expiresAt: number | null }>, now: number): MatchedBan[] {
   const live: MatchedBan[] = [];
   // The type column only ever holds BanType values written from typed records.
-  for (const { expiresAt, ...ban } of rows) if (isBanLive({ expiresAt }, now)) live.push({ ...ban, type: ban.type as BanType });
+  for (const ban of rows) if (isBanLive(ban, now)) live.push({ ...ban, type: ban.type as BanType });
   return live;
 }
 

@@ -99,8 +99,8 @@ export const applicationRow = ({ settings, signing, ...a }: ApplicationRecord): 
 
 // The settings columns are named as the settings are, so settingsColumns reads them off the row too.
 export const toApplication = (r: Row<'applications'>): ApplicationRecord => {
-  const { id, ownerId, name, apiKey, apiSecretDigest, adminApiKeyDigest, filesKeySealed, contentVersion, createdAt } = r;
-  return { id, ownerId, name, settings: settingsColumns(r), apiKey, apiSecretDigest, adminApiKeyDigest, filesKeySealed, signing: toSigningKeys(r), contentVersion, createdAt };
+  const { id, ownerId, name, apiKey, apiSecretDigest, adminApiKeyDigest, filesKeySealed, contentVersion, bansVersion, createdAt } = r;
+  return { id, ownerId, name, settings: settingsColumns(r), apiKey, apiSecretDigest, adminApiKeyDigest, filesKeySealed, signing: toSigningKeys(r), contentVersion, bansVersion, createdAt };
 };
 
 export const membershipColumns = (m: Membership) => ({ activeUntil: m.activeUntil, isLifetime: m.isLifetime });

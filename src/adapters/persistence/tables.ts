@@ -121,6 +121,10 @@ export function defineTables(k: Kit) {
       // announcements and files (the triggers of the content_version migrations), so a cache of
       // that content is stale exactly when this differs (docs/choices.md, "The content cache").
       contentVersion: k.bigNumber('content_version').notNull().default(0),
+      // Bumped the same way on every write to the application's bans (the bans_version
+      // migrations), so a remembered ban probe is stale exactly when this differs (docs/choices.md,
+      // "Bans").
+      bansVersion: k.bigNumber('bans_version').notNull().default(0),
       createdAt: k.instant('created_at').notNull(),
     },
     (t) => [k.index('applications_owner_idx').on(t.ownerId)],

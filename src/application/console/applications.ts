@@ -71,6 +71,7 @@ export async function createApplication(
     filesKeySealed: deps.secrets.seal(credentials.filesEncryptionKey),
     signing: { response: deps.responseKeys.generate(), previousResponse: null, requestSealed: requestSigningKey.sealed, previousRequest: null },
     contentVersion: 0,
+    bansVersion: 0,
     createdAt: deps.clock.now(),
   };
   await deps.store.createApplication(application);

@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "bans_version" bigint DEFAULT 0 NOT NULL;
