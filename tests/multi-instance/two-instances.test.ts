@@ -258,7 +258,7 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
   it('a ban made through one instance refuses the next app_context on the other, whose clean answer it remembered', async () => {
     const app = await createApp({ name: `Multi ${name} bans`, device_auth: false, ban_propagation: false });
     const password = 'ban-memory-password';
-    const userId = await signUp(0, app.headers, 'banned-next', password);
+    await signUp(0, app.headers, 'banned-next', password);
     const [code] = await licenses(app.id, 1);
     const act = await request(pick(1), 'POST', '/api/integration/activate_license', app.headers, { code, username: 'banned-next', password });
     expect(act.status, JSON.stringify(act.body)).toBe(200);
@@ -268,7 +268,8 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     const status = async (i: number) => (await request(pick(i), 'GET', '/api/integration/app_context', auth)).status;
     // Both instances answer (and remember the caller's clean ban probe) twice.
     expect([await status(0), await status(1), await status(0), await status(1)]).toEqual([200, 200, 200, 200]);
-    const made = await request(pick(0), 'POST', `/api/console/applications/${app.id}/bans`, ownerAuth, { type: 'user', value: userId });
+    // A ban of the license the user redeemed, by its code (a user ban would also end the session).
+    const made = await request(pick(0), 'POST', `/api/console/applications/${app.id}/bans`, ownerAuth, { type: 'license', value: code });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(await status(1)).toBe(403);
     expect(await status(0)).toBe(403);
