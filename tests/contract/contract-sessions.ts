@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
-import { domainError, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
 
 async function userOf(store: Store) {
   const { app } = await seedApp(store);
@@ -69,6 +69,30 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const lapsed = makeSession(app.id, other.id);
       await domainError(store().openSession({ session: lapsed, device: null, cap: 5, now: T0 }), 'MEMBERSHIP_INACTIVE');
       expect(await store().findSession(lapsed.id)).toBeNull();
+    });
+
+    test('findSessionAccess reads the session with the named user of the application and every license that user redeemed', async () => {
+      const { app, user } = await userOf(store());
+      const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
+      await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 });
+      const withUser = async () => ({ session, user: await store().findUserById(app.id, user.id) });
+      // No license yet; then two, and one redeemed by someone else that is not the user's.
+      expect(await store().findSessionAccess(app.id, session.id, user.id)).toEqual({ ...(await withUser()), licenseIds: [] });
+      const licenses = [makeLicense(app.id), makeLicense(app.id), makeLicense(app.id)];
+      await store().insertLicenses(licenses);
+      const other = await seedUser(store(), app.id);
+      for (const [license, by] of [[licenses[0]!, user], [licenses[1]!, user], [licenses[2]!, other]] as const) {
+        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      }
+      const access = await store().findSessionAccess(app.id, session.id, user.id);
+      expect({ ...access, licenseIds: [...access.licenseIds].sort() }).toEqual({ ...(await withUser()), licenseIds: [licenses[0]!.id, licenses[1]!.id].sort() });
+      expect(access.licenseIds).toEqual(await store().redeemedLicenseIds(app.id, user.id));
+      // The session with another user named, or the user of another application: no such user here.
+      expect(await store().findSessionAccess(app.id, session.id, other.id)).toEqual({ session, user: await store().findUserById(app.id, other.id), licenseIds: [licenses[2]!.id] });
+      const { app: elsewhere } = await seedApp(store());
+      expect(await store().findSessionAccess(elsewhere.id, session.id, user.id)).toEqual({ session, user: null, licenseIds: [] });
+      // No session: nothing.
+      expect(await store().findSessionAccess(app.id, randomUUID(), user.id)).toEqual({ session: null, user: null, licenseIds: [] });
     });
 
     test('openSession registers a new device and stores the session', async () => {

@@ -71,6 +71,18 @@ export function bindPlaceholders<V>({ sql, params }: { sql: string; params: unkn
     });
 }
 
+/**
+ * Throws unless the rendered `sql` selects exactly `fields`' columns, in order: a prepared hot read
+ * decodes its rows by position (each dialect's prepared reads), so the two cannot drift apart.
+ * drizzle names a column alone from one table and with its table when the select joins others.
+ */
+export function assertSelects(sql: string, fields: Record<string, Column>): void {
+  const columns = Object.values(fields);
+  const bare = `select ${columns.map((c) => `"${c.name}"`).join(', ')} from `;
+  const qualified = `select ${columns.map((c) => `"${getTableName(c.table)}"."${c.name}"`).join(', ')} from `;
+  if (!sql.startsWith(bare) && !sql.startsWith(qualified)) throw new Error(`prepared read selects other columns than its decoder: ${sql}`);
+}
+
 /** The table and columns of a unique constraint a write violated. */
 export interface UniqueViolation {
   table: string;

@@ -2,8 +2,9 @@
 // credentials): built once from the tables, prepared once by the dialect, run without drizzle's
 // per-call building (each dialect's prepared reads say why that matters). Each is an indexed
 // lookup (the index is named beside it), so it stays flat as users and licenses grow.
-import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, type Column, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { SessionAccess } from '../../application/ports/session-store.js';
 import type { BuiltSelect, Dialect } from './dialect.js';
 import { toAnnouncement, toApplication, toFile, toSession, toUser } from './row-mappers.js';
 
@@ -49,6 +50,40 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
   // primary key (id=?)
   const fileById = rowsOf(files, and(eq(files.applicationId, p('applicationId')), eq(files.id, p('id'))));
 
+  // primary keys of sessions (id=?) and users, licenses_used_by_idx (used_by_user_id=?): the
+  // session behind a token, the user it names and that user's licenses in one statement, a row
+  // per license (one when there is none). The columns of the two tables are told apart by a
+  // prefix of their keys: the rows are decoded by position (the dialects' prepared reads).
+  const prefixed = (prefix: string, columns: Record<string, Column>) => Object.fromEntries(Object.entries(columns).map(([k, c]) => [prefix + k, c]));
+  const sessionKeys = Object.keys(getTableColumns(sessions));
+  const userKeys = Object.keys(getTableColumns(users));
+  const accessFields = { ...prefixed('s.', getTableColumns(sessions)), ...prefixed('u.', getTableColumns(users)), licenseId: licenses.id };
+  const sessionAccess = prepare(
+    accessFields,
+    db
+      .select(accessFields)
+      .from(sessions)
+      .leftJoin(users, and(eq(users.applicationId, p('applicationId')), eq(users.id, p('userId'))))
+      .leftJoin(licenses, and(eq(licenses.applicationId, p('applicationId')), eq(licenses.usedByUserId, p('userId'))))
+      .where(eq(sessions.id, p('sessionId'))) as unknown as BuiltSelect<Record<string, unknown>>,
+  );
+  const unprefixed = (row: Record<string, unknown>, prefix: string, keys: string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys) out[key] = row[prefix + key];
+    return out;
+  };
+  async function findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> {
+    const rows = await sessionAccess({ applicationId, sessionId, userId });
+    const [row] = rows;
+    if (row === undefined) return { session: null, user: null, licenseIds: [] };
+    // The columns are the tables' own, decoded as their selects decode them: their rows.
+    return {
+      session: toSession(unprefixed(row, 's.', sessionKeys) as (typeof sessions)['$inferSelect']),
+      user: row['u.id'] === null ? null : toUser(unprefixed(row, 'u.', userKeys) as (typeof users)['$inferSelect']),
+      licenseIds: rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string])),
+    };
+  }
+
   // A dialect may hand the same rows to every caller (sqlite/unchanged-reads.ts): each answer is
   // a fresh record, which its caller may change.
   const first = <Row, Record>(rows: Row[], map: (row: Row) => Record): Record | null => {
@@ -58,6 +93,7 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
   return {
     findApplicationByApiKey: async (apiKey: string) => first(await applicationByApiKey({ apiKey }), toApplication),
     findSession: async (id: string) => first(await sessionById({ id }), toSession),
+    findSessionAccess,
     findUserById: async (applicationId: string, id: string) => first(await userById({ applicationId, id }), toUser),
     findUserByUsernameKey: async (applicationId: string, key: string) => first(await userByUsernameKey({ applicationId, key }), toUser),
     findUserByLicenseId: async (applicationId: string, licenseId: string) => first(await userByLicenseId({ applicationId, licenseId }), toUser),

@@ -69,14 +69,10 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
 async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = await claimsOf(deps, app, token);
-  // The signed token names its user, so the user and their licenses are read beside the session
-  // rather than after it (one round trip on PostgreSQL instead of three); they count only once
-  // the session row has confirmed the token (docs/performance.md, app_context).
-  const [found, user, licenseIds] = await Promise.all([
-    deps.store.findSession(claims.sessionId),
-    deps.store.findUserById(app.id, claims.userId),
-    deps.store.redeemedLicenseIds(app.id, claims.userId),
-  ]);
+  // The signed token names its user, so the user and their licenses are read with the session,
+  // in one statement; they count only once the session row has confirmed the token
+  // (docs/performance.md, app_context).
+  const { session: found, user, licenseIds } = await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
   const session = checkSession(deps, app, token, claims, found);
   // A session opened before the application turned device auth on is tied to no device.
   if (app.settings.deviceAuth && session.hardwareId === null) {

@@ -14,6 +14,11 @@ export interface OpenSessionInput {
   ip?: string;
 }
 
+/** A session as token authentication reads it (SessionStore.findSessionAccess). */
+export type SessionAccess =
+  | { session: null; user: null; licenseIds: [] }
+  | { session: SessionRecord; user: UserRecord | null; licenseIds: string[] };
+
 export interface SessionStore {
   /**
    * ATOMIC: re-reads the user and refuses a login that a timeout (TIMED_OUT), a user ban (BANNED)
@@ -52,6 +57,12 @@ export interface SessionStore {
     now: Instant;
   }): Promise<UserRecord>;
   findSession(id: string): Promise<SessionRecord | null>;
+  /**
+   * What token authentication reads, in one go (one statement on either dialect): the session,
+   * and with it the application's user the token names and every license that user redeemed. No
+   * session: nothing else is read (the token is refused on the session alone).
+   */
+  findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess>;
   revokeSession(id: string, now: Instant): Promise<void>;
   /**
    * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a

@@ -9,7 +9,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
-import { bansAmong, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
+import { bansAmong, matchedBanFields, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
@@ -128,7 +128,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   // the prepared statement) stays the same. Each (type, value) pair is a probe of the
   // (application_id, type, value) unique index.
   const p = sql.placeholder;
-  const bansMatching = preparedRead(lane, bansAmong(db, t.bans, sql`(select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`));
+  const bansMatching = preparedRead(lane, matchedBanFields(t.bans), bansAmong(db, t.bans, sql`(select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`));
 
   return {
     t,
@@ -169,7 +169,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     // An identity column numbers the rows itself.
     insertionOrder: () => ({}),
     rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
-    prepare: (_fields, query) => preparedRead(lane, query),
+    prepare: (fields, query) => preparedRead(lane, fields, query),
     connections: POOL_SIZE,
     refreshStatistics: () => refreshStatistics(db),
     async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {

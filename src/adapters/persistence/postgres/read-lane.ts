@@ -9,16 +9,13 @@
 // - plain SELECTs never wait for row locks, so no transaction can hold this connection up.
 // PostgreSQL runs the reads one after another on one backend: an indexed lookup takes some tens of
 // microseconds there, well ahead of what one Node process can ask of it.
-import { getTableColumns, is } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
-import * as schema from './schema.js';
 
 export type LaneArg = postgres.ParameterOrJSON<never>;
 
 export interface ReadLane {
-  /** Runs `text` as a named prepared statement (prepared once per connection). */
-  query(text: string, args: LaneArg[]): Promise<unknown[]>;
+  /** Runs `text` as a named prepared statement (prepared once per connection): its rows, as arrays of values. */
+  values(text: string, args: LaneArg[]): Promise<unknown[][]>;
   ping(): Promise<void>;
   end(): Promise<void>;
 }
@@ -31,26 +28,6 @@ export interface ReadLane {
 const RETIRE_AFTER_MS = 30_000;
 
 /**
- * Each column name of the schema to its property name, so rows arrive shaped as drizzle's
- * $inferSelect and go straight to the shared row mappers. postgres.js applies it once per
- * statement (when the statement is described), not per row.
- */
-function propertyNames(): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const table of Object.values(schema)) {
-    if (!is(table, PgTable)) continue;
-    for (const [property, column] of Object.entries(getTableColumns(table))) {
-      const known = names.get(column.name);
-      if (known !== undefined && known !== property) {
-        throw new Error(`column ${column.name} is ${known} in one table and ${property} in another: the read lane cannot name it`);
-      }
-      names.set(column.name, property);
-    }
-  }
-  return names;
-}
-
-/**
  * Opens the read lane. Its client connects on the first query. When its connection closes after
  * it was established (lost, or at the end of its lifetime) the lane moves on to a fresh client: postgres.js 3.4.9 keeps the
  * bytes of a query still waiting to be written when a connection closes, and the timer that would
@@ -59,7 +36,6 @@ function propertyNames(): Map<string, string> {
  * would hang.
  */
 export function openReadLane(url: string): ReadLane {
-  const names = propertyNames();
   const retired = new Map<postgres.Sql, NodeJS.Timeout>();
   let ending = false;
   const finish = (client: postgres.Sql): Promise<void> => {
@@ -86,7 +62,6 @@ export function openReadLane(url: string): ReadLane {
         timer.unref();
         retired.set(client, timer);
       },
-      transform: { column: { from: (name: string) => names.get(name) ?? name } },
       // Every read here is an indexed lookup whose best plan does not depend on the values, and
       // each was checked (EXPLAIN) to use its index as a generic plan. Left to choose, PostgreSQL
       // plans the ban probe anew at every run (its generic estimate assumes ten keys, so it never
@@ -101,7 +76,7 @@ export function openReadLane(url: string): ReadLane {
   };
   let current = open();
   return {
-    query: (text, args) => current.unsafe(text, args, { prepare: true }),
+    values: async (text, args) => [...(await current.unsafe(text, args, { prepare: true }).values())] as unknown[][],
     async ping() {
       await current`select 1`;
     },

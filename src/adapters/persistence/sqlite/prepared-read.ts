@@ -13,7 +13,7 @@
 // db.transaction) they read within that transaction like the tx handle would.
 import type Database from 'better-sqlite3';
 import { Column } from 'drizzle-orm';
-import { bindPlaceholders, type BuiltSelect } from '../dialect.js';
+import { assertSelects, bindPlaceholders, type BuiltSelect } from '../dialect.js';
 
 type Value = string | number | null;
 export type ReadParams = Readonly<Record<string, Value>>;
@@ -22,15 +22,14 @@ export type ReadParams = Readonly<Record<string, Value>>;
 export type PreparedRead<Row> = (params: ReadParams) => Row[];
 
 /**
- * Prepares `query`, which must select exactly `fields` (`db.select(fields).from(...)`, one table):
- * the decoder reads the row's values in that order, and the rendered SQL is checked to start with
- * those columns so the two cannot drift apart.
+ * Prepares `query`, which must select exactly `fields` (`db.select(fields).from(...)`): the decoder
+ * reads the row's values in that order, and the rendered SQL is checked to select those columns
+ * (assertSelects) so the two cannot drift apart.
  */
 export function prepareRead<Row>(client: Database.Database, fields: Record<string, Column>, query: BuiltSelect<Row>): PreparedRead<Row> {
   const { sql, params } = query.toSQL();
+  assertSelects(sql, fields);
   const columns = Object.entries(fields);
-  const selectList = `select ${columns.map(([, c]) => `"${c.name}"`).join(', ')} from `;
-  if (!sql.startsWith(selectList)) throw new Error(`prepared read selects other columns than its decoder: ${sql}`);
   const statement = client.prepare<Value[], unknown[]>(sql).raw(true);
 
   const bind = bindPlaceholders<Value>({ sql, params });

@@ -122,6 +122,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       });
     },
     findSession: reads.findSession,
+    findSessionAccess: reads.findSessionAccess,
     async purgeEndedSessions(endedBefore, batch = 1000) {
       // In batches, so no one statement holds the (SQLite) write lock for long.
       let removed = 0;
