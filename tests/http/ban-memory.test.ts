@@ -2,12 +2,10 @@
 // identifiers while the application's bans_version stands. A ban made, lifted or written straight
 // into the database bites (or stops biting) on the very next request, and a remembered ban that
 // expires stops matching then, with nothing written.
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ban, bearer, call, expectError, member, token, type TestApplication } from '../support/integration.js';
-import { consoleRequest, createApplication, startTestApp, T0, testBackend, type TestApp } from '../support/test-app.js';
+import { consoleRequest, createApplication, startTestApp, T0, type TestApp } from '../support/test-app.js';
+import { sqlBehindTheServer } from '../support/sql-behind-the-server.js';
 
 let t: TestApp;
 let app: TestApplication;
@@ -19,21 +17,6 @@ beforeEach(async () => {
   tok = await token(t, app, { username: 'remy', password: u.password });
 });
 afterEach(() => t.close());
-
-/** Runs `statement` on the test server's database, behind the server's back. */
-async function sqlBehindTheServer(statement: string): Promise<void> {
-  if (testBackend === 'postgres') {
-    const pg = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
-    await pg.unsafe(statement).finally(() => pg.end({ timeout: 5 }));
-  } else {
-    const db = new Database(join(t.dataDir, 'gatehouse.db'));
-    try {
-      db.exec(statement);
-    } finally {
-      db.close();
-    }
-  }
-}
 
 const context = (ip: string) => call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip });
 
@@ -62,14 +45,14 @@ describe('the ban memory', () => {
     const overSocket = async () => (await fetch(`${base}/api/integration/app_context`, { headers: { ...app.headers, ...bearer(tok) } })).status;
     expect(await overSocket()).toBe(200);
     expect(await overSocket()).toBe(200);
-    await sqlBehindTheServer(`insert into bans (id, application_id, type, value, reason, created_at) values ('by-hand', '${app.id}', 'ip', '127.0.0.1', null, ${T0})`);
+    await sqlBehindTheServer(t, `insert into bans (id, application_id, type, value, reason, created_at) values ('by-hand', '${app.id}', 'ip', '127.0.0.1', null, ${T0})`);
     expect(await overSocket()).toBe(403);
-    await sqlBehindTheServer(`delete from bans where id = 'by-hand'`);
+    await sqlBehindTheServer(t, `delete from bans where id = 'by-hand'`);
     expect(await overSocket()).toBe(200);
   });
 
   it('a remembered ban that expires stops matching at its expiry, with nothing written', async () => {
-    await sqlBehindTheServer(
+    await sqlBehindTheServer(t, 
       `insert into bans (id, application_id, type, value, reason, created_at, expires_at) values ('brief', '${app.id}', 'ip', '10.9.0.3', null, ${T0}, ${t.clock.now() + 60_000})`,
     );
     expectError(await context('10.9.0.3'), 403, 'BANNED');

@@ -1,12 +1,10 @@
 // The content cache (docs/choices.md, "The content cache"): app_context serves an application's
 // variables, announcements and files from memory, and every change to them, however it is made,
 // is served on the very next request.
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, call, member, token, type TestApplication } from '../support/integration.js';
-import { consoleRequest, createApplication, startTestApp, T0, testBackend, type TestApp } from '../support/test-app.js';
+import { consoleRequest, createApplication, startTestApp, T0, type TestApp } from '../support/test-app.js';
+import { sqlBehindTheServer } from '../support/sql-behind-the-server.js';
 
 const announcement = { content_html: '<p>hi</p>', status: 'PUBLISHED', publish_from: new Date(T0 - 3_600_000).toISOString() };
 
@@ -24,21 +22,6 @@ const context = async () => {
   const body = res.json() as { application: { variables: Array<{ name: string; value: string }> }; announcements: Array<{ title: string }> };
   return { variables: body.application.variables, announcements: body.announcements };
 };
-
-/** Runs `statement` on the test server's database, behind the server's back. */
-async function sqlBehindTheServer(statement: string): Promise<void> {
-  if (testBackend === 'postgres') {
-    const pg = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
-    await pg.unsafe(statement).finally(() => pg.end({ timeout: 5 }));
-  } else {
-    const db = new Database(join(t.dataDir, 'gatehouse.db'));
-    try {
-      db.exec(statement);
-    } finally {
-      db.close();
-    }
-  }
-}
 
 describe('the content cache', () => {
   it('every change to variables and announcements is served on the next app_context', async () => {
@@ -76,7 +59,7 @@ describe('the content cache', () => {
     };
     await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/channel`, { value: 'stable', is_public: true });
     expect(await overSocket()).toEqual([{ name: 'channel', value: 'stable' }]);
-    await sqlBehindTheServer(`update variables set value = 'beta' where application_id = '${app.id}' and name = 'channel'`);
+    await sqlBehindTheServer(t, `update variables set value = 'beta' where application_id = '${app.id}' and name = 'channel'`);
     expect(await overSocket()).toEqual([{ name: 'channel', value: 'beta' }]);
   });
 
