@@ -28,7 +28,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-export function banThrottleContentContract({ store, readThrottle, test, section }: ContractContext): void {
+export function banThrottleContentContract({ store, connect, readThrottle, test, section }: ContractContext): void {
   section('bans', () => {
     test('addBans stores new bans, keeps existing ones and returns them in input order', async () => {
       const { app } = await seedApp(store());
@@ -282,6 +282,56 @@ export function banThrottleContentContract({ store, readThrottle, test, section 
       const lapsed = { ...attempt, now: T0 + LEASE };
       expect(await store().reserveAuthAttempt(lapsed, limits)).toBe('reserved');
       expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 1, inFlightUntil: T0 + 2 * LEASE });
+    });
+
+    // A store decides a step on the counters its last step on them left (CounterMemory in
+    // store/counter-swap.ts); what another instance or an owner changed since must still count.
+    test('a lock lifted through another connection lets the next check through at once', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      for (let i = 0; i < 3; i++) await store().reserveAuthAttempt(attempt, limits);
+      for (let i = 0; i < 3; i++) await store().settleAuthAttempt(attempt, 'failure', limits);
+      await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
+      await (await connect()).unlockAccounts(app.id, [attempt.accountKey]);
+      expect(await store().reserveAuthAttempt({ ...attempt, now: T0 + 2 }, limits)).toBe('reserved');
+      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, inFlight: 1, inFlightUntil: T0 + 2 + LEASE });
+    });
+
+    test('counters deleted through another connection are counted afresh, not written back as they were', async () => {
+      const { app } = await seedApp(store());
+      const attempt = attemptOf(app.id);
+      await store().reserveAuthAttempt(attempt, limits);
+      await store().settleAuthAttempt(attempt, 'failure', limits);
+      // The account's rows go; the address's stays. The next reservation must not bring back
+      // the failure this store last saw.
+      await (await connect()).unlockAccounts(app.id, [attempt.accountKey]);
+      expect(await store().reserveAuthAttempt(attempt, limits)).toBe('reserved');
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { ...fresh, inFlight: 1, inFlightUntil: T0 + LEASE },
+        everywhere: { windowStart: T0, failures: 1 },
+        ip: { windowStart: T0, failures: 2 },
+      });
+    });
+
+    test('two connections taking turns on one address and account count every check exactly', async () => {
+      const { app } = await seedApp(store());
+      const peer = await connect();
+      const attempt = attemptOf(app.id);
+      const stores = [store(), peer];
+      // Each store's own last view is stale after every step of the other.
+      for (let i = 0; i < 4; i++) expect(await stores[i % 2]!.reserveAuthAttempt(attempt, { ...limits, lockoutThreshold: 10 })).toBe('reserved');
+      await peer.settleAuthAttempt(attempt, 'success', { ...limits, lockoutThreshold: 10 });
+      await store().settleAuthAttempt(attempt, 'failure', { ...limits, lockoutThreshold: 10 });
+      await peer.settleAuthAttempt(attempt, 'failure', { ...limits, lockoutThreshold: 10 });
+      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+        account: { ...fresh, failures: 2, inFlight: 1, inFlightUntil: T0 + LEASE },
+        everywhere: { windowStart: T0, failures: 3 },
+        ip: { windowStart: T0, failures: 3 },
+      });
+      // The address limit (5) is reached on the sixth failure counted, whichever store counts it.
+      expect(await store().reserveAuthAttempt(attempt, { ...limits, lockoutThreshold: 10 })).toBe('reserved');
+      expect(await peer.reserveAuthAttempt(attempt, { ...limits, lockoutThreshold: 10 })).toBe('reserved');
+      await domainError(store().reserveAuthAttempt(attempt, { ...limits, lockoutThreshold: 10 }), 'RATE_LIMITED');
     });
 
     test('without an account key only the address is throttled', async () => {

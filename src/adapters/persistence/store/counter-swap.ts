@@ -31,8 +31,25 @@ export interface CounterWrite {
   after: Values;
 }
 
-/** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
-export type Decision<T> = { answer: T; writes: CounterWrite[] };
+/**
+ * A decision: either an answer that writes nothing, or rows to write and the answer once they are;
+ * `after`, the counters as they stand once the writes applied, for a step that remembers them.
+ */
+export type Decision<T, R = unknown> = { answer: T; writes: CounterWrite[]; after?: R };
+
+/**
+ * Counters a step remembers from the last step on the same rows in this process, to decide on
+ * without reading them. What it remembers is only ever a guess: a decision made on it stands only
+ * when its compare-and-set writes apply, which proves every row written still held the
+ * remembered values; a decision that writes nothing (a refusal, 'busy') is made again on a fresh
+ * read, so stale counters can never refuse anybody. So a decision that writes must write (compare
+ * and set) every row its answer depends on.
+ */
+export interface CounterMemory<R> {
+  recall(): R | undefined;
+  /** What the rows hold now, or undefined: nothing is known any more. */
+  keep(counters: R | undefined): void;
+}
 
 /**
  * Runs again this often at most while other writers keep changing the rows. Each loss is another
@@ -70,13 +87,14 @@ function stillHolds(table: PgTable, i: number, before: Values | null): SQL {
 
 /** Inserts the row, or updates it if it still holds `before`; a row returned when it was written. */
 function swap(db: Db, w: CounterWrite, i: number): AppliedWrite {
-  const target = Object.keys(w.key).map((name) => column(w.table, name));
   const after = placeholders(i, 'a', w.after);
-  return db
-    .insert(w.table)
-    .values({ ...placeholders(i, 'k', w.key), ...after })
-    .onConflictDoUpdate({ target, set: after, setWhere: stillHolds(w.table, i, w.before) })
-    .returning({ written: sql<number>`1` });
+  const key = placeholders(i, 'k', w.key);
+  // A row read as missing is inserted, unless it appeared meanwhile; a row read (or remembered)
+  // with values is updated only while it still holds them: if it was deleted meanwhile (purged,
+  // unlocked) the step fails and decides again on what is there now.
+  if (w.before === null) return db.insert(w.table).values({ ...key, ...after }).onConflictDoNothing().returning({ written: sql<number>`1` });
+  const where = and(...Object.entries(key).map(([name, value]) => sql`${column(w.table, name)} = ${value}`), stillHolds(w.table, i, w.before));
+  return db.update(w.table).set(after).where(where).returning({ written: sql<number>`1` });
 }
 
 /** What the writes' statements depend on: their tables, their columns, and which rows were there. */
@@ -115,14 +133,45 @@ export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promi
 
 /**
  * Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
- * the decision's rows if none changed since the read; otherwise starts over.
+ * the decision's rows if none changed since the read; otherwise starts over. With `memory`, the
+ * first round decides on the counters remembered, if any, instead of reading (CounterMemory).
  */
-export async function swapCounters<R, T>(d: Pick<Dialect, 'allOrNone'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const { answer, writes } = decide(await read());
-    if (writes.length === 0) return answer;
-    if (await d.allOrNone(shapeOf(writes), (db) => writes.map((w, i) => swap(db, w, i)), valuesOf(writes))) return answer;
-    await backoff(round);
+export async function swapCounters<R, T>(
+  d: Pick<Dialect, 'allOrNone'>,
+  read: () => Promise<R>,
+  decide: (read: R) => Decision<T, R>,
+  memory?: CounterMemory<R>,
+): Promise<T> {
+  let remembered = memory?.recall();
+  for (let round = 0; round < MAX_ROUNDS; ) {
+    if (remembered !== undefined) {
+      // A guess: only a decision whose writes apply is taken from it.
+      const guess = remembered;
+      remembered = undefined;
+      let decision: Decision<T, R> | null = null;
+      try {
+        decision = decide(guess);
+      } catch {
+        // Refused on what was remembered: decided again on what is stored.
+      }
+      if (decision !== null && decision.writes.length > 0 && (await apply(d, decision.writes))) {
+        memory?.keep(decision.after);
+        return decision.answer;
+      }
+      memory?.keep(undefined);
+      continue;
+    }
+    const decision = decide(await read());
+    if (decision.writes.length === 0) return decision.answer;
+    if (await apply(d, decision.writes)) {
+      memory?.keep(decision.after);
+      return decision.answer;
+    }
+    memory?.keep(undefined);
+    await backoff(round++);
   }
   throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
 }
+
+/** Writes all of `writes` or none; whether they applied. */
+const apply = (d: Pick<Dialect, 'allOrNone'>, writes: CounterWrite[]) => d.allOrNone(shapeOf(writes), (db) => writes.map((w, i) => swap(db, w, i)), valuesOf(writes));

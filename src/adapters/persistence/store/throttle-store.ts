@@ -21,7 +21,7 @@ import {
 import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
-import { type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
+import { type CounterMemory, type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
@@ -84,6 +84,30 @@ function counterRows(d: Dialect) {
   return { read, pairWrite, windowWrite, ipWrite };
 }
 
+/** How many (account, address) counter sets a process remembers (counterMemories). */
+const REMEMBERED_COUNTER_SETS = 10_000;
+
+/**
+ * The counters of each (account, address) as this process's last step on them left them, the
+ * least recently used forgotten first: the next step of a login from the same address decides on
+ * them without reading (CounterMemory in counter-swap.ts: a guess its writes prove or refute).
+ */
+function counterMemories(capacity = REMEMBERED_COUNTER_SETS) {
+  const kept = new Map<string, StoredCounters>();
+  return (applicationId: string, accountKey: string | null, ip: string): CounterMemory<StoredCounters> => {
+    const key = `${applicationId}\n${accountKey ?? ''}\n${ip}`;
+    return {
+      recall: () => kept.get(key),
+      keep(counters) {
+        kept.delete(key);
+        if (counters === undefined) return;
+        kept.set(key, counters);
+        if (kept.size > capacity) kept.delete(kept.keys().next().value as string);
+      },
+    };
+  };
+}
+
 /**
  * The counters of (account, address) as stored. Not on the ThrottleStore
  * port: nothing in production lists throttle state, which shows only in the port's refusals. The
@@ -100,6 +124,8 @@ export function throttleStore(d: Dialect): ThrottleStore {
   // Every credential check counts on its address's row, and every sign-up on its application's:
   // in this process, steps on one such row take turns (counter-swap.ts).
   const inLane = serialLanes();
+  // The counters each (account, address) was left with, so the next step need not read them.
+  const remembered = counterMemories();
   const addressLane = (applicationId: string, ip: string) => `address\n${applicationId}\n${ip}`;
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
@@ -135,36 +161,38 @@ export function throttleStore(d: Dialect): ThrottleStore {
 
   return {
     async reserveAuthAttempt({ applicationId, accountKey, ip, now, familiar }, limits) {
-      return inLane(addressLane(applicationId, ip), () => swapCounters(d, () => read(applicationId, accountKey, ip), (c) => {
+      const counters = () => read(applicationId, accountKey, ip);
+      return inLane(addressLane(applicationId, ip), () => swapCounters(d, counters, (c) => {
         // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
         // counting on the accounts it names. Every decision precedes any write, so a refusal
         // or 'busy' writes nothing.
-        const writes = [ipWrite(applicationId, ip, c.ip, reserveIpAttempt(c.ip, limits.ipFailureLimit, now, familiar === true && accountKey !== null))];
-        if (accountKey !== null) {
-          const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now);
-          const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
-          if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
-          writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
-        }
-        return { answer: 'reserved' as const, writes };
-      }));
+        const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, familiar === true && accountKey !== null);
+        const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
+        if (accountKey === null) return { answer: 'reserved' as const, writes, after: { ...c, ip: ipNext } };
+        const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now);
+        const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
+        if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
+        writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
+        return { answer: 'reserved' as const, writes, after: { ip: ipNext, window, pair: pair.next } };
+      }, remembered(applicationId, accountKey, ip)));
     },
     async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
-      return inLane(addressLane(applicationId, ip), () => swapCounters(d, () => read(applicationId, accountKey, ip), (c) => {
+      const counters = () => read(applicationId, accountKey, ip);
+      return inLane(addressLane(applicationId, ip), () => swapCounters(d, counters, (c) => {
         // A failure stays counted on the windows, where the reservation put it; a success gives
         // it back.
         const success = outcome === 'success';
-        const writes = success ? [ipWrite(applicationId, ip, c.ip, ipAfterSuccess(c.ip, now))] : [];
-        let locked: { lockedUntil: number } | null = null;
-        if (accountKey !== null) {
-          const pair = c.pair ?? freshAccountCounter;
-          const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
-          if (success) writes.push(windowWrite(applicationId, accountKey, c.window, accountWindowAfterSuccess(c.window, now)));
-          writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
-          if (next.lockedUntil !== null && next.lockouts > pair.lockouts) locked = { lockedUntil: next.lockedUntil };
-        }
-        return { answer: locked, writes };
-      }));
+        const ipNext = success ? ipAfterSuccess(c.ip, now) : null;
+        const writes = ipNext === null ? [] : [ipWrite(applicationId, ip, c.ip, ipNext)];
+        if (accountKey === null) return { answer: null, writes, after: { ...c, ip: ipNext ?? c.ip } };
+        const pair = c.pair ?? freshAccountCounter;
+        const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
+        const window = success ? accountWindowAfterSuccess(c.window, now) : null;
+        if (window !== null) writes.push(windowWrite(applicationId, accountKey, c.window, window));
+        writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
+        const locked = next.lockedUntil !== null && next.lockouts > pair.lockouts ? { lockedUntil: next.lockedUntil } : null;
+        return { answer: locked, writes, after: { ip: ipNext ?? c.ip, window: window ?? c.window, pair: next } };
+      }, remembered(applicationId, accountKey, ip)));
     },
     async reserveSignUp({ applicationId, address, now }, limits) {
       await changeSignUps(applicationId, address, now, (c, scope) =>
