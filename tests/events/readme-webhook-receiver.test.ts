@@ -25,6 +25,24 @@ const freePort = () =>
 
 let dir = '';
 let output = '';
+/** Called on each piece of the receiver's output. */
+let onOutput = () => {};
+
+/**
+ * Resolves once the receiver has printed `text`: it prints after it answered, so its line may
+ * reach this process after the answer did. Bounded, so a receiver that never prints it fails.
+ */
+function printed(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the receiver did not print ${text}; it printed: ${output}`)), 10_000);
+    onOutput = () => {
+      if (!output.includes(text)) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    onOutput();
+  });
+}
 let url = '';
 let stop = () => {};
 beforeAll(async () => {
@@ -34,8 +52,12 @@ beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}/`;
   const child = spawn(process.execPath, [join(dir, 'receiver.mjs')], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const take = (d: Buffer) => {
+    output += d.toString();
+    onOutput();
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
   stop = () => child.kill('SIGKILL');
   // Listening once a connection is accepted (a bound, not a wait).
   for (let i = 0; i < 100; i++) {
@@ -57,6 +79,7 @@ it('accepts a delivery signed with its secret, and the one signed during a rotat
   const other = webhookSecretOf(Buffer.alloc(32, 9));
   expect((await sender.send({ url, id: 'evt-readme-1', at: Date.now(), body, secrets: [secret] })).statusCode).toBe(204);
   expect((await sender.send({ url, id: 'evt-readme-2', at: Date.now(), body, secrets: [other, secret] })).statusCode).toBe(204);
+  await printed('user.created evt-readme-2');
   expect(output).toContain('user.created evt-readme-1');
 });
 
