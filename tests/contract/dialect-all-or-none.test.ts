@@ -1,6 +1,8 @@
 // Dialect.allOrNone on both databases: the writes of one step apply together, and one that applies
 // to no row undoes the others (store/counter-swap.ts relies on it for every throttle counter).
-// Dialect.compile: a write built once runs in the transaction it is given, and rolls back with it.
+// Dialect.compile: a write built once runs in the transaction it is given, and rolls back with it;
+// Dialect.compileRead likewise for reads. PostgreSQL's transactions send BEGIN without waiting for
+// it (postgres/prepared-client.ts): one whose COMMIT the server refused fails.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,4 +158,66 @@ for (const [name, open, skipped] of dialects) {
       ]);
     });
   });
+
+  describe.skipIf(skipped)(`Dialect.compileRead: ${name}`, () => {
+    let opened: Opened | null = null;
+    afterEach(async () => {
+      await opened?.cleanup();
+      opened = null;
+    });
+
+    it('builds once and reads, inside the transaction it is given, what that transaction wrote, with the columns decoded as drizzle decodes them', async () => {
+      opened = await open();
+      const { d } = opened;
+      const { app } = await seedApp(openStore(d));
+      const { authAccountCounters: a } = d.t;
+      const p = sql.placeholder;
+      let builds = 0;
+      // Integers as numbers, a nullable one as null, and a text key: what the login's reads select.
+      const fields = { accountKey: a.accountKey, failures: a.failures, lockedUntil: a.lockedUntil, inFlightUntil: a.inFlightUntil };
+      const counters = d.compileRead(fields, (db) => {
+        builds++;
+        return db.select(fields).from(a).where(and(eq(a.applicationId, p('app')), eq(a.ip, p('ip'))));
+      });
+      const row = { applicationId: app.id, ip: '192.0.2.1', failures: 2, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null, touchedAt: T0 };
+      const read = await d.transaction(async (tx) => {
+        await tx.insert(a).values({ ...row, accountKey: 'user:alice' });
+        return counters(tx, { app: app.id, ip: '192.0.2.1' });
+      });
+      expect(read).toEqual([{ accountKey: 'user:alice', failures: 2, lockedUntil: T0 + 60_000, inFlightUntil: null }]);
+      const locked = d.compileRead(fields, (db) => db.select(fields).from(a).where(eq(a.applicationId, p('app'))), { lock: true });
+      expect(await d.transaction((tx) => locked(tx, { app: app.id }))).toEqual(read);
+      expect(await d.transaction((tx) => counters(tx, { app: app.id, ip: '192.0.2.2' }))).toEqual([]);
+      expect(builds).toBe(1);
+    });
+  });
 }
+
+describe.skipIf(!adminUrl)('PostgreSQL transactions', () => {
+  let opened: Opened | null = null;
+  afterEach(async () => {
+    await opened?.cleanup();
+    opened = null;
+  });
+
+  it('fail when the server answers their COMMIT with ROLLBACK, as it does once a statement failed that the work swallowed', async () => {
+    const { url, drop } = await freshDatabase();
+    const d = await openPostgresDialect(url);
+    opened = { d, cleanup: async () => (await d.close(), await drop()) };
+    const { app } = await seedApp(openStore(d));
+    const ips = d.t.authIpCounters;
+    const row = (ip: string) => ({ applicationId: app.id, ip, windowStart: T0, failures: 1 });
+    await d.write((w) => w.insert(ips).values(row('a')));
+    await expect(
+      d.transaction(async (tx) => {
+        await tx.insert(ips).values(row('b'));
+        // A unique violation, caught: the transaction is aborted all the same.
+        await tx.insert(ips).values(row('a')).catch(() => {});
+      }),
+    ).rejects.toThrow(/ROLLBACK/);
+    expect((await d.db.select({ ip: ips.ip }).from(ips).where(eq(ips.applicationId, app.id))).map((r) => r.ip)).toEqual(['a']);
+    // The connection is clean for the next transaction.
+    await d.transaction((tx) => tx.insert(ips).values(row('c')));
+    expect((await d.db.select({ ip: ips.ip }).from(ips).where(eq(ips.applicationId, app.id))).map((r) => r.ip).sort()).toEqual(['a', 'c']);
+  });
+});

@@ -4,7 +4,7 @@
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
 import { join } from 'node:path';
-import { and, type Column, eq, getTableName, is, Param, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, Column, eq, getTableName, is, Param, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import { type BanKey, type BanType, isBanLive, type MatchedBan } from '../../domain/bans.js';
@@ -38,6 +38,9 @@ export type AppliedWrite = BuiltWrite;
 /** A write built once, run with its placeholders' values in a transaction or a `write` (Dialect.compile). */
 export type CompiledWrite = (tx: Db, values: PlaceholderValues) => Promise<void>;
 
+/** A read built once, run with its placeholders' values in a transaction (Dialect.compileRead): its rows. */
+export type CompiledRead<Row> = (tx: Db, values: PlaceholderValues) => Promise<Row[]>;
+
 /** What a prepared hot read takes: its placeholders' values by name. */
 export type ReadValues = Record<string, string | number>;
 
@@ -45,6 +48,11 @@ export type ReadValues = Record<string, string | number>;
 export interface BuiltSelect<Row> {
   toSQL(): { sql: string; params: unknown[] };
   readonly _: { readonly result: Row[] };
+}
+
+/** A built select that can also lock its rows (PostgreSQL's FOR UPDATE; Dialect.compileRead). */
+export interface LockableSelect<Row> extends BuiltSelect<Row> {
+  for(strength: 'update'): { toSQL(): { sql: string; params: unknown[] } };
 }
 
 /**
@@ -81,6 +89,27 @@ export function assertSelects(sql: string, fields: Record<string, Column>): void
   const bare = `select ${columns.map((c) => `"${c.name}"`).join(', ')} from `;
   const qualified = `select ${columns.map((c) => `"${getTableName(c.table)}"."${c.name}"`).join(', ')} from `;
   if (!sql.startsWith(bare) && !sql.startsWith(qualified)) throw new Error(`prepared read selects other columns than its decoder: ${sql}`);
+}
+
+/**
+ * Rows as drizzle's select of `fields` returns them, from the driver's arrays of values in the
+ * fields' order (assertSelects): each value through its column's mapFromDriverValue, as drizzle
+ * maps it, but for nulls and the columns that take the driver's value as it is.
+ */
+export function positionalRows<Row>(fields: Record<string, Column>): (raw: readonly unknown[]) => Row {
+  const keys = Object.keys(fields);
+  const identity = Column.prototype.mapFromDriverValue;
+  const mappers = Object.values(fields).map((c) => (c.mapFromDriverValue === identity ? null : c));
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const v = raw[i];
+      const mapper = mappers[i];
+      row[keys[i]!] = v === null || !mapper ? v : mapper.mapFromDriverValue(v);
+    }
+    // The columns and their decoding are the select's own, so this is the row type it infers.
+    return row as Row;
+  };
 }
 
 /** The table and columns of a unique constraint a write violated. */
@@ -141,6 +170,12 @@ export interface Dialect {
    * (docs/performance.md, login).
    */
   compile(build: (db: Db) => BuiltWrite): CompiledWrite;
+  /**
+   * A read the hot paths make inside their transactions (a login's user, ban, devices and live
+   * sessions), built once as `compile` builds writes; `query` must select exactly `fields`, in
+   * order. With `lock`, the rows it reads stay locked until the transaction ends (as `locked`).
+   */
+  compileRead<Row>(fields: Record<string, Column>, build: (db: Db) => LockableSelect<Row>, options?: { lock?: boolean }): CompiledRead<Row>;
   /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */
   prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
   /**

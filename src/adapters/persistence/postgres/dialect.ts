@@ -9,7 +9,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
-import { bansAmong, matchedBanFields, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
+import { assertSelects, bansAmong, matchedBanFields, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, type LockableSelect, migrationsFolder, type PlaceholderValues, positionalRows, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
@@ -158,6 +158,22 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
       // On the transaction's own connection.
       return async (tx, values) => {
         await run(tx, (compiled ??= render(build(db).getSQL())), values);
+      };
+    },
+    compileRead: <Row>(fields: Record<string, Column>, build: (db: Db) => LockableSelect<Row>, options?: { lock?: boolean }) => {
+      let compiled: (CompiledStatement & { decode: (raw: readonly unknown[]) => Row }) | undefined;
+      const compileOnce = () => {
+        const select = build(db);
+        const built = (options?.lock === true ? select.for('update') : select).toSQL();
+        assertSelects(built.sql, fields);
+        return { text: built.sql, bind: bindPlaceholders<unknown>(built), decode: positionalRows<Row>(fields) };
+      };
+      // On the transaction's own connection, as the pool's drizzle would run it (its values
+      // mapped by the columns: positionalRows).
+      return async (tx: Db, values: PlaceholderValues) => {
+        const { text, bind, decode } = (compiled ??= compileOnce());
+        const rows = await clientOf(tx).unsafe(text, bind(values) as postgres.ParameterOrJSON<never>[]).values();
+        return rows.map(decode);
       };
     },
     snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),

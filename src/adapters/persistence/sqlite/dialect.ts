@@ -8,10 +8,10 @@ import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { bindPlaceholders, type BuiltWrite, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
+import { bindPlaceholders, type BuiltSelect, type BuiltWrite, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
-import { prepareRead, type PreparedRead } from './prepared-read.js';
+import { prepareRead, type PreparedRead, type ReadParams } from './prepared-read.js';
 import { keepingStatements } from './statement-cache.js';
 import { committedHere, whileUnchanged } from './unchanged-reads.js';
 import * as schema from './schema.js';
@@ -218,6 +218,11 @@ export function openSqliteDialect(path: string): Dialect {
         if (statement.reader) statement.all(...bind(values));
         else statement.run(...bind(values));
       };
+    },
+    compileRead: <Row>(fields: Record<string, Column>, build: (db: Db) => BuiltSelect<Row>) => {
+      let read: PreparedRead<Row> | undefined;
+      // On the writer, like `compile`; its transaction already holds the whole file, so no lock.
+      return async (_tx, values) => (read ??= prepareRead(writer, fields, build(writeDb)))(values as ReadParams);
     },
     snapshot: (work) => oneSnapshot(() => inTransaction(snapshotReader, 'DEFERRED', snapshotDb, work)),
     locked: (query) => query,

@@ -12,8 +12,8 @@
 // Statements run on the connection, so inside a transaction opened on it (immediate, or
 // db.transaction) they read within that transaction like the tx handle would.
 import type Database from 'better-sqlite3';
-import { Column } from 'drizzle-orm';
-import { assertSelects, bindPlaceholders, type BuiltSelect } from '../dialect.js';
+import type { Column } from 'drizzle-orm';
+import { assertSelects, bindPlaceholders, type BuiltSelect, positionalRows } from '../dialect.js';
 
 type Value = string | number | null;
 export type ReadParams = Readonly<Record<string, Value>>;
@@ -29,25 +29,8 @@ export type PreparedRead<Row> = (params: ReadParams) => Row[];
 export function prepareRead<Row>(client: Database.Database, fields: Record<string, Column>, query: BuiltSelect<Row>): PreparedRead<Row> {
   const { sql, params } = query.toSQL();
   assertSelects(sql, fields);
-  const columns = Object.entries(fields);
   const statement = client.prepare<Value[], unknown[]>(sql).raw(true);
-
   const bind = bindPlaceholders<Value>({ sql, params });
-
-  const keys = columns.map(([key]) => key);
-  // Columns whose driver value is the value (text, integer as number) are copied as they come.
-  const identity = Column.prototype.mapFromDriverValue;
-  const mappers = columns.map(([, c]) => (c.mapFromDriverValue === identity ? null : c));
-  const decode = (raw: unknown[]): Row => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) {
-      const v = raw[i];
-      const mapper = mappers[i];
-      row[keys[i]!] = v === null || !mapper ? v : mapper.mapFromDriverValue(v);
-    }
-    // The columns and their decoding are the select's own, so this is the row type it infers.
-    return row as Row;
-  };
-
+  const decode = positionalRows<Row>(fields);
   return (values) => statement.all(...bind(values)).map(decode);
 }

@@ -7,7 +7,7 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { addressWrites, admit, assertAdmitted, assertStillAdmitted, devicesOf, findUser, lockUser } from './writes.js';
+import { addressWrites, admit, admitted, assertStillAdmitted, devicesOf, findUser, lockUser, userBanned } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
@@ -39,43 +39,46 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
    * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
    */
-  const liveSessions = (tx: Db, userId: string, now: number) => {
-    const { id, hardwareId, expiresAt, revokedAt, legacy } = sessions;
-    return tx
-      .select({ id, hardwareId, expiresAt, revokedAt, legacy })
-      .from(sessions)
-      .where(and(eq(sessions.userId, userId), isNull(revokedAt), gt(expiresAt, now)));
-  };
+  const liveFields = { id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy };
+  const liveSessionsOf = d.compileRead(liveFields, (db) =>
+    db.select(liveFields).from(sessions).where(and(eq(sessions.userId, p('userId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, p('now')))),
+  );
+  const liveSessions = (tx: Db, userId: string, now: number) => liveSessionsOf(tx, { userId, now });
+  // The address a login came from (UserStore.recordIp's writes), built once too.
+  const recordAddress = [0, 1].map((i) => d.compile((db) => addressWrites(d, db, p('userId'), p('ip'), p('now'))[i]!));
   return {
     async openSession({ session, device, cap, now, ip }) {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
-        // that landed meanwhile must still refuse the login. This re-read locks the user's row;
-        // its ban, devices and live sessions are then read under the lock in one round trip.
-        const locked = await findUser(d, tx, session.applicationId, session.userId, true);
-        const [user, known, current] = await Promise.all([
-          assertAdmitted(d, tx, session.applicationId, locked, now),
-          device === null ? null : devicesOf(d, tx, session.userId),
-          liveSessions(tx, session.userId, now),
+        // that landed meanwhile must still refuse the login. The user's row is locked first; its
+        // ban, devices and live sessions are read right behind the lock, in the same round trip
+        // (a connection runs its statements in order, so they read after the lock is granted).
+        const { applicationId, userId } = session;
+        const [locked, banned, known, current] = await Promise.all([
+          findUser(d, tx, applicationId, userId, true),
+          userBanned(d, tx, applicationId, userId),
+          device === null ? null : devicesOf(d, tx, userId),
+          liveSessions(tx, userId, now),
         ]);
+        const user = admitted(locked, banned, now);
         const registered =
-          device !== null && known !== null && (await admit(d, tx, session.userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
+          device !== null && known !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
         const { replace } = planSession(current, session.hardwareId, cap, now);
         const drafts: EventDraft[] = [];
         if (registered && device !== null) {
-          drafts.push(deviceRegistered(session.applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
+          drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
         }
         drafts.push(sessionCreated(user, session));
-        // The writes go out together too (the address with them: one commit a login, not two).
-        // The login count comes last: its row (every login of the application that day) then
-        // stays locked only until the commit right after it.
+        // The writes go out together (the address with them: one commit a login, not two). The
+        // login count goes last: its row (every login of the application that day) is then
+        // locked only from its statement to the commit.
         await Promise.all([
           ...replace.map((id) => revokeSession(tx, { id, now })),
           insertSession(tx, { ...session }),
           recordEvents(d, tx, drafts, now),
-          ...(ip === undefined ? [] : addressWrites(d, tx, user.id, ip, now)),
+          ...(ip === undefined ? [] : recordAddress.map((write) => write(tx, { userId: user.id, ip, now }))),
+          countLogin(tx, { applicationId, day: utcDayStart(session.createdAt) }),
         ]);
-        await countLogin(tx, { applicationId: session.applicationId, day: utcDayStart(session.createdAt) });
         return { deviceRegistered: registered };
       });
     },

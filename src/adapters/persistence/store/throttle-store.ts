@@ -84,25 +84,51 @@ function counterRows(d: Dialect) {
   return { read, pairWrite, windowWrite, ipWrite };
 }
 
-/** How many (account, address) counter sets a process remembers (counterMemories). */
-const REMEMBERED_COUNTER_SETS = 10_000;
+/** How many counter rows of each kind a process remembers (counterMemories). */
+const REMEMBERED_ROWS = 10_000;
+
+/** Rows by key, the least recently kept forgotten first once there are more than `capacity`. */
+function rowMemory<V>(capacity: number) {
+  const rows = new Map<string, V>();
+  return {
+    get: (key: string) => rows.get(key),
+    set(key: string, value: V | undefined) {
+      rows.delete(key);
+      if (value === undefined) return;
+      rows.set(key, value);
+      if (rows.size > capacity) rows.delete(rows.keys().next().value as string);
+    },
+  };
+}
 
 /**
- * The counters of each (account, address) as this process's last step on them left them, the
- * least recently used forgotten first: the next step of a login from the same address decides on
- * them without reading (CounterMemory in counter-swap.ts: a guess its writes prove or refute).
+ * Each counter row as this process's last step on it left it, so that the next step on an
+ * (account, address) decides without reading (CounterMemory in counter-swap.ts: a guess its
+ * writes prove or refute). Rows are remembered one by one: every login from an address counts on
+ * the address's row, whichever account it names, and its steps take turns here (the address's
+ * lane), so that row is known at every step.
  */
-function counterMemories(capacity = REMEMBERED_COUNTER_SETS) {
-  const kept = new Map<string, StoredCounters>();
+function counterMemories(capacity = REMEMBERED_ROWS) {
+  const pairs = rowMemory<AccountCounter>(capacity);
+  const windows = rowMemory<AccountWindow>(capacity);
+  const ips = rowMemory<IpCounter>(capacity);
   return (applicationId: string, accountKey: string | null, ip: string): CounterMemory<StoredCounters> => {
-    const key = `${applicationId}\n${accountKey ?? ''}\n${ip}`;
+    const ipKey = `${applicationId}\n${ip}`;
+    const accountKeyOf = accountKey === null ? null : `${applicationId}\n${accountKey}`;
+    const pairKey = accountKey === null ? null : `${applicationId}\n${accountKey}\n${ip}`;
     return {
-      recall: () => kept.get(key),
+      recall() {
+        const ipRow = ips.get(ipKey);
+        if (ipRow === undefined) return undefined;
+        if (accountKeyOf === null || pairKey === null) return { pair: null, window: null, ip: ipRow };
+        const pair = pairs.get(pairKey);
+        const window = windows.get(accountKeyOf);
+        return pair === undefined || window === undefined ? undefined : { pair, window, ip: ipRow };
+      },
       keep(counters) {
-        kept.delete(key);
-        if (counters === undefined) return;
-        kept.set(key, counters);
-        if (kept.size > capacity) kept.delete(kept.keys().next().value as string);
+        ips.set(ipKey, counters?.ip ?? undefined);
+        if (accountKeyOf !== null) windows.set(accountKeyOf, counters?.window ?? undefined);
+        if (pairKey !== null) pairs.set(pairKey, counters?.pair ?? undefined);
       },
     };
   };
@@ -124,7 +150,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
   // Every credential check counts on its address's row, and every sign-up on its application's:
   // in this process, steps on one such row take turns (counter-swap.ts).
   const inLane = serialLanes();
-  // The counters each (account, address) was left with, so the next step need not read them.
+  // The counter rows as this process last left them, so the next step need not read them.
   const remembered = counterMemories();
   const addressLane = (applicationId: string, ip: string) => `address\n${applicationId}\n${ip}`;
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };

@@ -1,5 +1,5 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
-import { and, eq, gt, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { UserRecord } from '../../../application/records.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
@@ -7,7 +7,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, type Dialect, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
+import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
@@ -21,6 +21,33 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
   }
 }
 
+/** A login's reads, built once per dialect (Dialect.compileRead): every login makes them. */
+const compiledReads = new WeakMap<Dialect, ReturnType<typeof buildReads>>();
+
+function buildReads(d: Dialect) {
+  const { users, bans, devices } = d.t;
+  const p = sql.placeholder;
+  const userFields = getTableColumns(users);
+  const ofUser = and(eq(users.applicationId, p('applicationId')), eq(users.id, p('id')));
+  const user = (lock: boolean) => d.compileRead(userFields, (db) => db.select(userFields).from(users).where(ofUser), { lock });
+  const banFields = { id: bans.id };
+  const deviceFields = { id: devices.id, hardwareId: devices.hardwareId };
+  return {
+    user: user(false),
+    lockedUser: user(true),
+    userBan: d.compileRead(banFields, (db) =>
+      db.select(banFields).from(bans).where(and(eq(bans.applicationId, p('applicationId')), eq(bans.type, 'user'), eq(bans.value, p('userId')))).limit(1),
+    ),
+    devices: d.compileRead(deviceFields, (db) => db.select(deviceFields).from(devices).where(eq(devices.userId, p('userId')))),
+  };
+}
+
+function reads(d: Dialect) {
+  let built = compiledReads.get(d);
+  if (built === undefined) compiledReads.set(d, (built = buildReads(d)));
+  return built;
+}
+
 /**
  * The user of the application. With `lock`, the row is locked until the transaction ends
  * (PostgreSQL: FOR UPDATE; SQLite's transaction already holds the whole database): every
@@ -28,9 +55,9 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
  * such transactions on one user run one after another, in any process.
  */
 export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
-  const { users } = d.t;
-  const row = await firstRow(d, tx.select().from(users).where(ofApplication(users, applicationId, userId)), lock);
-  return row && toUser(row);
+  const read = lock ? reads(d).lockedUser : reads(d).user;
+  const [row] = await read(tx, { applicationId, id: userId });
+  return row === undefined ? null : toUser(row);
 }
 
 /** Locks a user's row by id alone (see findUser), for callers that know no application. */
@@ -71,9 +98,8 @@ export function addressWrites(d: Dialect, db: Db, userId: string | Placeholder, 
 }
 
 /** The user's registered devices, as device admission counts them. */
-export function devicesOf(d: Dialect, tx: Db, userId: string) {
-  const { devices } = d.t;
-  return tx.select({ id: devices.id, hardwareId: devices.hardwareId }).from(devices).where(eq(devices.userId, userId));
+export function devicesOf(d: Dialect, tx: Db, userId: string): Promise<Array<{ id: string; hardwareId: string }>> {
+  return reads(d).devices(tx, { userId });
 }
 
 /**
@@ -97,26 +123,30 @@ export async function admit(
   return true;
 }
 
+/** Whether the user is banned (a ban on the user's id), read in `tx`. */
+export async function userBanned(d: Dialect, tx: Db, applicationId: string, userId: string): Promise<boolean> {
+  return (await reads(d).userBan(tx, { applicationId, userId })).length > 0;
+}
+
 /**
  * Applies the domain's timeout, ban and membership rules to the user as read under its row lock
- * (findUser with `lock`); the user. Its ban is read here, after the lock was granted, as it must
- * be (a read issued before could miss what the lock's holder commits), so a caller may read more
- * under the lock in the same round trip.
+ * (findUser with `lock`), and whether it is banned, read after the lock was granted (a read that
+ * ran before could miss what the lock's holder commits); the user.
  */
-export async function assertAdmitted(d: Dialect, tx: Db, applicationId: string, user: UserRecord | null, now: Instant): Promise<UserRecord> {
+export function admitted(user: UserRecord | null, banned: boolean, now: Instant): UserRecord {
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
-  const { bans } = d.t;
-  const [userBan] = await tx
-    .select({ id: bans.id })
-    .from(bans)
-    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, user.id)))
-    .limit(1);
-  if (userBan) throw bannedError();
+  if (banned) throw bannedError();
   assertNotTimedOut(user.timeout, now);
   if (!isMembershipActive(user.membership, now)) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }
   return user;
+}
+
+/** admitted, with the ban read now (after the caller took the user's row lock). */
+export async function assertAdmitted(d: Dialect, tx: Db, applicationId: string, user: UserRecord | null, now: Instant): Promise<UserRecord> {
+  if (user === null) return admitted(user, false, now);
+  return admitted(user, await userBanned(d, tx, applicationId, user.id), now);
 }
 
 /** Re-reads (and locks) the user inside a transaction, then assertAdmitted. */
