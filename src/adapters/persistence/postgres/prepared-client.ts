@@ -37,7 +37,7 @@ async function pipelinedTransaction(pool: postgres.Sql, beginOptions: string, wo
     begun.catch(() => {});
     const result = await work(preparingClient(connection as unknown as postgres.TransactionSql));
     await begun;
-    const [committed] = await Promise.all([connection.unsafe('commit')]);
+    const committed = await connection.unsafe('commit');
     if (committed.command !== 'COMMIT') throw new Error(`the transaction was not committed: the server answered COMMIT with ${committed.command}`);
     return result;
   } catch (e) {

@@ -142,25 +142,23 @@ export async function swapCounters<R, T>(
   decide: (read: R) => Decision<T, R>,
   memory?: CounterMemory<R>,
 ): Promise<T> {
-  let remembered = memory?.recall();
-  for (let round = 0; round < MAX_ROUNDS; ) {
-    if (remembered !== undefined) {
-      // A guess: only a decision whose writes apply is taken from it.
-      const guess = remembered;
-      remembered = undefined;
-      let decision: Decision<T, R> | null = null;
-      try {
-        decision = decide(guess);
-      } catch {
-        // Refused on what was remembered: decided again on what is stored.
-      }
-      if (decision !== null && decision.writes.length > 0 && (await apply(d, decision.writes))) {
-        memory?.keep(decision.after);
-        return decision.answer;
-      }
-      memory?.keep(undefined);
-      continue;
+  const guess = memory?.recall();
+  if (guess !== undefined) {
+    // Only a decision whose writes apply is taken from a guess; a refusal, 'busy' or a lost
+    // compare-and-set is decided again below, on what is stored.
+    let decision: Decision<T, R> | null = null;
+    try {
+      decision = decide(guess);
+    } catch {
+      decision = null;
     }
+    if (decision !== null && decision.writes.length > 0 && (await apply(d, decision.writes))) {
+      memory?.keep(decision.after);
+      return decision.answer;
+    }
+    memory?.keep(undefined);
+  }
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const decision = decide(await read());
     if (decision.writes.length === 0) return decision.answer;
     if (await apply(d, decision.writes)) {
@@ -168,7 +166,7 @@ export async function swapCounters<R, T>(
       return decision.answer;
     }
     memory?.keep(undefined);
-    await backoff(round++);
+    await backoff(round);
   }
   throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
 }

@@ -145,8 +145,7 @@ export function admitted(user: UserRecord | null, banned: boolean, now: Instant)
 
 /** admitted, with the ban read now (after the caller took the user's row lock). */
 export async function assertAdmitted(d: Dialect, tx: Db, applicationId: string, user: UserRecord | null, now: Instant): Promise<UserRecord> {
-  if (user === null) return admitted(user, false, now);
-  return admitted(user, await userBanned(d, tx, applicationId, user.id), now);
+  return admitted(user, user !== null && (await userBanned(d, tx, applicationId, user.id)), now);
 }
 
 /** Re-reads (and locks) the user inside a transaction, then assertAdmitted. */
