@@ -12,16 +12,20 @@ export interface InFlight {
 
 /** Counts the requests being served, uploads apart (routes marked `config: { upload: true }`). */
 export function trackRequests(app: FastifyInstance): () => InFlight {
-  const open = new Set<FastifyRequest>();
+  // Keyed by the raw answer, so that one listener function serves every request.
+  const open = new Map<object, FastifyRequest>();
+  function forget(this: object) {
+    open.delete(this);
+  }
   app.addHook('onRequest', (request, reply, done) => {
-    open.add(request);
-    // 'close' comes when the answer is sent or the connection is gone, whichever is first.
-    reply.raw.once('close', () => open.delete(request));
+    open.set(reply.raw, request);
+    // 'close' comes once, when the answer is sent or the connection is gone, whichever is first.
+    reply.raw.on('close', forget);
     done();
   });
   return () => {
     let uploads = 0;
-    for (const request of open) if ((request.routeOptions.config as { upload?: boolean } | undefined)?.upload) uploads += 1;
+    for (const request of open.values()) if ((request.routeOptions.config as { upload?: boolean } | undefined)?.upload) uploads += 1;
     return { uploads, requests: open.size - uploads };
   };
 }

@@ -1,5 +1,4 @@
 import { actorScopeHooks } from './actor-scope-hooks.js';
-import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
@@ -71,15 +70,22 @@ const BODY_DEADLINE_MS = 60_000;
 /** How long an upload may take to arrive (2 GiB at about 600 KB/s). */
 const UPLOAD_DEADLINE_MS = 60 * 60_000;
 
+/** Whether a body follows the request's head: HTTP/1.1 has one only where either header says so. */
+function bodyFollows(request: FastifyRequest): boolean {
+  const { headers } = request.raw;
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+}
+
 /**
  * Node's requestTimeout is per server, so uploads set it; every other route gets a short deadline
  * for its body here, cleared once the handler runs (downloads may then take as long as they need).
+ * A request without a body has nothing to wait for, so most GETs set no timer at all.
  */
 function bodyDeadline(app: FastifyInstance): void {
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   // Callback-style hooks: these run on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.routeOptions.config?.upload) {
+    if (!request.routeOptions.config?.upload && bodyFollows(request)) {
       const timer = setTimeout(() => request.raw.destroy(), BODY_DEADLINE_MS);
       timer.unref();
       timers.set(request, timer);
@@ -87,7 +93,8 @@ function bodyDeadline(app: FastifyInstance): void {
     done();
   });
   const clear = (request: FastifyRequest, _reply: unknown, done: () => void) => {
-    clearTimeout(timers.get(request));
+    const timer = timers.get(request);
+    if (timer !== undefined) clearTimeout(timer);
     done();
   };
   app.addHook('preHandler', clear);
@@ -183,13 +190,6 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   actorScopeHooks(app);
   bodyDeadline(app);
   refuseUnstorableText(app);
-  await app.register(multipart, {
-    // Our own checks decide: busboy hands on one byte past the maximum, so the blob store's own
-    // limit fails the upload the moment it is too large and the 413 goes out at once, instead of
-    // after the rest of the file has been read (see readUploadForm and lingering-close.ts).
-    throwFileSizeLimit: false,
-    limits: { fileSize: options.deps.files.maxUploadBytes + 1, files: 1, fields: 5, parts: 10, fieldSize: 64 * 1024, headerPairs: 100 },
-  });
 
   app.get('/healthz', { schema: { response: answers({ 200: Status }) } }, async () => ({ status: 'ok' as const }));
   const ready = createReadinessCheck(options.deps);
