@@ -28,7 +28,7 @@ export function createBanMemory(store: Pick<BanStore, 'findMatchingBans'>, capac
   // Insertion order is recency: a hit moves its entry to the end. The answer is a promise, so
   // requests that arrive while it loads share one load.
   const entries = new Map<string, { version: number; bans: Promise<MatchedBan[]> }>();
-  const live = async (bans: Promise<MatchedBan[]>, now: Instant) => (await bans).filter((ban) => isBanLive(ban, now));
+  const live = (bans: Promise<MatchedBan[]>, now: Instant) => bans.then((all) => all.filter((ban) => isBanLive(ban, now)));
   return {
     matching(app, keys, now) {
       const key = textOf(app.id, keys);

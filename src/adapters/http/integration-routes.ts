@@ -53,7 +53,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   const signedRequests = requestSigning(app, deps);
   const applicationOf = async (request: FastifyRequest) => {
     const application = await signing.applicationOf(request);
-    await signedRequests.check(request, application);
+    const checking = signedRequests.check(request, application);
+    if (checking !== undefined) await checking;
     return application;
   };
   app.setNotFoundHandler(answerNotFound);

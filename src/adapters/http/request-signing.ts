@@ -12,7 +12,8 @@ import { callerOf, header } from './request-parts.js';
 
 export interface RequestSigning {
   /** Refuses the request unless it is signed as the application requires (nothing when it does not). */
-  check(request: FastifyRequest, application: ApplicationRecord): Promise<void>;
+  /** Undefined when the application does not sign its requests: nothing to wait for. */
+  check(request: FastifyRequest, application: ApplicationRecord): Promise<void> | undefined;
 }
 
 /**
@@ -58,14 +59,14 @@ export function requestSigning(app: FastifyInstance, deps: Deps): RequestSigning
   }
 
   return {
-    async check(request, application) {
+    check(request, application) {
       const presented = {
         timestamp: header(request, 'x-timestamp'),
         nonce: header(request, 'x-nonce'),
         signature: header(request, 'x-signature'),
         base: () => base(request),
       };
-      await checkRequestSignature(deps, application, presented, callerOf(request));
+      return checkRequestSignature(deps, application, presented, callerOf(request));
     },
   };
 }

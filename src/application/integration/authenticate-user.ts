@@ -36,8 +36,8 @@ export type AuthenticateUserDeps = LiveSessionDeps & UserAccessDeps & LegacyUser
 export type ReaderDeps = AuthenticateUserDeps & BanGuardDeps;
 
 /** The claims of a token this application issued; forged tokens and other applications' fail. */
-async function claimsOf(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionClaims> {
-  const claims = await deps.tokens.read(token);
+function claimsOf(deps: LiveSessionDeps, app: ApplicationRecord, token: string): SessionClaims {
+  const claims = deps.tokens.read(token);
   if (claims === null || claims.applicationId !== app.id) throw invalidToken();
   return claims;
 }
@@ -61,14 +61,14 @@ function checkSession(deps: LiveSessionDeps, app: ApplicationRecord, token: stri
  * and tokens of other applications; the session row decides whether it still lives.
  */
 export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
-  const claims = await claimsOf(deps, app, token);
+  const claims = claimsOf(deps, app, token);
   return checkSession(deps, app, token, claims, await deps.store.findSession(claims.sessionId));
 }
 
 /** Token authentication: a live session, and a user still allowed in. */
 async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
-  const claims = await claimsOf(deps, app, token);
+  const claims = claimsOf(deps, app, token);
   // The signed token names its user, so the user and their licenses are read with the session,
   // in one statement; they count only once the session row has confirmed the token
   // (docs/performance.md, app_context).

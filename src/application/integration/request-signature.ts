@@ -65,8 +65,12 @@ async function verify(deps: RequestSignatureDeps, app: ApplicationRecord, presen
  * failed credential check, but it is counted per address as one is, apart from them: past the
  * address's limit the refusal answers RATE_LIMITED instead.
  */
-export async function checkRequestSignature(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller): Promise<void> {
-  if (!app.settings.requestSigning) return;
+export function checkRequestSignature(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller): Promise<void> | undefined {
+  // Nothing to wait for when signing is off: no promise, as every integration request asks.
+  return app.settings.requestSigning ? checkSigned(deps, app, presented, caller) : undefined;
+}
+
+async function checkSigned(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller): Promise<void> {
   try {
     await verify(deps, app, presented);
   } catch (error) {

@@ -24,5 +24,6 @@ export function preparedRead<Row>(lane: ReadLane, fields: Record<string, Column>
     for (let i = 0; i < keys.length; i++) row[keys[i]!] = values[i];
     return row as Row;
   };
-  return async (values) => (await lane.values(built.sql, bind(values))).map(decode);
+  // A then rather than an async function: one promise fewer on every read.
+  return (values) => lane.values(built.sql, bind(values)).then((rows) => rows.map(decode));
 }
