@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { expectError } from '../support/integration.js';
-import { processAll, upload } from '../support/files.js';
+import { multipartBody, processAll, upload } from '../support/files.js';
 
 let t: TestApp;
 let app: Awaited<ReturnType<typeof createApplication>>;
@@ -98,6 +98,15 @@ describe('POST /files', () => {
   it('415 for a JSON body; 401 INVALID_ADMIN_API_KEY with a wrong key', async () => {
     expectError(await t.inject({ method: 'POST', url: '/api/admin/files', headers: { authorization: auth }, payload: { name: 'x' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectError(await upload(t, 'POST', '/api/admin/files', 'Bearer gh_adm_nope', { name: 'x', is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('a') }), 401, 'INVALID_ADMIN_API_KEY');
+  });
+
+  it('multipart is taken by the file routes only: a JSON route given a form answers 415 and creates nothing', async () => {
+    const form = multipartBody([['username', 'formed'], ['password', 'correct horse battery']]);
+    const signUp = (body: { payload: Buffer | object; headers: Record<string, string> }) =>
+      t.inject({ method: 'POST', url: '/api/integration/sign_up', headers: { ...app.headers, ...body.headers }, payload: body.payload });
+    expectError(await signUp(form), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect((await signUp({ payload: { username: 'formed', password: 'correct horse battery' }, headers: {} })).statusCode).toBe(201);
+    expect((await post({ name: 'after.zip', is_public: 'true', store_encrypted: 'false' }, Buffer.from('a'))).statusCode).toBe(201);
   });
 });
 
