@@ -11,8 +11,10 @@ import { credentialsDigest, requestBodyDigest, requestSignatureBase, SIGNED_CRED
 import { callerOf, header } from './request-parts.js';
 
 export interface RequestSigning {
-  /** Refuses the request unless it is signed as the application requires (nothing when it does not). */
-  /** Undefined when the application does not sign its requests: nothing to wait for. */
+  /**
+   * Refuses the request unless it is signed as the application requires; undefined, with nothing
+   * to wait for, when the application does not sign its requests.
+   */
   check(request: FastifyRequest, application: ApplicationRecord): Promise<void> | undefined;
 }
 
