@@ -150,7 +150,7 @@ export async function swapCounters<R, T>(
     try {
       decision = decide(guess);
     } catch {
-      decision = null;
+      // Refused on the guess: decided again below.
     }
     if (decision !== null && decision.writes.length > 0 && (await apply(d, decision.writes))) {
       memory?.keep(decision.after);
