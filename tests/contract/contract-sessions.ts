@@ -95,6 +95,37 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSessionAccess(app.id, randomUUID(), user.id)).toEqual({ session: null, user: null, licenseIds: [] });
     });
 
+    test('findApplicationWithSessionAccess reads the application by its API key and what findSessionAccess reads for it, in one', async () => {
+      const { app, user } = await userOf(store());
+      const session = makeSession(app.id, user.id);
+      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      const licenses = [makeLicense(app.id), makeLicense(app.id)];
+      await store().insertLicenses(licenses);
+      const other = await seedUser(store(), app.id);
+      for (const [license, by] of [[licenses[0]!, user], [licenses[1]!, other]] as const) {
+        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      }
+      const { app: elsewhere } = await seedApp(store());
+      const both = async (apiKey: string, applicationId: string, sessionId: string, userId: string) => ({
+        app: await store().findApplicationByApiKey(apiKey),
+        access: await store().findSessionAccess(applicationId, sessionId, userId),
+      });
+      // The user with their license, another user of the application, no such session, and the
+      // session read through another application's key (its user is not that application's).
+      for (const [apiKey, applicationId, sessionId, userId] of [
+        [app.apiKey, app.id, session.id, user.id],
+        [app.apiKey, app.id, session.id, other.id],
+        [app.apiKey, app.id, randomUUID(), user.id],
+        [elsewhere.apiKey, elsewhere.id, session.id, user.id],
+      ] as const) {
+        const read = await store().findApplicationWithSessionAccess(apiKey, sessionId, userId);
+        expect(read).toEqual(await both(apiKey, applicationId, sessionId, userId));
+      }
+      expect((await store().findApplicationWithSessionAccess(app.apiKey, session.id, user.id)).access.licenseIds).toEqual([licenses[0]!.id]);
+      // No application with the key: nothing, whatever the session.
+      expect(await store().findApplicationWithSessionAccess('gh_app_unknown', session.id, user.id)).toEqual({ app: null, access: { session: null, user: null, licenseIds: [] } });
+    });
+
     test('openSession registers a new device and stores the session', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });

@@ -4,7 +4,7 @@
 // lookup (the index is named beside it), so it stays flat as users and licenses grow.
 import { and, asc, type Column, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { SessionAccess } from '../../application/ports/session-store.js';
+import type { ApplicationWithSessionAccess, SessionAccess } from '../../application/ports/session-store.js';
 import type { BuiltSelect, Dialect } from './dialect.js';
 import { toAnnouncement, toApplication, toFile, toSession, toUser } from './row-mappers.js';
 
@@ -52,11 +52,9 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
 
   // primary keys of sessions (id=?) and users, licenses_used_by_idx (used_by_user_id=?): the
   // session behind a token, the user it names and that user's licenses in one statement, a row
-  // per license (one when there is none). The columns of the two tables are told apart by a
-  // prefix of their keys: the rows are decoded by position (the dialects' prepared reads).
+  // per license (one when there is none). The columns of the tables are told apart by a prefix
+  // of their keys: the rows are decoded by position (the dialects' prepared reads).
   const prefixed = (prefix: string, columns: Record<string, Column>) => Object.fromEntries(Object.entries(columns).map(([k, c]) => [prefix + k, c]));
-  const sessionKeys = Object.keys(getTableColumns(sessions));
-  const userKeys = Object.keys(getTableColumns(users));
   const accessFields = { ...prefixed('s.', getTableColumns(sessions)), ...prefixed('u.', getTableColumns(users)), licenseId: licenses.id };
   const sessionAccess = prepare(
     accessFields,
@@ -67,11 +65,27 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
       .leftJoin(licenses, and(eq(licenses.applicationId, p('applicationId')), eq(licenses.usedByUserId, p('userId'))))
       .where(eq(sessions.id, p('sessionId'))) as unknown as BuiltSelect<Record<string, unknown>>,
   );
+  // applications_api_key_unique (api_key=?), then as sessionAccess: the application a request
+  // names by its API key and the session its token names, in one statement (one round trip on
+  // PostgreSQL; docs/performance.md, app_context). The session is joined whatever application
+  // it is of: the caller checks it is this one's, as with sessionAccess.
+  const applicationFields = { ...prefixed('a.', getTableColumns(applications)), ...accessFields };
+  const applicationAccess = prepare(
+    applicationFields,
+    db
+      .select(applicationFields)
+      .from(applications)
+      .leftJoin(sessions, eq(sessions.id, p('sessionId')))
+      .leftJoin(users, and(eq(users.applicationId, applications.id), eq(users.id, p('userId'))))
+      .leftJoin(licenses, and(eq(licenses.applicationId, applications.id), eq(licenses.usedByUserId, p('userId'))))
+      .where(eq(applications.apiKey, p('apiKey'))) as unknown as BuiltSelect<Record<string, unknown>>,
+  );
   // Each key beside its prefixed name, made once: building the names per row was most of this
   // read's cost in a profile of app_context.
-  const namesOf = (prefix: string, keys: string[]) => keys.map((key) => [prefix + key, key] as const);
-  const sessionNames = namesOf('s.', sessionKeys);
-  const userNames = namesOf('u.', userKeys);
+  const namesOf = (prefix: string, table: PgTable) => Object.keys(getTableColumns(table)).map((key) => [prefix + key, key] as const);
+  const applicationNames = namesOf('a.', applications);
+  const sessionNames = namesOf('s.', sessions);
+  const userNames = namesOf('u.', users);
   const unprefixed = (row: Record<string, unknown>, names: ReadonlyArray<readonly [string, string]>) => {
     const out: Record<string, unknown> = {};
     for (const [name, key] of names) out[key] = row[name];
@@ -81,7 +95,7 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
     sessionAccess({ applicationId, sessionId, userId }).then(accessOf);
   function accessOf(rows: Record<string, unknown>[]): SessionAccess {
     const [row] = rows;
-    if (row === undefined) return { session: null, user: null, licenseIds: [] };
+    if (row === undefined || row['s.id'] === null) return { session: null, user: null, licenseIds: [] };
     // The columns are the tables' own, decoded as their selects decode them: their rows.
     return {
       session: toSession(unprefixed(row, sessionNames) as (typeof sessions)['$inferSelect']),
@@ -89,6 +103,12 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
       licenseIds: rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string])),
     };
   }
+  const findApplicationWithSessionAccess = (apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> =>
+    applicationAccess({ apiKey, sessionId, userId }).then((rows) => {
+      const [row] = rows;
+      if (row === undefined) return { app: null, access: { session: null, user: null, licenseIds: [] } };
+      return { app: toApplication(unprefixed(row, applicationNames) as (typeof applications)['$inferSelect']), access: accessOf(rows) };
+    });
 
   // A dialect may hand the same rows to every caller (sqlite/unchanged-reads.ts): each answer is
   // a fresh record, which its caller may change.
@@ -102,6 +122,7 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
     findApplicationByApiKey: (apiKey: string) => applicationByApiKey({ apiKey }).then((rows) => first(rows, toApplication)),
     findSession: (id: string) => sessionById({ id }).then((rows) => first(rows, toSession)),
     findSessionAccess,
+    findApplicationWithSessionAccess,
     findUserById: (applicationId: string, id: string) => userById({ applicationId, id }).then((rows) => first(rows, toUser)),
     findUserByUsernameKey: (applicationId: string, key: string) => userByUsernameKey({ applicationId, key }).then((rows) => first(rows, toUser)),
     findUserByLicenseId: (applicationId: string, licenseId: string) => userByLicenseId({ applicationId, licenseId }).then((rows) => first(rows, toUser)),

@@ -1,7 +1,7 @@
 // Sessions: opening one (with its device), the legacy seat, revoking and purging them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Instant } from '../../domain/time.js';
-import type { SessionRecord, UserRecord } from '../records.js';
+import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
 
 export interface OpenSessionInput {
   session: SessionRecord;
@@ -18,6 +18,13 @@ export interface OpenSessionInput {
 export type SessionAccess =
   | { session: null; user: null; licenseIds: [] }
   | { session: SessionRecord; user: UserRecord | null; licenseIds: string[] };
+
+/** An application found by its API key, with the session a token names (SessionStore.findApplicationWithSessionAccess). */
+export interface ApplicationWithSessionAccess {
+  app: ApplicationRecord | null;
+  /** As findSessionAccess(app.id, ...) reads it; no session when there is no such application. */
+  access: SessionAccess;
+}
 
 export interface SessionStore {
   /**
@@ -63,6 +70,11 @@ export interface SessionStore {
    * session: nothing else is read (the token is refused on the session alone).
    */
   findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess>;
+  /**
+   * The application with this API key and, read in the same statement, what findSessionAccess
+   * reads for it: a token-authenticated request's two lookups in one.
+   */
+  findApplicationWithSessionAccess(apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess>;
   revokeSession(id: string, now: Instant): Promise<void>;
   /**
    * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a
