@@ -1,22 +1,65 @@
 import { DomainError } from '../domain/errors.js';
 import type { Deps } from './deps.js';
 import type { ApplicationStore } from './ports/application-store.js';
+import type { SessionAccess, SessionStore } from './ports/session-store.js';
 import type { ApplicationRecord } from './records.js';
 
 const invalid = () => new DomainError('INVALID_API_CREDENTIALS', 'invalid application API key or secret');
 
-/** x-api-key and x-api-secret: the key finds the application, the secret's digest must match. */
-export async function authenticateApplication(
-  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore },
-  apiKey: string | undefined,
-  apiSecret: string | undefined,
-): Promise<ApplicationRecord> {
+/** What checking an application's credentials uses. */
+type ApplicationCheckDeps = Pick<Deps, 'secrets'>;
+
+/** Refuses credentials no application could have before any read. */
+function assertPlausible(apiKey: string | undefined, apiSecret: string | undefined): asserts apiKey is string {
   if (!apiKey || !apiSecret || apiKey.length > 200 || apiSecret.length > 200) throw invalid();
-  const app = await deps.store.findApplicationByApiKey(apiKey);
+}
+
+/** The application found by the key, if the secret's digest matches its own. */
+function withMatchingSecret(deps: ApplicationCheckDeps, app: ApplicationRecord | null, apiSecret: string): ApplicationRecord {
   // Digest the secret even on a miss so an unknown key takes the same time as a wrong secret.
   const digest = deps.secrets.digest(apiSecret);
   if (app === null || !deps.secrets.sameDigest(digest, app.apiSecretDigest)) throw invalid();
   return app;
+}
+
+/** x-api-key and x-api-secret: the key finds the application, the secret's digest must match. */
+export async function authenticateApplication(
+  deps: ApplicationCheckDeps & { store: ApplicationStore },
+  apiKey: string | undefined,
+  apiSecret: string | undefined,
+): Promise<ApplicationRecord> {
+  assertPlausible(apiKey, apiSecret);
+  return withMatchingSecret(deps, await deps.store.findApplicationByApiKey(apiKey), apiSecret!);
+}
+
+/**
+ * The session a request's token names, read with the request's application: what token
+ * authentication would read for `token` (authenticate-user.ts takes it from here).
+ */
+export interface TokenAccess {
+  token: string;
+  applicationId: string;
+  access: SessionAccess;
+}
+
+/**
+ * authenticateApplication for an integration request that may carry a session token. A token whose
+ * signature holds names its session and user, and those are read in the same statement as the
+ * application (one round trip where there were two: docs/performance.md, app_context); they count
+ * only once the application's credentials, and then the token, have been checked as before.
+ */
+export async function authenticateIntegration(
+  deps: ApplicationCheckDeps & Pick<Deps, 'tokens'> & { store: ApplicationStore & SessionStore },
+  apiKey: string | undefined,
+  apiSecret: string | undefined,
+  token: string | undefined,
+): Promise<{ app: ApplicationRecord; tokenAccess: TokenAccess | null }> {
+  const claims = token === undefined ? null : deps.tokens.read(token);
+  if (claims === null) return { app: await authenticateApplication(deps, apiKey, apiSecret), tokenAccess: null };
+  assertPlausible(apiKey, apiSecret);
+  const { app, access } = await deps.store.findApplicationWithSessionAccess(apiKey, claims.sessionId, claims.userId);
+  const checked = withMatchingSecret(deps, app, apiSecret!);
+  return { app: checked, tokenAccess: { token: token!, applicationId: checked.id, access } };
 }
 
 /** Authorization: Bearer <admin API key>; the key alone names its application. */

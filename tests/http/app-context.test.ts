@@ -34,6 +34,25 @@ describe('GET /app_context', () => {
     expectError(await call(t, { ...app, headers: {} }, 'GET', '/app_context'), 401, 'INVALID_API_CREDENTIALS');
   });
 
+  it('the session a token names is read with the application but counts only after its credentials, and only for it', async () => {
+    const app = await createApplication(t, { device_auth: false });
+    const other = await createApplication(t, { device_auth: false });
+    await consoleRequest(t, 'PUT', `/applications/${other.id}/variables/other_only`, { value: 'x', is_public: false });
+    const u = await member(t, app, 'alice', undefined, 90);
+    const tok = await token(t, app, { username: 'alice', password: u.password });
+    expect((await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) })).statusCode).toBe(200);
+    // A live token does not stand in for the application's secret.
+    const wrongSecret = { ...app, headers: { 'x-api-key': app.headers['x-api-key'] as string, 'x-api-secret': 'x' } };
+    expectError(await call(t, wrongSecret, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'INVALID_API_CREDENTIALS');
+    // Nor does it open another application, whose content stays unserved.
+    const crossed = await call(t, other, 'GET', '/app_context', undefined, { headers: bearer(tok) });
+    expectError(crossed, 401, 'INVALID_CREDENTIALS');
+    expect(crossed.body).not.toContain('other_only');
+    // Ended at logout: the next request reads the session afresh and is refused.
+    expect((await call(t, app, 'POST', '/auth/logout', undefined, { headers: bearer(tok) })).statusCode).toBe(204);
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
+  });
+
   it('a member sees every variable, live announcements newest first, their membership and the server time', async () => {
     const app = await createApplication(t, { device_auth: false });
     await withContent(app);

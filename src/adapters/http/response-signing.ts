@@ -3,7 +3,7 @@
 // current one, and the previous one during a rotation); downloads add x-content-sha256. The bytes
 // signed are built by src/signing/response-signature.ts, which clients use to verify.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateApplication } from '../../application/authenticate-application.js';
+import { authenticateApplication, authenticateIntegration, type TokenAccess } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
 import type { ApplicationRecord, FileRecord, ResponseSigningKey } from '../../application/records.js';
 import { withSigningKeys } from '../../application/signing-keys.js';
@@ -16,11 +16,14 @@ import {
   responseSignatureBase,
   signatureHeader,
 } from '../../signing/response-signature.js';
-import { header } from './request-parts.js';
+import { bearer, header } from './request-parts.js';
 
 export interface ResponseSigning {
-  /** x-api-key and x-api-secret: the application the request is for, whose key signs the answer. */
-  applicationOf(request: FastifyRequest): Promise<ApplicationRecord>;
+  /**
+   * x-api-key and x-api-secret: the application the request is for, whose key signs the answer;
+   * with it, the session the request's token names where it carries one (authenticateIntegration).
+   */
+  applicationOf(request: FastifyRequest): Promise<{ app: ApplicationRecord; tokenAccess: TokenAccess | null }>;
   /** The answer streams this file's stored contents: it is signed by their digest, not by its bytes. */
   streamsStoredFile(request: FastifyRequest, file: FileRecord): void;
 }
@@ -111,9 +114,9 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
   return {
     async applicationOf(request) {
       try {
-        const application = await authenticate(request);
-        applications.set(request, application);
-        return application;
+        const authenticated = await authenticateIntegration(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'), bearer(request));
+        applications.set(request, authenticated.app);
+        return authenticated;
       } catch (error) {
         applications.set(request, null);
         throw error;

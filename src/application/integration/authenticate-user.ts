@@ -1,3 +1,4 @@
+import type { TokenAccess } from '../authenticate-application.js';
 import { identifyCurrentActor } from '../events/actor-scope.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
@@ -19,6 +20,8 @@ export interface PresentedUser {
   username?: string | undefined;
   password?: string | undefined;
   hardwareId?: string | undefined;
+  /** What authenticating the application already read for `bearer`, if it did (authenticateIntegration). */
+  tokenAccess?: TokenAccess | null | undefined;
 }
 
 const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid session token');
@@ -66,13 +69,22 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
 }
 
 /** Token authentication: a live session, and a user still allowed in. */
-async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller): Promise<UserRecord> {
+async function userFromToken(
+  deps: LiveSessionDeps & UserAccessDeps,
+  app: ApplicationRecord,
+  token: string,
+  caller: Caller,
+  read: TokenAccess | null | undefined,
+): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = claimsOf(deps, app, token);
   // The signed token names its user, so the user and their licenses are read with the session,
-  // in one statement; they count only once the session row has confirmed the token
-  // (docs/performance.md, app_context).
-  const { session: found, user, licenseIds } = await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
+  // in one statement (or with the application, before: authenticateIntegration); they count only
+  // once the session row has confirmed the token (docs/performance.md, app_context).
+  const { session: found, user, licenseIds } =
+    read != null && read.token === token && read.applicationId === app.id
+      ? read.access
+      : await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
   const session = checkSession(deps, app, token, claims, found);
   // A session opened before the application turned device auth on is tied to no device.
   if (app.settings.deviceAuth && session.hardwareId === null) {
@@ -126,7 +138,7 @@ export async function authenticateUser(
   p: PresentedUser,
   caller: Caller,
 ): Promise<UserRecord | null> {
-  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller);
+  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, p.tokenAccess);
   if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
     return userFromLegacyHeaders(deps, app, p, caller);
   }
