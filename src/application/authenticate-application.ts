@@ -9,9 +9,10 @@ const invalid = () => new DomainError('INVALID_API_CREDENTIALS', 'invalid applic
 /** What checking an application's credentials uses. */
 type ApplicationCheckDeps = Pick<Deps, 'secrets'>;
 
-/** Refuses credentials no application could have before any read. */
-function assertPlausible(apiKey: string | undefined, apiSecret: string | undefined): asserts apiKey is string {
+/** The key and secret, refused before any read where no application could have them. */
+function plausible(apiKey: string | undefined, apiSecret: string | undefined): { apiKey: string; apiSecret: string } {
   if (!apiKey || !apiSecret || apiKey.length > 200 || apiSecret.length > 200) throw invalid();
+  return { apiKey, apiSecret };
 }
 
 /** The application found by the key, if the secret's digest matches its own. */
@@ -28,8 +29,8 @@ export async function authenticateApplication(
   apiKey: string | undefined,
   apiSecret: string | undefined,
 ): Promise<ApplicationRecord> {
-  assertPlausible(apiKey, apiSecret);
-  return withMatchingSecret(deps, await deps.store.findApplicationByApiKey(apiKey), apiSecret!);
+  const credentials = plausible(apiKey, apiSecret);
+  return withMatchingSecret(deps, await deps.store.findApplicationByApiKey(credentials.apiKey), credentials.apiSecret);
 }
 
 /**
@@ -55,11 +56,11 @@ export async function authenticateIntegration(
   token: string | undefined,
 ): Promise<{ app: ApplicationRecord; tokenAccess: TokenAccess | null }> {
   const claims = token === undefined ? null : deps.tokens.read(token);
-  if (claims === null) return { app: await authenticateApplication(deps, apiKey, apiSecret), tokenAccess: null };
-  assertPlausible(apiKey, apiSecret);
-  const { app, access } = await deps.store.findApplicationWithSessionAccess(apiKey, claims.sessionId, claims.userId);
-  const checked = withMatchingSecret(deps, app, apiSecret!);
-  return { app: checked, tokenAccess: { token: token!, applicationId: checked.id, access } };
+  if (token === undefined || claims === null) return { app: await authenticateApplication(deps, apiKey, apiSecret), tokenAccess: null };
+  const credentials = plausible(apiKey, apiSecret);
+  const { app, access } = await deps.store.findApplicationWithSessionAccess(credentials.apiKey, claims.sessionId, claims.userId);
+  const checked = withMatchingSecret(deps, app, credentials.apiSecret);
+  return { app: checked, tokenAccess: { token, applicationId: checked.id, access } };
 }
 
 /** Authorization: Bearer <admin API key>; the key alone names its application. */

@@ -21,7 +21,7 @@ export interface PresentedUser {
   password?: string | undefined;
   hardwareId?: string | undefined;
   /** What authenticating the application already read for `bearer`, if it did (authenticateIntegration). */
-  tokenAccess?: TokenAccess | null | undefined;
+  tokenAccess?: TokenAccess | undefined;
 }
 
 const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid session token');
@@ -74,7 +74,7 @@ async function userFromToken(
   app: ApplicationRecord,
   token: string,
   caller: Caller,
-  read: TokenAccess | null | undefined,
+  read: TokenAccess | undefined,
 ): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = claimsOf(deps, app, token);
@@ -82,7 +82,7 @@ async function userFromToken(
   // in one statement (or with the application, before: authenticateIntegration); they count only
   // once the session row has confirmed the token (docs/performance.md, app_context).
   const { session: found, user, licenseIds } =
-    read != null && read.token === token && read.applicationId === app.id
+    read !== undefined && read.token === token && read.applicationId === app.id
       ? read.access
       : await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
   const session = checkSession(deps, app, token, claims, found);
