@@ -66,9 +66,12 @@ describe('batched signer and the process', () => {
 
   it('never keeps the process alive', async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-signer-'));
-    const source = await readFile(new URL('../../src/adapters/crypto/batched-signer.ts', import.meta.url), 'utf8');
-    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-    await writeFile(join(dir, 'batched-signer.js'), outputText);
+    // The signer and what it imports, transpiled one by one (node 20 cannot import TypeScript).
+    for (const file of ['batched-signer', 'supervised-worker']) {
+      const source = await readFile(new URL(`../../src/adapters/crypto/${file}.ts`, import.meta.url), 'utf8');
+      const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+      await writeFile(join(dir, `${file}.js`), outputText);
+    }
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
     await writeFile(
       join(dir, 'child.js'),

@@ -10,7 +10,8 @@
 // refuse) and is replaced by the next batch.
 import { type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startSupervisedWorker } from './supervised-worker.js';
 
 // Evaluated source, as in crypto-workers.ts: the same code runs from src/ under vitest and from dist/.
 //   {batch, reset, keys: [[id, KeyObject]...], items: [keyId, message, keyId, message...]}
@@ -56,7 +57,6 @@ interface Slot {
   keyIds: Map<KeyObject, number>;
   /** Batches sent and not yet answered, by batch number. */
   inFlight: Map<number, Pending[]>;
-  error: Error | null;
 }
 
 export function createBatchedSigner(maxWorkers: number = Math.max(1, availableParallelism() - 1)): BatchedSigner {
@@ -70,31 +70,28 @@ export function createBatchedSigner(maxWorkers: number = Math.max(1, availablePa
   let nextKeyId = 0;
 
   function startWorker(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.unref();
-    const slot: Slot = { worker, keyIds: new Map(), inFlight: new Map(), error: null };
-    worker.on('message', (m: { batch: number; signatures: (string | null)[]; error: string | null }) => {
-      const pending = slot.inFlight.get(m.batch);
-      if (pending === undefined) return;
-      slot.inFlight.delete(m.batch);
-      if (slot.inFlight.size === 0) worker.unref();
-      pending.forEach((p, i) => {
-        const signature = m.signatures[i];
-        if (typeof signature === 'string') p.resolve(signature);
-        else p.reject(new Error(`the signing worker could not sign: ${m.error ?? 'no signature'}`));
-      });
-    });
-    worker.on('messageerror', (error) => {
-      slot.error ??= error;
-      void worker.terminate();
-    });
-    worker.on('error', (error) => (slot.error ??= error));
-    worker.on('exit', (code) => {
-      slots.delete(slot);
-      const error = new Error(`the signing worker stopped (exit code ${code})`, slot.error ? { cause: slot.error } : undefined);
-      for (const pending of slot.inFlight.values()) for (const p of pending) p.reject(error);
-      slot.inFlight.clear();
-    });
+    const slot: Slot = {
+      worker: startSupervisedWorker<{ batch: number; signatures: (string | null)[]; error: string | null }>(WORKER_SOURCE, 'signing', {
+        message(m) {
+          const pending = slot.inFlight.get(m.batch);
+          if (pending === undefined) return;
+          slot.inFlight.delete(m.batch);
+          if (slot.inFlight.size === 0) slot.worker.unref();
+          pending.forEach((p, i) => {
+            const signature = m.signatures[i];
+            if (typeof signature === 'string') p.resolve(signature);
+            else p.reject(new Error(`the signing worker could not sign: ${m.error ?? 'no signature'}`));
+          });
+        },
+        stopped(error) {
+          slots.delete(slot);
+          for (const pending of slot.inFlight.values()) for (const p of pending) p.reject(error);
+          slot.inFlight.clear();
+        },
+      }),
+      keyIds: new Map(),
+      inFlight: new Map(),
+    };
     slots.add(slot);
     return slot;
   }

@@ -9,7 +9,8 @@
 // streams using it (their job fails and is retried) and is replaced by the next stream; it can
 // never take the process down.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startSupervisedWorker } from './supervised-worker.js';
 
 // Evaluated source rather than a module file: the same code then runs from src/ under vitest and
 // from dist/ in production, with no worker path to resolve. It knows AES-256-GCM and sha256, not
@@ -107,8 +108,6 @@ export interface CryptoWorkers {
 interface Slot {
   worker: Worker;
   listeners: Map<number, Listener>;
-  /** The worker's 'error', kept to explain its exit. */
-  error: Error | null;
 }
 
 /** Worker threads at most: by default one per CPU, at least 2 (a job hashes two streams). */
@@ -118,22 +117,18 @@ export function createCryptoWorkers(maxWorkers: number = Math.max(2, availablePa
   let nextId = 0;
 
   function startWorker(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.unref();
-    const slot: Slot = { worker, listeners: new Map(), error: null };
-    worker.on('message', (m: FromWorker) => slot.listeners.get(m.id)?.message(m)); // none: a stream destroyed meanwhile
-    worker.on('messageerror', (error) => {
-      slot.error ??= error;
-      void worker.terminate();
-    });
-    worker.on('error', (error) => (slot.error ??= error));
-    worker.on('exit', (code) => {
-      slots.delete(slot);
-      const error = new Error(`the crypto worker stopped (exit code ${code})`, slot.error ? { cause: slot.error } : undefined);
-      const failed = [...slot.listeners.values()];
-      slot.listeners.clear();
-      for (const listener of failed) listener.fail(error);
-    });
+    const slot: Slot = {
+      worker: startSupervisedWorker<FromWorker>(WORKER_SOURCE, 'crypto', {
+        message: (m) => slot.listeners.get(m.id)?.message(m), // none: a stream destroyed meanwhile
+        stopped(error) {
+          slots.delete(slot);
+          const failed = [...slot.listeners.values()];
+          slot.listeners.clear();
+          for (const listener of failed) listener.fail(error);
+        },
+      }),
+      listeners: new Map(),
+    };
     slots.add(slot);
     return slot;
   }
