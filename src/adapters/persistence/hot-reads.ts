@@ -106,8 +106,9 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
   const findApplicationWithSessionAccess = (apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> =>
     applicationAccess({ apiKey, sessionId, userId }).then((rows) => {
       const [row] = rows;
-      if (row === undefined) return { app: null, access: { session: null, user: null, licenseIds: [] } };
-      return { app: toApplication(unprefixed(row, applicationNames) as (typeof applications)['$inferSelect']), access: accessOf(rows) };
+      // No row: no application, and accessOf reads no session either.
+      const app = row === undefined ? null : toApplication(unprefixed(row, applicationNames) as (typeof applications)['$inferSelect']);
+      return { app, access: accessOf(rows) };
     });
 
   // A dialect may hand the same rows to every caller (sqlite/unchanged-reads.ts): each answer is
