@@ -126,6 +126,43 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findApplicationWithSessionAccess('gh_app_unknown', session.id, user.id)).toEqual({ app: null, access: { session: null, user: null, licenseIds: [] } });
     });
 
+    test('findApplicationWithSessionAccess asked by many requests at once answers each with its own, whatever the others asked', async () => {
+      // PostgreSQL answers the requests of one turn with one statement (Dialect.prepareForRequests).
+      const { app, user } = await userOf(store());
+      const session = makeSession(app.id, user.id);
+      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      const license = makeLicense(app.id);
+      await store().insertLicenses([license]);
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      const { app: elsewhere } = await seedApp(store());
+      const stranger = await seedUser(store(), elsewhere.id);
+      const strangerSession = makeSession(elsewhere.id, stranger.id);
+      await store().openSession({ session: strangerSession, device: null, cap: 5, now: T0 });
+      const asks: Array<[string, string, string]> = [
+        [app.apiKey, session.id, user.id],
+        // Another application's session and user, asked with this one's key, and the other way round.
+        [app.apiKey, strangerSession.id, stranger.id],
+        [elsewhere.apiKey, session.id, user.id],
+        [elsewhere.apiKey, strangerSession.id, stranger.id],
+        ['gh_app_unknown', session.id, user.id],
+        [app.apiKey, randomUUID(), user.id],
+        // Text no database keeps: it matches nothing, and fails none of the others.
+        ['gh_app_\u0000', session.id, user.id],
+        [app.apiKey, `${session.id}\u0000`, user.id],
+      ];
+      const alone: unknown[] = [];
+      for (const [apiKey, sessionId, userId] of asks) alone.push(await store().findApplicationWithSessionAccess(apiKey, sessionId, userId));
+      const together = await Promise.all([...asks, ...asks].map(([apiKey, sessionId, userId]) => store().findApplicationWithSessionAccess(apiKey, sessionId, userId)));
+      expect(together).toEqual([...alone, ...alone]);
+      expect(alone[0]).toEqual({ app, access: { session, user: await store().findUserById(app.id, user.id), licenseIds: [license.id] } });
+      expect(alone[3]).toEqual({ app: elsewhere, access: { session: strangerSession, user: stranger, licenseIds: [] } });
+      // Through this application's key, the stranger's session is read, but not its user (checkSession refuses it).
+      expect(alone[1]).toEqual({ app, access: { session: strangerSession, user: null, licenseIds: [] } });
+      const nothing = { app: null, access: { session: null, user: null, licenseIds: [] } };
+      expect([alone[4], alone[6]]).toEqual([nothing, nothing]);
+      expect(alone[7]).toEqual({ app, access: { session: null, user: null, licenseIds: [] } });
+    });
+
     test('openSession registers a new device and stores the session', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });

@@ -53,6 +53,33 @@ describe('GET /app_context', () => {
     expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) }), 401, 'SESSION_EXPIRED');
   });
 
+  it('requests of two applications read together (one statement on PostgreSQL) each answer for their own application, and crossed tokens are refused', async () => {
+    const apps = [await createApplication(t, { device_auth: false }), await createApplication(t, { device_auth: false })];
+    const tokens: string[] = [];
+    for (const [i, app] of apps.entries()) {
+      await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/only_${i}`, { value: `v${i}`, is_public: false });
+      const u = await member(t, app, `user${i}`, undefined, 90);
+      tokens.push(await token(t, app, { username: `user${i}`, password: u.password }));
+    }
+    // Each application with its own member's token and with the other's, all at once.
+    const asks = [0, 1, 0, 1].flatMap((a) => [
+      { a, tok: tokens[a]!, ok: true },
+      { a, tok: tokens[1 - a]!, ok: false },
+    ]);
+    const answers = await Promise.all(asks.map(({ a, tok }) => call(t, apps[a]!, 'GET', '/app_context', undefined, { headers: bearer(tok) })));
+    for (const [i, { a, ok }] of asks.entries()) {
+      const res = answers[i]!;
+      if (ok) {
+        expect(res.statusCode).toBe(200);
+        expect((res.json() as { application: { id: string; variables: Array<{ name: string }> } }).application).toMatchObject({ id: apps[a]!.id, variables: [{ name: `only_${a}`, value: `v${a}` }] });
+        expect((res.json() as { user: { username: string } }).user.username).toBe(`user${a}`);
+      } else {
+        expectError(res, 401, 'INVALID_CREDENTIALS');
+        expect(res.body).not.toContain('only_');
+      }
+    }
+  });
+
   it('a member sees every variable, live announcements newest first, their membership and the server time', async () => {
     const app = await createApplication(t, { device_auth: false });
     await withContent(app);

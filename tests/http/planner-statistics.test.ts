@@ -1,7 +1,8 @@
 // Plans stay right whatever the statistics were when a connection prepared its statements
 // (docs/choices.md, "Planner statistics"): 100,000 users are loaded into a running server's
-// database after its statements were prepared, and the login's user lookups must still probe
-// their unique keys rather than walk the application's whole (application_id, created_at) index.
+// database after its statements were prepared, and the login's user lookups, and app_context's
+// read of the application, session and user, must still probe their unique keys rather than walk
+// the application's whole (application_id, created_at) index.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import postgres from 'postgres';
@@ -30,6 +31,16 @@ const insertUsers = (applicationId: string, now: number, numbers: string) => `
   insert into users (id, application_id, username, username_key, credential_type, password_hash, allowed_devices, allowed_sessions, is_lifetime, created_at)
   select 'seed-' || g, '${applicationId}', 'seed' || g, 'seed' || g, 'username_password', 'x', 1, 1, ${numbers === 'pg' ? 'false' : '0'}, ${now} - g from n`;
 
+// The read of an application, a session and its user that every app_context with a token makes,
+// as the store words it (hot-reads.ts): the requests of a turn unnested into rows (PostgreSQL), or
+// one request as a row of its own (SQLite).
+const ACCESS_JOINS = `inner join applications on applications.api_key = "requests"."apiKey"
+  left join sessions on sessions.id = "requests"."sessionId"
+  left join users on (users.application_id = applications.id and users.id = "requests"."userId")
+  left join licenses on (licenses.application_id = applications.id and licenses.used_by_user_id = "requests"."userId")`;
+const ACCESS_PG = `select "requests"."n", users.id from unnest($1::text[], $2::text[], $3::text[]) with ordinality as "requests"("apiKey", "sessionId", "userId", "n") ${ACCESS_JOINS}`;
+const ACCESS_SQLITE = `select users.id from (select ? as "apiKey", ? as "sessionId", ? as "userId") as "requests" ${ACCESS_JOINS}`;
+
 /** Every (kind, index or table) a PostgreSQL JSON plan names, and the rows its filters removed. */
 function planNodes(plan: Record<string, unknown>): Array<{ node: string; index: string | null; removed: number }> {
   const here = { node: String(plan['Node Type']), index: (plan['Index Name'] as string | undefined) ?? null, removed: Number(plan['Rows Removed by Filter'] ?? 0) };
@@ -44,7 +55,7 @@ async function explain(pg: postgres.Sql, i: number, applicationId: string) {
 }
 
 describe('planner statistics', () => {
-  it('after 100,000 users are loaded behind a running server, the login lookups still use their unique keys', async () => {
+  it('after 100,000 users are loaded behind a running server, the login lookups and the access read still use their unique keys', async () => {
     const app = await createApplication(t, { device_auth: false });
     await member(t, app, 'alice', 'password123');
     // The server's connections prepare and run the login's statements while the table is small.
@@ -57,6 +68,9 @@ describe('planner statistics', () => {
         await pg.unsafe('set plan_cache_mode = force_generic_plan');
         for (const [i, l] of LOOKUPS.entries()) await pg.unsafe(`prepare lookup${i} as select id from users where ${l.where}${l.lock ? ' for update' : ''}`);
         for (const i of LOOKUPS.keys()) for (let n = 0; n < 6; n++) await pg.unsafe(`execute lookup${i}('${app.id}', 'alice')`);
+        const executeAccess = `execute access(array['${app.credentials.api_key}'], array['no-session'], array['seed77'])`;
+        await pg.unsafe(`prepare access as ${ACCESS_PG}`);
+        for (let n = 0; n < 6; n++) await pg.unsafe(executeAccess);
 
         await pg.unsafe(insertUsers(app.id, Date.now(), 'pg'));
         // This connection's counts reach the shared statistics at its next statement's end, not
@@ -77,6 +91,12 @@ describe('planner statistics', () => {
           expect(nodes.filter((n) => n.index !== null).map((n) => n.index), l.name).toEqual([l.key === 'id' ? 'users_pkey' : 'users_app_username_key_uq']);
           expect(Math.max(...nodes.map((n) => n.removed)), l.name).toBeLessThan(10);
         }
+        // The user of each request is probed by its key, however many requests a statement carries.
+        const [row] = await pg.unsafe(`explain (analyze, format json) ${executeAccess}`);
+        const access = planNodes((row!['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan);
+        expect(access.filter((n) => n.node === 'Seq Scan'), JSON.stringify(access)).toEqual(access.filter((n) => n.node === 'Seq Scan' && n.removed < 10));
+        expect(access.map((n) => n.index)).toContain('users_pkey');
+        expect(access.map((n) => n.index)).not.toContain('users_app_created_idx');
       } finally {
         await pg.end({ timeout: 5 });
       }
@@ -89,6 +109,10 @@ describe('planner statistics', () => {
           const plan = db.prepare(`explain query plan select id from users where ${l.where.replace('$1', '?').replace('$2', '?')}`).all(app.id, 'seed77') as Array<{ detail: string }>;
           expect(plan.map((p) => p.detail).join('; '), l.name).toMatch(l.key === 'id' ? /SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/ : /SEARCH users USING INDEX users_app_username_key_uq \(application_id=\? AND username_key=\?\)/);
         }
+        const access = (db.prepare(`explain query plan ${ACCESS_SQLITE}`).all(app.credentials.api_key, 'no-session', 'seed77') as Array<{ detail: string }>).map((p) => p.detail);
+        expect(access.join('; ')).toMatch(/SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/);
+        expect(access.join('; ')).toMatch(/SEARCH applications USING INDEX \S+ \(api_key=\?\)/);
+        expect(access.join('; ')).not.toMatch(/SCAN (users|sessions|applications|licenses)\b/);
       } finally {
         db.close();
       }

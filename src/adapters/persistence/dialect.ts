@@ -50,6 +50,20 @@ export interface BuiltSelect<Row> {
   readonly _: { readonly result: Row[] };
 }
 
+/**
+ * The requests a hot read answers, as rows of their keys (Dialect.prepareForRequests): a FROM
+ * source with a column per key, and what the select puts before its fields to tell the requests'
+ * rows apart (nothing where a statement answers one request).
+ */
+export interface RequestRows {
+  source: SQL;
+  key(name: string): SQL;
+  tag: Record<string, SQL>;
+}
+
+/** The column of key `name` in RequestRows.source, as each dialect names it. */
+export const requestKey = (name: string): SQL => sql.raw(`"requests"."${name}"`);
+
 /** A built select that can also lock its rows (PostgreSQL's FOR UPDATE; Dialect.compileRead). */
 export interface LockableSelect<Row> extends BuiltSelect<Row> {
   for(strength: 'update'): { toSQL(): { sql: string; params: unknown[] } };
@@ -80,14 +94,15 @@ export function bindPlaceholders<V>({ sql, params }: { sql: string; params: unkn
 }
 
 /**
- * Throws unless the rendered `sql` selects exactly `fields`' columns, in order: a prepared hot read
+ * Throws unless the rendered `sql` selects exactly `fields`' columns, in order (after `leading`,
+ * the rendered text of what a read selects before them): a prepared hot read
  * decodes its rows by position (each dialect's prepared reads), so the two cannot drift apart.
  * drizzle names a column alone from one table and with its table when the select joins others.
  */
-export function assertSelects(sql: string, fields: Record<string, Column>): void {
+export function assertSelects(sql: string, fields: Record<string, Column>, leading = ''): void {
   const columns = Object.values(fields);
-  const bare = `select ${columns.map((c) => `"${c.name}"`).join(', ')} from `;
-  const qualified = `select ${columns.map((c) => `"${getTableName(c.table)}"."${c.name}"`).join(', ')} from `;
+  const bare = `select ${leading}${columns.map((c) => `"${c.name}"`).join(', ')} from `;
+  const qualified = `select ${leading}${columns.map((c) => `"${getTableName(c.table)}"."${c.name}"`).join(', ')} from `;
   if (!sql.startsWith(bare) && !sql.startsWith(qualified)) throw new Error(`prepared read selects other columns than its decoder: ${sql}`);
 }
 
@@ -178,6 +193,18 @@ export interface Dialect {
   compileRead<Row>(fields: Record<string, Column>, build: (db: Db) => LockableSelect<Row>, options?: { lock?: boolean }): CompiledRead<Row>;
   /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */
   prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
+  /**
+   * Prepares a hot read that many requests may share (hot-reads.ts, the application a request
+   * names and its session): `build(requests)` selects `requests.tag` and then exactly `fields`,
+   * from `requests.source` joined to the tables on `requests.key(name)` for each of `keys`. Each
+   * call answers one request. PostgreSQL answers the calls made in one turn of the event loop
+   * with one statement (postgres/request-batch.ts); SQLite runs one statement a call.
+   */
+  prepareForRequests<Row>(
+    fields: Record<string, Column>,
+    keys: readonly string[],
+    build: (requests: RequestRows) => BuiltSelect<unknown>,
+  ): (values: Readonly<Record<string, string>>) => Promise<Row[]>;
   /**
    * The live bans of the application among `keys` (expired ones never match): every
    * authenticated request asks, so each dialect tunes it.

@@ -10,7 +10,7 @@ import { toAnnouncement, toApplication, toFile, toSession, toUser } from './row-
 
 const p = sql.placeholder;
 
-export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
+export function hotReads({ db, t, binary, prepare, prepareForRequests, matchingBans }: Dialect) {
   const { applications, sessions, users, licenses, variables, announcements, files } = t;
   /** The whole rows of `table` that match `where`, in `order`. */
   const rowsOf = <T extends PgTable>(table: T, where: SQL | undefined, ...order: SQL[]) => {
@@ -66,19 +66,19 @@ export function hotReads({ db, t, binary, prepare, matchingBans }: Dialect) {
       .where(eq(sessions.id, p('sessionId'))) as unknown as BuiltSelect<Record<string, unknown>>,
   );
   // applications_api_key_unique (api_key=?), then as sessionAccess: the application a request
-  // names by its API key and the session its token names, in one statement (one round trip on
-  // PostgreSQL; docs/performance.md, app_context). The session is joined whatever application
-  // it is of: the caller checks it is this one's, as with sessionAccess.
+  // names by its API key and the session its token names, in one statement. On PostgreSQL the
+  // requests of a turn share that statement (Dialect.prepareForRequests; docs/performance.md,
+  // app_context). The session is joined whatever application it is of: the caller checks it is
+  // this one's, as with sessionAccess.
   const applicationFields = { ...prefixed('a.', getTableColumns(applications)), ...accessFields };
-  const applicationAccess = prepare(
-    applicationFields,
+  const applicationAccess = prepareForRequests<Record<string, unknown>>(applicationFields, ['apiKey', 'sessionId', 'userId'], (requests) =>
     db
-      .select(applicationFields)
-      .from(applications)
-      .leftJoin(sessions, eq(sessions.id, p('sessionId')))
-      .leftJoin(users, and(eq(users.applicationId, applications.id), eq(users.id, p('userId'))))
-      .leftJoin(licenses, and(eq(licenses.applicationId, applications.id), eq(licenses.usedByUserId, p('userId'))))
-      .where(eq(applications.apiKey, p('apiKey'))) as unknown as BuiltSelect<Record<string, unknown>>,
+      .select({ ...requests.tag, ...applicationFields })
+      .from(requests.source)
+      .innerJoin(applications, eq(applications.apiKey, requests.key('apiKey')))
+      .leftJoin(sessions, eq(sessions.id, requests.key('sessionId')))
+      .leftJoin(users, and(eq(users.applicationId, applications.id), eq(users.id, requests.key('userId'))))
+      .leftJoin(licenses, and(eq(licenses.applicationId, applications.id), eq(licenses.usedByUserId, requests.key('userId')))),
   );
   // Each key beside its prefixed name, made once: building the names per row was most of this
   // read's cost in a profile of app_context.

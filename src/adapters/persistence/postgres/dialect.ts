@@ -11,6 +11,7 @@ import postgres from 'postgres';
 import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
 import { assertSelects, bansAmong, matchedBanFields, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, type LockableSelect, migrationsFolder, type PlaceholderValues, positionalRows, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
+import { requestBatch } from './request-batch.js';
 import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
 import * as t from './schema.js';
@@ -186,6 +187,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     insertionOrder: () => ({}),
     rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
     prepare: (fields, query) => preparedRead(lane, fields, query),
+    prepareForRequests: (fields, keys, build) => requestBatch(lane, fields, keys, build),
     connections: POOL_SIZE,
     refreshStatistics: () => refreshStatistics(db),
     async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
