@@ -126,6 +126,45 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findApplicationWithSessionAccess('gh_app_unknown', session.id, user.id)).toEqual({ app: null, access: { session: null, user: null, licenseIds: [] } });
     });
 
+    test('findApplicationWithSessionAccess read again after a change to the application, the session, the user or their licenses answers with the change', async () => {
+      // PostgreSQL remembers an answer with its rows' versions (remembered-by-version.ts): each
+      // change must show on the very next read, as a fresh read of each part shows it.
+      const { app, user } = await userOf(store());
+      const session = makeSession(app.id, user.id);
+      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      const licenses = [makeLicense(app.id), makeLicense(app.id)];
+      await store().insertLicenses(licenses);
+      const read = () => store().findApplicationWithSessionAccess(app.apiKey, session.id, user.id);
+      const fresh = async () => {
+        const found = await store().findApplicationByApiKey(app.apiKey);
+        return { app: found, access: found === null ? { session: null, user: null, licenseIds: [] } : await store().findSessionAccess(app.id, session.id, user.id) };
+      };
+      const redeem = (i: number) => () =>
+        store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: licenses[i]!.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      const changes: Array<[string, () => Promise<unknown>]> = [
+        ['a setting', () => store().patchApplication(app.id, { settings: { ...app.settings, anonymousAccess: !app.settings.anonymousAccess } }, T0)],
+        ['the API secret', () => store().updateApplication(app.id, { apiSecretDigest: 'rotated-digest' }, T0)],
+        ['a redeemed license (and the membership it adds)', redeem(0)],
+        ['the user\'s limits', () => store().updateUserLimits(app.id, user.id, { allowedSessions: 7 })],
+        ['another license', redeem(1)],
+        ['the session revoked', () => store().revokeSession(session.id, T0 + 1)],
+        ['a timeout', () => store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: 'calm down' }, T0 + 2)],
+        ['the application deleted', () => store().deleteApplication(app.id)],
+      ];
+      let before = await read();
+      expect(await read()).toEqual(before);
+      expect(before).toEqual(await fresh());
+      for (const [what, change] of changes) {
+        await change();
+        const after = await read();
+        expect(after, what).toEqual(await fresh());
+        expect(after, what).not.toEqual(before);
+        expect(await read(), what).toEqual(after);
+        before = after;
+      }
+      expect(before).toEqual({ app: null, access: { session: null, user: null, licenseIds: [] } });
+    });
+
     test('findApplicationWithSessionAccess asked by many requests at once answers each with its own, whatever the others asked', async () => {
       // PostgreSQL answers the requests of one turn with one statement (Dialect.prepareForRequests).
       const { app, user } = await userOf(store());

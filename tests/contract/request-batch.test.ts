@@ -47,6 +47,7 @@ describe.skipIf(!adminUrl)('request batches (PostgreSQL)', () => {
       fields,
       ['apiKey'],
       (requests) => db.select({ ...requests.tag, ...fields }).from(requests.source).innerJoin(applications, eq(applications.apiKey, requests.key('apiKey'))),
+      {},
       options.maxRequests,
     );
     return { apps, read, statements };

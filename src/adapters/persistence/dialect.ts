@@ -4,7 +4,7 @@
 // else is the shared store's. Where the databases really differ (row locks, collation, insertion
 // order, raw rows) the difference is one function here. See docs/architecture.md.
 import { join } from 'node:path';
-import { and, Column, eq, getTableName, is, Param, Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, Column, eq, getTableName, is, Param, Placeholder, type SQL, sql, type SQLWrapper, type Table } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import { type BanKey, type BanType, isBanLive, type MatchedBan } from '../../domain/bans.js';
@@ -59,6 +59,11 @@ export interface RequestRows {
   source: SQL;
   key(name: string): SQL;
   tag: Record<string, SQL>;
+  /**
+   * Where the dialect's rows carry versions (Dialect.rowVersions), the version of each row asked
+   * for by name, to select after the tag (null where a left join found no row); otherwise empty.
+   */
+  versions: Record<string, SQL>;
 }
 
 /** The column of key `name` in RequestRows.source, as each dialect names it. */
@@ -195,16 +200,25 @@ export interface Dialect {
   prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
   /**
    * Prepares a hot read that many requests may share (hot-reads.ts, the application a request
-   * names and its session): `build(requests)` selects `requests.tag` and then exactly `fields`,
-   * from `requests.source` joined to the tables on `requests.key(name)` for each of `keys`. Each
-   * call answers one request. PostgreSQL answers the calls made in one turn of the event loop
-   * with one statement (postgres/request-batch.ts); SQLite runs one statement a call.
+   * names and its session): `build(requests)` selects `requests.tag`, `requests.versions` and
+   * then exactly `fields`, from `requests.source` joined to the tables on `requests.key(name)` for
+   * each of `keys`; `versioned` names the tables whose rows' versions it selects. Each call
+   * answers one request. PostgreSQL answers the calls made in one turn of the event loop with one
+   * statement (postgres/request-batch.ts); SQLite runs one statement a call.
    */
   prepareForRequests<Row>(
     fields: Record<string, Column>,
     keys: readonly string[],
     build: (requests: RequestRows) => BuiltSelect<unknown>,
+    versioned?: Readonly<Record<string, Table>>,
   ): (values: Readonly<Record<string, string>>) => Promise<Row[]>;
+  /**
+   * Whether rows carry a version that every change to a row changes (RequestRows.versions), so a
+   * read may stand for a wider one it made before while the versions are the same
+   * (remembered-access.ts). PostgreSQL: yes, the row's xmin. SQLite: no; its reads are remembered
+   * whole while the file is unchanged (sqlite/unchanged-reads.ts).
+   */
+  rowVersions: boolean;
   /**
    * The live bans of the application among `keys` (expired ones never match): every
    * authenticated request asks, so each dialect tunes it.

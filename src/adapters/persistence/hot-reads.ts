@@ -2,15 +2,16 @@
 // credentials): built once from the tables, prepared once by the dialect, run without drizzle's
 // per-call building (each dialect's prepared reads say why that matters). Each is an indexed
 // lookup (the index is named beside it), so it stays flat as users and licenses grow.
-import { and, asc, type Column, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { ApplicationWithSessionAccess, SessionAccess } from '../../application/ports/session-store.js';
+import { accessReads } from './access-reads.js';
 import type { BuiltSelect, Dialect } from './dialect.js';
 import { toAnnouncement, toApplication, toFile, toSession, toUser } from './row-mappers.js';
 
 const p = sql.placeholder;
 
-export function hotReads({ db, t, binary, prepare, prepareForRequests, matchingBans }: Dialect) {
+export function hotReads(dialect: Dialect) {
+  const { db, t, binary, prepare, matchingBans } = dialect;
   const { applications, sessions, users, licenses, variables, announcements, files } = t;
   /** The whole rows of `table` that match `where`, in `order`. */
   const rowsOf = <T extends PgTable>(table: T, where: SQL | undefined, ...order: SQL[]) => {
@@ -50,67 +51,6 @@ export function hotReads({ db, t, binary, prepare, prepareForRequests, matchingB
   // primary key (id=?)
   const fileById = rowsOf(files, and(eq(files.applicationId, p('applicationId')), eq(files.id, p('id'))));
 
-  // primary keys of sessions (id=?) and users, licenses_used_by_idx (used_by_user_id=?): the
-  // session behind a token, the user it names and that user's licenses in one statement, a row
-  // per license (one when there is none). The columns of the tables are told apart by a prefix
-  // of their keys: the rows are decoded by position (the dialects' prepared reads).
-  const prefixed = (prefix: string, columns: Record<string, Column>) => Object.fromEntries(Object.entries(columns).map(([k, c]) => [prefix + k, c]));
-  const accessFields = { ...prefixed('s.', getTableColumns(sessions)), ...prefixed('u.', getTableColumns(users)), licenseId: licenses.id };
-  const sessionAccess = prepare(
-    accessFields,
-    db
-      .select(accessFields)
-      .from(sessions)
-      .leftJoin(users, and(eq(users.applicationId, p('applicationId')), eq(users.id, p('userId'))))
-      .leftJoin(licenses, and(eq(licenses.applicationId, p('applicationId')), eq(licenses.usedByUserId, p('userId'))))
-      .where(eq(sessions.id, p('sessionId'))) as unknown as BuiltSelect<Record<string, unknown>>,
-  );
-  // applications_api_key_unique (api_key=?), then as sessionAccess: the application a request
-  // names by its API key and the session its token names, in one statement. On PostgreSQL the
-  // requests of a turn share that statement (Dialect.prepareForRequests; docs/performance.md,
-  // app_context). The session is joined whatever application it is of: the caller checks it is
-  // this one's, as with sessionAccess.
-  const applicationFields = { ...prefixed('a.', getTableColumns(applications)), ...accessFields };
-  const applicationAccess = prepareForRequests<Record<string, unknown>>(applicationFields, ['apiKey', 'sessionId', 'userId'], (requests) =>
-    db
-      .select({ ...requests.tag, ...applicationFields })
-      .from(requests.source)
-      .innerJoin(applications, eq(applications.apiKey, requests.key('apiKey')))
-      .leftJoin(sessions, eq(sessions.id, requests.key('sessionId')))
-      .leftJoin(users, and(eq(users.applicationId, applications.id), eq(users.id, requests.key('userId'))))
-      .leftJoin(licenses, and(eq(licenses.applicationId, applications.id), eq(licenses.usedByUserId, requests.key('userId')))),
-  );
-  // Each key beside its prefixed name, made once: building the names per row was most of this
-  // read's cost in a profile of app_context.
-  const namesOf = (prefix: string, table: PgTable) => Object.keys(getTableColumns(table)).map((key) => [prefix + key, key] as const);
-  const applicationNames = namesOf('a.', applications);
-  const sessionNames = namesOf('s.', sessions);
-  const userNames = namesOf('u.', users);
-  const unprefixed = (row: Record<string, unknown>, names: ReadonlyArray<readonly [string, string]>) => {
-    const out: Record<string, unknown> = {};
-    for (const [name, key] of names) out[key] = row[name];
-    return out;
-  };
-  const findSessionAccess = (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> =>
-    sessionAccess({ applicationId, sessionId, userId }).then(accessOf);
-  function accessOf(rows: Record<string, unknown>[]): SessionAccess {
-    const [row] = rows;
-    if (row === undefined || row['s.id'] === null) return { session: null, user: null, licenseIds: [] };
-    // The columns are the tables' own, decoded as their selects decode them: their rows.
-    return {
-      session: toSession(unprefixed(row, sessionNames) as (typeof sessions)['$inferSelect']),
-      user: row['u.id'] === null ? null : toUser(unprefixed(row, userNames) as (typeof users)['$inferSelect']),
-      licenseIds: rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string])),
-    };
-  }
-  const findApplicationWithSessionAccess = (apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> =>
-    applicationAccess({ apiKey, sessionId, userId }).then((rows) => {
-      const [row] = rows;
-      // No row: no application, and accessOf reads no session either.
-      const app = row === undefined ? null : toApplication(unprefixed(row, applicationNames) as (typeof applications)['$inferSelect']);
-      return { app, access: accessOf(rows) };
-    });
-
   // A dialect may hand the same rows to every caller (sqlite/unchanged-reads.ts): each answer is
   // a fresh record, which its caller may change.
   const first = <Row, Record>(rows: Row[], map: (row: Row) => Record): Record | null => {
@@ -122,8 +62,7 @@ export function hotReads({ db, t, binary, prepare, prepareForRequests, matchingB
   return {
     findApplicationByApiKey: (apiKey: string) => applicationByApiKey({ apiKey }).then((rows) => first(rows, toApplication)),
     findSession: (id: string) => sessionById({ id }).then((rows) => first(rows, toSession)),
-    findSessionAccess,
-    findApplicationWithSessionAccess,
+    ...accessReads(dialect),
     findUserById: (applicationId: string, id: string) => userById({ applicationId, id }).then((rows) => first(rows, toUser)),
     findUserByUsernameKey: (applicationId: string, key: string) => userByUsernameKey({ applicationId, key }).then((rows) => first(rows, toUser)),
     findUserByLicenseId: (applicationId: string, licenseId: string) => userByLicenseId({ applicationId, licenseId }).then((rows) => first(rows, toUser)),

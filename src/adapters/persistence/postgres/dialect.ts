@@ -187,7 +187,8 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     insertionOrder: () => ({}),
     rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
     prepare: (fields, query) => preparedRead(lane, fields, query),
-    prepareForRequests: (fields, keys, build) => requestBatch(lane, fields, keys, build),
+    prepareForRequests: (fields, keys, build, versioned) => requestBatch(lane, fields, keys, build, versioned),
+    rowVersions: true,
     connections: POOL_SIZE,
     refreshStatistics: () => refreshStatistics(db),
     async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {

@@ -8,20 +8,28 @@
 // starts after the call (at the end of its turn), so it sees every commit that ended before the
 // request asked: a change is still read by the very next request.
 import { assertSelects, bindPlaceholders, type BuiltSelect, requestKey, type RequestRows } from '../dialect.js';
-import type { Column } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
+import { type Column, getTableName, sql, type Table } from 'drizzle-orm';
 import type { LaneArg, ReadLane } from './read-lane.js';
 
 /** Requests one statement answers at most; more in a turn go in several statements. */
 export const MAX_REQUESTS_PER_STATEMENT = 500;
 
-const TAG = sql.raw('"requests"."n"');
+const TAG = '"requests"."n"';
+
+/**
+ * A row's version: its xmin, the transaction that wrote this version of it. Every UPDATE writes a
+ * new version with the writing transaction's id, so the xmin of a row changes whenever the row
+ * does, and never otherwise (a row lock sets xmax). As text: an xid has no binary form here.
+ * (docs/choices.md, "Remembered access")
+ */
+const versionOf = (table: Table) => `"${getTableName(table)}".xmin::text`;
 
 /** The requests' keys unnested into rows, numbered from 1 in their order (`with ordinality`). */
-export function unnestedRequests(keys: readonly string[]): RequestRows {
+export function unnestedRequests(keys: readonly string[], versioned: Readonly<Record<string, Table>> = {}): RequestRows {
   const arrays = sql.join(keys.map((k) => sql`${sql.placeholder(k)}::text[]`), sql`, `);
   const columns = sql.raw([...keys, 'n'].map((k) => `"${k}"`).join(', '));
-  return { source: sql`unnest(${arrays}) with ordinality as "requests"(${columns})`, key: requestKey, tag: { request: TAG } };
+  const versions = Object.fromEntries(Object.entries(versioned).map(([name, table]) => [name, sql.raw(versionOf(table))]));
+  return { source: sql`unnest(${arrays}) with ordinality as "requests"(${columns})`, key: requestKey, tag: { request: sql.raw(TAG) }, versions };
 }
 
 interface Waiting<Row> {
@@ -31,20 +39,23 @@ interface Waiting<Row> {
 }
 
 /**
- * `build`'s read as a function of one request's keys. Rows arrive as arrays (the tag, then
- * `fields` in order) and are named by position, as preparedRead names them.
+ * `build`'s read as a function of one request's keys. Rows arrive as arrays (the tag, the
+ * versions of `versioned`, then `fields`, in order) and are named by position, as preparedRead
+ * names them.
  */
 export function requestBatch<Row>(
   lane: ReadLane,
   fields: Record<string, Column>,
   keys: readonly string[],
   build: (requests: RequestRows) => BuiltSelect<unknown>,
+  versioned: Readonly<Record<string, Table>> = {},
   maxRequests = MAX_REQUESTS_PER_STATEMENT,
 ): (values: Readonly<Record<string, string>>) => Promise<Row[]> {
-  const built = build(unnestedRequests(keys)).toSQL();
-  assertSelects(built.sql, fields, '"requests"."n", ');
+  const built = build(unnestedRequests(keys, versioned)).toSQL();
+  assertSelects(built.sql, fields, [TAG, ...Object.values(versioned).map(versionOf)].map((text) => `${text}, `).join(''));
   const bind = bindPlaceholders<LaneArg>(built);
-  const names = Object.keys(fields);
+  // The tag, then the versions, then the fields.
+  const names = [...Object.keys(versioned), ...Object.keys(fields)];
   const decode = (values: unknown[]): Row => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) row[names[i]!] = values[i + 1];

@@ -239,10 +239,11 @@ export function openSqliteDialect(path: string): Dialect {
     // One request a statement: the keys as a row of their own, the read remembered as any other.
     prepareForRequests: (fields, keys, build) => {
       const columns = sql.join(keys.map((k) => sql`${sql.placeholder(k)} as ${sql.raw(`"${k}"`)}`), sql`, `);
-      const query = build({ source: sql`(select ${columns}) as "requests"`, key: requestKey, tag: {} });
+      const query = build({ source: sql`(select ${columns}) as "requests"`, key: requestKey, tag: {}, versions: {} });
       const read = remembered(prepareRead(reader, fields, query));
       return async (values) => read(values) as never;
     },
+    rowVersions: false,
     matchingBans: prepareMatchingBans(readDb, t.bans, reader, remembered),
     connections: 1,
     refreshStatistics: async () => [],

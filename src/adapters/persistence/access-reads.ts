@@ -1,0 +1,125 @@
+// The reads of token authentication (hot-reads.ts): the session a token names, the user it names
+// and that user's licenses, in one statement, and the same with the application the request's
+// API key names. Both are indexed lookups, as every hot read.
+import { and, type Column, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { ApplicationWithSessionAccess, SessionAccess } from '../../application/ports/session-store.js';
+import type { BuiltSelect, Dialect, RequestRows } from './dialect.js';
+import { rememberedByVersion } from './remembered-by-version.js';
+import { toApplication, toSession, toUser } from './row-mappers.js';
+
+const p = sql.placeholder;
+
+export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }: Dialect) {
+  const { applications, sessions, users, licenses } = t;
+  // primary keys of sessions (id=?) and users, licenses_used_by_idx (used_by_user_id=?): the
+  // session behind a token, the user it names and that user's licenses in one statement, a row
+  // per license (one when there is none). The columns of the tables are told apart by a prefix
+  // of their keys: the rows are decoded by position (the dialects' prepared reads).
+  const prefixed = (prefix: string, columns: Record<string, Column>) => Object.fromEntries(Object.entries(columns).map(([k, c]) => [prefix + k, c]));
+  const accessFields = { ...prefixed('s.', getTableColumns(sessions)), ...prefixed('u.', getTableColumns(users)), licenseId: licenses.id };
+  const sessionAccess = prepare(
+    accessFields,
+    db
+      .select(accessFields)
+      .from(sessions)
+      .leftJoin(users, and(eq(users.applicationId, p('applicationId')), eq(users.id, p('userId'))))
+      .leftJoin(licenses, and(eq(licenses.applicationId, p('applicationId')), eq(licenses.usedByUserId, p('userId'))))
+      .where(eq(sessions.id, p('sessionId'))) as unknown as BuiltSelect<Record<string, unknown>>,
+  );
+  // applications_api_key_unique (api_key=?), then as sessionAccess: the application a request
+  // names by its API key and the session its token names, in one statement. On PostgreSQL the
+  // requests of a turn share that statement (Dialect.prepareForRequests; docs/performance.md,
+  // app_context). The session is joined whatever application it is of: the caller checks it is
+  // this one's, as with sessionAccess.
+  const applicationFields = { ...prefixed('a.', getTableColumns(applications)), ...accessFields };
+  const accessKeys = ['apiKey', 'sessionId', 'userId'];
+  const versioned = { 'a.version': applications, 's.version': sessions, 'u.version': users };
+  const accessOver = (requests: RequestRows, fields: Record<string, PgColumn>) =>
+    db
+      .select({ ...requests.tag, ...requests.versions, ...fields })
+      .from(requests.source)
+      .innerJoin(applications, eq(applications.apiKey, requests.key('apiKey')))
+      .leftJoin(sessions, eq(sessions.id, requests.key('sessionId')))
+      .leftJoin(users, and(eq(users.applicationId, applications.id), eq(users.id, requests.key('userId'))))
+      .leftJoin(licenses, and(eq(licenses.applicationId, applications.id), eq(licenses.usedByUserId, requests.key('userId'))));
+  const applicationAccess = prepareForRequests<Record<string, unknown>>(applicationFields, accessKeys, (r) => accessOver(r, applicationFields), versioned);
+  // Where rows carry versions (PostgreSQL), the same statement with the versions and license ids
+  // only stands for the whole one while the versions are the ones an answer was read with
+  // (remembered-by-version.ts; docs/choices.md, "Remembered access").
+  const versionFields = { 'a.id': applications.id, licenseId: licenses.id };
+  const accessVersions = rowVersions ? prepareForRequests<Record<string, unknown>>(versionFields, accessKeys, (r) => accessOver(r, versionFields), versioned) : null;
+  // Each key beside its prefixed name, made once: building the names per row was most of this
+  // read's cost in a profile of app_context.
+  const namesOf = (prefix: string, table: PgTable) => Object.keys(getTableColumns(table)).map((key) => [prefix + key, key] as const);
+  const applicationNames = namesOf('a.', applications);
+  const sessionNames = namesOf('s.', sessions);
+  const userNames = namesOf('u.', users);
+  const unprefixed = (row: Record<string, unknown>, names: ReadonlyArray<readonly [string, string]>) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, key] of names) out[key] = row[name];
+    return out;
+  };
+  const findSessionAccess = (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> =>
+    sessionAccess({ applicationId, sessionId, userId }).then(accessOf);
+  function accessOf(rows: Record<string, unknown>[]): SessionAccess {
+    const [row] = rows;
+    if (row === undefined || row['s.id'] === null) return { session: null, user: null, licenseIds: [] };
+    // The columns are the tables' own, decoded as their selects decode them: their rows.
+    return {
+      session: toSession(unprefixed(row, sessionNames) as (typeof sessions)['$inferSelect']),
+      user: row['u.id'] === null ? null : toUser(unprefixed(row, userNames) as (typeof users)['$inferSelect']),
+      licenseIds: rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string])),
+    };
+  }
+  /** An answer's rows: each table's own, frozen, so that a remembered one can make fresh records for every request. */
+  interface AccessRows {
+    app: Record<string, unknown>;
+    session: Record<string, unknown> | null;
+    user: Record<string, unknown> | null;
+  }
+  const rowsOfAccess = (row: Record<string, unknown>): AccessRows => ({
+    app: Object.freeze(unprefixed(row, applicationNames)),
+    session: row['s.id'] === null ? null : Object.freeze(unprefixed(row, sessionNames)),
+    user: row['s.id'] === null || row['u.id'] === null ? null : Object.freeze(unprefixed(row, userNames)),
+  });
+  const licenseIdsOf = (rows: Record<string, unknown>[]) => rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string]));
+  const noAccess = (): SessionAccess => ({ session: null, user: null, licenseIds: [] });
+  const answerOf = (rows: AccessRows, licenseIds: string[]): ApplicationWithSessionAccess => ({
+    app: toApplication(rows.app as (typeof applications)['$inferSelect']),
+    access:
+      rows.session === null
+        ? noAccess()
+        : {
+            session: toSession(rows.session as (typeof sessions)['$inferSelect']),
+            user: rows.user === null ? null : toUser(rows.user as (typeof users)['$inferSelect']),
+            licenseIds,
+          },
+  });
+  // Nulls (no such row) as a dash: an xmin is a number.
+  const versionsOf = (row: Record<string, unknown>) => `${String(row['a.version'])}/${String(row['s.version'] ?? '-')}/${String(row['u.version'] ?? '-')}`;
+  const remembered = rememberedByVersion<AccessRows>();
+  const readWhole = (values: Record<string, string>, key: string): Promise<ApplicationWithSessionAccess> =>
+    applicationAccess(values).then((rows) => {
+      const [row] = rows;
+      // No row: no application, and no session is read for it.
+      if (row === undefined) return { app: null, access: noAccess() };
+      const read = rowsOfAccess(row);
+      if (accessVersions !== null) remembered.set(key, versionsOf(row), read);
+      return answerOf(read, licenseIdsOf(rows));
+    });
+  const findApplicationWithSessionAccess = (apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> => {
+    const values = { apiKey, sessionId, userId };
+    // Each part with its length: no other three texts make the same key.
+    const key = `${apiKey.length}:${apiKey}${sessionId.length}:${sessionId}${userId}`;
+    // Nothing remembered: the whole read at once, rather than its versions first.
+    if (accessVersions === null || !remembered.has(key)) return readWhole(values, key);
+    return accessVersions(values).then((rows) => {
+      const [row] = rows;
+      if (row === undefined) return { app: null, access: noAccess() };
+      const read = remembered.get(key, versionsOf(row));
+      return read === undefined ? readWhole(values, key) : answerOf(read, licenseIdsOf(rows));
+    });
+  };
+  return { findSessionAccess, findApplicationWithSessionAccess };
+}
