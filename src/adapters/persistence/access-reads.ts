@@ -99,14 +99,21 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
   // Nulls (no such row) as a dash: an xmin is a number.
   const versionsOf = (row: Record<string, unknown>) => `${String(row['a.version'])}/${String(row['s.version'] ?? '-')}/${String(row['u.version'] ?? '-')}`;
   const remembered = rememberedByVersion<AccessRows>();
+  // SQLite hands back the same frozen rows while the file is unchanged (sqlite/unchanged-reads.ts):
+  // they are taken apart once, not once a request.
+  const takenApart = new WeakMap<Record<string, unknown>[], { read: AccessRows; licenseIds: string[] }>();
   const readWhole = (values: Record<string, string>, key: string): Promise<ApplicationWithSessionAccess> =>
     applicationAccess(values).then((rows) => {
       const [row] = rows;
       // No row: no application, and no session is read for it.
       if (row === undefined) return { app: null, access: noAccess() };
-      const read = rowsOfAccess(row);
-      if (accessVersions !== null) remembered.set(key, versionsOf(row), read);
-      return answerOf(read, licenseIdsOf(rows));
+      let parts = takenApart.get(rows);
+      if (parts === undefined) {
+        parts = { read: rowsOfAccess(row), licenseIds: licenseIdsOf(rows) };
+        if (Object.isFrozen(rows)) takenApart.set(rows, parts);
+      }
+      if (accessVersions !== null) remembered.set(key, versionsOf(row), parts.read);
+      return answerOf(parts.read, [...parts.licenseIds]);
     });
   const findApplicationWithSessionAccess = (apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> => {
     const values = { apiKey, sessionId, userId };
