@@ -55,53 +55,52 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
   const applicationNames = namesOf('a.', applications);
   const sessionNames = namesOf('s.', sessions);
   const userNames = namesOf('u.', users);
-  const unprefixed = (row: Record<string, unknown>, names: ReadonlyArray<readonly [string, string]>) => {
-    const out: Record<string, unknown> = {};
+  /** A row as its driver gives it: columns by name. */
+  type TableRow = Record<string, unknown>;
+  const unprefixed = (row: TableRow, names: ReadonlyArray<readonly [string, string]>) => {
+    const out: TableRow = {};
     for (const [name, key] of names) out[key] = row[name];
     return out;
   };
-  const findSessionAccess = (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> =>
-    sessionAccess({ applicationId, sessionId, userId }).then(accessOf);
-  function accessOf(rows: Record<string, unknown>[]): SessionAccess {
-    const [row] = rows;
-    if (row === undefined || row['s.id'] === null) return { session: null, user: null, licenseIds: [] };
-    // The columns are the tables' own, decoded as their selects decode them: their rows.
-    return {
-      session: toSession(unprefixed(row, sessionNames) as (typeof sessions)['$inferSelect']),
-      user: row['u.id'] === null ? null : toUser(unprefixed(row, userNames) as (typeof users)['$inferSelect']),
-      licenseIds: rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string])),
-    };
-  }
+  const licenseIdsOf = (rows: TableRow[]) => rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string]));
+  const noAccess = (): SessionAccess => ({ session: null, user: null, licenseIds: [] });
+  /** Fresh records of a session's and its user's rows (each table's own columns, unprefixed). */
+  const accessRecords = (session: TableRow | null, user: TableRow | null, licenseIds: string[]): SessionAccess =>
+    session === null
+      ? noAccess()
+      : {
+          session: toSession(session as (typeof sessions)['$inferSelect']),
+          user: user === null ? null : toUser(user as (typeof users)['$inferSelect']),
+          licenseIds,
+        };
   /** An answer's rows: each table's own, frozen, so that a remembered one can make fresh records for every request. */
   interface AccessRows {
-    app: Record<string, unknown>;
-    session: Record<string, unknown> | null;
-    user: Record<string, unknown> | null;
+    app: TableRow;
+    session: TableRow | null;
+    user: TableRow | null;
   }
-  const rowsOfAccess = (row: Record<string, unknown>): AccessRows => ({
+  const rowsOfAccess = (row: TableRow): AccessRows => ({
     app: Object.freeze(unprefixed(row, applicationNames)),
     session: row['s.id'] === null ? null : Object.freeze(unprefixed(row, sessionNames)),
     user: row['s.id'] === null || row['u.id'] === null ? null : Object.freeze(unprefixed(row, userNames)),
   });
-  const licenseIdsOf = (rows: Record<string, unknown>[]) => rows.flatMap((r) => (r['licenseId'] === null ? [] : [r['licenseId'] as string]));
-  const noAccess = (): SessionAccess => ({ session: null, user: null, licenseIds: [] });
+  const findSessionAccess = (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> =>
+    sessionAccess({ applicationId, sessionId, userId }).then((rows) => {
+      const [row] = rows;
+      if (row === undefined || row['s.id'] === null) return noAccess();
+      // The columns are the tables' own, decoded as their selects decode them: their rows.
+      return accessRecords(unprefixed(row, sessionNames), row['u.id'] === null ? null : unprefixed(row, userNames), licenseIdsOf(rows));
+    });
   const answerOf = (rows: AccessRows, licenseIds: string[]): ApplicationWithSessionAccess => ({
     app: toApplication(rows.app as (typeof applications)['$inferSelect']),
-    access:
-      rows.session === null
-        ? noAccess()
-        : {
-            session: toSession(rows.session as (typeof sessions)['$inferSelect']),
-            user: rows.user === null ? null : toUser(rows.user as (typeof users)['$inferSelect']),
-            licenseIds,
-          },
+    access: accessRecords(rows.session, rows.user, licenseIds),
   });
   // Nulls (no such row) as a dash: an xmin is a number.
-  const versionsOf = (row: Record<string, unknown>) => `${String(row['a.version'])}/${String(row['s.version'] ?? '-')}/${String(row['u.version'] ?? '-')}`;
-  const remembered = rememberedByVersion<AccessRows>();
+  const versionsOf = (row: TableRow) => `${String(row['a.version'])}/${String(row['s.version'] ?? '-')}/${String(row['u.version'] ?? '-')}`;
+  const remembered = accessVersions === null ? null : rememberedByVersion<AccessRows>();
   // SQLite hands back the same frozen rows while the file is unchanged (sqlite/unchanged-reads.ts):
   // they are taken apart once, not once a request.
-  const takenApart = new WeakMap<Record<string, unknown>[], { read: AccessRows; licenseIds: string[] }>();
+  const takenApart = new WeakMap<TableRow[], { read: AccessRows; licenseIds: string[] }>();
   const readWhole = (values: Record<string, string>, key: string): Promise<ApplicationWithSessionAccess> =>
     applicationAccess(values).then((rows) => {
       const [row] = rows;
@@ -112,7 +111,7 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
         parts = { read: rowsOfAccess(row), licenseIds: licenseIdsOf(rows) };
         if (Object.isFrozen(rows)) takenApart.set(rows, parts);
       }
-      if (accessVersions !== null) remembered.set(key, versionsOf(row), parts.read);
+      remembered?.set(key, versionsOf(row), parts.read);
       return answerOf(parts.read, [...parts.licenseIds]);
     });
   const findApplicationWithSessionAccess = (apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> => {
@@ -120,7 +119,7 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
     // Each part with its length: no other three texts make the same key.
     const key = `${apiKey.length}:${apiKey}${sessionId.length}:${sessionId}${userId}`;
     // Nothing remembered: the whole read at once, rather than its versions first.
-    if (accessVersions === null || !remembered.has(key)) return readWhole(values, key);
+    if (accessVersions === null || remembered === null || !remembered.has(key)) return readWhole(values, key);
     return accessVersions(values).then((rows) => {
       const [row] = rows;
       if (row === undefined) return { app: null, access: noAccess() };

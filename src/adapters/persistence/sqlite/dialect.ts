@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { bindPlaceholders, type BuiltSelect, requestKey, type BuiltWrite, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
+import { bindPlaceholders, type BuiltSelect, requestKey, type RequestRows, type BuiltWrite, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead, type PreparedRead, type ReadParams } from './prepared-read.js';
@@ -237,11 +237,11 @@ export function openSqliteDialect(path: string): Dialect {
       return async (values) => read(values);
     },
     // One request a statement: the keys as a row of their own, the read remembered as any other.
-    prepareForRequests: (fields, keys, build) => {
+    prepareForRequests: <Row>(fields: Record<string, Column>, keys: readonly string[], build: (requests: RequestRows) => BuiltSelect<unknown>) => {
       const columns = sql.join(keys.map((k) => sql`${sql.placeholder(k)} as ${sql.raw(`"${k}"`)}`), sql`, `);
-      const query = build({ source: sql`(select ${columns}) as "requests"`, key: requestKey, tag: {}, versions: {} });
+      const query = build({ source: sql`(select ${columns}) as "requests"`, key: requestKey, tag: {}, versions: {} }) as BuiltSelect<Row>;
       const read = remembered(prepareRead(reader, fields, query));
-      return async (values) => read(values) as never;
+      return async (values: ReadParams) => read(values);
     },
     rowVersions: false,
     matchingBans: prepareMatchingBans(readDb, t.bans, reader, remembered),
