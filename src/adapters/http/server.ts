@@ -10,6 +10,7 @@ import { createSessionCookies, type CookieSecurity } from './console/session-coo
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
+import { answersPerTurn } from './answers-per-turn.js';
 import { maskLicenseCodes } from './log-redaction.js';
 import type { Metrics } from './metrics.js';
 import { createReadinessCheck } from './readiness.js';
@@ -187,6 +188,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     });
   }
   lingeringClose(app);
+  answersPerTurn(app);
   actorScopeHooks(app);
   bodyDeadline(app);
   refuseUnstorableText(app);
