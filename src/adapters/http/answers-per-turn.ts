@@ -8,7 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * server on the same host) the kernel charges the wake-up to the writer, and written one answer
  * at a time every answer paid it. Held to the end of the turn, the first write wakes the
  * reader and the rest find it awake. An answer waits at most for the requests that arrived
- * with it to be answered; nothing is held across turns.
+ * with it to be answered; nothing is held across turns. Until then the reply is not yet `sent`, so
+ * an async handler that returns the reply itself (a thenable) waits for the answer's end through
+ * listeners on it: hot routes return their body instead.
  */
 export function answersPerTurn(app: FastifyInstance): void {
   let held: Array<{ request: FastifyRequest; done: (error: Error | null, payload?: unknown) => void; payload: unknown }> = [];
