@@ -90,3 +90,23 @@ describe('answers per turn', () => {
     expect(answers[2]!.json()).toEqual({ n: '3' });
   });
 });
+
+describe('answers per turn: a handler that sends without returning the reply', () => {
+  it('answers once: the second send Fastify makes for it is dropped before any later hook', async () => {
+    let laterHooks = 0;
+    app = Fastify({ logger: false });
+    answersPerTurn(app);
+    app.addHook('onSend', (_request, _reply, payload, done) => {
+      laterHooks += 1;
+      done(null, payload);
+    });
+    app.get('/', async (_request, reply) => {
+      void reply.send({ once: true });
+    });
+    await app.ready();
+    const answer = await app.inject({ method: 'GET', url: '/' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ once: true });
+    expect(laterHooks).toBe(1);
+  });
+});

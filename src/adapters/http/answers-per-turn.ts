@@ -10,15 +10,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * reader and the rest find it awake. An answer waits at most for the requests that arrived
  * with it to be answered; nothing is held across turns. Until then the reply is not yet `sent`, so
  * an async handler that returns the reply itself (a thenable) waits for the answer's end through
- * listeners on it: hot routes return their body instead.
+ * listeners on it: hot routes return their body instead. A handler that sends and returns nothing
+ * makes Fastify send a second time; that second answer is dropped here, with a warning.
  */
+/** Marks a response whose answer is held: a property, not a WeakSet, as it is set on every answer. */
+const HELD = Symbol('answer held');
+type Marked = { [HELD]?: boolean };
+
 export function answersPerTurn(app: FastifyInstance): void {
-  let held: Array<{ request: FastifyRequest; done: (error: Error | null, payload?: unknown) => void; payload: unknown }> = [];
+  let held: Array<{ request: FastifyRequest; reply: FastifyReply; done: (error: Error | null, payload?: unknown) => void; payload: unknown }> = [];
 
   const writeHeld = () => {
     const answers = held;
     held = [];
-    for (const { request, done, payload } of answers) {
+    for (const { request, reply, done, payload } of answers) {
+      // An error answer made after this point (a later hook failing) is held again, as any other.
+      (reply.raw as Marked)[HELD] = false;
       // Each answer's own failure stays its own: the answers after it are still written.
       try {
         done(null, payload);
@@ -31,8 +38,14 @@ export function answersPerTurn(app: FastifyInstance): void {
   // the actor of whichever request happened to answer first (docs/choices.md, actors).
   const writeHeldOutsideRequests = AsyncResource.bind(writeHeld);
 
-  app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    const raw = reply.raw as Marked;
+    if (raw[HELD] === true) {
+      request.log.warn('an answer was sent twice (a handler that sends must return the reply): the second is dropped');
+      return;
+    }
+    raw[HELD] = true;
     if (held.length === 0) setImmediate(writeHeldOutsideRequests);
-    held.push({ request, done, payload });
+    held.push({ request, reply, done, payload });
   });
 }
