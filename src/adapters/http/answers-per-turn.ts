@@ -1,6 +1,10 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+/** Marks a response whose answer is held: a property, not a WeakSet, as it is set on every answer. */
+const HELD = Symbol('answer held');
+type Marked = { [HELD]?: boolean };
+
 /**
  * Answers made in one turn of the event loop are written together, at the turn's end
  * (docs/performance.md, "Answers written per turn"). Each write to a socket whose reader sleeps
@@ -13,10 +17,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * listeners on it: hot routes return their body instead. A handler that sends and returns nothing
  * makes Fastify send a second time; that second answer is dropped here, with a warning.
  */
-/** Marks a response whose answer is held: a property, not a WeakSet, as it is set on every answer. */
-const HELD = Symbol('answer held');
-type Marked = { [HELD]?: boolean };
-
 export function answersPerTurn(app: FastifyInstance): void {
   let held: Array<{ request: FastifyRequest; reply: FastifyReply; done: (error: Error | null, payload?: unknown) => void; payload: unknown }> = [];
 
@@ -35,7 +35,7 @@ export function answersPerTurn(app: FastifyInstance): void {
     }
   };
   // Bound where no request's scope is open, so the held answers' remaining hooks do not run as
-  // the actor of whichever request happened to answer first (docs/choices.md, actors).
+  // the actor of whichever request happened to answer first (docs/choices.md, "Events and the audit log").
   const writeHeldOutsideRequests = AsyncResource.bind(writeHeld);
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
