@@ -18,19 +18,19 @@ type Marked = { [HELD]?: boolean };
  * makes Fastify send a second time; that second answer is dropped here, with a warning.
  */
 export function answersPerTurn(app: FastifyInstance): void {
-  let held: Array<{ request: FastifyRequest; reply: FastifyReply; done: (error: Error | null, payload?: unknown) => void; payload: unknown }> = [];
+  let held: Array<{ reply: FastifyReply; done: (error: Error | null, payload?: unknown) => void; payload: unknown }> = [];
 
   const writeHeld = () => {
     const answers = held;
     held = [];
-    for (const { request, reply, done, payload } of answers) {
+    for (const { reply, done, payload } of answers) {
       // An error answer made after this point (a later hook failing) is held again, as any other.
       (reply.raw as Marked)[HELD] = false;
       // Each answer's own failure stays its own: the answers after it are still written.
       try {
         done(null, payload);
       } catch (error) {
-        request.log.error({ err: error }, 'writing an answer failed');
+        reply.log.error({ err: error }, 'writing an answer failed');
       }
     }
   };
@@ -46,6 +46,6 @@ export function answersPerTurn(app: FastifyInstance): void {
     }
     raw[HELD] = true;
     if (held.length === 0) setImmediate(writeHeldOutsideRequests);
-    held.push({ request, reply, done, payload });
+    held.push({ reply, done, payload });
   });
 }
