@@ -15,7 +15,7 @@ const DAY = 86_400_000;
 let cutoff = 0;
 
 beforeAll(async () => {
-  build = await buildServer('gatehouse-audit-cli');
+  build = await buildServer();
   t = await startTestApp();
   for (const name of Object.keys(apps) as Array<keyof typeof apps>) {
     const app = await createApplication(t);

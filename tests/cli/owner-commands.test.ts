@@ -16,7 +16,7 @@ let folder: string;
 let server: ServerProcess | null = null;
 
 beforeAll(async () => {
-  build = await buildServer('gatehouse-owner-cli');
+  build = await buildServer();
   folder = mkdtempSync(join(tmpdir(), 'gatehouse-owner-cli-'));
 }, 180_000);
 

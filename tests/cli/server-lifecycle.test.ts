@@ -19,7 +19,7 @@ const folders: string[] = [];
 let server: ServerProcess | null = null;
 
 beforeAll(async () => {
-  build = await buildServer('gatehouse-lifecycle');
+  build = await buildServer();
 }, 180_000);
 
 afterEach(async () => {

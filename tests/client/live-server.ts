@@ -49,7 +49,7 @@ export function exportedFile(outDir: string, subpath: string): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startLiveServer(name: string): Promise<LiveServer> {
-  const build = await buildServer(name);
+  const build = await buildServer();
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
   // Every client here comes from 127.0.0.1, and the tests sign up more users than one address
   // may in an hour; the sign-up limits have tests of their own (tests/http/sign-up-limits.test.ts).

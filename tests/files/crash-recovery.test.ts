@@ -20,14 +20,11 @@ import { createLocalBlobStore } from '../../src/adapters/blob/local-blob-store.j
 import { decryptBuffer } from '../../src/file-format/encrypted-file.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { buildServer } from '../support/server-process.js';
 
 const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-// Inside the repository, so the compiled store finds drizzle/sqlite by walking up, and bare
-// imports resolve to the repository's node_modules.
-// One folder per run, so runs in parallel (another checkout's suite) do not rebuild under each other.
-const buildDir = join(repo, 'node_modules', '.cache', 'gatehouse-crash', String(process.pid));
-const outDir = join(buildDir, 'dist');
+let outDir = '';
 const MiB = 1024 * 1024;
 const FILES_PER_ROUND = 8;
 const ROUNDS = 3;
@@ -182,8 +179,7 @@ function blobFiles(root: string): string[] {
 
 describe('crash recovery of file processing', () => {
   beforeAll(async () => {
-    rmSync(buildDir, { recursive: true, force: true });
-    await run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: repo });
+    outDir = (await buildServer()).outDir;
     dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-crash-'));
     env = { ...process.env };
     for (const name of ['NODE_OPTIONS', 'DATABASE_URL', 'GATEHOUSE_MASTER_KEY', 'GATEHOUSE_BLOB_STORE', 'GATEHOUSE_TRUST_PROXY']) delete env[name];
@@ -204,7 +200,6 @@ describe('crash recovery of file processing', () => {
       await server.exited;
     }
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    rmSync(buildDir, { recursive: true, force: true });
     if (log.length > 0) console.log(`crash recovery:\n  ${log.join('\n  ')}`);
   });
 

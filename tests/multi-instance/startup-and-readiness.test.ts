@@ -6,14 +6,13 @@
 // them). Readiness: an in-process app over an S3 store on s3rver (stopped, then started again on
 // the same port and folder) and over PostgreSQL reached through a TCP proxy in this test (stopped
 // with its sockets destroyed, then started again on the same port).
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/application/ports/blob-store.js';
@@ -27,12 +26,10 @@ import { composeDeps } from '../../src/compose.js';
 import { adminUrl, freshDatabase, uniqueName, urlOf } from '../support/postgres-databases.js';
 import { S3_TEST_CREDENTIALS, S3_TEST_REGION, closedPort, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { testArgon2 } from '../support/test-app.js';
+import { buildServer } from '../support/server-process.js';
 
-const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-// Inside the repository (the compiled store finds drizzle/ by walking up), one folder per run.
-const buildDir = join(repo, 'node_modules', '.cache', 'gatehouse-startup', String(process.pid));
-const outDir = join(buildDir, 'dist');
+let outDir = '';
 const tempDirs: string[] = [];
 const tempDir = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -91,11 +88,8 @@ function oneLine(exit: Exit): string {
 
 describe('start-up with a backing service it cannot use stops with one clear line', () => {
   beforeAll(async () => {
-    rmSync(buildDir, { recursive: true, force: true });
-    await run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: repo });
+    outDir = (await buildServer()).outDir;
   }, 120_000);
-
-  afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
   it('DATABASE_URL at a closed port: names DATABASE_URL and the address, without the password', async () => {
     const port = await closedPort();

@@ -32,7 +32,7 @@ const START_LIMIT_MS = 60_000;
 
 // One build for both backends, made on first use.
 let build: Promise<Build> | null = null;
-const getBuild = () => (build ??= buildServer('gatehouse-multi'));
+const getBuild = () => (build ??= buildServer());
 afterAll(async () => {
   if (build !== null) (await build.catch(() => null))?.remove();
 });

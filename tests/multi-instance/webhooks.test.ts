@@ -28,7 +28,7 @@ const START_LIMIT_MS = 60_000;
 const DELIVERY_LIMIT_MS = 100_000;
 
 let build: Promise<Build> | null = null;
-const getBuild = () => (build ??= buildServer('gatehouse-webhooks'));
+const getBuild = () => (build ??= buildServer());
 afterAll(async () => {
   if (build !== null) (await build.catch(() => null))?.remove();
 });

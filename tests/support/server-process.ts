@@ -1,10 +1,10 @@
-// The compiled server as child processes: build it once per test file with tsc into the
-// repository's node_modules/.cache (so the compiled store finds drizzle/ by walking up, and bare
-// imports resolve to the repository's node_modules), start `node <outDir>/src/main.js` with an
-// environment of the test's choosing, and read its address from the line it prints.
+// The compiled server as child processes: built once per set of sources into the repository's
+// node_modules/.cache (so the compiled store finds drizzle/ by walking up, and bare imports
+// resolve to the repository's node_modules); started as `node <outDir>/src/main.js`.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -23,17 +23,79 @@ export interface ServerProcess {
 
 export interface Build {
   outDir: string;
-  /** Removes the build folder. */
+  /** Nothing to do: the build is shared by every test file of the run and kept for the next. */
   remove(): void;
 }
 
-/** Compiles src with tsconfig.build.json into a folder of this process (`name` keeps suites apart). */
-export async function buildServer(name: string): Promise<Build> {
-  const buildDir = join(repoRoot, 'node_modules', '.cache', name, String(process.pid));
+const buildInputs = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+
+/** A digest of what the server is compiled from, naming its shared build folder. */
+function sourcesDigest(): string {
+  const hash = createHash('sha256');
+  const files = buildInputs
+    .flatMap((input) => {
+      const full = join(repoRoot, input);
+      if (!statSync(full).isDirectory()) return [input];
+      return readdirSync(full, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => relative(repoRoot, join(e.parentPath, e.name)));
+    })
+    .sort();
+  for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(repoRoot, file))).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The compiled server (tsc with tsconfig.build.json), built once for the current sources and
+ * shared by every test file and run: the first file to ask builds it under a lock (a directory
+ * made atomically), the rest wait for its marker. See docs/testing.md.
+ */
+export async function buildServer(): Promise<Build> {
+  const cache = join(repoRoot, 'node_modules', '.cache', 'gatehouse-server');
+  const buildDir = join(cache, sourcesDigest());
   const outDir = join(buildDir, 'dist');
-  rmSync(buildDir, { recursive: true, force: true });
-  await run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: repoRoot });
-  return { outDir, remove: () => rmSync(buildDir, { recursive: true, force: true }) };
+  const marker = join(buildDir, 'complete');
+  const lock = `${buildDir}.lock`;
+  mkdirSync(cache, { recursive: true });
+  for (const started = Date.now(); !existsSync(marker); ) {
+    if (tryLock(lock)) {
+      try {
+        if (!existsSync(marker)) {
+          rmSync(buildDir, { recursive: true, force: true });
+          await run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: repoRoot });
+          writeFileSync(marker, '');
+          pruneOlderBuilds(cache, buildDir);
+        }
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    } else {
+      if (Date.now() - started > 300_000) throw new Error(`waited 5 minutes for the server build (${lock})`);
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+  return { outDir, remove: () => {} };
+}
+
+/** Takes the build lock; a lock left by a process that died more than 5 minutes ago is taken over. */
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch {
+    const stale = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000;
+    if (stale) rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/** Builds of other sources older than a day are removed; recent ones may serve another run. */
+function pruneOlderBuilds(cache: string, keep: string): void {
+  for (const entry of readdirSync(cache, { withFileTypes: true })) {
+    const path = join(cache, entry.name);
+    if (path === keep || !entry.isDirectory() || entry.name.endsWith('.lock')) continue;
+    if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 /** The test process's environment without the variables that would steer a child server. */
