@@ -1,3 +1,6 @@
+import { readdirSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The test tiers (docs/testing.md): `npm run test:fast` runs unit, contract (SQLite only, without
@@ -8,18 +11,33 @@ if (!postgresUrl) {
   console.warn('GATEHOUSE_TEST_DATABASE_URL is not set: the PostgreSQL + S3 runs are skipped (the HTTP suite runs on SQLite only)');
 }
 
+// The folders of tests/ each tier runs ('.' is tests/ itself).
+const tiers = {
+  unit: ['.', 'domain', 'application', 'dashboard', 'crypto', 'signing', 'events'],
+  contract: ['contract', 'files'],
+  http: ['http'],
+  process: ['cli', 'client', 'python-sdk', 'multi-instance', 'outage'],
+  e2e: ['e2e'],
+};
+
+// Files that start processes (the compiled server, the CLI, python3) belong to `process` even
+// where their folder is otherwise a unit or contract folder.
+const processFiles = ['tests/files/crash-recovery.test.ts', 'tests/events/readme-webhook-receiver.test.ts', 'tests/signing/python-verifier.test.ts'];
+
 // Tests that inspect the embedded backend's own files (the SQLite file, the local blob folder):
 // they hold on SQLite + local storage, and are not run on PostgreSQL + S3.
 const embeddedOnly = ['tests/http/secrets-at-rest.test.ts', 'tests/http/malicious-names.test.ts'];
 
-// Files that start processes (the compiled server, the CLI, python3, worker threads' own
-// scripts) belong to `process` even where their folder is otherwise a unit or contract folder.
-const processFiles = [
-  'tests/files/crash-recovery.test.ts',
-  'tests/events/readme-webhook-receiver.test.ts',
-  'tests/signing/python-verifier.test.ts',
-];
+// A test file in a folder no tier names would never run: refuse to start instead.
+const named = new Set(Object.values(tiers).flat());
+const testsRoot = fileURLToPath(new URL('./tests', import.meta.url));
+for (const entry of readdirSync(testsRoot, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.test.ts')) continue;
+  const folder = relative(testsRoot, entry.parentPath).split(sep)[0] || '.';
+  if (!named.has(folder)) throw new Error(`tests/${folder}/ is in no test tier: add it to one in vitest.config.ts`);
+}
 
+const globs = (folders: string[]) => folders.map((f) => (f === '.' ? 'tests/*.test.ts' : `tests/${f}/**/*.test.ts`));
 const project = (name: string, include: string[], exclude: string[] = [], env: Record<string, string> = {}) => ({
   extends: true as const,
   test: { name, include, exclude, env },
@@ -32,16 +50,12 @@ export default defineConfig({
     // Each file gets its own process: SQLite files, ports and argon2 pools stay apart.
     pool: 'forks',
     projects: [
-      project(
-        'unit',
-        ['tests/domain/**/*.test.ts', 'tests/application/**/*.test.ts', 'tests/dashboard/**/*.test.ts', 'tests/crypto/**/*.test.ts', 'tests/signing/**/*.test.ts', 'tests/events/**/*.test.ts', 'tests/*.test.ts'],
-        processFiles,
-      ),
-      project('contract', ['tests/contract/**/*.test.ts', 'tests/files/**/*.test.ts'], processFiles),
-      project('http:sqlite', ['tests/http/**/*.test.ts']),
-      ...(postgresUrl ? [project('http:postgres', ['tests/http/**/*.test.ts'], embeddedOnly, { GATEHOUSE_TEST_BACKEND: 'postgres' })] : []),
-      project('process', ['tests/cli/**/*.test.ts', 'tests/client/**/*.test.ts', 'tests/python-sdk/**/*.test.ts', 'tests/multi-instance/**/*.test.ts', ...processFiles]),
-      project('e2e', ['tests/e2e/**/*.test.ts']),
+      project('unit', globs(tiers.unit), processFiles),
+      project('contract', globs(tiers.contract), processFiles),
+      project('http:sqlite', globs(tiers.http)),
+      ...(postgresUrl ? [project('http:postgres', globs(tiers.http), embeddedOnly, { GATEHOUSE_TEST_BACKEND: 'postgres' })] : []),
+      project('process', [...globs(tiers.process), ...processFiles]),
+      project('e2e', globs(tiers.e2e)),
     ],
   },
 });
