@@ -75,26 +75,35 @@ export interface WebhookUrl {
   literal: boolean;
 }
 
+/** Why a URL is refused; `private` when GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1 would accept it. */
+export interface UrlRefusal {
+  refused: string;
+  private: boolean;
+}
+
 /**
  * `raw` as a receiver URL, or why it is refused: not a URL, not https:// (http:// too when
  * `allowPrivate`), credentials in it, or an address literal that is not public (unless `allowPrivate`).
  */
-export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrl | { refused: string } {
+export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrl | UrlRefusal {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { refused: 'is not a URL' };
+    return { refused: 'is not a URL', private: false };
   }
   const allowed = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!allowed.includes(url.protocol)) return { refused: allowPrivate ? 'must be an http:// or https:// URL' : 'must be an https:// URL' };
-  if (url.username !== '' || url.password !== '') return { refused: 'must not carry credentials' };
+  if (!allowed.includes(url.protocol)) {
+    if (allowPrivate) return { refused: 'must be an http:// or https:// URL', private: false };
+    return { refused: 'must be an https:// URL', private: url.protocol === 'http:' };
+  }
+  if (url.username !== '' || url.password !== '') return { refused: 'must not carry credentials', private: false };
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (host === '') return { refused: 'has no host' };
+  if (host === '') return { refused: 'has no host', private: false };
   const literal = ipv4Octets(host) !== null || host.includes(':');
   if (literal && !allowPrivate) {
     const why = addressRefusal(host);
-    if (why !== null) return { refused: `points to a ${why} address` };
+    if (why !== null) return { refused: `points to a ${why} address`, private: true };
   }
   const protocol = url.protocol as WebhookUrl['protocol'];
   const port = url.port === '' ? (protocol === 'https:' ? 443 : 80) : Number(url.port);

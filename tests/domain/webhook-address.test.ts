@@ -66,12 +66,19 @@ describe('parseWebhookUrl', () => {
     ['https://0x7f.1/', 'points to a loopback address'],
     ['https://0/', 'points to a unspecified address'],
   ])('refuses %s without the flag', (url, why) => {
-    expect(parseWebhookUrl(url, false)).toEqual({ refused: why });
+    expect(parseWebhookUrl(url, false)).toMatchObject({ refused: why });
+  });
+
+  it('says which refusals GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1 would lift: http:// and private addresses', () => {
+    expect(parseWebhookUrl('http://hooks.example.com/', false)).toEqual({ refused: 'must be an https:// URL', private: true });
+    expect(parseWebhookUrl('https://10.0.0.1/', false)).toEqual({ refused: 'points to a private address', private: true });
+    expect(parseWebhookUrl('ftp://hooks.example.com/', false)).toEqual({ refused: 'must be an https:// URL', private: false });
+    expect(parseWebhookUrl('https://user:pw@hooks.example.com/', false)).toEqual({ refused: 'must not carry credentials', private: false });
   });
 
   it('with GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: http:// and private addresses, but still no other scheme', () => {
     expect(parseWebhookUrl('http://127.0.0.1:9000/hook', true)).toEqual({ protocol: 'http:', host: '127.0.0.1', port: 9000, path: '/hook', literal: true });
     expect(parseWebhookUrl('https://10.0.0.1/', true)).toMatchObject({ host: '10.0.0.1' });
-    expect(parseWebhookUrl('ftp://10.0.0.1/', true)).toEqual({ refused: 'must be an http:// or https:// URL' });
+    expect(parseWebhookUrl('ftp://10.0.0.1/', true)).toEqual({ refused: 'must be an http:// or https:// URL', private: false });
   });
 });

@@ -34,6 +34,15 @@ describe('webhook endpoints without GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', () => {
     expect(res.json().error_code).toBe('WEBHOOK_URL_REFUSED');
   });
 
+  it('names GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1 and spells URL in capitals when the flag would lift the refusal', async () => {
+    for (const url of ['https://localhost/hook', 'http://hooks.example.com/hook', 'https://10.0.0.1/hook']) {
+      const res = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url, events: ['*'] });
+      expect(res.json().message).toMatch(/^URL .*; for a receiver on your own network, start the server with GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1$/);
+    }
+    const credentials = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url: 'https://u:p@hooks.example.com/', events: ['*'] });
+    expect(credentials.json().message).toBe('URL must not carry credentials');
+  });
+
   it('refuses a PATCH to a private address as well', async () => {
     const created = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url: 'https://93.184.216.34/hook', events: ['*'] });
     expect(created.statusCode).toBe(201);

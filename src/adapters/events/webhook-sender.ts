@@ -31,7 +31,11 @@ export interface WebhookSenderOptions {
   resolve?: Resolver;
 }
 
-const refused = (why: string) => new DomainError('WEBHOOK_URL_REFUSED', `url ${why}`);
+const ALLOW_PRIVATE = 'GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1';
+
+/** The refusal; when the flag would lift it, the message names the flag (a receiver on one's own network). */
+const refused = (why: string, lifted = false) =>
+  new DomainError('WEBHOOK_URL_REFUSED', lifted ? `URL ${why}; for a receiver on your own network, start the server with ${ALLOW_PRIVATE}` : `URL ${why}`);
 
 interface Target {
   url: WebhookUrl;
@@ -45,7 +49,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   /** The URL and the one address to connect to, both checked; throws WEBHOOK_URL_REFUSED. */
   async function target(raw: string): Promise<Target> {
     const url = parseWebhookUrl(raw, options.allowPrivate);
-    if ('refused' in url) throw refused(url.refused);
+    if ('refused' in url) throw refused(url.refused, url.private);
     if (url.literal) return { url, address: { address: url.host, family: url.host.includes(':') ? 6 : 4 } };
     let addresses: ResolvedAddress[];
     try {
@@ -59,7 +63,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       // otherwise reach the private one on a later lookup by someone else.
       for (const a of addresses) {
         const why = addressRefusal(a.address);
-        if (why !== null) throw refused(`host ${url.host} resolves to a ${why} address`);
+        if (why !== null) throw refused(`host ${url.host} resolves to a ${why} address`, true);
       }
     }
     return { url, address: addresses[0] as ResolvedAddress };
