@@ -32,12 +32,25 @@ describe('addressRefusal', () => {
     ['::ffff:a9fe:a9fe', 'link-local'],
     ['64:ff9b::192.168.0.1', 'private'],
     ['::127.0.0.1', 'loopback'],
+    // IPv4 addresses embedded in other IPv6 forms are decoded and checked.
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'link-local'],
+    ['64:ff9b:1::10.0.0.1', 'private'],
+    ['64:ff9b:1::8.8.8.8', 'local-use NAT64'],
+    ['64:ff9b:1:ab::808:808', 'local-use NAT64'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'link-local'],
+    ['::ffff:0:192.168.1.1', 'private'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:a9fe:a9fe::', 'link-local'],
+    ['2002:c0a8:0101:1::5', 'private'],
+    ['2002:a00:1::', 'private'],
     ['not-an-address', 'not an IP address'],
   ])('refuses %s (%s)', (address, why) => {
     expect(addressRefusal(address)).toBe(why);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.253.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2001:db8::1'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.253.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2001:db8::1', '64:ff9b::8.8.8.8', '::ffff:0:8.8.8.8', '2002:808:808::1'])(
     'accepts the public address %s',
     (address) => {
       expect(addressRefusal(address)).toBeNull();

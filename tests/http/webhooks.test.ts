@@ -25,6 +25,11 @@ describe('webhook endpoints without GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', () => {
     'https://169.254.169.254/latest/meta-data',
     'https://[::1]/hook',
     'https://[::ffff:127.0.0.1]/hook',
+    // IPv4 addresses inside other IPv6 forms: NAT64, local-use NAT64, IPv4-translated, 6to4.
+    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'https://[64:ff9b:1::a00:1]/hook',
+    'https://[::ffff:0:7f00:1]/hook',
+    'https://[2002:7f00:1::1]/hook',
     // A name that resolves to a loopback address.
     'https://localhost/hook',
     'http://hooks.example.com/hook',
