@@ -3,7 +3,6 @@
 // address it checked: the connection's lookup answers with that address, so no second lookup can
 // be steered elsewhere (DNS rebinding). TLS still names the URL's host (SNI, certificate) and the
 // Host header stays the URL's. Redirects are never followed (node:http does not).
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -12,23 +11,19 @@ import { DomainError } from '../../domain/errors.js';
 import { addressRefusal, parseWebhookUrl, type WebhookUrl } from '../../domain/webhook-address.js';
 import { ATTEMPT_BODY_BYTES, DELIVERY_TIMEOUT_MS } from '../../domain/webhook-retries.js';
 import type { SendResult, WebhookSender } from '../../application/ports/webhook-sender.js';
+import { createDnsResolver, RESOLVE_TIMEOUT_MS, type ResolvedAddress, type Resolver } from './name-resolver.js';
 import { signedHeaders } from './webhook-signature.js';
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-
-/** Every address of a name (the system resolver by default). */
-export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
-
-const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
+export type { ResolvedAddress, Resolver } from './name-resolver.js';
 
 export interface WebhookSenderOptions {
   /** GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: http:// and non-public addresses allowed. */
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** Resolves names; DNS with a deadline by default (adapters/events/name-resolver.ts). */
   resolve?: Resolver;
+  /** The default resolver's name servers (the system's when absent). */
+  dnsServers?: string[];
 }
 
 const ALLOW_PRIVATE = 'GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1';
@@ -43,7 +38,7 @@ interface Target {
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const resolve = options.resolve ?? systemResolver;
+  const resolve = options.resolve ?? createDnsResolver({ timeoutMs: RESOLVE_TIMEOUT_MS, ...(options.dnsServers ? { servers: options.dnsServers } : {}) });
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
 
   /** The URL and the one address to connect to, both checked; throws WEBHOOK_URL_REFUSED. */
