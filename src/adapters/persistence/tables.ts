@@ -574,7 +574,16 @@ export function defineTables(k: Kit) {
     (t) => [k.index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts };
+  // Each application's test sends in its current minute (domain/webhook-limits.ts).
+  const webhookTestWindows = k.table('webhook_test_windows', {
+    applicationId: k.text('application_id')
+      .primaryKey()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    windowStart: k.instant('window_start').notNull(),
+    sends: k.integer('sends').notNull(),
+  });
+
+  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

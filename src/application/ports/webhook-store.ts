@@ -3,6 +3,7 @@
 // this port keeps the endpoints for the console and lets workers claim and settle deliveries.
 // Methods marked ATOMIC are one transaction. Instants are epoch milliseconds.
 import type { DeliveryStep } from '../../domain/webhook-retries.js';
+import type { EventDraft } from '../events/event-draft.js';
 import type { Instant } from '../../domain/time.js';
 
 export interface WebhookEndpointRecord {
@@ -61,7 +62,10 @@ export interface ClaimedDelivery {
 }
 
 export interface WebhookStore {
+  /** ATOMIC: WEBHOOK_LIMIT_REACHED when the application has its most endpoints (checkEndpointCap). */
   insertWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** ATOMIC: records a `webhook.test` event, or throws WEBHOOK_TEST_LIMITED (countTestSend) and records nothing. */
+  recordWebhookTest(draft: EventDraft, now: Instant): Promise<void>;
   listWebhookEndpoints(applicationId: string): Promise<WebhookEndpointRecord[]>;
   findWebhookEndpoint(applicationId: string, endpointId: string): Promise<WebhookEndpointRecord | null>;
   /** The endpoint after `change`; null when the application has no such endpoint. */
