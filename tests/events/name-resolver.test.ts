@@ -48,11 +48,12 @@ describe('the webhook name resolver', () => {
     await expect(sender.checkUrl('https://hooks.test/')).rejects.toMatchObject({ code: 'WEBHOOK_URL_REFUSED', message: 'URL host hooks.test does not resolve' });
   });
 
-  it('answers localhost and names under it as loopback without asking', async () => {
+  it('answers localhost as loopback and refuses .invalid names without asking', async () => {
     server = await startDnsServer({});
     const resolve = createDnsResolver({ timeoutMs: 300, servers: [server.address] });
     expect(await resolve('localhost')).toEqual([{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
     expect(await resolve('api.localhost')).toHaveLength(2);
+    await expect(resolve('hooks.invalid')).rejects.toThrow('never resolves');
     expect(server.questions).toEqual([]);
   });
 

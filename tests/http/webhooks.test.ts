@@ -183,6 +183,16 @@ describe('webhook deliveries (receivers on loopback)', () => {
     expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: 200, error: null, response_body: 'ok' })]);
   });
 
+  it("makes deliveries from the committed event, not inside the change's transaction", async () => {
+    const r = await receiver();
+    const e = await endpoint(r.url);
+    await signUp(t, app, 'alice', 'password123');
+    // The sign-up committed its event only; the delivery worker fans it out.
+    expect(await deliveries(e.id)).toEqual([]);
+    expect(await t.webhooks.drain()).toBe(1);
+    expect(await deliveries(e.id)).toEqual([expect.objectContaining({ event_type: 'user.created', state: 'succeeded' })]);
+  });
+
   it('a change that rolled back (USERNAME_TAKEN) delivers nothing', async () => {
     const r = await receiver();
     await endpoint(r.url);

@@ -2,7 +2,7 @@
 // dns.promises.Resolver), with a deadline, never with dns.lookup, whose getaddrinfo calls queue on
 // the libuv thread pool behind password hashing and would stall logins while a name server is slow.
 // The servers are the system's (/etc/resolv.conf); /etc/hosts is not read, but `localhost` and
-// names under it are loopback (RFC 6761) without asking.
+// names under it are loopback, and names under `invalid` never resolve (RFC 6761), without asking.
 import { Resolver as DnsResolver } from 'node:dns/promises';
 
 export interface ResolvedAddress {
@@ -27,6 +27,7 @@ const isLocalhost = (host: string) => /(^|\.)localhost\.?$/i.test(host);
 export function createDnsResolver(options: DnsResolverOptions): Resolver {
   return async (host) => {
     if (isLocalhost(host)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+    if (/(^|\.)invalid\.?$/i.test(host)) throw new Error(`${host} is under .invalid, which never resolves`);
     // One resolver per lookup, so cancelling at the deadline cancels only this lookup's queries.
     const dns = new DnsResolver({ timeout: Math.max(1, Math.floor(options.timeoutMs / 2)), tries: 1 });
     if (options.servers !== undefined) dns.setServers(options.servers);

@@ -12,6 +12,7 @@ import { ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { webhookEndpointChanged } from '../../events/payloads.js';
 import { recordEvents } from './event-log.js';
+import { fanOutPendingEvents } from './webhook-fan-out.js';
 
 type EndpointRow = Tables['webhookEndpoints']['$inferSelect'];
 
@@ -135,6 +136,8 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
       );
       return done.length > 0;
     },
+
+    fanOutWebhookEvents: (now, limit) => fanOutPendingEvents(d, now, limit),
 
     async claimWebhookDelivery(workerId, now, leaseMs) {
       return d.transaction(async (tx) => {
