@@ -24,7 +24,7 @@ export interface TestWindow {
 export function countTestSend(window: TestWindow | null, now: Instant): TestWindow {
   const current = window === null || now - window.windowStart >= MINUTE_MS || now < window.windowStart ? { windowStart: now, sends: 0 } : window;
   if (current.sends >= WEBHOOK_TESTS_PER_MINUTE) {
-    throw new DomainError('WEBHOOK_TEST_LIMITED', `at most ${WEBHOOK_TESTS_PER_MINUTE} test events a minute per application; try again shortly`, {
+    throw new DomainError('WEBHOOK_TEST_LIMITED', `at most ${WEBHOOK_TESTS_PER_MINUTE} test events a minute per application`, {
       retryAfterSeconds: Math.max(1, Math.ceil((current.windowStart + MINUTE_MS - now) / 1000)),
     });
   }
