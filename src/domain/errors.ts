@@ -47,6 +47,8 @@ export const errorCodes = [
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_DELIVERY_NOT_FOUND',
   'WEBHOOK_URL_REFUSED',
+  'WEBHOOK_LIMIT_REACHED',
+  'WEBHOOK_TEST_LIMITED',
   'CSRF_REJECTED',
   'RATE_LIMITED',
   'ACCOUNT_LOCKED',
@@ -71,7 +73,7 @@ export interface ErrorDetails {
   errors?: FieldError[];
   /** RESET_COOLDOWN: when the next device reset is allowed (epoch ms). */
   nextResetAt?: number;
-  /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL / RESET_COOLDOWN: how long the caller should wait. */
+  /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL / RESET_COOLDOWN / WEBHOOK_TEST_LIMITED: how long the caller should wait. */
   retryAfterSeconds?: number;
   /**
    * The refused value was presented as a credential (a license code at login or activation), not

@@ -37,11 +37,16 @@ function v6Refusal(g: readonly number[]): string | null {
   const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeroTo(8)) return 'unspecified';
   if (zeroTo(7) && g7 === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) forms
-  // reach the IPv4 address they carry: its rules apply.
+  // Forms that reach the IPv4 address they carry: its rules apply. IPv4-mapped (::ffff:a.b.c.d),
+  // IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and
+  // 6to4 (2002:AABB:CCDD::/48, the relay's IPv4 address AA.BB.CC.DD).
   if (zeroTo(5) && g5 === 0xffff) return v4Refusal(embedded());
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return v4Refusal(embedded());
   if (zeroTo(6)) return v4Refusal(embedded());
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4Refusal(embedded());
+  if (g0 === 0x2002) return v4Refusal([g1 >> 8, g1 & 255, g2 >> 8, g2 & 255]);
+  // The local-use NAT64 prefix (RFC 8215) translates into a network of its own: never public.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return v4Refusal(embedded()) ?? 'local-use NAT64';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
   if ((g0 & 0xffc0) === 0xfec0) return 'site-local';
   if ((g0 & 0xfe00) === 0xfc00) return 'unique-local';
@@ -75,26 +80,35 @@ export interface WebhookUrl {
   literal: boolean;
 }
 
+/** Why a URL is refused; `private` when GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1 would accept it. */
+export interface UrlRefusal {
+  refused: string;
+  private: boolean;
+}
+
 /**
  * `raw` as a receiver URL, or why it is refused: not a URL, not https:// (http:// too when
  * `allowPrivate`), credentials in it, or an address literal that is not public (unless `allowPrivate`).
  */
-export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrl | { refused: string } {
+export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrl | UrlRefusal {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { refused: 'is not a URL' };
+    return { refused: 'is not a URL', private: false };
   }
   const allowed = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!allowed.includes(url.protocol)) return { refused: allowPrivate ? 'must be an http:// or https:// URL' : 'must be an https:// URL' };
-  if (url.username !== '' || url.password !== '') return { refused: 'must not carry credentials' };
+  if (!allowed.includes(url.protocol)) {
+    if (allowPrivate) return { refused: 'must be an http:// or https:// URL', private: false };
+    return { refused: 'must be an https:// URL', private: url.protocol === 'http:' };
+  }
+  if (url.username !== '' || url.password !== '') return { refused: 'must not carry credentials', private: false };
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (host === '') return { refused: 'has no host' };
+  if (host === '') return { refused: 'has no host', private: false };
   const literal = ipv4Octets(host) !== null || host.includes(':');
   if (literal && !allowPrivate) {
     const why = addressRefusal(host);
-    if (why !== null) return { refused: `points to a ${why} address` };
+    if (why !== null) return { refused: `points to a ${why} address`, private: true };
   }
   const protocol = url.protocol as WebhookUrl['protocol'];
   const port = url.port === '' ? (protocol === 'https:' ? 443 : 80) : Number(url.port);

@@ -1,5 +1,5 @@
-// Webhooks in the store: the fan-out of recorded events to deliveries (subscriptions, enabled
-// endpoints, webhook.test to its endpoint), and the delivery queue (claims under leases, settling,
+// Webhooks in the store: the fan-out of recorded events to deliveries after the change's commit
+// (subscriptions, enabled endpoints, webhook.test to its endpoint, exactly once under races), and the delivery queue (claims under leases, settling,
 // a takeover after a lapsed lease, claims raced over two connections).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -54,10 +54,50 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       await store().recordEvent(draftOf(app.id, 'user.created'), T0);
       // Audit-only actions reach no endpoint.
       await store().recordEvent(draftOf(app.id, 'owner.signed_in'), T0);
+      expect(await store().fanOutWebhookEvents(T0, 100)).toBe(1);
       const count = async (e: WebhookEndpointRecord) => (await store().listWebhookDeliveries(e.applicationId, e.id, 10)).length;
       expect([await count(all), await count(created), await count(deleted), await count(off), await count(elsewhere)]).toEqual([1, 1, 0, 0, 0]);
       const [d] = await store().listWebhookDeliveries(app.id, all.id, 10);
       expect(d).toMatchObject({ eventType: 'user.created', state: 'pending', attempts: [], runAfter: T0, createdAt: T0 });
+    });
+
+    test("a change's transaction makes no delivery; the fan-out after it makes each one once", async () => {
+      const { app } = await seedApp(store());
+      const endpoints = await Promise.all(Array.from({ length: 5 }, () => endpoint(store(), app.id)));
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      const count = async () => (await Promise.all(endpoints.map((e) => store().listWebhookDeliveries(app.id, e.id, 10)))).flat().length;
+      expect(await count()).toBe(0);
+      expect(await store().fanOutWebhookEvents(T0 + 1, 100)).toBe(1);
+      expect(await count()).toBe(5);
+      expect(await store().fanOutWebhookEvents(T0 + 2, 100)).toBe(0);
+      expect(await count()).toBe(5);
+    });
+
+    test('an endpoint added after an event, before its fan-out, gets none of it', async () => {
+      const { app } = await seedApp(store());
+      const before = await endpoint(store(), app.id, { createdAt: T0 });
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0 + 10);
+      const after = await endpoint(store(), app.id, { createdAt: T0 + 20 });
+      await store().fanOutWebhookEvents(T0 + 30, 100);
+      expect(await store().listWebhookDeliveries(app.id, before.id, 10)).toHaveLength(1);
+      expect(await store().listWebhookDeliveries(app.id, after.id, 10)).toHaveLength(0);
+    });
+
+    test('fan-outs racing over two connections make each delivery once, in batches', async () => {
+      const { app } = await seedApp(store());
+      const [a, b] = [await endpoint(store(), app.id), await endpoint(store(), app.id)];
+      for (let i = 0; i < 30; i++) await store().recordEvent(draftOf(app.id, 'user.created'), T0 + i);
+      const peer = await connect();
+      const taken = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? store() : peer).fanOutWebhookEvents(T0 + 100, 7)));
+      let total = taken.reduce((x, y) => x + y, 0);
+      while (total < 30) total += await store().fanOutWebhookEvents(T0 + 100, 7);
+      expect(total).toBe(30);
+      for (const e of [a, b]) {
+        const list = await store().listWebhookDeliveries(app.id, e.id, 100);
+        expect(list).toHaveLength(30);
+        expect(new Set(list.map((d) => d.eventId)).size).toBe(30);
+      }
+      expect(await store().fanOutWebhookEvents(T0 + 200, 7)).toBe(0);
     });
 
     test('webhook.test goes to the endpoint it tests only, even a disabled one', async () => {
@@ -65,6 +105,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const tested = await endpoint(store(), app.id, { enabled: false });
       const bystander = await endpoint(store(), app.id);
       await store().recordEvent({ ...draftOf(app.id, 'webhook.test', tested.id), target: { type: 'webhook_endpoint', id: tested.id, label: null } }, T0);
+      await store().fanOutWebhookEvents(T0, 100);
       expect(await store().listWebhookDeliveries(app.id, tested.id, 10)).toHaveLength(1);
       expect(await store().listWebhookDeliveries(app.id, bystander.id, 10)).toHaveLength(0);
     });
@@ -73,6 +114,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const { app } = await seedApp(store());
       const e = await endpoint(store(), app.id);
       await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      await store().fanOutWebhookEvents(T0, 100);
       expect(await store().claimWebhookDelivery('w1', T0 - 1, LEASE)).toBeNull();
       const claimed = await store().claimWebhookDelivery('w1', T0, LEASE);
       expect(claimed).toMatchObject({ attempts: 0, endpoint: { id: e.id, url: e.url, enabled: true, secretSealed: 'sealed' }, event: { type: 'user.created', applicationId: app.id, occurredAt: T0, data: { hello: 'world' } } });
@@ -93,6 +135,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const e = await endpoint(store(), app.id);
       const attempt = { attemptedAt: T0, statusCode: 503, latencyMs: 1, error: 'x', responseBody: null };
       await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      await store().fanOutWebhookEvents(T0, 100);
       let c = await store().claimWebhookDelivery('w', T0, LEASE);
       await store().settleWebhookDelivery(c!.id, 'w', attempt, { state: 'pending', runAfter: T0 + 5000 }, T0);
       expect(await store().claimWebhookDelivery('w', T0 + 4999, LEASE)).toBeNull();
@@ -108,6 +151,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       expect((await store().findWebhookEndpoint(app.id, e.id))?.failingSince).toBeNull();
 
       await store().recordEvent(draftOf(app.id, 'user.created'), T0 + 9000);
+      await store().fanOutWebhookEvents(T0 + 9000, 100);
       c = await store().claimWebhookDelivery('w', T0 + 9000, LEASE);
       await store().settleWebhookDelivery(c!.id, 'w', { ...attempt, statusCode: 410 }, { state: 'failed', why: 'gone' }, T0 + 9000);
       expect(await store().findWebhookEndpoint(app.id, e.id)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410') });
@@ -125,6 +169,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const { app } = await seedApp(store());
       await endpoint(store(), app.id);
       for (let i = 0; i < 10; i++) await store().recordEvent(draftOf(app.id, 'user.created'), T0 + i);
+      await store().fanOutWebhookEvents(T0 + 100, 100);
       const peer = await connect();
       const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? store() : peer).claimWebhookDelivery(`w${i}`, T0 + 100, LEASE)));
       const ids = claims.filter((c) => c !== null).map((c) => c.id);

@@ -32,12 +32,25 @@ describe('addressRefusal', () => {
     ['::ffff:a9fe:a9fe', 'link-local'],
     ['64:ff9b::192.168.0.1', 'private'],
     ['::127.0.0.1', 'loopback'],
+    // IPv4 addresses embedded in other IPv6 forms are decoded and checked.
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'link-local'],
+    ['64:ff9b:1::10.0.0.1', 'private'],
+    ['64:ff9b:1::8.8.8.8', 'local-use NAT64'],
+    ['64:ff9b:1:ab::808:808', 'local-use NAT64'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'link-local'],
+    ['::ffff:0:192.168.1.1', 'private'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:a9fe:a9fe::', 'link-local'],
+    ['2002:c0a8:0101:1::5', 'private'],
+    ['2002:a00:1::', 'private'],
     ['not-an-address', 'not an IP address'],
   ])('refuses %s (%s)', (address, why) => {
     expect(addressRefusal(address)).toBe(why);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.253.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2001:db8::1'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.253.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2001:db8::1', '64:ff9b::8.8.8.8', '::ffff:0:8.8.8.8', '2002:808:808::1'])(
     'accepts the public address %s',
     (address) => {
       expect(addressRefusal(address)).toBeNull();
@@ -66,12 +79,19 @@ describe('parseWebhookUrl', () => {
     ['https://0x7f.1/', 'points to a loopback address'],
     ['https://0/', 'points to a unspecified address'],
   ])('refuses %s without the flag', (url, why) => {
-    expect(parseWebhookUrl(url, false)).toEqual({ refused: why });
+    expect(parseWebhookUrl(url, false)).toMatchObject({ refused: why });
+  });
+
+  it('says which refusals GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1 would lift: http:// and private addresses', () => {
+    expect(parseWebhookUrl('http://hooks.example.com/', false)).toEqual({ refused: 'must be an https:// URL', private: true });
+    expect(parseWebhookUrl('https://10.0.0.1/', false)).toEqual({ refused: 'points to a private address', private: true });
+    expect(parseWebhookUrl('ftp://hooks.example.com/', false)).toEqual({ refused: 'must be an https:// URL', private: false });
+    expect(parseWebhookUrl('https://user:pw@hooks.example.com/', false)).toEqual({ refused: 'must not carry credentials', private: false });
   });
 
   it('with GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: http:// and private addresses, but still no other scheme', () => {
     expect(parseWebhookUrl('http://127.0.0.1:9000/hook', true)).toEqual({ protocol: 'http:', host: '127.0.0.1', port: 9000, path: '/hook', literal: true });
     expect(parseWebhookUrl('https://10.0.0.1/', true)).toMatchObject({ host: '10.0.0.1' });
-    expect(parseWebhookUrl('ftp://10.0.0.1/', true)).toEqual({ refused: 'must be an http:// or https:// URL' });
+    expect(parseWebhookUrl('ftp://10.0.0.1/', true)).toEqual({ refused: 'must be an http:// or https:// URL', private: false });
   });
 });

@@ -38,7 +38,7 @@ describe('the webhook sender', () => {
   });
 
   it('without the flag, refuses a name with any non-public address, before connecting', async () => {
-    for (const addresses of [['10.1.2.3'], ['93.184.216.34', '127.0.0.1'], ['::1'], ['fd00::5'], ['::ffff:169.254.169.254']]) {
+    for (const addresses of [['10.1.2.3'], ['93.184.216.34', '127.0.0.1'], ['::1'], ['fd00::5'], ['::ffff:169.254.169.254'], ['2002:a9fe:a9fe::1'], ['64:ff9b:1::10.0.0.1'], ['::ffff:0:127.0.0.1']]) {
       const sender = createWebhookSender({ allowPrivate: false, resolve: fixedResolver(...addresses) });
       await expect(sender.checkUrl('https://hooks.invalid/')).rejects.toMatchObject({ code: 'WEBHOOK_URL_REFUSED' });
       const result = await sender.send(message('https://hooks.invalid/'));

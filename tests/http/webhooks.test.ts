@@ -25,6 +25,11 @@ describe('webhook endpoints without GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', () => {
     'https://169.254.169.254/latest/meta-data',
     'https://[::1]/hook',
     'https://[::ffff:127.0.0.1]/hook',
+    // IPv4 addresses inside other IPv6 forms: NAT64, local-use NAT64, IPv4-translated, 6to4.
+    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'https://[64:ff9b:1::a00:1]/hook',
+    'https://[::ffff:0:7f00:1]/hook',
+    'https://[2002:7f00:1::1]/hook',
     // A name that resolves to a loopback address.
     'https://localhost/hook',
     'http://hooks.example.com/hook',
@@ -32,6 +37,15 @@ describe('webhook endpoints without GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', () => {
     const res = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url, events: ['*'] });
     expect(res.statusCode).toBe(422);
     expect(res.json().error_code).toBe('WEBHOOK_URL_REFUSED');
+  });
+
+  it('names GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1 and spells URL in capitals when the flag would lift the refusal', async () => {
+    for (const url of ['https://localhost/hook', 'http://hooks.example.com/hook', 'https://10.0.0.1/hook']) {
+      const res = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url, events: ['*'] });
+      expect(res.json().message).toMatch(/^URL .*; for a receiver on your own network, start the server with GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1$/);
+    }
+    const credentials = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url: 'https://u:p@hooks.example.com/', events: ['*'] });
+    expect(credentials.json().message).toBe('URL must not carry credentials');
   });
 
   it('refuses a PATCH to a private address as well', async () => {
@@ -167,6 +181,16 @@ describe('webhook deliveries (receivers on loopback)', () => {
     const [delivery] = await deliveries(a.id);
     expect(delivery).toMatchObject({ event_type: 'user.created', state: 'succeeded', next_attempt_at: null, event_id: toAll!.headers['webhook-id'] });
     expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: 200, error: null, response_body: 'ok' })]);
+  });
+
+  it("makes deliveries from the committed event, not inside the change's transaction", async () => {
+    const r = await receiver();
+    const e = await endpoint(r.url);
+    await signUp(t, app, 'alice', 'password123');
+    // The sign-up committed its event only; the delivery worker fans it out.
+    expect(await deliveries(e.id)).toEqual([]);
+    expect(await t.webhooks.drain()).toBe(1);
+    expect(await deliveries(e.id)).toEqual([expect.objectContaining({ event_type: 'user.created', state: 'succeeded' })]);
   });
 
   it('a change that rolled back (USERNAME_TAKEN) delivers nothing', async () => {

@@ -3,7 +3,6 @@
 // address it checked: the connection's lookup answers with that address, so no second lookup can
 // be steered elsewhere (DNS rebinding). TLS still names the URL's host (SNI, certificate) and the
 // Host header stays the URL's. Redirects are never followed (node:http does not).
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -12,26 +11,26 @@ import { DomainError } from '../../domain/errors.js';
 import { addressRefusal, parseWebhookUrl, type WebhookUrl } from '../../domain/webhook-address.js';
 import { ATTEMPT_BODY_BYTES, DELIVERY_TIMEOUT_MS } from '../../domain/webhook-retries.js';
 import type { SendResult, WebhookSender } from '../../application/ports/webhook-sender.js';
+import { createDnsResolver, RESOLVE_TIMEOUT_MS, type ResolvedAddress, type Resolver } from './name-resolver.js';
 import { signedHeaders } from './webhook-signature.js';
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-
-/** Every address of a name (the system resolver by default). */
-export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
-
-const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
+export type { ResolvedAddress, Resolver } from './name-resolver.js';
 
 export interface WebhookSenderOptions {
   /** GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: http:// and non-public addresses allowed. */
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** Resolves names; DNS with a deadline by default (adapters/events/name-resolver.ts). */
   resolve?: Resolver;
+  /** The default resolver's name servers (the system's when absent). */
+  dnsServers?: string[];
 }
 
-const refused = (why: string) => new DomainError('WEBHOOK_URL_REFUSED', `url ${why}`);
+const ALLOW_PRIVATE = 'GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1';
+
+/** The refusal; when the flag would lift it, the message names the flag (a receiver on one's own network). */
+const refused = (why: string, lifted = false) =>
+  new DomainError('WEBHOOK_URL_REFUSED', lifted ? `URL ${why}; for a receiver on your own network, start the server with ${ALLOW_PRIVATE}` : `URL ${why}`);
 
 interface Target {
   url: WebhookUrl;
@@ -39,13 +38,13 @@ interface Target {
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const resolve = options.resolve ?? systemResolver;
+  const resolve = options.resolve ?? createDnsResolver({ timeoutMs: RESOLVE_TIMEOUT_MS, ...(options.dnsServers ? { servers: options.dnsServers } : {}) });
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
 
   /** The URL and the one address to connect to, both checked; throws WEBHOOK_URL_REFUSED. */
   async function target(raw: string): Promise<Target> {
     const url = parseWebhookUrl(raw, options.allowPrivate);
-    if ('refused' in url) throw refused(url.refused);
+    if ('refused' in url) throw refused(url.refused, url.private);
     if (url.literal) return { url, address: { address: url.host, family: url.host.includes(':') ? 6 : 4 } };
     let addresses: ResolvedAddress[];
     try {
@@ -59,7 +58,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       // otherwise reach the private one on a later lookup by someone else.
       for (const a of addresses) {
         const why = addressRefusal(a.address);
-        if (why !== null) throw refused(`host ${url.host} resolves to a ${why} address`);
+        if (why !== null) throw refused(`host ${url.host} resolves to a ${why} address`, true);
       }
     }
     return { url, address: addresses[0] as ResolvedAddress };

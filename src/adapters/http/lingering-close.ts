@@ -55,6 +55,17 @@ function closeWhenDrained(req: IncomingMessage, socket: Socket, maxMs: number): 
 }
 
 /**
+ * Whether `req` announced a body (Content-Length above 0, or Transfer-Encoding) that has not all
+ * been parsed. Read from the framing: a bodiless request answered synchronously is not `complete`
+ * yet (Node marks it so after the handler returns), and closing then drops the requests pipelined behind it.
+ */
+export function bodyStillArriving(req: IncomingMessage): boolean {
+  if (req.complete || req.destroyed) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
  * Registers the lingering close: every answer sent while its request body is still arriving
  * closes the connection, and lingers as above instead of closing at once.
  */
@@ -62,7 +73,7 @@ export function lingeringClose(app: FastifyInstance, limits: LingerLimits = DEFA
   app.addHook('onSend', (request, reply, payload, done) => {
     const req = request.raw;
     const socket = req.socket;
-    if (!req.complete && !req.destroyed) {
+    if (bodyStillArriving(req)) {
       reply.header('connection', 'close');
       discardBody(req, socket, limits.maxBytes);
       // Node's HTTP server ends a `Connection: close` exchange with socket.destroySoon(), which

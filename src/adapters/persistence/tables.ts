@@ -456,7 +456,7 @@ export function defineTables(k: Kit) {
   );
 
   // The event outbox and audit log, one row per change (docs/events.md), written in the change's
-  // own transaction, beside its webhook deliveries. `seq` and `hash` stay null until the chainer
+  // own transaction; the delivery workers fan it out to webhook deliveries after the commit. `seq` and `hash` stay null until the chainer
   // links the row into its application's hash chain after the commit, so a hot write never waits
   // on a per-application lock. Rows are never updated after that, nor deleted but by retention.
   const events = k.table(
@@ -481,8 +481,11 @@ export function defineTables(k: Kit) {
       outcome: k.text('outcome').notNull(),
       seq: k.bigNumber('seq'),
       hash: k.text('hash'),
+      /** 1 until the delivery workers have made its webhook deliveries (store/webhook-fan-out.ts); else null. */
+      webhookPending: k.integer('webhook_pending'),
     },
     (t) => [
+      k.index('events_webhook_pending_idx').on(t.webhookPending, t.pos),
       k.unique('events_app_seq_uq').on(t.applicationId, t.seq),
       k.index('events_unchained_idx').on(t.seq, t.pos),
       k.index('events_pos_idx').on(t.pos),
@@ -574,7 +577,16 @@ export function defineTables(k: Kit) {
     (t) => [k.index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts };
+  // Each application's test sends in its current minute (domain/webhook-limits.ts).
+  const webhookTestWindows = k.table('webhook_test_windows', {
+    applicationId: k.text('application_id')
+      .primaryKey()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    windowStart: k.instant('window_start').notNull(),
+    sends: k.integer('sends').notNull(),
+  });
+
+  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

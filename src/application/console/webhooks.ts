@@ -6,7 +6,6 @@ import { PREVIOUS_SECRET_MS, WEBHOOK_SECRET_BYTES, webhookSecretOf } from '../..
 import type { Deps } from '../deps.js';
 import { isWebhookEvent, type EventDraft } from '../events/event-draft.js';
 import type { ApplicationStore } from '../ports/application-store.js';
-import type { EventStore } from '../ports/event-store.js';
 import type { WebhookDeliveryRecord, WebhookEndpointChange, WebhookEndpointRecord, WebhookStore } from '../ports/webhook-store.js';
 import type { OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
@@ -132,14 +131,9 @@ export const webhookTested = (endpoint: WebhookEndpointRecord): EventDraft => ({
   data: { endpoint_id: endpoint.id, message: 'A test event sent from the console.' },
 });
 
-export async function testWebhook(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & WebhookStore & Pick<EventStore, 'recordEvent'> },
-  owner: OwnerRecord,
-  appId: string,
-  endpointId: string,
-): Promise<void> {
+export async function testWebhook(deps: Pick<Deps, 'clock'> & ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string): Promise<void> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
-  await deps.store.recordEvent(webhookTested(endpoint), deps.clock.now());
+  await deps.store.recordWebhookTest(webhookTested(endpoint), deps.clock.now());
 }
 
 export async function listWebhookDeliveries(deps: ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string): Promise<WebhookDeliveryRecord[]> {

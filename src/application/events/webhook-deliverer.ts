@@ -1,8 +1,8 @@
-// The webhook delivery worker (docs/api.md, Webhooks, "Retries"): claims due deliveries under a
-// lease (any instance may; each delivery is held by one worker at a time), sends each once,
-// records the attempt and takes the domain's next step. Requests never wait on it: changes only
-// insert pending deliveries, which this finds at its next poll. A crash mid-attempt leaves the
-// delivery leased; it is retaken once the lease lapses (at least once, the same webhook-id).
+// The webhook delivery worker (docs/api.md, Webhooks, "Retries"): fans recorded events out to
+// deliveries, then claims due deliveries under a lease (any instance may; each delivery is held by
+// one worker at a time), sends each once, records the attempt and takes the domain's next step.
+// Requests never wait on it: changes only record events, which this finds at its next poll. A crash
+// mid-attempt leaves the delivery leased; it is retaken once the lease lapses (the same webhook-id).
 import { toIso } from '../../domain/time.js';
 import { DELIVERY_LEASE_MS, nextStep, type DeliveryStep } from '../../domain/webhook-retries.js';
 import type { Deps } from '../deps.js';
@@ -21,6 +21,9 @@ export interface WebhookDelivererOptions {
   /** Reports a failure to reach the queue; the worker never throws. */
   onError?: (error: unknown) => void;
 }
+
+/** Events fanned out per transaction. */
+const FAN_OUT_BATCH = 100;
 
 type DelivererDeps = Pick<Deps, 'clock' | 'secrets' | 'webhooks'> & { store: WebhookQueue };
 
@@ -82,6 +85,8 @@ export function createWebhookDeliverer(deps: DelivererDeps, options: WebhookDeli
     concurrency: options.concurrency,
     pollMs: options.pollMs,
     async takeOne() {
+      // Every event recorded so far has its deliveries before the oldest due one is claimed.
+      while ((await deps.store.fanOutWebhookEvents(deps.clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH);
       const delivery = await deps.store.claimWebhookDelivery(options.workerId, deps.clock.now(), leaseMs);
       if (delivery === null) return false;
       await attempt(deps, delivery, options);

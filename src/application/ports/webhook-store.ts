@@ -1,8 +1,9 @@
-// Webhook endpoints and their deliveries (docs/api.md, Webhooks). Deliveries are made by the
-// change that records an event, in its own transaction (persistence/store/webhook-fan-out.ts);
-// this port keeps the endpoints for the console and lets workers claim and settle deliveries.
+// Webhook endpoints and their deliveries (docs/api.md, Webhooks). Deliveries are made from
+// committed events by the delivery workers (fanOutWebhookEvents; persistence/store/webhook-fan-out.ts);
+// this port keeps the endpoints for the console and lets workers fan out, claim and settle deliveries.
 // Methods marked ATOMIC are one transaction. Instants are epoch milliseconds.
 import type { DeliveryStep } from '../../domain/webhook-retries.js';
+import type { EventDraft } from '../events/event-draft.js';
 import type { Instant } from '../../domain/time.js';
 
 export interface WebhookEndpointRecord {
@@ -61,7 +62,10 @@ export interface ClaimedDelivery {
 }
 
 export interface WebhookStore {
+  /** ATOMIC: WEBHOOK_LIMIT_REACHED when the application has its most endpoints (checkEndpointCap). */
   insertWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** ATOMIC: records a `webhook.test` event, or throws WEBHOOK_TEST_LIMITED (countTestSend) and records nothing. */
+  recordWebhookTest(draft: EventDraft, now: Instant): Promise<void>;
   listWebhookEndpoints(applicationId: string): Promise<WebhookEndpointRecord[]>;
   findWebhookEndpoint(applicationId: string, endpointId: string): Promise<WebhookEndpointRecord | null>;
   /** The endpoint after `change`; null when the application has no such endpoint. */
@@ -80,6 +84,12 @@ export interface WebhookStore {
 }
 
 export interface WebhookQueue {
+  /**
+   * ATOMIC: up to `limit` recorded events not yet fanned out, oldest first, become one pending
+   * delivery per enabled endpoint subscribed (receivesEvent) that existed when the event happened;
+   * each event is fanned out once, whatever number of instances ask at once. Returns how many events it took.
+   */
+  fanOutWebhookEvents(now: Instant, limit: number): Promise<number>;
   /** ATOMIC: the oldest due pending delivery, leased to `workerId` for `leaseMs`; null when none is due. */
   claimWebhookDelivery(workerId: string, now: Instant, leaseMs: number): Promise<ClaimedDelivery | null>;
   /**

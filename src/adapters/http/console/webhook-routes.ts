@@ -39,7 +39,7 @@ const withSecret = (r: Awaited<ReturnType<typeof createWebhook>>) => ({ endpoint
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
     '/applications/:app_id/webhooks',
-    { schema: { params: AppParams, body: CreateBody, response: answers({ 201: WebhookWithSecret }) }, config: { errors: [...APP, 'WEBHOOK_URL_REFUSED'] } },
+    { schema: { params: AppParams, body: CreateBody, response: answers({ 201: WebhookWithSecret }) }, config: { errors: [...APP, 'WEBHOOK_URL_REFUSED', 'WEBHOOK_LIMIT_REACHED'] } },
     async (request, reply) => {
       const created = await createWebhook(deps, ownerOf(request), request.params.app_id, request.body);
       return reply.code(201).send(withSecret(created));
@@ -75,7 +75,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.post(
     '/applications/:app_id/webhooks/:webhook_id/test',
-    { ...takesNoBody, schema: { params: EndpointParams, response: answers({ 204: NoBody }) }, config: { errors: ENDPOINT } },
+    { ...takesNoBody, schema: { params: EndpointParams, response: answers({ 204: NoBody }) }, config: { errors: [...ENDPOINT, 'WEBHOOK_TEST_LIMITED'] } },
     async (request, reply) => {
       await testWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id);
       return reply.code(204).send();

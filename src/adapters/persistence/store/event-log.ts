@@ -1,17 +1,18 @@
 // Writing an event (docs/events.md): one row of the outbox and audit log, inserted by the change
 // it describes inside that change's transaction, so it commits and rolls back with it. The actor
-// is the running work's (application/events/actor-scope.ts).
+// is the running work's (application/events/actor-scope.ts). Webhook events are marked for the
+// delivery workers' fan-out (store/webhook-fan-out.ts).
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, max, type Placeholder, sql } from 'drizzle-orm';
 import { type ActorType, currentActor } from '../../../application/events/actor-scope.js';
 import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
-import type { EventDraft } from '../../../application/events/event-draft.js';
+import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
 import { chainHash, PRUNED_ACTION } from '../../../domain/audit-chain.js';
 import { toIso, type Instant } from '../../../domain/time.js';
 import { chainedEntryOf } from '../../../application/events/chain-entry.js';
 import type { CompiledWrite, Db, Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
-import { fanOutWebhooks } from './webhook-fan-out.js';
+import { WEBHOOK_PENDING } from './webhook-fan-out.js';
 
 /** The insert of one event, built once per dialect (Dialect.compile): most writes record one. */
 const eventInserts = new WeakMap<Dialect, CompiledWrite>();
@@ -20,7 +21,7 @@ function eventInsert(d: Dialect): CompiledWrite {
   let insert = eventInserts.get(d);
   if (insert === undefined) {
     const { events } = d.t;
-    const names = ['id', 'applicationId', 'occurredAt', 'action', 'actorType', 'actorId', 'actorIp', 'targetType', 'targetId', 'targetLabel', 'data', 'changes', 'outcome'] as const;
+    const names = ['id', 'applicationId', 'occurredAt', 'action', 'actorType', 'actorId', 'actorIp', 'targetType', 'targetId', 'targetLabel', 'data', 'changes', 'outcome', 'webhookPending'] as const;
     const values = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<(typeof names)[number], Placeholder>;
     insert = d.compile((db) => db.insert(events).values({ ...values, ...d.insertionOrder('pos', events.pos) }));
     eventInserts.set(d, insert);
@@ -34,7 +35,7 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
   const actor = currentActor();
   const insert = eventInsert(d);
   const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
-  // The inserts go out together, then the fan-out's read of the endpoints behind them.
+  // The inserts go out together. Webhook deliveries are made from them after the commit (store/webhook-fan-out.ts).
   const inserted = recorded.map(({ id, draft }) => {
     // An end user acting on their own account is known by the target once the request said who.
     const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
@@ -52,9 +53,10 @@ export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDra
       data: JSON.stringify(draft.data),
       changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
       outcome: draft.outcome ?? 'success',
+      webhookPending: isWebhookEvent(draft.action) ? WEBHOOK_PENDING : null,
     });
   });
-  await Promise.all([...inserted, fanOutWebhooks(d, tx, recorded, now)]);
+  await Promise.all(inserted);
 }
 
 /**

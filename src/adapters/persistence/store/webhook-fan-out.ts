@@ -1,59 +1,65 @@
-// Webhook fan-out (docs/api.md, Webhooks): every event a change records becomes one pending
-// delivery per enabled endpoint of its application subscribed to it, inserted in the change's own
-// transaction, so a delivery exists exactly when its event committed. Runs on every recorded
-// event (logins included): one read over the endpoints' application index, and no write at all
-// for an application without endpoints.
+// Webhook fan-out (docs/events.md, Webhooks): a change records its event only, marked
+// `webhook_pending` when webhooks may subscribe to it; the delivery workers turn marked events into
+// one pending delivery per enabled endpoint subscribed, after the commit, so a change's transaction
+// does not grow with the endpoints. Exactly once across instances: a batch is taken under row locks
+// that skip rows another instance holds (PostgreSQL; SQLite's transaction holds the whole file),
+// and its deliveries and the cleared marks commit together; a crash rolls both back.
 import { randomUUID } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
-import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Instant } from '../../../domain/time.js';
 import { receivesEvent } from '../../../domain/webhook-subscription.js';
-import type { CompiledRead, Db, Dialect } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
 
-/** The read of one application's endpoints, built once per dialect (Dialect.compileRead): every login's event asks it. */
-const endpointReads = new WeakMap<Dialect, CompiledRead<{ id: string; applicationId: string; events: string; enabled: boolean }>>();
+/** The mark of an event still to fan out (null once done, or for audit-only actions). */
+export const WEBHOOK_PENDING = 1;
 
-function endpointsOf(d: Dialect) {
-  let read = endpointReads.get(d);
-  if (read === undefined) {
-    const { webhookEndpoints: e } = d.t;
-    const fields = { id: e.id, applicationId: e.applicationId, events: e.events, enabled: e.enabled };
-    read = d.compileRead(fields, (db) => db.select(fields).from(e).where(eq(e.applicationId, sql.placeholder('applicationId'))));
-    endpointReads.set(d, read);
-  }
-  return read;
-}
-
-/** Inserts the deliveries of `recorded` events in `tx`, to the endpoints receivesEvent names. */
-export async function fanOutWebhooks(d: Dialect, tx: Db, recorded: ReadonlyArray<{ id: string; draft: EventDraft }>, now: Instant): Promise<void> {
-  const hooked = recorded.filter((r) => isWebhookEvent(r.draft.action));
-  if (hooked.length === 0) return;
-  const { webhookEndpoints: e, webhookDeliveries } = d.t;
-  const applicationIds = [...new Set(hooked.map((r) => r.draft.applicationId))];
-  const [only] = applicationIds;
-  const endpoints =
-    applicationIds.length === 1 && only !== undefined
-      ? await endpointsOf(d)(tx, { applicationId: only })
-      : await tx.select({ id: e.id, applicationId: e.applicationId, events: e.events, enabled: e.enabled }).from(e).where(inArray(e.applicationId, applicationIds));
-  if (endpoints.length === 0) return;
-  const subscribers = endpoints.map((endpoint) => ({ ...endpoint, events: JSON.parse(endpoint.events) as string[] }));
-  const rows = [];
-  for (const { id: eventId, draft } of hooked) {
-    for (const endpoint of subscribers) {
-      if (endpoint.applicationId !== draft.applicationId || !receivesEvent(endpoint, draft.action, draft.target.id)) continue;
-      rows.push({
-        id: randomUUID(),
-        applicationId: draft.applicationId,
-        endpointId: endpoint.id,
-        eventId,
-        state: 'pending',
-        attempts: 0,
-        runAfter: now,
-        createdAt: now,
-        updatedAt: now,
-      });
+/** Fans out up to `limit` marked events, oldest first, at `now`; returns how many it took. */
+export async function fanOutPendingEvents(d: Dialect, now: Instant, limit: number): Promise<number> {
+  const { events, webhookEndpoints: e, webhookDeliveries } = d.t;
+  const marked = eq(events.webhookPending, WEBHOOK_PENDING);
+  // Most polls find nothing: a read, without opening a writing transaction.
+  const [any] = await d.db.select({ id: events.id }).from(events).where(marked).limit(1);
+  if (any === undefined) return 0;
+  return d.transaction(async (tx) => {
+    const batch = await d.locked(
+      tx
+        .select({ id: events.id, applicationId: events.applicationId, action: events.action, targetId: events.targetId, occurredAt: events.occurredAt })
+        .from(events)
+        .where(marked)
+        .orderBy(asc(events.pos))
+        .limit(limit),
+      { skipLocked: true },
+    );
+    if (batch.length === 0) return 0;
+    const applicationIds = [...new Set(batch.map((event) => event.applicationId))];
+    // Endpoints that existed when the event happened: one added later starts with later events.
+    const newest = Math.max(...batch.map((event) => event.occurredAt));
+    const endpoints = await tx
+      .select({ id: e.id, applicationId: e.applicationId, events: e.events, enabled: e.enabled, createdAt: e.createdAt })
+      .from(e)
+      .where(and(inArray(e.applicationId, applicationIds), lte(e.createdAt, newest)));
+    const subscribers = endpoints.map((endpoint) => ({ ...endpoint, events: JSON.parse(endpoint.events) as string[] }));
+    const rows = [];
+    for (const event of batch) {
+      for (const endpoint of subscribers) {
+        if (endpoint.applicationId !== event.applicationId || endpoint.createdAt > event.occurredAt) continue;
+        if (!receivesEvent(endpoint, event.action, event.targetId)) continue;
+        rows.push({
+          id: randomUUID(),
+          applicationId: event.applicationId,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          state: 'pending',
+          attempts: 0,
+          runAfter: now,
+          createdAt: event.occurredAt,
+          updatedAt: now,
+        });
+      }
     }
-  }
-  if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+    // The unique (endpoint, event) pair makes a repeated fan-out a no-op.
+    if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+    await tx.update(events).set({ webhookPending: null }).where(inArray(events.id, batch.map((event) => event.id)));
+    return batch.length;
+  });
 }
-

@@ -4,20 +4,22 @@
 // LOCKED), so each is attempted by one worker of one instance at a time; a worker that died only
 // delays its delivery until the lease lapses.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, WebhookStore } from '../../../application/ports/webhook-store.js';
+import { checkEndpointCap, countTestSend } from '../../../domain/webhook-limits.js';
 import type { Dialect } from '../dialect.js';
 import { ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { webhookEndpointChanged } from '../../events/payloads.js';
 import { recordEvents } from './event-log.js';
+import { fanOutPendingEvents } from './webhook-fan-out.js';
 
 type EndpointRow = Tables['webhookEndpoints']['$inferSelect'];
 
 const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: JSON.parse(r.events) as string[] });
 
 export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
-  const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, events } = d.t;
+  const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
 
   const readEndpoint = async (applicationId: string, endpointId: string) => {
     const [row] = await d.db.select().from(e).where(ofApplication(e, applicationId, endpointId));
@@ -27,8 +29,22 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
   return {
     async insertWebhookEndpoint(endpoint) {
       await d.transaction(async (tx) => {
+        // The application's row, locked, orders concurrent creations, so the cap holds under a race.
+        await d.locked(tx.select({ id: applications.id }).from(applications).where(eq(applications.id, endpoint.applicationId)));
+        const [held] = await tx.select({ n: count() }).from(e).where(eq(e.applicationId, endpoint.applicationId));
+        checkEndpointCap(Number(held?.n ?? 0));
         await tx.insert(e).values({ ...endpoint, events: JSON.stringify(endpoint.events) });
         await recordEvents(d, tx, [webhookEndpointChanged('webhook.created', endpoint)], endpoint.createdAt);
+      });
+    },
+
+    async recordWebhookTest(draft, now) {
+      await d.transaction(async (tx) => {
+        const ofApp = eq(tw.applicationId, draft.applicationId);
+        await tx.insert(tw).values({ applicationId: draft.applicationId, windowStart: now, sends: 0 }).onConflictDoNothing({ target: tw.applicationId });
+        const [window] = await d.locked(tx.select({ windowStart: tw.windowStart, sends: tw.sends }).from(tw).where(ofApp));
+        await tx.update(tw).set(countTestSend(window ?? null, now)).where(ofApp);
+        await recordEvents(d, tx, [draft], now);
       });
     },
 
@@ -120,6 +136,8 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
       );
       return done.length > 0;
     },
+
+    fanOutWebhookEvents: (now, limit) => fanOutPendingEvents(d, now, limit),
 
     async claimWebhookDelivery(workerId, now, leaseMs) {
       return d.transaction(async (tx) => {
