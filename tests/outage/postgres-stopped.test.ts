@@ -2,7 +2,7 @@
 // stopped (`pg_ctl stop -m immediate`) under it. Login and app_context then answer 503
 // SERVICE_UNAVAILABLE with Retry-After, signed by the application's key, so both SDKs (the
 // TypeScript one here, the Python one in a python3 process) fall back to their stored license
-// files; once the database is back, so is the service. Needs PostgreSQL 15's binaries and python3
+// files; once the database is back, so is the service. Needs PostgreSQL server binaries and python3
 // with `cryptography`; without them it is skipped and says why, but in CI
 // (GATEHOUSE_REQUIRE_POSTGRES_TESTS) it fails instead.
 import { spawn, spawnSync } from 'node:child_process';

@@ -2,14 +2,21 @@
 // start under a running server (the shared one at 5432 is never touched). initdb refuses to run
 // as root, so as root the cluster belongs to the `postgres` user.
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
+/** Debian's binaries of the newest PostgreSQL installed (/usr/lib/postgresql/<major>/bin), or null. */
+function postgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const major = majors.find((v) => existsSync(join(root, v, 'bin', 'initdb')));
+  return major === undefined ? null : join(root, major, 'bin');
+}
+const POSTGRES_BIN = postgresBin();
 
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
@@ -20,7 +27,7 @@ export interface PrivatePostgres {
   remove(): Promise<void>;
 }
 
-export const privatePostgresMissing = (): string | null => (existsSync(join(POSTGRES_BIN, 'initdb')) ? null : `no PostgreSQL binaries in ${POSTGRES_BIN}`);
+export const privatePostgresMissing = (): string | null => (POSTGRES_BIN === null ? 'no PostgreSQL server binaries in /usr/lib/postgresql/<major>/bin' : null);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -31,6 +38,8 @@ async function freePort(): Promise<number> {
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const bin = POSTGRES_BIN;
+  if (bin === null) throw new Error(privatePostgresMissing() ?? 'no PostgreSQL');
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-private-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -39,7 +48,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     chownSync(dir, uid, gid);
   }
   const pg = (tool: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(POSTGRES_BIN, tool), ...args]) : run(join(POSTGRES_BIN, tool), args);
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args);
   const data = join(dir, 'data');
   await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const port = await freePort();
