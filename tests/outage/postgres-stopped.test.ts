@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { GatehouseClient, GatehouseError } from '../../src/client/gatehouse-client.js';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
 import { baseServerEnv, buildServer, killServer, repoRoot, runCli, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'gatehouse-outage-pg-'));
   pg = await startPrivatePostgres();
   build = await buildServer('gatehouse-outage-pg');
-  const env = baseServerEnv({ DATABASE_URL: pg.url, GATEHOUSE_MASTER_KEY: randomBytes(32).toString('base64'), GATEHOUSE_DATA_DIR: work, LOG_LEVEL: 'error' });
+  const env = baseServerEnv({ DATABASE_URL: pg.url, GATEHOUSE_MASTER_KEY: randomBytes(32).toString('base64'), GATEHOUSE_DATA_DIR: work, LOG_LEVEL: 'warn' });
   const owner = JSON.parse(await runCli(build.outDir, env, ['owner', 'create', '--email', 'outage@example.com', '--password', 'outage-password-1'])) as { token: string };
   ownerAuth = `Bearer ${owner.token}`;
   server = await startServerProcess(build.outDir, env);
@@ -92,6 +92,8 @@ print(json.dumps({"login": login, "offline": getattr(context, "offline", False),
 
 describe.skipIf(missing !== null)(`the server with its PostgreSQL stopped${missing === null ? '' : ` (skipped: ${missing})`}`, () => {
   it('answers 503 SERVICE_UNAVAILABLE signed, the SDKs fall back to their license files, and it recovers', async () => {
+    // A server that died under the outage says why in its own output.
+    onTestFailed(() => console.error(`server ${server.alive() ? 'alive' : 'exited'}; its output:\n${server.output.join('').slice(-4000)}`));
     const { application, credentials } = await consoleCall('POST', '/applications', { name: 'Outage' });
     const publicKey = application.response_signing_public_key as string;
     const codes = (await consoleCall('POST', `/applications/${application.id}/licenses`, { count: 2, minutes: 30 * 24 * 60 })).licenses.map((l: { code: string }) => l.code);
