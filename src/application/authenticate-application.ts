@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors.js';
+import { DomainError, isDomainError } from '../domain/errors.js';
 import type { Deps } from './deps.js';
 import type { ApplicationStore } from './ports/application-store.js';
 import type { SessionAccess, SessionStore } from './ports/session-store.js';
@@ -31,6 +31,25 @@ export async function authenticateApplication(
 ): Promise<ApplicationRecord> {
   const credentials = plausible(apiKey, apiSecret);
   return withMatchingSecret(deps, await deps.store.findApplicationByApiKey(credentials.apiKey), credentials.apiSecret);
+}
+
+/**
+ * The application `apiKey` and `apiSecret` name among those `known` finds by key, checked as
+ * authenticateApplication checks them, without the store; null where they name none.
+ */
+export function matchKnownApplication(
+  deps: ApplicationCheckDeps,
+  known: (apiKey: string) => ApplicationRecord | undefined,
+  apiKey: string | undefined,
+  apiSecret: string | undefined,
+): ApplicationRecord | null {
+  try {
+    const credentials = plausible(apiKey, apiSecret);
+    return withMatchingSecret(deps, known(credentials.apiKey) ?? null, credentials.apiSecret);
+  } catch (error) {
+    if (isDomainError(error)) return null;
+    throw error;
+  }
 }
 
 /**

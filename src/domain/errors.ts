@@ -73,7 +73,7 @@ export interface ErrorDetails {
   errors?: FieldError[];
   /** RESET_COOLDOWN: when the next device reset is allowed (epoch ms). */
   nextResetAt?: number;
-  /** RATE_LIMITED / ACCOUNT_LOCKED / PASSWORD_QUEUE_FULL / RESET_COOLDOWN / WEBHOOK_TEST_LIMITED: how long the caller should wait. */
+  /** Codes that answer Retry-After (RATE_LIMITED, ACCOUNT_LOCKED, SERVICE_UNAVAILABLE, ...): how long the caller should wait. */
   retryAfterSeconds?: number;
   /**
    * The refused value was presented as a credential (a license code at login or activation), not
@@ -86,8 +86,8 @@ export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
 
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
-    super(message);
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'DomainError';
     this.code = code;
     this.details = details;

@@ -33,6 +33,7 @@ from .errors import (
     ValidationError,
 )
 from .license_file import LicenseClaims, LicenseFileError, LicenseMembership, verify_license_file
+from .offline import OfflineAppContext
 from .models import (
     Adjustment,
     Announcement,
@@ -90,6 +91,7 @@ __all__ = [
     "Adjustment",
     "Announcement",
     "AppContext",
+    "OfflineAppContext",
     "Application",
     "ContextFile",
     "DeviceReset",

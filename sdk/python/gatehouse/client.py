@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Union, overload
 from urllib.parse import quote
 
 from . import signing
@@ -25,6 +25,7 @@ from .encrypted_file import MAGIC, Decryptor, EncryptedFileError, files_key_byte
 from .errors import GatehouseError, SessionExpiredError, SignatureError, error_from_response
 from .license_file import DEFAULT_CLOCK_TOLERANCE_SECONDS, LicenseClaims, verify_license_file
 from .models import Adjustment, AppContext, DeviceReset, IssuedLicenseFile, Session, UserSummary, UserVariable
+from .offline import OfflineAppContext, read_license_file, store_license_file, unreachable
 
 INTEGRATION = "/api/integration"
 #: Bytes read from a download at a time: the memory a download holds is this plus one chunk.
@@ -72,7 +73,9 @@ class GatehouseClient:
     list of several during a rotation) with ``application_id``: every answer must then be
     signed by a pinned key for the very request sent, or the call raises SignatureError;
     ``request_signing_key`` (base64 of 32 bytes) to sign every request; ``timeout`` in seconds
-    per network operation; ``ssl_context`` for https.
+    per network operation; ``ssl_context`` for https; ``license_file``, a path where
+    request_license_file() keeps the file and app_context(offline_fallback=True) reads it
+    (needs the pinned keys).
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class GatehouseClient:
         request_signing_key: Optional[str] = None,
         timeout: float = 60.0,
         ssl_context: Optional[ssl.SSLContext] = None,
+        license_file: Union[None, str, "os.PathLike[str]"] = None,
     ) -> None:
         self._origin = Origin.parse(base_url)
         self._api_key = api_key
@@ -99,6 +103,9 @@ class GatehouseClient:
         self._pinned = None if response_signing_public_keys is None else signing.pin(response_signing_public_keys)
         self.application_id = application_id
         self._request_key = None if request_signing_key is None else signing.request_signing_key_bytes(request_signing_key)
+        if license_file is not None and self._pinned is None:
+            raise ValueError("license_file needs response_signing_public_keys: a file is only as good as the key it is checked with")
+        self._license_file = license_file
         self._timeout = timeout
         self._ssl_context = ssl_context
         self._lock = threading.RLock()
@@ -203,10 +210,28 @@ class GatehouseClient:
 
     # ---- the application context ---------------------------------------------------------
 
-    def app_context(self) -> AppContext:
+    @overload
+    def app_context(self) -> AppContext: ...
+
+    @overload
+    def app_context(self, offline_fallback: bool) -> Union[AppContext, OfflineAppContext]: ...
+
+    def app_context(self, offline_fallback: bool = False) -> Union[AppContext, OfflineAppContext]:
         """Reads the application context (as the logged-in user when there is one) and keeps it
-        for remaining_time()."""
-        context = AppContext.from_json(self._authenticated("GET", "/app_context").json())
+        for remaining_time(). With ``offline_fallback``, when the server cannot be reached (no
+        connection, or 502, 503 or 504, signed or not), the file at ``license_file`` is verified
+        and answered as an OfflineAppContext; a file that does not verify raises its
+        LicenseFileError, and with none stored the original error is raised."""
+        try:
+            answer = self._authenticated("GET", "/app_context")
+        except Exception as error:
+            if not offline_fallback or self._license_file is None or not unreachable(error):
+                raise
+            text = read_license_file(self._license_file)
+            if text is None:
+                raise
+            return OfflineAppContext.of(error, self.verify_license_file(text))
+        context = AppContext.from_json(answer.json())
         with self._lock:
             self._context = context
             # server_time is in the body, so with pinned keys it is signed like the rest of it;
@@ -323,8 +348,13 @@ class GatehouseClient:
     def request_license_file(self) -> IssuedLicenseFile:
         """Asks the server for a signed license file of the logged-in user (for this device when
         the client has a hardware id); save ``license_file`` and check it offline with
-        verify_license_file."""
-        return IssuedLicenseFile.from_json(self._authenticated("POST", "/license_file", self._device()).json())
+        verify_license_file. With the client's ``license_file`` path, the file is verified and
+        kept there for app_context(offline_fallback=True)."""
+        issued = IssuedLicenseFile.from_json(self._authenticated("POST", "/license_file", self._device()).json())
+        if self._license_file is not None:
+            self.verify_license_file(issued.license_file)
+            store_license_file(self._license_file, issued.license_file)
+        return issued
 
     def verify_license_file(self, text: str, now: Union[None, float, datetime] = None, newest_seen: Union[None, float, datetime] = None, clock_tolerance_seconds: float = DEFAULT_CLOCK_TOLERANCE_SECONDS) -> LicenseClaims:
         """verify_license_file (license_file.py) with this client's pinned keys, application id

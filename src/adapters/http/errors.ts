@@ -159,7 +159,11 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isDomainError(error)) return sendError(reply, error.code, error.message, error.details);
+    if (isDomainError(error)) {
+      // What made the service unavailable (the driver's error) is for the operator's log only.
+      if (error.cause !== undefined) request.log.warn({ err: error.cause }, error.message);
+      return sendError(reply, error.code, error.message, error.details);
+    }
     if (error.validation) {
       const errors = validationIssues(error);
       const first = errors[0];

@@ -12,8 +12,8 @@ type Json = Record<string, unknown>;
 /** Where the document is served. */
 export const OPENAPI_PATH = '/api/openapi.json';
 
-/** Every endpoint can answer these for malformed input, and 500 (docs/api.md, Errors). */
-const MALFORMED_INPUT: readonly ErrorCode[] = ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'INTERNAL_ERROR'];
+/** Every endpoint can answer these for malformed input, 500, and 503 while the database cannot be reached (docs/api.md, Errors). */
+const MALFORMED_INPUT: readonly ErrorCode[] = ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 interface Api {
   prefix: string;

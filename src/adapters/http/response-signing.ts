@@ -3,11 +3,11 @@
 // current one, and the previous one during a rotation); downloads add x-content-sha256. The bytes
 // signed are built by src/signing/response-signature.ts, which clients use to verify.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateApplication, authenticateIntegration, type TokenAccess } from '../../application/authenticate-application.js';
+import { authenticateApplication, authenticateIntegration, matchKnownApplication, type TokenAccess } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
 import type { ApplicationRecord, FileRecord, ResponseSigningKey } from '../../application/records.js';
 import { withSigningKeys } from '../../application/signing-keys.js';
-import { validationError } from '../../domain/errors.js';
+import { isDomainError, validationError } from '../../domain/errors.js';
 import {
   bodyDigest,
   downloadBodyDigest,
@@ -41,7 +41,21 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
   const applications = new WeakMap<FastifyRequest, ApplicationRecord | null>();
   const storedSha256s = new WeakMap<FastifyRequest, string>();
 
-  const authenticate = (request: FastifyRequest) => authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
+  // The application each API key last authenticated as in this process: while the database cannot
+  // be read, an answer to a request whose key and secret match one is still signed by its keys, so
+  // a client pinning them can tell the outage from tampering (docs/api.md, Response signing).
+  const lastKnown = new Map<string, ApplicationRecord>();
+  const remember = (application: ApplicationRecord): ApplicationRecord => {
+    if (lastKnown.size >= 1024 && !lastKnown.has(application.apiKey)) lastKnown.clear();
+    lastKnown.set(application.apiKey, application);
+    return application;
+  };
+  const knownWhileUnavailable = (request: FastifyRequest, error: unknown): ApplicationRecord | null =>
+    isDomainError(error) && error.code === 'SERVICE_UNAVAILABLE'
+      ? matchKnownApplication(deps, (apiKey) => lastKnown.get(apiKey), header(request, 'x-api-key'), header(request, 'x-api-secret'))
+      : null;
+  const authenticate = (request: FastifyRequest) =>
+    authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret')).then(remember, (error: unknown) => knownWhileUnavailable(request, error));
   // A key's id is a digest of its public key: made once per key, not per answer (a few keys sign
   // most answers; past the bound the memory starts over).
   const keyIds = new Map<string, string>();
@@ -85,7 +99,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
    * body is checked before the key), or for an application that still lacks keys.
    */
   async function signLate(request: FastifyRequest, reply: FastifyReply, known: ApplicationRecord | undefined, payload: unknown): Promise<void> {
-    const application = known ?? (await authenticate(request).catch(() => null));
+    const application = known ?? (await authenticate(request));
     if (application === null || !application.settings.responseSigning) return;
     const keyed = await withSigningKeys(deps, application);
     if (keyed.signing.response !== null) await sign(request, reply, keyed, payload);
@@ -115,10 +129,10 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     async applicationOf(request) {
       try {
         const authenticated = await authenticateIntegration(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'), bearer(request));
-        applications.set(request, authenticated.app);
+        applications.set(request, remember(authenticated.app));
         return authenticated;
       } catch (error) {
-        applications.set(request, null);
+        applications.set(request, knownWhileUnavailable(request, error));
         throw error;
       }
     },

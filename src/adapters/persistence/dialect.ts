@@ -174,6 +174,11 @@ export interface Dialect {
    * write lock of the whole database.
    */
   locked<Rows>(query: Lockable<Rows>, options?: { skipLocked?: boolean }): PromiseLike<Rows>;
+  /**
+   * Whether `e` says the database could not be reached (refused, lost or shut down connections,
+   * failed I/O, a lock held past the wait): the store answers these as SERVICE_UNAVAILABLE.
+   */
+  unreachable(e: unknown): boolean;
   /** The unique (or primary key) constraint `e` reports, or null for any other error. */
   uniqueViolation(e: unknown): UniqueViolation | null;
   /** A text column ordered by its bytes (SQLite's BINARY collation, whatever PostgreSQL's is). */

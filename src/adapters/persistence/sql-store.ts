@@ -4,6 +4,7 @@
 import type { Store } from '../../application/ports/store.js';
 import type { Dialect } from './dialect.js';
 import { hotReads } from './hot-reads.js';
+import { answeringUnreachable } from './unreachable-database.js';
 import { banStore } from './store/ban-store.js';
 import { contentStore } from './store/content-store.js';
 import { eventStore } from './store/event-log.js';
@@ -40,11 +41,14 @@ function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number }
   };
 }
 
-/** The Store over an opened (and migrated) dialect; closing the store closes the dialect. */
+/**
+ * The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
+ * failing because the database cannot be reached throws SERVICE_UNAVAILABLE (unreachable-database.ts).
+ */
 export function openStore(opened: Dialect): Store {
   const { dialect, inFlight } = counted(opened);
   const reads = hotReads(dialect);
-  return {
+  return answeringUnreachable<Store>({
     ...ownerStore(dialect),
     ...applicationStore(dialect, reads),
     ...overviewStore(dialect),
@@ -64,5 +68,5 @@ export function openStore(opened: Dialect): Store {
     refreshStatistics: () => dialect.refreshStatistics(),
     ping: () => dialect.ping(),
     close: () => dialect.close(),
-  };
+  }, dialect.unreachable);
 }

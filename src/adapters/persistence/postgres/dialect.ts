@@ -16,6 +16,7 @@ import { preparingClient } from './prepared-client.js';
 import { openReadLane } from './read-lane.js';
 import * as t from './schema.js';
 import { refreshStatistics } from './statistics.js';
+import { postgresUnreachable } from './unreachable.js';
 
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
 const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
@@ -180,6 +181,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     snapshot: (work) => withRetry(() => snapshots.transaction((tx) => work(tx))),
     locked: (query, options) => (options?.skipLocked === true ? query.for('update', { skipLocked: true }) : query.for('update')),
     uniqueViolation,
+    unreachable: postgresUnreachable,
     // Byte order, as SQLite's BINARY collation, whatever the database's collation (a linguistic
     // one would, for one, skip the dashes of UUIDs).
     binary: (column: Column) => sql`${column} collate "C"`,

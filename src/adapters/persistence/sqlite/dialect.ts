@@ -15,6 +15,7 @@ import { prepareRead, type PreparedRead, type ReadParams } from './prepared-read
 import { keepingStatements } from './statement-cache.js';
 import { committedHere, whileUnchanged } from './unchanged-reads.js';
 import * as schema from './schema.js';
+import { sqliteUnreachable } from './unreachable.js';
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
   const folder = migrationsFolder('sqlite');
@@ -227,6 +228,7 @@ export function openSqliteDialect(path: string): Dialect {
     snapshot: (work) => oneSnapshot(() => inTransaction(snapshotReader, 'DEFERRED', snapshotDb, work)),
     locked: (query) => query,
     uniqueViolation,
+    unreachable: sqliteUnreachable,
     // BINARY is SQLite's default collation already.
     binary: (column: Column) => sql`${column}`,
     insertionOrder: <K extends string>(key: K, column: Column) =>
