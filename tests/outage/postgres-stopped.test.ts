@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (missing !== null) return;
   work = mkdtempSync(join(tmpdir(), 'gatehouse-outage-pg-'));
   pg = await startPrivatePostgres();
-  build = await buildServer('gatehouse-outage-pg');
+  build = await buildServer();
   const env = baseServerEnv({ DATABASE_URL: pg.url, GATEHOUSE_MASTER_KEY: randomBytes(32).toString('base64'), GATEHOUSE_DATA_DIR: work, LOG_LEVEL: 'warn' });
   const owner = JSON.parse(await runCli(build.outDir, env, ['owner', 'create', '--email', 'outage@example.com', '--password', 'outage-password-1'])) as { token: string };
   ownerAuth = `Bearer ${owner.token}`;
