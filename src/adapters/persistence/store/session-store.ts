@@ -7,9 +7,10 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { addressWrites, admit, admitted, assertStillAdmitted, devicesOf, findUser, lockUser, userBanned } from './writes.js';
+import { addressWrites, admit, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
 import { recordEvents } from './event-log.js';
-import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
+import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
+import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
 export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
@@ -57,7 +58,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         const [locked, banned, known, current] = await Promise.all([
           findUser(d, tx, applicationId, userId, true),
           userBanned(d, tx, applicationId, userId),
-          device === null ? null : devicesOf(d, tx, userId),
+          device === null ? null : machinesOf(d, tx, userId, now),
           liveSessions(tx, userId, now),
         ]);
         const user = admitted(locked, banned, now);
@@ -113,15 +114,27 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           .values({ id: newSessionId, applicationId, userId, hardwareId, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
-    async admitLicenseFileDevice({ applicationId, userId, device, now }) {
+    async admitLicenseFileDevice({ applicationId, userId, device, file, now }) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
+        const drafts: EventDraft[] = [];
         if (device !== null && (await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now))) {
-          const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
-          await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
+          drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now }));
         }
-        return user;
+        const issued = {
+          id: file.id,
+          userId,
+          hardwareId: device?.hardwareId ?? null,
+          issuedAt: now,
+          expiresAt: licenseFileExpiry(now, file.ttlMinutes, user.membership),
+          issuedBy: file.issuedBy,
+        };
+        const { issuedBy, ...row } = issued;
+        await tx.insert(d.t.licenseFiles).values({ ...row, applicationId, issuedByType: issuedBy.type, issuedById: issuedBy.id });
+        drafts.push(licenseFileIssued(applicationId, user, issued));
+        await recordEvents(d, tx, drafts, now);
+        return { user, expiresAt: issued.expiresAt };
       });
     },
     findSession: reads.findSession,
