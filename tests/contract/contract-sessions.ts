@@ -325,7 +325,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const login = (hardwareId: string, now: number) =>
         store().openSession({ session: makeSession(app.id, user.id, { hardwareId, createdAt: now, expiresAt: now + HOUR }), device: { hardwareId, allowed: 1, newDeviceId: randomUUID() }, cap: 5, now });
       await domainError(login('hw-b', T0 + 3), 'DEVICE_LIMIT_REACHED');
-      const legacy = { applicationId: app.id, userId: user.id, hardwareId: 'hw-b', address: null, cap: 5, newSessionId: randomUUID(), holdMs: 10_000 };
+      const legacy = { applicationId: app.id, userId: user.id, hardwareId: 'hw-b', address: '198.51.100.1', cap: 5, newSessionId: randomUUID(), holdMs: 10_000 };
       await domainError(store().holdLegacySession({ ...legacy, device: { hardwareId: 'hw-b', allowed: 1, newDeviceId: randomUUID() }, now: T0 + 4 }), 'DEVICE_LIMIT_REACHED');
       // A itself registers again.
       await login('hw-a', T0 + 5);
@@ -340,7 +340,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string) =>
         store().holdLegacySession({
-          applicationId: app.id, userId: user.id, hardwareId, device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
+          applicationId: app.id, userId: user.id, hardwareId, address: '198.51.100.1', device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
           cap: 100, newSessionId: randomUUID(), holdMs: 10_000, now: T0,
         });
       await admit('hw-1');
@@ -352,8 +352,8 @@ export function sessionContract({ store, test, section }: ContractContext): void
 
     test('holdLegacySession: each (user, hardware id) holds one seat under the cap until 10 s after its last request, shared with token sessions', async () => {
       const { app, user } = await userOf(store());
-      const hold = (hardwareId: string | null, now: number, cap = 2) =>
-        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
+      const hold = (hardwareId: string | null, now: number, cap = 2, address = '198.51.100.1') =>
+        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, address, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
       await hold('hw-1', T0);
       await hold('hw-2', T0 + 1);
       // The same machines again: their seats are held on, however often they ask.
@@ -361,6 +361,8 @@ export function sessionContract({ store, test, section }: ContractContext): void
       await hold('hw-2', T0 + 9_000);
       await domainError(hold('hw-3', T0 + 9_001), 'SESSION_LIMIT_REACHED');
       await domainError(hold(null, T0 + 9_001), 'SESSION_LIMIT_REACHED');
+      // The same asserted hardware id from another address is another machine: no seat of its own, and hw-1's is not taken over.
+      await domainError(hold('hw-1', T0 + 9_001, 2, '203.0.113.7'), 'SESSION_LIMIT_REACHED');
       // A token login counts against the same cap.
       await domainError(store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-9', createdAt: T0 + 9_002 }), device: null, cap: 2, now: T0 + 9_002 }), 'SESSION_LIMIT_REACHED');
       // hw-1 last asked at T0 + 6: 10 s later its seat is free; hw-2 still holds until T0 + 19 000.

@@ -43,15 +43,17 @@ export interface SessionStore {
    */
   openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
   /**
-   * The legacy per-request path's seat. One statement when the (user, hardware id) already holds
-   * a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC: admits the
-   * device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the domain
-   * (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
+   * The legacy per-request path's seat. One statement when the (user, hardware id, address)
+   * already holds a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC:
+   * admits the device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the
+   * domain (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
    */
   holdLegacySession(input: {
     applicationId: string;
     userId: string;
     hardwareId: string | null;
+    /** The caller's address: the seat is bound to it as well as to the asserted hardware id. */
+    address: string;
     device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
     cap: number;
     newSessionId: string;

@@ -40,7 +40,14 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
    * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
    */
-  const liveFields = { id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy };
+  const liveFields = {
+    id: sessions.id,
+    hardwareId: sessions.hardwareId,
+    expiresAt: sessions.expiresAt,
+    revokedAt: sessions.revokedAt,
+    legacy: sessions.legacy,
+    address: sessions.address,
+  };
   const liveSessionsOf = d.compileRead(liveFields, (db) =>
     db.select(liveFields).from(sessions).where(and(eq(sessions.userId, p('userId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, p('now')))),
   );
@@ -83,10 +90,11 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         return { deviceRegistered: registered };
       });
     },
-    async holdLegacySession({ applicationId, userId, hardwareId, device, cap, newSessionId, holdMs, now }) {
+    async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }) {
       const sameSeat = and(
         eq(sessions.userId, userId),
         hardwareId === null ? isNull(sessions.hardwareId) : eq(sessions.hardwareId, hardwareId),
+        eq(sessions.address, address),
         eq(sessions.legacy, true),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, now),
@@ -102,7 +110,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
           if (user !== null) await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
         }
-        const plan = planLegacyHold(await liveSessions(tx, userId, now), hardwareId, cap, now);
+        const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
           await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
           return;
@@ -111,7 +119,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         // No token is ever issued for it, so it has no digest to match.
         await tx
           .insert(sessions)
-          .values({ id: newSessionId, applicationId, userId, hardwareId, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
+          .values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
     async admitLicenseFileDevice({ applicationId, userId, device, file, now }) {
