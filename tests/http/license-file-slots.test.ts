@@ -49,6 +49,21 @@ describe('a license file keeps its device slot until it expires', () => {
     expectError(await login(t, app, who, { hardware_id: 'C' }), 401, 'DEVICE_LIMIT_REACHED');
   });
 
+  it('20 machines racing after a reset: none takes the slot A\'s file holds; once it lapses exactly one does', async () => {
+    const app = await oneDevice();
+    const u = await member(t, app, 'racer', undefined, 600, { hardware_id: 'A' });
+    const who = { username: 'racer', password: u.password };
+    expect((await fileFor(app, who, 'A')).statusCode).toBe(200);
+    expect((await reset(app, who)).statusCode).toBe(200);
+    const race = () =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => login(t, app, who, { hardware_id: `M-${i}` }).then((r) => r.statusCode)));
+    expect(await race()).toEqual(Array(20).fill(401));
+    t.clock.advance(HOUR);
+    const codes = await race();
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect((await userPage(app, u.id)).registered_devices).toHaveLength(1);
+  });
+
   it('an owner removing the device frees no slot either', async () => {
     const app = await oneDevice();
     const u = await member(t, app, 'owen', undefined, 600, { hardware_id: 'A' });
