@@ -71,7 +71,8 @@ describe('a license file keeps its device slot until it expires', () => {
     expect((await fileFor(app, who, 'A')).statusCode).toBe(200);
     const [device] = (await userPage(app, u.id)).registered_devices as Array<{ id: string }>;
     expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/users/${u.id}/devices/${device!.id}`)).statusCode).toBe(204);
-    expectError(await login(t, app, who, { hardware_id: 'B' }), 401, 'DEVICE_LIMIT_REACHED');
+    const refused = expectError(await login(t, app, who, { hardware_id: 'B' }), 401, 'DEVICE_LIMIT_REACHED');
+    expect(refused.message).toContain('offline license file');
     const issued = await consoleRequest(t, 'POST', `/applications/${app.id}/users/${u.id}/license_files`, { hardware_id: 'B' });
     expectError(issued, 401, 'DEVICE_LIMIT_REACHED');
     t.clock.advance(HOUR);
