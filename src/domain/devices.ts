@@ -8,14 +8,20 @@ export interface RegisteredDevice {
 export type DeviceAdmission = { kind: 'known'; deviceId: string } | { kind: 'register' };
 
 /**
- * Whether a device may be used: a known hardware id passes, a new one registers while the user has
- * fewer devices than allowed.
+ * Whether a device may be used: a known hardware id passes; a new one registers while the user's
+ * machines stay within `allowed`. A machine is a registered device or a hardware id holding an
+ * unexpired offline license file (`heldByFiles`), counted once: a file keeps its slot after a
+ * reset or a removal until it lapses, and its own machine may register again meanwhile.
  */
-export function admitDevice(registered: readonly RegisteredDevice[], hardwareId: string, allowed: number): DeviceAdmission {
+export function admitDevice(registered: readonly RegisteredDevice[], heldByFiles: readonly string[], hardwareId: string, allowed: number): DeviceAdmission {
   const known = registered.find((d) => d.hardwareId === hardwareId);
   if (known) return { kind: 'known', deviceId: known.id };
-  if (registered.length >= allowed) {
-    throw new DomainError('DEVICE_LIMIT_REACHED', 'this account has reached its number of allowed devices');
+  const machines = new Set([...registered.map((d) => d.hardwareId), ...heldByFiles]);
+  if (!machines.has(hardwareId) && machines.size >= allowed) {
+    // Say why when a removed device's file still counts: the owner sees fewer devices than the cap.
+    const byFiles = heldByFiles.some((h) => !registered.some((d) => d.hardwareId === h));
+    const why = byFiles ? ' (an unexpired offline license file holds its machine\'s slot until it expires)' : '';
+    throw new DomainError('DEVICE_LIMIT_REACHED', `this account has reached its number of allowed devices${why}`);
   }
   return { kind: 'register' };
 }

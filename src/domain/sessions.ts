@@ -39,24 +39,49 @@ export function sessionRejection(s: SessionState | null, now: Instant): DomainEr
 }
 
 /**
- * With legacy header authentication each (user, hardware id) in use holds an internal session
- * until this long after its last request; it counts against the simultaneous-session cap like a
- * token session (docs/choices.md, "Devices and sessions").
+ * With legacy header authentication each (user, hardware id, address) in use holds an internal
+ * session until this long after its last request; it counts against the simultaneous-session cap
+ * like a token session (docs/choices.md, "Devices and sessions").
  */
 export const LEGACY_SESSION_HOLD_MS = 10_000;
 
+/** A legacy seat: the asserted hardware id and the address the request came from. */
+export interface LegacySeat {
+  hardwareId: string | null;
+  address: string;
+}
+
 /**
- * A legacy request's seat: the live legacy session of the same (user, hardware id) is held on;
- * otherwise a new one opens as a login would (the same device's older sessions replaced, the
- * cap checked).
+ * Legacy credentials name no seat of their own: without device auth nothing but the address would
+ * tell machines apart, and the hardware id is optional, so the session cap cannot hold. Refused.
+ */
+export function assertLegacySeatsEnforceable(deviceAuth: boolean): void {
+  if (!deviceAuth) {
+    throw new DomainError(
+      'LEGACY_AUTH_NEEDS_DEVICE_AUTH',
+      'legacy header authentication cannot hold the session cap without device authentication; turn device_auth on or use session tokens',
+    );
+  }
+}
+
+/**
+ * A legacy request's seat. The hardware id is only asserted, so a seat is bound to the address too:
+ * the live legacy session of the same (hardware id, address) is held on; otherwise a new one opens
+ * under the cap. It replaces the same device's token sessions, as a login would, but never another
+ * address's legacy seat: that is another machine presenting the same id, and it counts.
  */
 export function planLegacyHold(
-  existing: ReadonlyArray<SessionState & { legacy: boolean }>,
-  hardwareId: string | null,
+  existing: ReadonlyArray<SessionState & { legacy: boolean; address: string | null }>,
+  seat: LegacySeat,
   cap: number,
   now: Instant,
 ): { kind: 'extend'; id: string } | { kind: 'open'; replace: string[] } {
-  const held = existing.find((s) => s.legacy && s.hardwareId === hardwareId && isSessionLive(s, now));
+  const live = existing.filter((s) => isSessionLive(s, now));
+  const held = live.find((s) => s.legacy && s.hardwareId === seat.hardwareId && s.address === seat.address);
   if (held !== undefined) return { kind: 'extend', id: held.id };
-  return { kind: 'open', ...planSession(existing, hardwareId, cap, now) };
+  const replace = seat.hardwareId === null ? [] : live.filter((s) => !s.legacy && s.hardwareId === seat.hardwareId).map((s) => s.id);
+  if (live.length - replace.length >= cap) {
+    throw new DomainError('SESSION_LIMIT_REACHED', 'this account has reached its number of simultaneous sessions');
+  }
+  return { kind: 'open', replace };
 }

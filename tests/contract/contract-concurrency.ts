@@ -119,7 +119,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id, { allowedDevices: 3 });
       const result = await tally(
-        times(40, (i) => store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() }, now: T0 })),
+        times(40, (i) => store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() }, file: { id: randomUUID(), ttlMinutes: 60, issuedBy: { type: 'end_user', id: user.id } }, now: T0 })),
       );
       expect(result).toEqual({ fulfilled: 3, codes: { DEVICE_LIMIT_REACHED: 37 } });
       expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(3);

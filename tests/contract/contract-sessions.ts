@@ -16,6 +16,9 @@ async function userOf(store: Store) {
 const devicesOf = async (store: Store, applicationId: string, userId: string) =>
   ((await store.getUserDetails(applicationId, userId))?.devices ?? []).map((d) => d.hardwareId).sort();
 
+/** A license file to record at issuance (SessionStore.admitLicenseFileDevice). */
+const fileOf = (ttlMinutes = 60) => ({ id: randomUUID(), ttlMinutes, issuedBy: { type: 'end_user' as const, id: 'someone' } });
+
 export function sessionContract({ store, test, section }: ContractContext): void {
   section('sessions', () => {
     test('history: a login among many ended sessions still counts only live ones; the purge deletes only sessions ended before the cut; login counts outlive it', async () => {
@@ -288,15 +291,15 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('admitLicenseFileDevice re-reads the user as a login does, admits the device under the cap and opens no session', async () => {
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string | null, userId = user.id) =>
-        store().admitLicenseFileDevice({ applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, now: T0 });
+        store().admitLicenseFileDevice({ applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, file: fileOf(), now: T0 });
       await store().updateUserLimits(app.id, user.id, { allowedDevices: 2 });
-      expect((await admit('hw-1')).membership).toEqual(user.membership);
+      expect((await admit('hw-1')).user.membership).toEqual(user.membership);
       await admit('hw-1');
       await admit('hw-2');
       await domainError(admit('hw-3'), 'DEVICE_LIMIT_REACHED');
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
       // Without device auth nothing is registered.
-      expect((await admit(null)).id).toBe(user.id);
+      expect((await admit(null)).user.id).toBe(user.id);
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
 
       await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0);
@@ -307,11 +310,37 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await devicesOf(store(), app.id, lapsed.id)).toEqual([]);
     });
 
+    test('a license file holds its machine\'s device slot through a reset until it expires; logins and legacy seats count it too', async () => {
+      const { app, user } = await userOf(store());
+      await store().updateUserLimits(app.id, user.id, { allowedDevices: 1 });
+      const HOUR = 3_600_000;
+      const issue = (hardwareId: string, now: number) =>
+        store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId, newDeviceId: randomUUID() }, file: fileOf(60), now });
+      const { expiresAt } = await issue('hw-a', T0);
+      expect(expiresAt).toBe(T0 + HOUR);
+      await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 1 });
+      expect(await devicesOf(store(), app.id, user.id)).toEqual([]);
+      // The reset freed no slot: A's file still verifies, so B is refused a file, a login and a legacy seat.
+      await domainError(issue('hw-b', T0 + 2), 'DEVICE_LIMIT_REACHED');
+      const login = (hardwareId: string, now: number) =>
+        store().openSession({ session: makeSession(app.id, user.id, { hardwareId, createdAt: now, expiresAt: now + HOUR }), device: { hardwareId, allowed: 1, newDeviceId: randomUUID() }, cap: 5, now });
+      await domainError(login('hw-b', T0 + 3), 'DEVICE_LIMIT_REACHED');
+      const legacy = { applicationId: app.id, userId: user.id, hardwareId: 'hw-b', address: '198.51.100.1', cap: 5, newSessionId: randomUUID(), holdMs: 10_000 };
+      await domainError(store().holdLegacySession({ ...legacy, device: { hardwareId: 'hw-b', allowed: 1, newDeviceId: randomUUID() }, now: T0 + 4 }), 'DEVICE_LIMIT_REACHED');
+      // A itself registers again.
+      await login('hw-a', T0 + 5);
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-a']);
+      // Once the device row is gone again and A's file has lapsed, the slot is B's.
+      await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 2 * HOUR });
+      await issue('hw-b', T0 + 2 * HOUR + 1);
+      expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-b']);
+    });
+
     test('holdLegacySession admits devices: registers under the cap, passes a known device and refuses over the cap', async () => {
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string) =>
         store().holdLegacySession({
-          applicationId: app.id, userId: user.id, hardwareId, device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
+          applicationId: app.id, userId: user.id, hardwareId, address: '198.51.100.1', device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
           cap: 100, newSessionId: randomUUID(), holdMs: 10_000, now: T0,
         });
       await admit('hw-1');
@@ -323,8 +352,8 @@ export function sessionContract({ store, test, section }: ContractContext): void
 
     test('holdLegacySession: each (user, hardware id) holds one seat under the cap until 10 s after its last request, shared with token sessions', async () => {
       const { app, user } = await userOf(store());
-      const hold = (hardwareId: string | null, now: number, cap = 2) =>
-        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
+      const hold = (hardwareId: string | null, now: number, cap = 2, address = '198.51.100.1') =>
+        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, address, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
       await hold('hw-1', T0);
       await hold('hw-2', T0 + 1);
       // The same machines again: their seats are held on, however often they ask.
@@ -332,6 +361,8 @@ export function sessionContract({ store, test, section }: ContractContext): void
       await hold('hw-2', T0 + 9_000);
       await domainError(hold('hw-3', T0 + 9_001), 'SESSION_LIMIT_REACHED');
       await domainError(hold(null, T0 + 9_001), 'SESSION_LIMIT_REACHED');
+      // The same asserted hardware id from another address is another machine: no seat of its own, and hw-1's is not taken over.
+      await domainError(hold('hw-1', T0 + 9_001, 2, '203.0.113.7'), 'SESSION_LIMIT_REACHED');
       // A token login counts against the same cap.
       await domainError(store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-9', createdAt: T0 + 9_002 }), device: null, cap: 2, now: T0 + 9_002 }), 'SESSION_LIMIT_REACHED');
       // hw-1 last asked at T0 + 6: 10 s later its seat is free; hw-2 still holds until T0 + 19 000.

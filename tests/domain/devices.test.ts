@@ -7,49 +7,62 @@ const devices = (n: number): RegisteredDevice[] =>
 
 describe('admitDevice', () => {
   it('a known hardware id passes with its device id', () => {
-    expect(admitDevice(devices(3), 'hw-1', 3)).toEqual({ kind: 'known', deviceId: 'dev-1' });
+    expect(admitDevice(devices(3), [], 'hw-1', 3)).toEqual({ kind: 'known', deviceId: 'dev-1' });
   });
 
   it('a known hardware id passes even when the user is at or above the limit', () => {
-    expect(admitDevice(devices(2), 'hw-0', 1)).toEqual({ kind: 'known', deviceId: 'dev-0' });
-    expect(admitDevice(devices(1), 'hw-0', 0)).toEqual({ kind: 'known', deviceId: 'dev-0' });
+    expect(admitDevice(devices(2), [], 'hw-0', 1)).toEqual({ kind: 'known', deviceId: 'dev-0' });
+    expect(admitDevice(devices(1), [], 'hw-0', 0)).toEqual({ kind: 'known', deviceId: 'dev-0' });
   });
 
   it('matches hardware ids exactly (case-sensitive)', () => {
-    expect(admitDevice(devices(1), 'HW-0', 2)).toEqual({ kind: 'register' });
+    expect(admitDevice(devices(1), [], 'HW-0', 2)).toEqual({ kind: 'register' });
   });
 
   it('allowed 0: no new device can ever register', () => {
-    expectDomainError(() => admitDevice([], 'hw-new', 0), 'DEVICE_LIMIT_REACHED');
+    expectDomainError(() => admitDevice([], [], 'hw-new', 0), 'DEVICE_LIMIT_REACHED');
   });
 
   it('allowed 1: the first device registers, a second is refused', () => {
-    expect(admitDevice([], 'hw-0', 1)).toEqual({ kind: 'register' });
-    expectDomainError(() => admitDevice(devices(1), 'hw-new', 1), 'DEVICE_LIMIT_REACHED');
+    expect(admitDevice([], [], 'hw-0', 1)).toEqual({ kind: 'register' });
+    expectDomainError(() => admitDevice(devices(1), [], 'hw-new', 1), 'DEVICE_LIMIT_REACHED');
   });
 
   it('allowed n: registers while fewer than n, refused at n', () => {
     const n = 5;
-    for (let have = 0; have < n; have++) expect(admitDevice(devices(have), 'hw-new', n)).toEqual({ kind: 'register' });
-    expectDomainError(() => admitDevice(devices(n), 'hw-new', n), 'DEVICE_LIMIT_REACHED');
+    for (let have = 0; have < n; have++) expect(admitDevice(devices(have), [], 'hw-new', n)).toEqual({ kind: 'register' });
+    expectDomainError(() => admitDevice(devices(n), [], 'hw-new', n), 'DEVICE_LIMIT_REACHED');
   });
 
   it('refused above the limit (limit lowered after registration)', () => {
-    expectDomainError(() => admitDevice(devices(4), 'hw-new', 2), 'DEVICE_LIMIT_REACHED');
+    expectDomainError(() => admitDevice(devices(4), [], 'hw-new', 2), 'DEVICE_LIMIT_REACHED');
   });
 
   it('registration transition: after registering, the same hardware id is known', () => {
     const registered = devices(0);
-    const first = admitDevice(registered, 'hw-a', 2);
+    const first = admitDevice(registered, [], 'hw-a', 2);
     expect(first.kind).toBe('register');
     registered.push({ id: 'dev-a', hardwareId: 'hw-a' });
-    expect(admitDevice(registered, 'hw-a', 2)).toEqual({ kind: 'known', deviceId: 'dev-a' });
-    expect(admitDevice(registered, 'hw-b', 2)).toEqual({ kind: 'register' });
+    expect(admitDevice(registered, [], 'hw-a', 2)).toEqual({ kind: 'known', deviceId: 'dev-a' });
+    expect(admitDevice(registered, [], 'hw-b', 2)).toEqual({ kind: 'register' });
     registered.push({ id: 'dev-b', hardwareId: 'hw-b' });
-    expectDomainError(() => admitDevice(registered, 'hw-c', 2), 'DEVICE_LIMIT_REACHED');
+    expectDomainError(() => admitDevice(registered, [], 'hw-c', 2), 'DEVICE_LIMIT_REACHED');
     // Unregistering a device (owner action) makes room again.
     registered.shift();
-    expect(admitDevice(registered, 'hw-c', 2)).toEqual({ kind: 'register' });
+    expect(admitDevice(registered, [], 'hw-c', 2)).toEqual({ kind: 'register' });
+  });
+
+  it('a hardware id holding an unexpired license file keeps its slot after its device is gone', () => {
+    // One slot: machine A's file holds it though A's device row was reset away.
+    expectDomainError(() => admitDevice([], ['hw-a'], 'hw-b', 1), 'DEVICE_LIMIT_REACHED');
+    // A itself may register again: it is the machine already counted.
+    expect(admitDevice([], ['hw-a'], 'hw-a', 1)).toEqual({ kind: 'register' });
+  });
+
+  it('a machine that is both registered and holds files counts once', () => {
+    const registered = [{ id: 'dev-a', hardwareId: 'hw-a' }];
+    expect(admitDevice(registered, ['hw-a', 'hw-a'], 'hw-b', 2)).toEqual({ kind: 'register' });
+    expectDomainError(() => admitDevice(registered, ['hw-a', 'hw-c'], 'hw-b', 2), 'DEVICE_LIMIT_REACHED');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSessionLive, LEGACY_SESSION_HOLD_MS, planLegacyHold, planSession, sessionRejection, type SessionState } from '../../src/domain/sessions.js';
+import { assertLegacySeatsEnforceable, isSessionLive, LEGACY_SESSION_HOLD_MS, planLegacyHold, planSession, sessionRejection, type SessionState } from '../../src/domain/sessions.js';
 import { expectDomainError } from './expect-domain-error.js';
 
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
@@ -103,24 +103,40 @@ describe('sessionRejection', () => {
 
 describe('planLegacyHold', () => {
   const NOW = 50_000;
-  const s = (id: string, hardwareId: string | null, legacy: boolean, expiresAt = NOW + 1, revokedAt: number | null = null) => ({ id, hardwareId, legacy, expiresAt, revokedAt });
+  const HERE = '198.51.100.1';
+  const s = (id: string, hardwareId: string | null, legacy: boolean, expiresAt = NOW + 1, revokedAt: number | null = null, address: string | null = legacy ? HERE : null) =>
+    ({ id, hardwareId, legacy, expiresAt, revokedAt, address });
+  const at = (hardwareId: string | null, address = HERE) => ({ hardwareId, address });
 
-  it('holds on the live legacy seat of the same hardware id', () => {
-    expect(planLegacyHold([s('a', 'hw-1', true), s('b', 'hw-2', false)], 'hw-1', 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
-    expect(planLegacyHold([s('a', null, true)], null, 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
+  it('holds on the live legacy seat of the same hardware id and address', () => {
+    expect(planLegacyHold([s('a', 'hw-1', true), s('b', 'hw-2', false)], at('hw-1'), 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
+    expect(planLegacyHold([s('a', null, true)], at(null), 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
   });
 
-  it('opens a seat under the cap, replacing the same device\'s other sessions like a login', () => {
-    expect(planLegacyHold([s('a', 'hw-1', false)], 'hw-1', 1, NOW)).toEqual({ kind: 'open', replace: ['a'] });
-    expect(planLegacyHold([s('a', 'hw-1', true, NOW)], 'hw-2', 1, NOW)).toEqual({ kind: 'open', replace: [] });
+  it('opens a seat under the cap, replacing the same device\'s token sessions like a login', () => {
+    expect(planLegacyHold([s('a', 'hw-1', false)], at('hw-1'), 1, NOW)).toEqual({ kind: 'open', replace: ['a'] });
+    expect(planLegacyHold([s('a', 'hw-1', true, NOW)], at('hw-2'), 1, NOW)).toEqual({ kind: 'open', replace: [] });
   });
 
   it('refuses a new seat past the cap, counting token and legacy sessions alike', () => {
-    expectDomainError(() => planLegacyHold([s('a', 'hw-1', true)], 'hw-2', 1, NOW), 'SESSION_LIMIT_REACHED');
-    expectDomainError(() => planLegacyHold([s('a', 'hw-1', false), s('b', 'hw-2', true)], null, 2, NOW), 'SESSION_LIMIT_REACHED');
+    expectDomainError(() => planLegacyHold([s('a', 'hw-1', true)], at('hw-2'), 1, NOW), 'SESSION_LIMIT_REACHED');
+    expectDomainError(() => planLegacyHold([s('a', 'hw-1', false), s('b', 'hw-2', true)], at(null), 2, NOW), 'SESSION_LIMIT_REACHED');
+  });
+
+  it('the same asserted hardware id from another address is another machine: it neither shares nor replaces the seat', () => {
+    const held = [s('a', 'hw-1', true)];
+    expectDomainError(() => planLegacyHold(held, at('hw-1', '203.0.113.7'), 1, NOW), 'SESSION_LIMIT_REACHED');
+    expect(planLegacyHold(held, at('hw-1', '203.0.113.7'), 2, NOW)).toEqual({ kind: 'open', replace: [] });
   });
 
   it('holds for 10 seconds', () => {
     expect(LEGACY_SESSION_HOLD_MS).toBe(10_000);
+  });
+});
+
+describe('assertLegacySeatsEnforceable', () => {
+  it('refuses legacy seats without device authentication, where nothing but an optional asserted id would name a machine', () => {
+    expectDomainError(() => assertLegacySeatsEnforceable(false), 'LEGACY_AUTH_NEEDS_DEVICE_AUTH');
+    expect(() => assertLegacySeatsEnforceable(true)).not.toThrow();
   });
 });

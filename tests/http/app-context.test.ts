@@ -188,11 +188,11 @@ describe('legacy per-request credentials', () => {
   });
 
   it('403 TIMED_OUT body for legacy credentials during a timeout', async () => {
-    const app = await createApplication(t, { device_auth: false, legacy_auth: true });
-    const u = await member(t, app, 'gina');
+    const app = await createApplication(t, { device_auth: true, legacy_auth: true });
+    const u = await member(t, app, 'gina', undefined, 60, { hardware_id: 'HW-G' });
     await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${u.id}/timeout`, { until: '2026-06-08T12:10:00.000Z' });
     const body = expectError(
-      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'gina', 'x-api-password': u.password } }),
+      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'gina', 'x-api-password': u.password, 'x-hardware-id': 'HW-G' } }),
       403,
       'TIMED_OUT',
     );
@@ -202,10 +202,10 @@ describe('legacy per-request credentials', () => {
   });
 
   it('403 MEMBERSHIP_INACTIVE for legacy credentials of a user without a membership', async () => {
-    const app = await createApplication(t, { device_auth: false, legacy_auth: true });
-    await signUp(t, app, 'hank', 'password123');
+    const app = await createApplication(t, { device_auth: true, legacy_auth: true });
+    await signUp(t, app, 'hank', 'password123', { hardware_id: 'HW-H' });
     expectError(
-      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'hank', 'x-api-password': 'password123' } }),
+      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'hank', 'x-api-password': 'password123', 'x-hardware-id': 'HW-H' } }),
       403,
       'MEMBERSHIP_INACTIVE',
     );

@@ -120,23 +120,24 @@ describe('POST /api/integration/license_file', () => {
   });
 
   it('a banned, timed-out or inactive user gets no file', async () => {
-    const app = await createApplication(t, { device_auth: false, legacy_auth: true, ban_propagation: false });
+    const app = await createApplication(t, { device_auth: true, legacy_auth: true, ban_propagation: false, default_allowed_devices: 5 });
     // Legacy header credentials, checked (and throttled) as login checks them: a ban or a timeout
     // also ends the user's sessions, so a token would only say SESSION_EXPIRED.
-    const banned = await member(t, app, 'grace');
-    const bannedToken = await token(t, app, { username: 'grace', password: banned.password });
+    const HW = { hardware_id: 'HW-1' };
+    const banned = await member(t, app, 'grace', undefined, 600, HW);
+    const bannedToken = await token(t, app, { username: 'grace', password: banned.password }, HW);
     await ban(t, app, 'user', banned.id);
-    expectError(await call(t, app, 'POST', '/license_file', {}, { headers: { 'x-api-username': 'grace', 'x-api-password': banned.password } }), 403, 'BANNED');
-    expectError(await call(t, app, 'POST', '/license_file', {}, { headers: bearer(bannedToken) }), 401, 'SESSION_EXPIRED');
+    expectError(await call(t, app, 'POST', '/license_file', HW, { headers: { 'x-api-username': 'grace', 'x-api-password': banned.password, 'x-hardware-id': 'HW-1' } }), 403, 'BANNED');
+    expectError(await call(t, app, 'POST', '/license_file', HW, { headers: bearer(bannedToken) }), 401, 'SESSION_EXPIRED');
 
-    const timedOut = await member(t, app, 'heidi');
+    const timedOut = await member(t, app, 'heidi', undefined, 600, HW);
     const until = new Date(T0 + DAY_MS).toISOString();
     expect((await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${timedOut.id}/timeout`, { until })).statusCode).toBe(200);
-    expectError(await call(t, app, 'POST', '/license_file', {}, { headers: { 'x-api-username': 'heidi', 'x-api-password': timedOut.password } }), 403, 'TIMED_OUT');
+    expectError(await call(t, app, 'POST', '/license_file', HW, { headers: { 'x-api-username': 'heidi', 'x-api-password': timedOut.password, 'x-hardware-id': 'HW-1' } }), 403, 'TIMED_OUT');
 
-    await signUp(t, app, 'ivan', 'password123');
-    expectError(await call(t, app, 'POST', '/license_file', {}, { headers: { 'x-api-username': 'ivan', 'x-api-password': 'password123' } }), 403, 'MEMBERSHIP_INACTIVE');
-    expectError(await call(t, app, 'POST', '/license_file', {}, { headers: { 'x-api-username': 'ivan', 'x-api-password': 'wrong password' } }), 401, 'INVALID_CREDENTIALS');
+    await signUp(t, app, 'ivan', 'password123', HW);
+    expectError(await call(t, app, 'POST', '/license_file', HW, { headers: { 'x-api-username': 'ivan', 'x-api-password': 'password123', 'x-hardware-id': 'HW-1' } }), 403, 'MEMBERSHIP_INACTIVE');
+    expectError(await call(t, app, 'POST', '/license_file', HW, { headers: { 'x-api-username': 'ivan', 'x-api-password': 'wrong password', 'x-hardware-id': 'HW-1' } }), 401, 'INVALID_CREDENTIALS');
   });
 
   it('a banned machine gets no file, even on a valid session of another machine', async () => {
@@ -240,10 +241,10 @@ describe('owner issuance for air-gapped machines', () => {
   });
 
   it('the admin API issues by username or license code', async () => {
-    const app = await createApplication(t, { device_auth: false, license_file_ttl_minutes: 60 });
+    const app = await createApplication(t, { device_auth: false, license_file_ttl_minutes: 24 * 60 });
     const byName = await member(t, app, 'victor', undefined, null);
     const claims = await verified(app, await adminIssue(app, { username_or_license_code: 'victor', hardware_id: 'HW-1' }), null, 201);
-    expect(claims).toMatchObject({ sub: byName.id, exp: seconds(T0 + 60 * 60_000) });
+    expect(claims).toMatchObject({ sub: byName.id, exp: seconds(T0 + 24 * 60 * 60_000) });
     const [code] = await createLicenses(t, app.id, 1, 600);
     const signedUp = await call(t, app, 'POST', '/sign_up_with_license_code', { code });
     const byCode = await verified(app, await adminIssue(app, { username_or_license_code: code, hardware_id: 'HW-1', ttl_minutes: 24 * 60 }), null, 201);

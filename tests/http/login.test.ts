@@ -45,14 +45,14 @@ describe('POST /auth/login', () => {
   });
 
   it('401 LICENSE_USED for a code another account activated, at login and in the legacy header', async () => {
-    const legacy = await createApplication(t, { device_auth: false, legacy_auth: true });
-    await signUp(t, legacy, 'alice', 'password123');
+    const legacy = await createApplication(t, { device_auth: true, legacy_auth: true });
+    await signUp(t, legacy, 'alice', 'password123', HW);
     const [code] = await createLicenses(t, legacy.id, 1, 60);
-    expect((await call(t, legacy, 'POST', '/activate_license', { code, username: 'alice', password: 'password123' })).statusCode).toBe(200);
-    expectError(await login(t, legacy, { code: code as string }), 401, 'LICENSE_USED');
-    expectError(await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': code as string } }), 401, 'LICENSE_USED');
+    expect((await call(t, legacy, 'POST', '/activate_license', { code, username: 'alice', password: 'password123', ...HW })).statusCode).toBe(200);
+    expectError(await login(t, legacy, { code: code as string }, HW), 401, 'LICENSE_USED');
+    expectError(await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': code as string, 'x-hardware-id': 'HW-1' } }), 401, 'LICENSE_USED');
     expectError(
-      await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA' } }),
+      await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', 'x-hardware-id': 'HW-1' } }),
       401,
       'LICENSE_INVALID',
     );

@@ -82,9 +82,13 @@ describe('a correctly signed request passes', () => {
 
   it('with legacy credential headers, whose values the signature covers', async () => {
     await start();
-    const app = await signingApp({ legacy_auth: true, anonymous_access: false });
-    await signedMember(app);
-    const legacy = { 'x-api-username': 'alice', 'x-api-password': 'alice-password-1' };
+    // Legacy seats need device authentication (docs/api.md, LEGACY_AUTH_NEEDS_DEVICE_AUTH).
+    const app = await signingApp({ legacy_auth: true, anonymous_access: false, device_auth: true });
+    const credentials = { username: 'alice', password: 'alice-password-1', hardware_id: 'HW-1' };
+    expect((await send(signed(app, 'POST', '/sign_up', { json: credentials }))).statusCode).toBe(201);
+    const [code] = await createLicenses(t, app.id, 1, 60);
+    expect((await send(signed(app, 'POST', '/activate_license', { json: { code, ...credentials } }))).statusCode).toBe(200);
+    const legacy = { 'x-api-username': 'alice', 'x-api-password': 'alice-password-1', 'x-hardware-id': 'HW-1' };
     const res = await send(signed(app, 'GET', '/app_context', { headers: legacy }));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().user.username).toBe('alice');

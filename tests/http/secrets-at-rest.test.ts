@@ -21,7 +21,7 @@ function databaseBytes(path: string): Buffer {
 
 it('no issued secret or password is stored in plain text', async () => {
   const secrets: string[] = [t.ownerToken, 'owner-password-1'];
-  const app = await createApplication(t, { device_auth: false, legacy_auth: true });
+  const app = await createApplication(t, { device_auth: true, legacy_auth: true });
   secrets.push(app.credentials.api_secret, app.credentials.admin_api_key, app.credentials.files_encryption_key, app.credentials.request_signing_key);
   const rotated = await consoleRequest(t, 'POST', `/applications/${app.id}/credentials/api_secret/rotate`);
   secrets.push(rotated.json().api_secret);
@@ -34,16 +34,16 @@ it('no issued secret or password is stored in plain text', async () => {
   const headers = { 'x-api-key': app.credentials.api_key, 'x-api-secret': rotated.json().api_secret };
   const live = { ...app, headers };
 
-  const u = await member(t, live, 'alice', 'alice-secret-password');
+  const u = await member(t, live, 'alice', 'alice-secret-password', 60, { hardware_id: 'HW-1' });
   secrets.push('alice-secret-password', u.code);
   const codes = await createLicenses(t, app.id, 5, 60);
   secrets.push(...codes);
-  const lc = await call(t, live, 'POST', '/sign_up_with_license_code', { code: codes[0] });
+  const lc = await call(t, live, 'POST', '/sign_up_with_license_code', { code: codes[0], hardware_id: 'HW-2' });
   expect(lc.statusCode).toBe(201);
-  const tok = await token(t, live, { username: 'alice', password: 'alice-secret-password' });
+  const tok = await token(t, live, { username: 'alice', password: 'alice-secret-password' }, { hardware_id: 'HW-1' });
   secrets.push(tok);
-  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: bearer(tok) })).statusCode).toBe(200);
-  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': codes[0] as string } })).statusCode).toBe(200);
+  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: { ...bearer(tok), 'x-hardware-id': 'HW-1' } })).statusCode).toBe(200);
+  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': codes[0] as string, 'x-hardware-id': 'HW-2' } })).statusCode).toBe(200);
   const login = await t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password: 'owner-password-1' } });
   secrets.push(login.json().token);
   await consoleRequest(t, 'POST', `/applications/${app.id}/bans`, { type: 'license', value: codes[1] });

@@ -51,9 +51,13 @@ describe('the integration API', () => {
   });
 
   it('legacy header credentials reach the same variables', async () => {
-    const { tok, password } = await signedIn(app, 'alice');
-    await vars(app, tok, 'PUT', 'progress', '42');
-    const res = await t.inject({ method: 'GET', url: '/api/integration/user_variables/progress', headers: { ...app.headers, 'x-api-username': 'alice', 'x-api-password': password } });
+    // Legacy seats need device authentication (docs/api.md, LEGACY_AUTH_NEEDS_DEVICE_AUTH).
+    const legacy = await createApplication(t, { device_auth: true, default_allowed_sessions: 10, legacy_auth: true });
+    const u = await member(t, legacy, 'alice', undefined, 60, { hardware_id: 'HW-1' });
+    const tok = await token(t, legacy, { username: 'alice', password: u.password }, { hardware_id: 'HW-1' });
+    await vars(legacy, tok, 'PUT', 'progress', '42');
+    const headers = { ...legacy.headers, 'x-api-username': 'alice', 'x-api-password': u.password, 'x-hardware-id': 'HW-1' };
+    const res = await t.inject({ method: 'GET', url: '/api/integration/user_variables/progress', headers });
     expect(res.statusCode).toBe(200);
     expect(res.json().value).toBe('42');
   });

@@ -94,8 +94,8 @@ class LoginRequiredError(GatehouseError):
 
 
 class AuthMethodDisabledError(GatehouseError):
-    """401 TOKEN_AUTH_DISABLED or LEGACY_AUTH_DISABLED: the application turned that way of
-    authenticating off."""
+    """401 TOKEN_AUTH_DISABLED, LEGACY_AUTH_DISABLED or LEGACY_AUTH_NEEDS_DEVICE_AUTH: the
+    application turned that way of authenticating off, or cannot offer it as configured."""
 
 
 class DeviceRequiredError(GatehouseError):
@@ -188,6 +188,7 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "LOGIN_REQUIRED": LoginRequiredError,
     "SESSION_EXPIRED": SessionExpiredError,
     "LEGACY_AUTH_DISABLED": AuthMethodDisabledError,
+    "LEGACY_AUTH_NEEDS_DEVICE_AUTH": AuthMethodDisabledError,
     "TOKEN_AUTH_DISABLED": AuthMethodDisabledError,
     "DEVICE_REQUIRED": DeviceRequiredError,
     "DEVICE_LIMIT_REACHED": DeviceLimitReachedError,

@@ -118,6 +118,21 @@ export const deviceRegistered = (applicationId: string, user: Pick<UserRecord, '
   data: { user_id: user.id, device: deviceData(device) },
 });
 
+/** An offline license file was issued (audit-only): its id, machine, expiry and issuer, never its text. */
+export const licenseFileIssued = (
+  applicationId: string,
+  user: Pick<UserRecord, 'id' | 'username'>,
+  f: { id: string; hardwareId: string | null; issuedAt: number; expiresAt: number; issuedBy: { type: string; id: string } },
+): EventDraft => ({
+  applicationId,
+  action: 'license_file.issued',
+  target: userTarget(user),
+  data: {
+    user_id: user.id,
+    license_file: { id: f.id, hardware_id: f.hardwareId, issued_at: toIso(f.issuedAt), expires_at: toIso(f.expiresAt), issued_by: { type: f.issuedBy.type, id: f.issuedBy.id } },
+  },
+});
+
 export const deviceRemoved = (applicationId: string, user: Pick<UserRecord, 'id' | 'username'>, device: DeviceRecord, reason: 'owner' | 'reset'): EventDraft => ({
   applicationId,
   action: 'device.removed',

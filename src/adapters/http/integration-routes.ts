@@ -33,6 +33,7 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
   'INVALID_CREDENTIALS',
   'SESSION_EXPIRED',
   'LEGACY_AUTH_DISABLED',
+  'LEGACY_AUTH_NEEDS_DEVICE_AUTH',
   'DEVICE_REQUIRED',
   'LICENSE_INVALID',
   'LICENSE_USED',
@@ -43,6 +44,8 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
   'TIMED_OUT',
   'MEMBERSHIP_INACTIVE',
 ];
+/** What login, which takes no session nor legacy headers, cannot be refused with. */
+const NOT_AT_LOGIN: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'SESSION_EXPIRED', 'LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH'];
 /** The authenticated user's own variables (docs/api.md, User variables). */
 const OWN_VARIABLE_ERRORS: readonly ErrorCode[] = [...USER_CREDENTIAL_ERRORS, 'VARIABLE_NOT_FOUND'];
 
@@ -99,7 +102,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/auth/login',
     {
       schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: Session }) },
-      config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => code !== 'LOGIN_REQUIRED' && code !== 'SESSION_EXPIRED' && code !== 'LEGACY_AUTH_DISABLED') },
+      config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)) },
     },
     async (request) => {
       const { token, expiresAt } = await login(deps, await applicationOf(request), request.body, callerOf(request));

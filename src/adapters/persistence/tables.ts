@@ -181,6 +181,24 @@ export function defineTables(k: Kit) {
     (t) => [k.unique('devices_user_hardware_uq').on(t.userId, t.hardwareId)],
   );
 
+  // Offline license files as issued (docs/signing.md, Offline license files): a file bound to a
+  // machine holds a device slot until it expires, whatever happens to the device row meanwhile.
+  const licenseFiles = k.table(
+    'license_files',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      userId: userRef(),
+      hardwareId: k.text('hardware_id'),
+      issuedAt: k.instant('issued_at').notNull(),
+      expiresAt: k.instant('expires_at').notNull(),
+      // Who issued it: end_user, owner or admin_key, and that user, owner or key's fingerprint.
+      issuedByType: k.text('issued_by_type').notNull(),
+      issuedById: k.text('issued_by_id').notNull(),
+    },
+    (t) => [k.index('license_files_user_expires_idx').on(t.userId, t.expiresAt)],
+  );
+
   const sessions = k.table(
     'sessions',
     {
@@ -194,6 +212,8 @@ export function defineTables(k: Kit) {
       revokedAt: k.instant('revoked_at'),
       // An internal session held by legacy header authentication (no token was issued for it).
       legacy: k.flag('legacy').notNull().default(false),
+      // A legacy seat's caller address: the seat is (user, hardware id, address), not the asserted id alone.
+      address: k.text('address'),
     },
     // user_live: a login reads its user's live sessions only (not revoked, not expired), however
     // many ended ones the user has; a login that replaces a session revokes it long before it
@@ -586,7 +606,7 @@ export function defineTables(k: Kit) {
     sends: k.integer('sends').notNull(),
   });
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return { owners, consoleTokens, applications, users, devices, licenseFiles, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -4,7 +4,7 @@ import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError, loginRequired } from '../../domain/errors.js';
-import { LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.js';
+import { assertLegacySeatsEnforceable, LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
@@ -101,6 +101,7 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
   if (!app.settings.legacyAuth) {
     throw new DomainError('LEGACY_AUTH_DISABLED', 'legacy header authentication is disabled for this application');
   }
+  assertLegacySeatsEnforceable(app.settings.deviceAuth);
   const hardwareId = requireHardwareId(app.settings.deviceAuth, p.hardwareId);
   let user: UserRecord;
   if (p.licenseCode !== undefined) {
@@ -111,13 +112,14 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
     throw new DomainError('INVALID_CREDENTIALS', 'x-api-username and x-api-password go together');
   }
   await assertUserAccess(deps, app, user, caller, hardwareId);
-  // Each (user, hardware id) in use holds a short internal session that counts against the
-  // simultaneous-session cap like a token session; the device is admitted with it.
+  // Each (user, hardware id, address) in use holds a short internal session that counts against
+  // the simultaneous-session cap like a token session; the device is admitted with it.
   const seat = () =>
     deps.store.holdLegacySession({
       applicationId: app.id,
       userId: user.id,
       hardwareId,
+      address: caller.ip,
       device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
       cap: user.allowedSessions,
       newSessionId: deps.ids.uuid(),

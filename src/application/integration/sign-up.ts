@@ -41,7 +41,7 @@ export function newUser(
 
 export function firstDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
   if (hardwareId === null) return null;
-  admitDevice([], hardwareId, user.allowedDevices);
+  admitDevice([], [], hardwareId, user.allowedDevices);
   return { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
 }
 

@@ -6,13 +6,12 @@ import { recordingRefusal } from '../events/record-refusal.js';
 import { validateLicenseFileTtl } from '../../domain/application-settings.js';
 import { loginRequired } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
-import { licenseFileExpiry } from '../../domain/license-file.js';
 import type { Instant } from '../../domain/time.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import type { Caller, Deps } from '../deps.js';
 import { authenticateUser, type AuthenticateUserDeps, type PresentedUser } from '../integration/authenticate-user.js';
 import type { ApplicationStore } from '../ports/application-store.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { IssuedFileInput, SessionStore } from '../ports/session-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { LicenseStore } from '../ports/license-store.js';
 import type { ApplicationRecord, OwnerRecord, UserRecord } from '../records.js';
@@ -34,23 +33,33 @@ export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'>
  * ban, timeout and membership (as a login's does), then signs a file granting the membership as
  * that transaction read it. Without device auth the file is bound to no machine.
  */
-async function issue(deps: IssueDeps, app: ApplicationRecord, userId: string, hardwareId: string | null, ttlMinutes: number): Promise<IssuedLicenseFile> {
+async function issue(
+  deps: IssueDeps,
+  app: ApplicationRecord,
+  userId: string,
+  hardwareId: string | null,
+  ttlMinutes: number,
+  issuedBy: IssuedFileInput['issuedBy'],
+): Promise<IssuedLicenseFile> {
   const keyed = await withSigningKeys(deps, app);
   const key = keyed.signing.response;
   if (key === null) throw new Error(`application ${app.id} has no response signing key`);
   const bound = app.settings.deviceAuth ? hardwareId : null;
   const now = deps.clock.now();
+  const id = deps.ids.uuid();
+  // The file is recorded with its admission: its machine holds a device slot until it expires.
   const admission = () =>
     deps.store.admitLicenseFileDevice({
       applicationId: app.id,
       userId,
       device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
+      file: { id, ttlMinutes, issuedBy },
       now,
     });
-  const user = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission);
-  const expiresAt = licenseFileExpiry(now, ttlMinutes, user.membership);
+  const admitted = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission);
+  const { user, expiresAt } = admitted;
   const text = await deps.responseKeys.signLicenseFile(key, {
-    id: deps.ids.uuid(),
+    id,
     applicationId: app.id,
     userId: user.id,
     username: user.username,
@@ -78,7 +87,7 @@ export async function requestLicenseFile(
   const user = await authenticateUser(deps, app, presented, caller);
   if (user === null) throw loginRequired();
   await assertUserAccess(deps, app, user, caller, hardwareId);
-  return issue(deps, app, user.id, hardwareId, app.settings.licenseFileTtlMinutes);
+  return issue(deps, app, user.id, hardwareId, app.settings.licenseFileTtlMinutes, { type: 'end_user', id: user.id });
 }
 
 /** What an owner's issuance uses beyond the issuance: the user's licenses and the bans. */
@@ -86,8 +95,14 @@ export type OwnerIssueDeps = IssueDeps & BanGuardDeps & { store: UserStore };
 
 export interface OwnerIssueInput {
   hardwareId: string;
-  /** Overrides the application's license_file_ttl_minutes, within the same range. */
+  /** Overrides the application's license_file_ttl_minutes, within the same range (the admin API: up to it). */
   ttlMinutes?: number | undefined;
+}
+
+/** Who issues a file for a user, and the longest lifetime they may give it. */
+interface Issuer {
+  issuedBy: IssuedFileInput['issuedBy'];
+  maxTtlMinutes?: number;
 }
 
 /**
@@ -96,13 +111,13 @@ export interface OwnerIssueInput {
  * address (it is not the machine's), and nothing propagates: the owner proves nothing about the
  * machine.
  */
-export async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput): Promise<IssuedLicenseFile> {
-  const ttl = input.ttlMinutes === undefined ? app.settings.licenseFileTtlMinutes : validateLicenseFileTtl('ttl_minutes', input.ttlMinutes);
+async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput, issuer: Issuer): Promise<IssuedLicenseFile> {
+  const ttl = input.ttlMinutes === undefined ? app.settings.licenseFileTtlMinutes : validateLicenseFileTtl('ttl_minutes', input.ttlMinutes, issuer.maxTtlMinutes);
   const hardwareId = requireHardwareId(app.settings.deviceAuth, input.hardwareId);
   const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
   const withoutPropagation = { ...app, settings: { ...app.settings, banPropagation: false } };
   await guardBans(deps, withoutPropagation, { hardwareId, userId: user.id, licenseIds });
-  return issue(deps, app, user.id, hardwareId, ttl);
+  return issue(deps, app, user.id, hardwareId, ttl, issuer.issuedBy);
 }
 
 /** The console's issuance: POST /api/console/applications/{app_id}/users/{user_id}/license_files. */
@@ -114,10 +129,14 @@ export async function issueLicenseFileAsOwner(
   input: OwnerIssueInput,
 ): Promise<IssuedLicenseFile> {
   const { app, user } = await ownedUser(deps, owner, appId, userId);
-  return issueLicenseFileForUser(deps, app, user, input);
+  return issueLicenseFileForUser(deps, app, user, input, { issuedBy: { type: 'owner', id: owner.id } });
 }
 
-/** The admin API's issuance: POST /api/admin/license_files, the user named as GET /user/{username_or_license_code} names one. */
+/**
+ * The admin API's issuance: POST /api/admin/license_files, the user named as GET
+ * /user/{username_or_license_code} names one. A key kept on a build server must not mint files
+ * that outlive the application's own setting, so ttl_minutes is capped by it.
+ */
 export async function issueLicenseFileAsAdmin(
   deps: OwnerIssueDeps & { store: LicenseStore },
   app: ApplicationRecord,
@@ -125,5 +144,14 @@ export async function issueLicenseFileAsAdmin(
   input: OwnerIssueInput,
 ): Promise<IssuedLicenseFile> {
   const { user } = await lookupUser(deps, app, usernameOrCode);
-  return issueLicenseFileForUser(deps, app, user, input);
+  const issuer = { issuedBy: { type: 'admin_key' as const, id: adminKeyFingerprint(app) }, maxTtlMinutes: app.settings.licenseFileTtlMinutes };
+  return issueLicenseFileForUser(deps, app, user, input, issuer);
+}
+
+/**
+ * Which admin key acted: the first 12 hex digits of its keyed digest, which change when the key is
+ * rotated and reveal nothing of it.
+ */
+export function adminKeyFingerprint(app: ApplicationRecord): string {
+  return app.adminApiKeyDigest.slice(0, 12);
 }

@@ -14,6 +14,14 @@ export interface OpenSessionInput {
   ip?: string;
 }
 
+/** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */
+export interface IssuedFileInput {
+  id: string;
+  ttlMinutes: number;
+  /** end_user (the user's id), owner (the owner's id) or admin_key (the key's fingerprint). */
+  issuedBy: { type: 'end_user' | 'owner' | 'admin_key'; id: string };
+}
+
 /** A session as token authentication reads it (SessionStore.findSessionAccess). */
 export type SessionAccess =
   | { session: null; user: null; licenseIds: [] }
@@ -35,15 +43,17 @@ export interface SessionStore {
    */
   openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
   /**
-   * The legacy per-request path's seat. One statement when the (user, hardware id) already holds
-   * a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC: admits the
-   * device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the domain
-   * (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
+   * The legacy per-request path's seat. One statement when the (user, hardware id, address)
+   * already holds a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC:
+   * admits the device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the
+   * domain (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
    */
   holdLegacySession(input: {
     applicationId: string;
     userId: string;
     hardwareId: string | null;
+    /** The caller's address: the seat is bound to it as well as to the asserted hardware id. */
+    address: string;
     device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
     cap: number;
     newSessionId: string;
@@ -53,16 +63,18 @@ export interface SessionStore {
   /**
    * ATOMIC, for an offline license file: re-reads and locks the user, refuses as openSession does
    * (TIMED_OUT, BANNED, MEMBERSHIP_INACTIVE) and admits the device against the user's cap
-   * (DEVICE_LIMIT_REACHED), as a login would; opens no session. The user as read, whose
-   * membership the file then grants.
+   * (DEVICE_LIMIT_REACHED), as a login would; opens no session. Records the file (its machine then
+   * counts against the device cap until it expires) and its `license_file.issued` event. The user
+   * as read, whose membership the file then grants, and the file's expiry (licenseFileExpiry).
    */
   admitLicenseFileDevice(input: {
     applicationId: string;
     userId: string;
     /** With device auth: the machine the file is bound to. */
     device: { hardwareId: string; newDeviceId: string } | null;
+    file: IssuedFileInput;
     now: Instant;
-  }): Promise<UserRecord>;
+  }): Promise<{ user: UserRecord; expiresAt: Instant }>;
   findSession(id: string): Promise<SessionRecord | null>;
   /**
    * What token authentication reads, in one go (one statement on either dialect): the session,

@@ -7,9 +7,10 @@ import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
-import { addressWrites, admit, admitted, assertStillAdmitted, devicesOf, findUser, lockUser, userBanned } from './writes.js';
+import { addressWrites, admit, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
 import { recordEvents } from './event-log.js';
-import { deviceRegistered, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
+import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
+import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
 export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
@@ -39,7 +40,14 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
    * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
    */
-  const liveFields = { id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy };
+  const liveFields = {
+    id: sessions.id,
+    hardwareId: sessions.hardwareId,
+    expiresAt: sessions.expiresAt,
+    revokedAt: sessions.revokedAt,
+    legacy: sessions.legacy,
+    address: sessions.address,
+  };
   const liveSessionsOf = d.compileRead(liveFields, (db) =>
     db.select(liveFields).from(sessions).where(and(eq(sessions.userId, p('userId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, p('now')))),
   );
@@ -57,7 +65,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         const [locked, banned, known, current] = await Promise.all([
           findUser(d, tx, applicationId, userId, true),
           userBanned(d, tx, applicationId, userId),
-          device === null ? null : devicesOf(d, tx, userId),
+          device === null ? null : machinesOf(d, tx, userId, now),
           liveSessions(tx, userId, now),
         ]);
         const user = admitted(locked, banned, now);
@@ -82,10 +90,11 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         return { deviceRegistered: registered };
       });
     },
-    async holdLegacySession({ applicationId, userId, hardwareId, device, cap, newSessionId, holdMs, now }) {
+    async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }) {
       const sameSeat = and(
         eq(sessions.userId, userId),
         hardwareId === null ? isNull(sessions.hardwareId) : eq(sessions.hardwareId, hardwareId),
+        eq(sessions.address, address),
         eq(sessions.legacy, true),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, now),
@@ -101,7 +110,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
           if (user !== null) await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
         }
-        const plan = planLegacyHold(await liveSessions(tx, userId, now), hardwareId, cap, now);
+        const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
           await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
           return;
@@ -110,18 +119,30 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         // No token is ever issued for it, so it has no digest to match.
         await tx
           .insert(sessions)
-          .values({ id: newSessionId, applicationId, userId, hardwareId, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
+          .values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
-    async admitLicenseFileDevice({ applicationId, userId, device, now }) {
+    async admitLicenseFileDevice({ applicationId, userId, device, file, now }) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
+        const drafts: EventDraft[] = [];
         if (device !== null && (await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now))) {
-          const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
-          await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
+          drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now }));
         }
-        return user;
+        const issued = {
+          id: file.id,
+          userId,
+          hardwareId: device?.hardwareId ?? null,
+          issuedAt: now,
+          expiresAt: licenseFileExpiry(now, file.ttlMinutes, user.membership),
+          issuedBy: file.issuedBy,
+        };
+        const { issuedBy, ...row } = issued;
+        await tx.insert(d.t.licenseFiles).values({ ...row, applicationId, issuedByType: issuedBy.type, issuedById: issuedBy.id });
+        drafts.push(licenseFileIssued(applicationId, user, issued));
+        await recordEvents(d, tx, drafts, now);
+        return { user, expiresAt: issued.expiresAt };
       });
     },
     findSession: reads.findSession,

@@ -1,5 +1,5 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
-import { and, eq, getTableColumns, gt, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNotNull, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { UserRecord } from '../../../application/records.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
@@ -25,13 +25,14 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
 const compiledReads = new WeakMap<Dialect, ReturnType<typeof buildReads>>();
 
 function buildReads(d: Dialect) {
-  const { users, bans, devices } = d.t;
+  const { users, bans, devices, licenseFiles } = d.t;
   const p = sql.placeholder;
   const userFields = getTableColumns(users);
   const ofUser = and(eq(users.applicationId, p('applicationId')), eq(users.id, p('id')));
   const user = (lock: boolean) => d.compileRead(userFields, (db) => db.select(userFields).from(users).where(ofUser), { lock });
   const banFields = { id: bans.id };
   const deviceFields = { id: devices.id, hardwareId: devices.hardwareId };
+  const fileFields = { hardwareId: licenseFiles.hardwareId };
   return {
     user: user(false),
     lockedUser: user(true),
@@ -39,6 +40,12 @@ function buildReads(d: Dialect) {
       db.select(banFields).from(bans).where(and(eq(bans.applicationId, p('applicationId')), eq(bans.type, 'user'), eq(bans.value, p('userId')))).limit(1),
     ),
     devices: d.compileRead(deviceFields, (db) => db.select(deviceFields).from(devices).where(eq(devices.userId, p('userId')))),
+    fileHolders: d.compileRead(fileFields, (db) =>
+      db
+        .select(fileFields)
+        .from(licenseFiles)
+        .where(and(eq(licenseFiles.userId, p('userId')), gt(licenseFiles.expiresAt, p('now')), isNotNull(licenseFiles.hardwareId))),
+    ),
   };
 }
 
@@ -97,15 +104,22 @@ export function addressWrites(d: Dialect, db: Db, userId: string | Placeholder, 
   ];
 }
 
-/** The user's registered devices, as device admission counts them. */
-export function devicesOf(d: Dialect, tx: Db, userId: string): Promise<Array<{ id: string; hardwareId: string }>> {
-  return reads(d).devices(tx, { userId });
+/** What device admission counts for a user: registered devices, and machines holding unexpired license files. */
+export interface UserMachines {
+  registered: Array<{ id: string; hardwareId: string }>;
+  heldByFiles: string[];
+}
+
+/** The user's machines (UserMachines), read in `tx`; the caller holds the user's row lock. */
+export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instant): Promise<UserMachines> {
+  const [registered, files] = await Promise.all([reads(d).devices(tx, { userId }), reads(d).fileHolders(tx, { userId, now })]);
+  return { registered, heldByFiles: files.flatMap((f) => (f.hardwareId === null ? [] : [f.hardwareId])) };
 }
 
 /**
  * Admits a hardware id for a user, registering it when new; true when it registered. The caller
- * holds the user's row lock, so the devices counted here cannot change before the insert. A caller
- * that read them already (`registered`, after taking the lock) passes them in.
+ * holds the user's row lock, so the machines counted here cannot change before the insert. A caller
+ * that read them already (`machines`, after taking the lock) passes them in.
  */
 export async function admit(
   d: Dialect,
@@ -115,10 +129,11 @@ export async function admit(
   allowed: number,
   newDeviceId: string,
   now: Instant,
-  registered?: Array<{ id: string; hardwareId: string }>,
+  machines?: UserMachines,
 ): Promise<boolean> {
   const { devices } = d.t;
-  if (admitDevice(registered ?? (await devicesOf(d, tx, userId)), hardwareId, allowed).kind === 'known') return false;
+  const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, userId, now));
+  if (admitDevice(registered, heldByFiles, hardwareId, allowed).kind === 'known') return false;
   await tx.insert(devices).values({ id: newDeviceId, userId, hardwareId, registeredAt: now });
   return true;
 }
