@@ -263,6 +263,8 @@ export const File = Type.Object(
 export const Owner = Type.Object({ id: Id, email: Type.String() }, closed);
 export const OwnerLogin = Type.Object({ owner: Owner, token: Type.String() }, closed);
 export const BrowserSession = Type.Object({ owner: Owner, csrf_token: Type.String() }, closed);
+/** What the signed-out dashboard may know: whether any owner exists, nothing more. */
+export const ConsoleSetup = Type.Object({ owner_exists: Type.Boolean() }, { ...closed, title: 'ConsoleSetup', examples: [{ owner_exists: true }] });
 
 export const ConsoleToken = Type.Object(
   { id: Id, kind: Type.Enum(['bearer', 'cookie']), created_at: Instant, last_used_at: Nullable(Instant), expires_at: Nullable(Instant), current: Type.Boolean() },
