@@ -294,8 +294,14 @@ export const AuditEntry = Type.Object(
   },
   { ...closed, title: 'AuditEntry' },
 );
-/** A page of the audit log, newest first; `next_cursor` is null on the last page. */
-export const AuditPage = Type.Object({ entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()) }, closed);
+/**
+ * A page of the audit log, newest first; `next_cursor` is null on the last page. `names`: what
+ * the entries' user and license ids (and the owner's own id) stand for, outside the hashed entries.
+ */
+export const AuditPage = Type.Object(
+  { entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()), names: Type.Record(Type.String(), Type.String()) },
+  closed,
+);
 
 /** A webhook endpoint (docs/events.md, Webhooks); its secret only in WebhookSecret. */
 export const WebhookEndpoint = Type.Object(
