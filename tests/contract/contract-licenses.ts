@@ -29,6 +29,19 @@ export function licenseContract({ store, test, section }: ContractContext): void
       expect(await store().findLicenseById(other.id, b.id)).toBeNull();
     });
 
+    test('sealedCodesOf maps the ids that are licenses of the application to their sealed codes, and no others', async () => {
+      const { app } = await seedApp(store());
+      const { app: other } = await seedApp(store());
+      const a = makeLicense(app.id);
+      const b = makeLicense(app.id);
+      const foreign = makeLicense(other.id);
+      await store().insertLicenses([a, b]);
+      await store().insertLicenses([foreign]);
+      const codes = await store().sealedCodesOf(app.id, [a.id, foreign.id, randomUUID(), 'not-an-id']);
+      expect(codes).toEqual(new Map([[a.id, a.codeSealed]]));
+      expect(await store().sealedCodesOf(app.id, [])).toEqual(new Map());
+    });
+
     test('insertLicenses rejects a batch with a taken digest as a whole', async () => {
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());

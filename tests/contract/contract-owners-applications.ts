@@ -24,6 +24,13 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       expect(await store().listOwners()).toEqual([first, later]);
     });
 
+    test('hasOwners is false on an empty database, true once an owner exists', async () => {
+      expect(await store().hasOwners()).toBe(false);
+      await store().createOwner(makeOwner());
+      await store().createOwner(makeOwner());
+      expect(await store().hasOwners()).toBe(true);
+    });
+
     test('updateOwnerPasswordHash replaces the hash', async () => {
       const owner = makeOwner();
       await store().createOwner(owner);

@@ -21,6 +21,17 @@ export function userContract({ store, test, section }: ContractContext): void {
       expect(await store().getUserDetails(other.id, user.id)).toBeNull();
     });
 
+    test('usernamesOf maps the ids that are users of the application to their usernames, and no others', async () => {
+      const { app } = await seedApp(store());
+      const { app: other } = await seedApp(store());
+      const alice = await seedUser(store(), app.id, { username: 'Alice', usernameKey: 'alice' });
+      const bob = await seedUser(store(), app.id, { username: 'bob', usernameKey: 'bob' });
+      const foreign = await seedUser(store(), other.id, { username: 'mallory', usernameKey: 'mallory' });
+      const names = await store().usernamesOf(app.id, [alice.id, bob.id, foreign.id, randomUUID(), 'not-an-id']);
+      expect(names).toEqual(new Map([[alice.id, 'Alice'], [bob.id, 'bob']]));
+      expect(await store().usernamesOf(app.id, [])).toEqual(new Map());
+    });
+
     test('signUp refuses a taken username key with USERNAME_TAKEN and stores neither user nor device', async () => {
       const { app } = await seedApp(store());
       await seedUser(store(), app.id, { username: 'Bob', usernameKey: 'bob' });

@@ -28,6 +28,17 @@ describe('dashboard audit log', () => {
     expect(targetLabel({ type: 'webhook', id: 'w-1', label: null })).toBe('webhook w-1');
   });
 
+  it("uses the page's names for ids: a user's username, a license's code, the owner's email", () => {
+    const names = { 'u-9': 'alice', 'l-1': 'ABCD-EFGH', 'o-1': 'owner@example.com' };
+    expect(actorLabel({ type: 'end_user', id: 'u-9', ip: '203.0.113.4' }, names)).toBe('End user alice from 203.0.113.4');
+    expect(actorLabel({ type: 'owner', id: 'o-1', ip: null }, names)).toBe('Owner owner@example.com');
+    expect(actorLabel({ type: 'end_user', id: 'u-gone', ip: null }, names)).toBe('End user u-gone');
+    expect(targetLabel({ type: 'license', id: 'l-1', label: null }, names)).toBe('ABCD-EFGH');
+    // A recorded label wins: it is what the entry said when it happened.
+    expect(targetLabel({ type: 'user', id: 'u-9', label: 'alice-then' }, names)).toBe('alice-then');
+    expect(targetLabel({ type: 'license', id: 'l-gone', label: null }, names)).toBe('license l-gone');
+  });
+
   it('shows each side of a change as text', () => {
     expect(changeValue(null)).toBe('—');
     expect(changeValue(undefined)).toBe('—');

@@ -35,8 +35,8 @@ const OTHER = { email: 'other@example.com', password: 'other-password-1' };
 /** The dashboard's page size (components/pager.tsx), which its audit log asks the API for. */
 const PAGE = 20;
 
-type AuditEntry = { id: string; action: string; occurred_at: string; target: { type: string; id: string; label: string | null }; changes: Record<string, unknown[]> | null };
-type AuditPage = { entries: AuditEntry[]; next_cursor: string | null };
+type AuditEntry = { id: string; action: string; occurred_at: string; actor: { type: string; id: string | null }; target: { type: string; id: string; label: string | null }; changes: Record<string, unknown[]> | null };
+type AuditPage = { entries: AuditEntry[]; next_cursor: string | null; names: Record<string, string> };
 type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; disabled_reason: string | null };
 
 describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_000 }, () => {
@@ -100,9 +100,48 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(html).not.toMatch(/\son[a-z]+\s*=/i);
   });
 
+  it('says on a fresh install that there is no owner yet, with the command that creates one, until there is', async () => {
+    const fresh = await startDashboardServer(build.dir, { withoutOwner: true });
+    const first = await openPage(browser, DESKTOP);
+    try {
+      await first.page.goto(`${fresh.base}/dashboard/`);
+      const notice = first.page.locator('[data-no-owner]');
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain('No owner yet.');
+      expect(await notice.locator('code').first().textContent()).toBe('npm run --silent gatehouse -- owner create --email you@example.com');
+      await screenshot(first.page, 'sign-in-no-owner');
+      await first.page.setViewportSize(PHONE);
+      const fit = await horizontalFit(first.page);
+      expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth);
+      await screenshot(first.page, 'sign-in-no-owner');
+      await first.page.setViewportSize(DESKTOP);
+
+      // The owner made with the CLI meanwhile signs in; the notice was about this install only.
+      await createOwner(fresh.t.deps, 'first@example.com', 'first-password-1');
+      await first.page.locator('input[name=email]').fill('first@example.com');
+      await first.page.locator('input[name=password]').fill('first-password-1');
+      await first.page.getByRole('button', { name: 'Sign in' }).click();
+      await first.page.getByRole('heading', { name: 'Applications' }).waitFor();
+      expect(first.problems).toEqual([]);
+    } finally {
+      await first.context.close();
+      await fresh.close();
+    }
+  });
+
   it('signs in with an HttpOnly, SameSite=Strict session cookie', async () => {
     await page.goto(`${base}/dashboard/`);
     await page.locator('input[name=email]').waitFor();
+    // An owner exists here: no first-owner notice, but the way back from a lost password.
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('[data-no-owner]').count()).toBe(0);
+    await page.getByText('Forgot your password?').click();
+    const lost = page.locator('details.lost-password');
+    await expect.poll(() => lost.locator('code').allTextContents()).toEqual([
+      'npm run --silent gatehouse -- owner reset-password --email you@example.com',
+      'npm run --silent gatehouse -- owner login --email you@example.com',
+    ]);
     await screenshot(page, 'sign-in');
     await page.locator('input[name=email]').fill(OWNER.email);
     await page.locator('input[name=password]').fill('not the password');
@@ -225,7 +264,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
   });
 
   it('sets a timeout with a reason, which the integration API enforces, and lifts it', async () => {
-    await page.locator('input[name=reason]').fill('chargeback under review');
+    await page.locator('section.card', { has: page.getByRole('heading', { name: 'Timeout' }) }).locator('input[name=reason]').fill('chargeback under review');
     await page.getByRole('button', { name: 'Set timeout' }).click();
     await page.getByText('chargeback under review').waitFor();
     await page.getByText(/timed out until/).first().waitFor();
@@ -274,6 +313,33 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByText(/License file downloaded; it expires/).waitFor();
     await page.getByText('hw-air-1').waitFor();
     await screenshot(page, 'user-license-file');
+  });
+
+  it("bans a user and extends their membership from the user's page", async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/users`);
+    await page.getByRole('link', { name: 'alice' }).click();
+    await page.getByRole('heading', { name: 'alice' }).waitFor();
+    const aliceId = new URL(page.url()).pathname.split('/').pop()!;
+    const membership = page.locator('section.card', { has: page.getByRole('heading', { name: 'Extend or reduce membership' }) });
+    expect(await membership.locator('select[name=mode]').inputValue()).toBe('extend');
+    await membership.locator('input[name=amount]').fill('3');
+    await membership.locator('input[name=reason]').fill('from her page');
+    await membership.getByRole('button', { name: 'Apply' }).click();
+    await confirm(page);
+    await page.getByText('from her page').waitFor();
+    expect(await page.getByText('+3 d').count()).toBe(1);
+
+    // No integration login while banned: a refusal would propagate the ban to the tests' address.
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await confirm(page);
+    await page.locator('.page-head').getByText('Banned').waitFor();
+    const banned = (await consoleGet<Array<{ type: string; value: string }>>(`/applications/${appId}/bans`)).body;
+    expect(banned).toEqual([expect.objectContaining({ type: 'user', value: aliceId })]);
+    await screenshot(page, 'user-banned');
+    await page.getByRole('button', { name: 'Remove ban' }).click();
+    await confirm(page);
+    await page.getByRole('button', { name: 'Ban', exact: true }).waitFor();
+    expect((await consoleGet<unknown[]>(`/applications/${appId}/bans`)).body).toEqual([]);
   });
 
   it("sets the device reset cooldown, keeps a user's variables, sets their password and shows their device resets", async () => {
@@ -373,6 +439,19 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByRole('button', { name: 'Ban', exact: true }).click();
     await page.getByRole('cell', { name: '203.0.113.9' }).waitFor();
     await screenshot(page, 'bans');
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await confirm(page);
+    await page.getByText('No bans.').waitFor();
+
+    // A user ban: the user picked by name, the API given their id.
+    const [alice] = (await consoleGet<Array<{ id: string; username: string }>>(`/applications/${appId}/users?query=alice`)).body;
+    await page.locator('select[name=type]').selectOption('user');
+    await page.locator('input[name=user_query]').fill('ali');
+    await expect.poll(() => page.locator('select[name=user] option').allTextContents()).toEqual(['alice']);
+    await screenshot(page, 'bans-user-picker');
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByRole('cell', { name: alice!.id }).waitFor();
+    expect((await consoleGet<Array<{ type: string; value: string }>>(`/applications/${appId}/bans`)).body).toEqual([expect.objectContaining({ type: 'user', value: alice!.id })]);
     await page.getByRole('button', { name: 'Remove' }).click();
     await confirm(page);
     await page.getByText('No bans.').waitFor();
@@ -788,6 +867,14 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     const times = first.entries.map((e) => Date.parse(e.occurred_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     await screenshot(page, 'activity');
+    // Action names on one line: one line box each.
+    // A string, as this file is compiled without the DOM's types.
+    const lineBoxes = await page.evaluate<number[]>(`[...document.querySelectorAll('tr[data-audit-entry]')].map((tr) => {
+      const range = document.createRange();
+      range.selectNodeContents(tr.children[1]);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    })`);
+    expect(lineBoxes.every((n) => n === 1), `line boxes per action: ${lineBoxes.join(',')}`).toBe(true);
 
     // Load more follows the cursor until the last page: every entry, once each.
     const everything = await all();
@@ -798,6 +885,25 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
       await expect.poll(() => rows.count()).toBeGreaterThan(before);
     }
     expect(await shownIds()).toEqual(everything.map((e) => e.id));
+
+    // Users by username and licenses by code, not by id.
+    const named = await audit({ limit: '200' });
+    const byUser = everything.filter((e) => e.actor.type === 'end_user' && e.actor.id !== null && named.names[e.actor.id]);
+    const byLicense = everything.filter((e) => e.target.type === 'license' && named.names[e.target.id]);
+    expect(byUser.length).toBeGreaterThan(0);
+    expect(byLicense.length).toBeGreaterThan(0);
+    for (const e of [...byUser, ...byLicense]) {
+      const text = (await page.locator(`tr[data-audit-entry="${e.id}"]`).textContent()) ?? '';
+      if (e.actor.type === 'end_user') {
+        expect(text).toContain(named.names[e.actor.id!]!);
+        expect(text).not.toContain(e.actor.id!);
+      }
+      if (e.target.type === 'license') {
+        expect(text).toContain(named.names[e.target.id]!);
+        expect(text).not.toContain(e.target.id);
+      }
+    }
+    expect(Object.values(named.names)).toContain(codes[0]);
 
     // Filtered by action: the two sign-ups, and nothing else.
     await page.locator('input[name=action]').fill('user.created');

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestApp, consoleRequest, createApplication, startTestApp } from '../support/test-app.js';
 import { otherOwnerToken, bearerOf } from './console-helpers.js';
+import { member } from '../support/integration.js';
 
 let t: TestApp;
 let app: Awaited<ReturnType<typeof createApplication>>;
@@ -49,6 +50,32 @@ describe('the audit log', () => {
     const until = new Date(t.clock.now() - 60_000).toISOString();
     const window = (await audit(`?action=variable.changed&since=${since}&until=${until}`)).json();
     expect(window.entries.map((e: { target: { id: string } }) => e.target.id)).toEqual(['v3', 'v2']);
+  });
+
+  it('names the users, licenses and owner its entries point to by id, without touching the hashed entries', async () => {
+    const alice = await member(t, app, 'alice', 'correct horse battery', 60, { hardware_id: 'alice-pc' });
+    const license = (await consoleRequest(t, 'GET', `/applications/${app.id}/licenses/${alice.code}`)).json() as { id: string };
+    expect((await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${alice.id}/timeout`, { until: new Date(t.clock.now() + 60_000).toISOString() })).statusCode).toBe(200);
+    // Another application's user: its id never resolves through this application's log.
+    const other = await createApplication(t);
+    const stranger = await member(t, other, 'mallory', 'correct horse battery', 60, { hardware_id: 'mallory-pc' });
+    const page = (await audit()).json() as {
+      entries: Array<{ action: string; actor: { type: string; id: string | null }; target: { type: string; id: string; label: string | null } }>;
+      names: Record<string, string>;
+    };
+    const activated = page.entries.find((e) => e.action === 'license.activated')!;
+    expect(activated.actor).toMatchObject({ type: 'end_user', id: alice.id });
+    expect(activated.target).toEqual({ type: 'license', id: license.id, label: null });
+    expect(page.names[alice.id]).toBe('alice');
+    expect(page.names[license.id]).toBe(alice.code);
+    const timedOut = page.entries.find((e) => e.action === 'user.timed_out')!;
+    expect(timedOut.actor.type).toBe('owner');
+    expect(page.names[timedOut.actor.id!]).toBe('owner@example.com');
+    expect(page.names[stranger.id]).toBeUndefined();
+    expect(JSON.stringify(page.names)).not.toContain('mallory');
+    // The export keeps the entries as hashed, with no names beside them.
+    const exported = (await consoleRequest(t, 'GET', `/applications/${app.id}/audit.ndjson`)).body.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(exported.some((e) => 'names' in e)).toBe(false);
   });
 
   it('refuses a cursor it did not hand out and a bad limit', async () => {

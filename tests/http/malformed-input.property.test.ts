@@ -64,6 +64,7 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['POST', '/api/integration/reset_devices', 'integration'],
   ['GET', `/api/admin/license/${ID}`, 'admin'],
   ['POST', '/api/console/login', 'console'],
+  ['GET', '/api/console/setup', 'console'],
   ['POST', '/api/console/applications', 'console'],
   ['GET', `/api/console/applications/${ID}`, 'console'],
   ['PATCH', '/api/console/applications/{app}', 'console'],

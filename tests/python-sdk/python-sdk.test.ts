@@ -7,6 +7,8 @@
 // Needs python3 with `cryptography` (.ci/run installs them); elsewhere, without them, the test is
 // skipped and says why, but in CI (GATEHOUSE_REQUIRE_POSTGRES_TESTS) it fails instead.
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/server-process.js';
@@ -32,12 +34,33 @@ interface Run {
   output: string;
 }
 
+const sdk = join(repoRoot, 'sdk', 'python');
+
+/**
+ * The SDK README's install block run as printed, in a shell without PYTHONPATH, with the
+ * checkout filled in: the PYTHONPATH it leaves is the one the suite runs under.
+ */
+function printedInstall(): { code: number | null; pythonPath: string; output: string } {
+  const readme = readFileSync(join(sdk, 'README.md'), 'utf8');
+  const block = /<!-- python-sdk-install -->\n```sh\n([\s\S]*?)```/.exec(readme);
+  if (block === null) throw new Error('sdk/python/README.md has no sh block after <!-- python-sdk-install -->');
+  const script = block[1]!.replace(/^GATEHOUSE_CHECKOUT=.*$/m, 'GATEHOUSE_CHECKOUT="$CHECKOUT"');
+  const { PYTHONPATH: _ignored, ...env } = process.env;
+  const cwd = mkdtempSync(join(tmpdir(), 'gatehouse-pyinstall-'));
+  try {
+    const run = spawnSync('bash', ['-ec', `${script}\nprintf '\\n%s' "$PYTHONPATH"`], { cwd, env: { ...env, CHECKOUT: repoRoot }, encoding: 'utf8' });
+    const lines = run.stdout.split('\n');
+    return { code: run.status, pythonPath: lines.at(-1) ?? '', output: lines.slice(0, -1).join('\n') + run.stderr };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
 /** python3 -m unittest over sdk/python/tests, verbose, with the server's address and owner token. */
-function unittestRun(): Promise<Run> {
-  const sdk = join(repoRoot, 'sdk', 'python');
+function unittestRun(pythonPath: string): Promise<Run> {
   const env = {
     ...process.env,
-    PYTHONPATH: sdk,
+    PYTHONPATH: pythonPath,
     PYTHONDONTWRITEBYTECODE: '1',
     GATEHOUSE_URL: live.base,
     GATEHOUSE_CONSOLE_TOKEN: live.ownerAuth.slice('Bearer '.length),
@@ -53,8 +76,25 @@ function unittestRun(): Promise<Run> {
 }
 
 describe.skipIf(missing !== null)(`the Python SDK against a real server${missing === null ? '' : ` (skipped: ${missing})`}`, () => {
+  it('installs as its README prints it, with no pip (PEP 668 refuses that on Debian)', () => {
+    const readme = readFileSync(join(sdk, 'README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Example'));
+    // Every pip install shown runs inside a virtual environment made just before it.
+    expect(install).toMatch(/python3 -m venv \.venv && \. \.venv\/bin\/activate\npip install /);
+    const run = printedInstall();
+    expect(run.code, run.output).toBe(0);
+    expect(run.output.trim()).toBe('');
+    expect(run.pythonPath).toBe(sdk);
+  });
+
+  it('leaves nothing of a pip install from the checkout for git to pick up', () => {
+    const built = ['sdk/python/build/lib/gatehouse/client.py', 'sdk/python/gatehouse.egg-info/PKG-INFO'];
+    const check = spawnSync('git', ['check-ignore', ...built], { cwd: repoRoot, encoding: 'utf8' });
+    expect(check.stdout.trim().split('\n')).toEqual(built);
+  });
+
   it('passes its unittest suite, with no test skipped', async () => {
-    const { code, output } = await unittestRun();
+    const { code, output } = await unittestRun(printedInstall().pythonPath);
     if (code !== 0) console.error(output);
     else console.log(output.split('\n').filter((l) => /skipped|^64 MiB|^Ran |^OK/.test(l)).join('\n'));
     expect(code, 'python3 -m unittest exit code').toBe(0);

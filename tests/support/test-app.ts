@@ -116,6 +116,8 @@ export interface TestAppOptions {
   metrics?: boolean;
   /** GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1: webhook receivers on loopback (default: off, as the server's). */
   webhooksAllowPrivate?: boolean;
+  /** Start with no owner (a fresh install); `ownerToken` is then empty. */
+  withoutOwner?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -156,7 +158,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
     ...(options.metrics === true ? { metrics: { metrics: createMetrics(deps), route: true } } : {}),
   });
-  const { token } = await createOwner(deps, 'owner@example.com', 'owner-password-1');
+  const { token } = options.withoutOwner ? { token: '' } : await createOwner(deps, 'owner@example.com', 'owner-password-1');
   const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, sealer: cryptoPool.sealer, meter: cryptoPool.meter });
   const jitter = seededRandom('webhook-jitter');
   const webhooks = createWebhookDeliverer(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, random: () => jitter.int(1_000_000) / 1_000_000 });

@@ -263,6 +263,8 @@ export const File = Type.Object(
 export const Owner = Type.Object({ id: Id, email: Type.String() }, closed);
 export const OwnerLogin = Type.Object({ owner: Owner, token: Type.String() }, closed);
 export const BrowserSession = Type.Object({ owner: Owner, csrf_token: Type.String() }, closed);
+/** What the signed-out dashboard may know: whether any owner exists, nothing more. */
+export const ConsoleSetup = Type.Object({ owner_exists: Type.Boolean() }, { ...closed, title: 'ConsoleSetup', examples: [{ owner_exists: true }] });
 
 export const ConsoleToken = Type.Object(
   { id: Id, kind: Type.Enum(['bearer', 'cookie']), created_at: Instant, last_used_at: Nullable(Instant), expires_at: Nullable(Instant), current: Type.Boolean() },
@@ -292,8 +294,14 @@ export const AuditEntry = Type.Object(
   },
   { ...closed, title: 'AuditEntry' },
 );
-/** A page of the audit log, newest first; `next_cursor` is null on the last page. */
-export const AuditPage = Type.Object({ entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()) }, closed);
+/**
+ * A page of the audit log, newest first; `next_cursor` is null on the last page. `names`: what
+ * the entries' user and license ids (and the owner's own id) stand for, outside the hashed entries.
+ */
+export const AuditPage = Type.Object(
+  { entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()), names: Type.Record(Type.String(), Type.String()) },
+  closed,
+);
 
 /** A webhook endpoint (docs/events.md, Webhooks); its secret only in WebhookSecret. */
 export const WebhookEndpoint = Type.Object(

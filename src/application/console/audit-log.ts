@@ -5,6 +5,7 @@ import type { ApplicationStore } from '../ports/application-store.js';
 import type { EventFilter, EventRecord, EventStore } from '../ports/event-store.js';
 import type { OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
+import { auditNames, type AuditNamesDeps } from './audit-names.js';
 
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
@@ -25,10 +26,12 @@ function decodeCursor(cursor: string): number {
 export interface AuditPageResult {
   entries: EventRecord[];
   nextCursor: string | null;
+  /** What the entries' user and license ids stand for (audit-names.ts). */
+  names: Record<string, string>;
 }
 
 export async function auditPage(
-  deps: AuditDeps,
+  deps: AuditDeps & AuditNamesDeps,
   owner: OwnerRecord,
   appId: string,
   filter: EventFilter,
@@ -41,7 +44,7 @@ export async function auditPage(
   // One more than asked tells whether there is a next page.
   const rows = await deps.store.listEvents(app.id, filter, { limit: limit + 1, ...(beforePos === undefined ? {} : { beforePos }) });
   const entries = rows.slice(0, limit);
-  return { entries, nextCursor: rows.length > limit ? encodeCursor(entries.at(-1)!.pos) : null };
+  return { entries, nextCursor: rows.length > limit ? encodeCursor(entries.at(-1)!.pos) : null, names: await auditNames(deps, owner, app.id, entries) };
 }
 
 /**

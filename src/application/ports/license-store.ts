@@ -10,6 +10,8 @@ export interface LicenseStore {
   listLicenses(applicationId: string, status?: 'used' | 'unused'): Promise<LicenseRecord[]>;
   findLicenseByDigest(applicationId: string, codeDigest: string): Promise<LicenseRecord | null>;
   findLicenseById(applicationId: string, id: string): Promise<LicenseRecord | null>;
+  /** The sealed codes of those of `ids` that are licenses of the application (the audit log's names). */
+  sealedCodesOf(applicationId: string, ids: readonly string[]): Promise<Map<string, string>>;
   /** ATOMIC: deletes an unused license; a used one is kept. */
   deleteUnusedLicense(applicationId: string, id: string, now: Instant): Promise<'deleted' | 'used' | 'missing'>;
 }

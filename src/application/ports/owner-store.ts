@@ -10,6 +10,8 @@ export interface OwnerStore {
   findOwnerById(id: string): Promise<OwnerRecord | null>;
   /** Every owner, oldest first (the CLI's `owner list`). */
   listOwners(): Promise<OwnerRecord[]>;
+  /** Whether any owner exists (the dashboard's sign-in page asks before anyone signs in). */
+  hasOwners(): Promise<boolean>;
   updateOwnerPasswordHash(id: string, passwordHash: string): Promise<void>;
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;

@@ -50,6 +50,8 @@ export interface UserStore {
   redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
   findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
   findUserById(applicationId: string, id: string): Promise<UserRecord | null>;
+  /** The usernames of those of `ids` that are users of the application (the audit log's names). */
+  usernamesOf(applicationId: string, ids: readonly string[]): Promise<Map<string, string>>;
   /** The license-code user who signed up with this license. */
   findUserByLicenseId(applicationId: string, licenseId: string): Promise<UserRecord | null>;
   getUserDetails(applicationId: string, userId: string): Promise<UserDetails | null>;

@@ -44,14 +44,22 @@ export function actorTypeName(type: ActorType): string {
   return ACTOR_TYPES.find(([t]) => t === type)?.[1] ?? type;
 }
 
-/** Who acted, in one line: the kind, then its id and address when known. */
-export function actorLabel(actor: AuditEntry['actor']): string {
-  return [actorTypeName(actor.type), actor.id, actor.ip && `from ${actor.ip}`].filter(Boolean).join(' ');
+/** What the page's ids stand for (the audit page's `names`: usernames, license codes, the owner's email). */
+export type AuditNames = Readonly<Record<string, string>>;
+
+/** Who acted, by name where the page names them: the kind's name alone when there is none. */
+export function actorName(actor: AuditEntry['actor'], names: AuditNames = {}): string | null {
+  return actor.id === null ? null : (names[actor.id] ?? actor.id);
 }
 
-/** What the target is called: its label, else its type and id. */
-export function targetLabel(target: AuditEntry['target']): string {
-  return target.label ?? `${target.type} ${target.id}`;
+/** Who acted, in one line: the kind, then its name (else id) and address when known. */
+export function actorLabel(actor: AuditEntry['actor'], names: AuditNames = {}): string {
+  return [actorTypeName(actor.type), actorName(actor, names), actor.ip && `from ${actor.ip}`].filter(Boolean).join(' ');
+}
+
+/** What the target is called: its recorded label, else its name on the page (a license's code), else its type and id. */
+export function targetLabel(target: AuditEntry['target'], names: AuditNames = {}): string {
+  return target.label ?? names[target.id] ?? `${target.type} ${target.id}`;
 }
 
 /** One side of a change as text: nothing is a dash, text as it is, anything else as JSON. */

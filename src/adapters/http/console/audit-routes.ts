@@ -53,7 +53,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ...(q.cursor === undefined ? {} : { cursor: q.cursor }),
         ...(q.limit === undefined ? {} : { limit: Number.parseInt(q.limit, 10) }),
       });
-      return { entries: page.entries.map(auditEntryJson), next_cursor: page.nextCursor };
+      return { entries: page.entries.map(auditEntryJson), next_cursor: page.nextCursor, names: page.names };
     },
   );
 

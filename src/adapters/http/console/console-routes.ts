@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { identifyActor } from '../actor-scope-hooks.js';
 import { authenticateConsoleRequest } from '../../../application/console/browser-sessions.js';
+import { ownerExistence } from '../../../application/console/owner-existence.js';
 import { loginOwner, revokeConsoleToken } from '../../../application/console/owners.js';
 import type { Deps } from '../../../application/deps.js';
 import { callerOf } from '../request-parts.js';
@@ -19,7 +20,7 @@ import { consoleTokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { answers } from '../answers.js';
-import { NoBody, OwnerLogin } from '../wire-schemas.js';
+import { ConsoleSetup, NoBody, OwnerLogin } from '../wire-schemas.js';
 
 /** The owner console API (docs/api.md, API reference, "Console API"), under /api/console. */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
@@ -30,6 +31,13 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
     loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
   );
   await app.register(browserSignInRoute, { deps, cookies });
+
+  // Open, for the signed-out dashboard: whether there is an owner to sign in as.
+  const ownerExists = ownerExistence(deps);
+  app.get('/setup', { schema: { response: answers({ 200: ConsoleSetup }) } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { owner_exists: await ownerExists() };
+  });
 
   // Everything else needs a console token, from a Bearer header or the dashboard's cookie (with
   // its CSRF proof). The hook lives in its own scope so the sign-in routes stay open, and runs on

@@ -1,7 +1,7 @@
 // Licenses, and redeeming them (for a new license-code user or an existing user). Redemption locks
 // the license row (see Dialect.locked) before checking it and marks it with a conditional UPDATE,
 // so a code is used once even when several instances or processes share the database.
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { LicenseStore } from '../../../application/ports/license-store.js';
 import type { UserStore } from '../../../application/ports/user-store.js';
 import type { AdjustmentRecord, LicenseRecord } from '../../../application/records.js';
@@ -74,6 +74,17 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
       return firstRow(d, db.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
+    },
+    async sealedCodesOf(applicationId, ids) {
+      const codes = new Map<string, string>();
+      for (const part of chunks(ids)) {
+        const rows = await db
+          .select({ id: licenses.id, codeSealed: licenses.codeSealed })
+          .from(licenses)
+          .where(and(eq(licenses.applicationId, applicationId), inArray(licenses.id, part)));
+        for (const r of rows) codes.set(r.id, r.codeSealed);
+      }
+      return codes;
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
     async deleteUnusedLicense(applicationId, id, now) {

@@ -33,6 +33,9 @@ export function ownerStore(d: Dialect): OwnerStore {
     async listOwners() {
       return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email))));
     },
+    async hasOwners() {
+      return (await db.select({ id: owners.id }).from(owners).limit(1)).length > 0;
+    },
     async updateOwnerPasswordHash(id, passwordHash) {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
     },

@@ -43,6 +43,14 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     findUserByUsernameKey: reads.findUserByUsernameKey,
     findUserById: reads.findUserById,
     findUserByLicenseId: reads.findUserByLicenseId,
+    async usernamesOf(applicationId, ids) {
+      const names = new Map<string, string>();
+      for (const part of chunks(ids)) {
+        const rows = await db.select({ id: users.id, username: users.username }).from(users).where(and(eq(users.applicationId, applicationId), inArray(users.id, part)));
+        for (const r of rows) names.set(r.id, r.username);
+      }
+      return names;
+    },
     async getUserDetails(applicationId, userId) {
       // One read-only snapshot so the user, devices and adjustments are consistent.
       return d.snapshot(async (tx) => {

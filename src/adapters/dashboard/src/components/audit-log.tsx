@@ -4,7 +4,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { appPath, get } from '../api.js';
-import { actorLabel, actorTypeName, auditQuery, changeRows, targetLabel, type AuditFilters } from '../audit.js';
+import { actorLabel, actorName, actorTypeName, auditQuery, changeRows, targetLabel, type AuditFilters, type AuditNames } from '../audit.js';
 import { formatDateTime } from '../format.js';
 import type { AuditEntry, AuditPage } from '../types.js';
 import { Badge } from './badge.js';
@@ -24,6 +24,7 @@ export function AuditLog({ appId, filters, empty }: { appId: string; filters: Au
   const loadMore = useAction();
   const pages = first.data ? [first.data, ...(more?.after === first.data ? more.pages : [])] : [];
   const entries = pages.flatMap((p) => p.entries);
+  const names: AuditNames = Object.assign({}, ...pages.map((p) => p.names));
   const cursor = pages.length ? pages[pages.length - 1]!.next_cursor : null;
 
   const next = () =>
@@ -50,13 +51,13 @@ export function AuditLog({ appId, filters, empty }: { appId: string; filters: Au
             <Fragment key={e.id}>
               <tr data-audit-entry={e.id} data-action={e.action}>
                 <td>{formatDateTime(e.occurred_at)}</td>
-                <td class="mono">{e.action}</td>
-                <td title={actorLabel(e.actor)}>
+                <td class="mono nowrap">{e.action}</td>
+                <td title={actorLabel(e.actor, names)}>
                   {actorTypeName(e.actor.type)}
-                  {(e.actor.id || e.actor.ip) && <span class="muted small mono actor-detail">{[e.actor.id, e.actor.ip].filter(Boolean).join(' · ')}</span>}
+                  {(e.actor.id || e.actor.ip) && <span class="muted small actor-detail">{[actorName(e.actor, names), e.actor.ip].filter(Boolean).join(' · ')}</span>}
                 </td>
                 <td>
-                  {targetLabel(e.target)}
+                  <span class={e.target.type === 'license' && !e.target.label && names[e.target.id] ? 'mono' : undefined}>{targetLabel(e.target, names)}</span>
                   <span class="muted small"> {e.target.type}</span>
                 </td>
                 <td>
@@ -71,7 +72,7 @@ export function AuditLog({ appId, filters, empty }: { appId: string; filters: Au
               {open.has(e.id) && (
                 <tr id={`audit-${e.id}`} class="detail-row">
                   <td colSpan={6}>
-                    <EntryDetails entry={e} />
+                    <EntryDetails entry={e} names={names} />
                   </td>
                 </tr>
               )}
@@ -94,7 +95,7 @@ function OutcomeBadge({ outcome }: { outcome: string }) {
   return <Badge tone={outcome === 'success' ? 'green' : 'red'}>{outcome}</Badge>;
 }
 
-function EntryDetails({ entry }: { entry: AuditEntry }) {
+function EntryDetails({ entry, names }: { entry: AuditEntry; names: AuditNames }) {
   const rows = changeRows(entry.changes);
   return (
     <div class="detail">
@@ -124,7 +125,14 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
         <dt>Target</dt>
         <dd class="mono">
           {entry.target.type} {entry.target.id}
+          {names[entry.target.id] && ` (${names[entry.target.id]})`}
         </dd>
+        {entry.actor.id && (
+          <>
+            <dt>Actor id</dt>
+            <dd class="mono">{entry.actor.id}</dd>
+          </>
+        )}
         <dt>Entry id</dt>
         <dd class="mono">{entry.id}</dd>
       </dl>

@@ -1,4 +1,5 @@
-// Adjustments over the selected users (the body and its rules: adjustments.ts).
+// Adjustments over the selected users, or over one from their page (the body and its rules:
+// adjustments.ts).
 import { useState } from 'preact/hooks';
 import { adjustmentBody, type AdjustMode } from '../adjustments.js';
 import { appPath, post } from '../api.js';
@@ -14,7 +15,15 @@ const MODES: Array<[AdjustMode, string]> = [
   ['revoke', 'Revoke lifetime access'],
 ];
 
-export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds: string[]; onDone: (adjusted: number) => void }) {
+interface BulkAdjustProps {
+  appId: string;
+  userIds: string[];
+  onDone: (adjusted: number) => void;
+  /** For one user's page: the card's title and who the change is for, instead of "N selected users". */
+  single?: { title: string; name: string };
+}
+
+export function BulkAdjust({ appId, userIds, onDone, single }: BulkAdjustProps) {
   const [mode, setMode] = useState<AdjustMode>('extend');
   const [amount, setAmount] = useState('30');
   const [unit, setUnit] = useState<DurationUnit>('days');
@@ -23,16 +32,17 @@ export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds:
   const action = useAction();
   const timed = mode === 'extend' || mode === 'reduce';
   const n = userIds.length;
+  const whom = single?.name ?? `${n} user${n === 1 ? '' : 's'}`;
   const submit = (e: Event) => {
     e.preventDefault();
     const label = MODES.find(([m]) => m === mode)?.[1] ?? mode;
-    void runConfirmed(action, { title: `${label} for ${n} user${n === 1 ? '' : 's'}?`, message: 'Each user gets an adjustment in their history.', label: 'Apply' }, async () => {
+    void runConfirmed(action, { title: `${label} for ${whom}?`, message: single ? 'It is recorded in their membership history.' : 'Each user gets an adjustment in their history.', label: 'Apply' }, async () => {
       const body = { user_ids: userIds, ...adjustmentBody(mode, Number(amount) * DURATION_UNITS[unit], alsoRevoke, reason) };
       onDone((await post<{ adjusted: number }>(appPath(appId, '/adjustments'), body)).adjusted);
     });
   };
   return (
-    <Card title={`Adjust ${n} selected user${n === 1 ? '' : 's'}`}>
+    <Card title={single?.title ?? `Adjust ${n} selected user${n === 1 ? '' : 's'}`}>
       <form onSubmit={submit}>
         <ErrorBanner error={action.error} />
         <div class="form-row">
@@ -46,7 +56,7 @@ export function BulkAdjust({ appId, userIds, onDone }: { appId: string; userIds:
           <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown in the history" />
         </div>
         {timed && <CheckField label="Also revoke lifetime access" checked={alsoRevoke} onChange={setAlsoRevoke} />}
-        <FormActions label={`Apply to ${n} user${n === 1 ? '' : 's'}`} busy={action.busy} disabled={n === 0} />
+        <FormActions label={single ? 'Apply' : `Apply to ${whom}`} busy={action.busy} disabled={n === 0} />
       </form>
     </Card>
   );

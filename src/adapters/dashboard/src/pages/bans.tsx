@@ -6,6 +6,7 @@ import { PagedTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
 import { Card, FormActions, SelectField, TextField } from '../components/fields.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
+import { UserPicker } from '../components/user-picker.js';
 import { formatDateTime } from '../format.js';
 import type { Ban, BanType } from '../types.js';
 
@@ -13,7 +14,7 @@ const TYPES: Array<[BanType, string]> = [
   ['ip', 'IP address'],
   ['hardware_id', 'Hardware id'],
   ['license', 'License code'],
-  ['user', 'User id'],
+  ['user', 'User'],
 ];
 const typeName = (t: BanType) => TYPES.find(([v]) => v === t)?.[1] ?? t;
 
@@ -29,7 +30,8 @@ export function BansPage({ app }: AppPageProps) {
     e.preventDefault();
     void add.run(async () => {
       await post(appPath(app.id, '/bans'), { type, value: value.trim(), ...(reason.trim() ? { reason: reason.trim() } : {}) });
-      setValue('');
+      // The picker keeps its choice (its matches have not changed); a typed value is cleared.
+      if (type !== 'user') setValue('');
       setReason('');
       await bans.reload();
     });
@@ -54,8 +56,22 @@ export function BansPage({ app }: AppPageProps) {
         <form onSubmit={submit}>
           <ErrorBanner error={add.error} />
           <div class="form-row">
-            <SelectField<BanType> label="Type" name="type" value={type} onChange={setType} options={TYPES} />
-            <TextField label="Value" name="value" value={value} onInput={setValue} required />
+            <SelectField<BanType>
+              label="Type"
+              name="type"
+              value={type}
+              onChange={(t) => {
+                setType(t);
+                setValue('');
+              }}
+              options={TYPES}
+            />
+            {type === 'user' ? (
+              // The API takes the user's id; the owner picks them by name.
+              <UserPicker appId={app.id} value={value} onChange={setValue} />
+            ) : (
+              <TextField label="Value" name="value" value={value} onInput={setValue} required />
+            )}
             <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional" />
           </div>
           <FormActions label="Ban" busy={add.busy} />

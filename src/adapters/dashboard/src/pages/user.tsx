@@ -12,13 +12,16 @@ import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { downloadText } from '../download.js';
 import { formatDateTime, formatMinutes, isoToLocalInput, localInputToIso } from '../format.js';
 import { appHref } from '../router.js';
-import type { Adjustment, Application, User, UserPageData, UserVariable } from '../types.js';
+import { BulkAdjust } from '../components/bulk-adjust.js';
+import type { Adjustment, Application, Ban, User, UserPageData, UserVariable } from '../types.js';
 
 export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
   const path = appPath(app.id, `/users/${seg(userId)}`);
   const user = useLoad(() => get<UserPageData>(path), [path]);
+  const bans = useLoad(() => get<Ban[]>(appPath(app.id, '/bans')), [app.id]);
   const action = useAction();
   const u = user.data;
+  const ban = bans.data?.find((b) => b.type === 'user' && b.value === userId) ?? null;
 
   const act = (title: string, message: string, label: string, request: () => Promise<unknown>) => () =>
     void runConfirmed(action, { title, message, label }, async () => {
@@ -31,13 +34,13 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
       <Link href={appHref(app.id, 'users')} class="back-link">
         ‹ Users
       </Link>
-      <ErrorBanner error={user.error ?? action.error} />
+      <ErrorBanner error={user.error ?? bans.error ?? action.error} />
       {u && (
         <>
           <div class="page-head">
             <h1>{u.username}</h1>
             <span>
-              <MembershipBadge user={u} /> <TimeoutBadge user={u} />
+              <MembershipBadge user={u} /> <TimeoutBadge user={u} /> {ban && <Badge tone="red">Banned</Badge>}
             </span>
           </div>
           <Card title="Account">
@@ -62,7 +65,32 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             >
               Unlock sign-in
             </button>
+            {' '}
+            {ban ? (
+              <button
+                type="button"
+                class="btn"
+                onClick={act('Remove the ban?', `${u.username} can sign in again.`, 'Remove ban', async () => {
+                  await del(appPath(app.id, `/bans/${seg(ban.id)}`));
+                  await bans.reload();
+                })}
+              >
+                Remove ban
+              </button>
+            ) : (
+              <button
+                type="button"
+                class="btn btn-danger"
+                onClick={act('Ban this user?', `${u.username}'s sessions end and every sign-in is refused until the ban is removed (here or on Bans).`, 'Ban', async () => {
+                  await post(appPath(app.id, '/bans'), { type: 'user', value: u.id });
+                  await bans.reload();
+                })}
+              >
+                Ban
+              </button>
+            )}
           </Card>
+          <BulkAdjust appId={app.id} userIds={[u.id]} single={{ title: 'Extend or reduce membership', name: u.username }} onDone={() => void user.reload()} />
           <TimeoutCard user={u} path={path} onChange={() => void user.reload()} />
           <LimitsCard user={u} path={path} onChange={() => void user.reload()} />
           {u.credential_type === 'username_password' && <PasswordCard user={u} path={path} />}
