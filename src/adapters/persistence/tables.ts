@@ -362,7 +362,8 @@ export function defineTables(k: Kit) {
   );
 
   // Successful sign-ups in the hour's window, per application (scope `application`) and per
-  // address bucket (scope `address:<bucket>`); domain/sign-up-limits.ts.
+  // address bucket (scope `address:<bucket>`); domain/sign-up-limits.ts. A user's variable
+  // writes count here too (scope `variable_writes:<user id>`).
   const signUpCounters = k.table(
     'sign_up_counters',
     {
