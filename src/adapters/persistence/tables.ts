@@ -481,7 +481,10 @@ export function defineTables(k: Kit) {
       changes: k.text('changes'),
       outcome: k.text('outcome').notNull(),
       seq: k.bigNumber('seq'),
+      /** The chain link once linked; 'unlinked' on a row the chainer refused (its seal did not verify). */
       hash: k.text('hash'),
+      /** HMAC of the entry under the chain's key, written with the row: the chainer links only sealed rows. */
+      seal: k.text('seal'),
     },
     (t) => [
       k.unique('events_app_seq_uq').on(t.applicationId, t.seq),
@@ -493,13 +496,15 @@ export function defineTables(k: Kit) {
   );
 
   // The head of each application's audit chain: the last linked entry's seq and hash, so removing
-  // the newest entries is noticed too (docs/events.md, Tamper evidence).
+  // the newest entries is noticed too (docs/events.md, Tamper evidence). `keyed`: the last link
+  // was keyed; a chain made before keying is re-anchored once (audit.rekeyed).
   const auditChainHeads = k.table('audit_chain_heads', {
     applicationId: k.text('application_id')
       .primaryKey()
       .references(() => applications.id, { onDelete: 'cascade' }),
     seq: k.bigNumber('seq').notNull(),
     hash: k.text('hash').notNull(),
+    keyed: k.flag('keyed').notNull().default(false),
   });
 
   // Webhook endpoints (docs/events.md, Webhooks). The signing secret is sealed under the master
