@@ -87,6 +87,24 @@ export function eventContract({ store, connect, test, section }: ContractContext
       expect(await store().pruneEvents(T0, T0 + 10 * DAY_MS)).toBe(0);
     });
 
+    test('rows written by a store without the key are never linked: marked unlinked, listed, and the chain goes on', async () => {
+      const { app } = await seedApp(store());
+      await store().recordEvent(draft(app.id, 0), T0);
+      // Someone with the database but not the master key: their rows carry no valid seal.
+      const intruder = await connect({ auditKey: new Uint8Array(32).fill(9) });
+      await intruder.recordEvent(draft(app.id, 1), T0 + 1);
+      await store().recordEvent(draft(app.id, 2), T0 + 2);
+      // The chainer takes up all three and links only the two sealed rows.
+      expect(await store().chainEvents(100)).toBe(3);
+      const chained = await store().chainedEvents(app.id, 0, 10);
+      expect(chained.map((e) => e.target.id)).toEqual(['v0', 'v2']);
+      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 2, legacy: 0 });
+      const unlinked = await store().unlinkedEvents(app.id, 10);
+      expect(unlinked.map((e) => [e.target.id, e.seq, e.hash])).toEqual([['v1', null, 'unlinked']]);
+      expect(await store().chainEvents(100)).toBe(0);
+      expect(await store().newestChained(app.id, 'variable.changed')).toMatchObject({ seq: 2, target: { id: 'v2' } });
+    });
+
     test('listEvents filters and pages newest first by insertion order', async () => {
       const { app } = await seedApp(store());
       for (let i = 0; i < 5; i++) await store().recordEvent({ ...draft(app.id, i), action: i % 2 ? 'a.odd' : 'a.even' }, T0 + i);
