@@ -235,7 +235,7 @@ describe('audit verify', () => {
     expect(after.code).toBe(0);
   });
 
-  it('audit head prints the signed head; an empty or unknown application has none', async () => {
+  it("audit head prints the signed head, verifiable with the application's public key", async () => {
     const run = await runGatehouse(build.outDir, ['audit', 'head', '--application', apps.untouched], {
       LOG_LEVEL: 'warn',
       GATEHOUSE_DATA_DIR: t.dataDir,
