@@ -9,7 +9,7 @@ import type { Clock } from './application/ports/runtime.js';
 import { issueMissingSigningKeys } from './application/signing-keys.js';
 import type { Argon2Parameters } from './adapters/crypto/argon2-hasher.js';
 import { loadOrCreateMasterKey } from './adapters/crypto/master-key.js';
-import { composeDeps } from './compose.js';
+import { auditChainKey, composeDeps } from './compose.js';
 import type { Config } from './config.js';
 import { assertSupported, openConfiguredBlobStore, openConfiguredStore } from './open-store.js';
 import { assertMasterKeyMatches } from './startup-checks.js';
@@ -33,7 +33,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
   // Owner-only, like the master key and the database file inside it.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const masterKey = config.masterKey ?? loadOrCreateMasterKey(config.dataDir);
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config, { auditKey: auditChainKey(masterKey) });
   try {
     const deps = composeDeps({
       store,

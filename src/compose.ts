@@ -46,6 +46,9 @@ export const DEFAULT_PASSWORD_QUEUE = 64;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** The audit chain's key: the store seals and links with it, `audit verify` checks with it. */
+export const auditChainKey = (masterKey: Uint8Array): Buffer => deriveKey(masterKey, 'audit-chain');
+
 /** Wires the driven adapters into the dependencies every use case takes. */
 export function composeDeps(options: ComposeOptions): Deps {
   // libuv runs argon2 on its thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise);
@@ -67,6 +70,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     tokens: createSessionTokens(deriveKey(options.masterKey, 'session-tokens')),
     secrets,
     responseKeys: createResponseSigningKeys(secrets),
+    auditChainKey: auditChainKey(options.masterKey),
     requestSignatures: createRequestSignatures(secrets),
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },

@@ -33,11 +33,11 @@ export function assertSupported(config: Config): void {
  * The database the configuration names: PostgreSQL by DATABASE_URL, else SQLite in the data
  * folder. A database that cannot be reached stops the start with one line naming it.
  */
-export async function openConfiguredStore(config: Config): Promise<Store> {
+export async function openConfiguredStore(config: Config, keys: { auditKey: Uint8Array }): Promise<Store> {
   assertSupported(config);
-  if (config.databaseUrl === null) return openSqliteStore({ path: join(config.dataDir, SQLITE_FILE) });
+  if (config.databaseUrl === null) return openSqliteStore({ path: join(config.dataDir, SQLITE_FILE), auditKey: keys.auditKey });
   try {
-    return await openPostgresStore({ url: config.databaseUrl });
+    return await openPostgresStore({ url: config.databaseUrl, auditKey: keys.auditKey });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(`DATABASE_URL: cannot open the PostgreSQL database at ${redactedUrl(config.databaseUrl)}: ${reason}`);

@@ -13,6 +13,7 @@ import type { RequestSignatures } from './ports/request-signatures.js';
 import type { ResponseSigningKeys } from './ports/response-signing-keys.js';
 import type { TokenService } from './ports/token-service.js';
 import type { WebhookSender } from './ports/webhook-sender.js';
+import type { ChainKey } from '../domain/audit-chain.js';
 
 /**
  * Every driven port and the limits from configuration, as compose.ts builds them and the HTTP
@@ -27,6 +28,8 @@ export interface Deps {
   secrets: Secrets;
   responseKeys: ResponseSigningKeys;
   requestSignatures: RequestSignatures;
+  /** The audit chain's key, derived from the master key (docs/events.md, The hash chain). */
+  auditChainKey: ChainKey;
   clock: Clock;
   ids: Ids;
   limits: ThrottleLimits;

@@ -27,9 +27,13 @@ const SECTIONS: Section[] = [
   {
     groups: ['audit'],
     note: 'local',
-    lines: `  gatehouse audit verify --application ID [--json]
-      Recomputes the application's audit log hash chain from the database: prints OK with the
-      number of entries, or the first entry changed or removed (by seq and id) and exits 1.`,
+    lines: `  gatehouse audit verify --application ID [--anchor FILE] [--export-head FILE] [--json]
+      Recomputes the application's keyed audit chain from the database: prints OK with the
+      number of entries, or the first entry changed or removed (by seq and id), rows kept out of
+      the chain, or a head from --anchor the chain no longer holds, and exits 1. Once it passes,
+      --export-head writes the chain's head, signed with the application's key, to keep elsewhere.
+  gatehouse audit head --application ID
+      Prints the chain's head, signed with the application's key (JSON), without verifying.`,
   },
   {
     groups: ['backup', 'restore'],

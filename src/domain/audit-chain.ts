@@ -1,8 +1,8 @@
 // The audit log's tamper evidence (docs/events.md, The hash chain): each application's entries
-// are chained in `seq` order, each entry's hash covering the previous hash and the entry's
-// canonical JSON, so changing or removing an entry breaks every hash after it. Pure: the chainer
-// links entries with it and `audit verify` recomputes the chain with it.
-import { createHash } from 'node:crypto';
+// are chained in `seq` order, each link an HMAC under a key derived from the master key over the
+// previous hash and the entry's canonical JSON, so whoever can write the database but lacks the
+// key can neither change, insert nor re-link an entry. Pure: the key is a parameter.
+import { createHash, createHmac } from 'node:crypto';
 
 /** An entry as the chain covers it: the fields of the API's AuditEntry but its hash. */
 export interface ChainedEntry {
@@ -36,88 +36,136 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-/** SHA-256 (lowercase hex) of the previous entry's hash ('' for the first) followed by the entry's canonical JSON. */
-export function chainHash(previousHash: string | null, entry: ChainedEntry): string {
+/** The chain's key (derived from the master key; never stored). */
+export type ChainKey = Uint8Array;
+
+const covered = (entry: ChainedEntry) => {
   const { id, application_id, seq, occurred_at, action, actor, target, data, changes, outcome } = entry;
-  const covered = { id, application_id, seq, occurred_at, action, actor, target, data, changes, outcome };
-  return createHash('sha256')
-    .update(previousHash ?? '')
-    .update(canonicalJson(covered))
-    .digest('hex');
+  return { id, application_id, seq, occurred_at, action, actor, target, data, changes, outcome };
+};
+
+/** HMAC-SHA-256 (lowercase hex) under `key` of the previous entry's hash ('' for the first) and the entry's canonical JSON. */
+export function chainHash(key: ChainKey, previousHash: string | null, entry: ChainedEntry): string {
+  return createHmac('sha256', key).update(previousHash ?? '').update(canonicalJson(covered(entry))).digest('hex');
+}
+
+/** The unkeyed link of chains made before keying: plain SHA-256 of the same bytes. */
+export function legacyChainHash(previousHash: string | null, entry: ChainedEntry): string {
+  return createHash('sha256').update(previousHash ?? '').update(canonicalJson(covered(entry))).digest('hex');
+}
+
+/**
+ * The seal an entry gets when its change records it, before it has a place in the chain: the
+ * chainer links only sealed rows, so a row written into the database by hand is never linked.
+ */
+export function entrySeal(key: ChainKey, entry: Omit<ChainedEntry, 'seq'> & { seq?: number }): string {
+  const { seq: _seq, ...rest } = covered({ ...entry, seq: 0 });
+  return createHmac('sha256', key).update('seal\n').update(canonicalJson(rest)).digest('hex');
 }
 
 /** What verification found: the chain is whole, or the first place it breaks. */
 export type ChainVerdict =
-  | { ok: true; count: number }
+  | { ok: true; count: number; legacy: number }
   | { ok: false; count: number; problem: 'changed'; seq: number; id: string }
   | { ok: false; count: number; problem: 'missing'; seq: number; after: { seq: number; id: string } | null }
-  | { ok: false; count: number; problem: 'head'; seq: number; headSeq: number };
+  | { ok: false; count: number; problem: 'head'; seq: number; headSeq: number }
+  /** Entries from `seq` on are linked without the key (re-linked by hand, or never re-anchored). */
+  | { ok: false; count: number; problem: 'unkeyed'; seq: number }
+  /** An exported head (seq, hash) the chain no longer holds: its tail was cut or rewritten. */
+  | { ok: false; count: number; problem: 'anchor'; seq: number; lastSeq: number | null }
+  /** The `audit.pruned` entry that says where the chain starts is not a verified part of it. */
+  | { ok: false; count: number; problem: 'pruned'; seq: number };
 
 /** An entry as stored: the chained fields and the hash the chainer wrote. */
 export type StoredEntry = ChainedEntry & { hash: string };
 
-/** The audit-only action a retention purge records, with `data.through_seq`: the last seq it removed. */
+/** The audit-only action a retention purge records, with `data.through_seq` (the last seq it removed) and `data.through_hash` (its hash). */
 export const PRUNED_ACTION = 'audit.pruned';
+/** The audit-only action that re-anchors a chain made before keying: its keyed link covers every unkeyed entry before it. */
+export const REKEYED_ACTION = 'audit.rekeyed';
 
-/** The last seq retention removed, as the newest `audit.pruned` entry vouches; 0 when none did. */
-export function prunedThrough(entries: readonly ChainedEntry[]): number {
-  let through = 0;
-  for (const e of entries) {
-    const seq = e.action === PRUNED_ACTION ? e.data['through_seq'] : undefined;
-    if (typeof seq === 'number' && seq > through) through = seq;
-  }
-  return through;
+/** Where a chain starts: seq 1, or after what a prune removed (and that entry's hash, when the prune recorded it). */
+export interface ChainStart {
+  seq: number;
+  previousHash: string | null;
+}
+
+/** The start a (verified) `audit.pruned` entry vouches for; seq 1 without one. */
+export function startAfterPrune(pruned: ChainedEntry | null): ChainStart {
+  const through = pruned?.data['through_seq'];
+  const hash = pruned?.data['through_hash'];
+  if (typeof through !== 'number') return { seq: 1, previousHash: null };
+  return { seq: through + 1, previousHash: typeof hash === 'string' ? hash : null };
 }
 
 /**
  * Recomputes a chain entry by entry (in `seq` order), so a long log never has to be held whole.
- * `start` is the seq the chain starts at: 1, or the one after what retention pruned (an
- * `audit.pruned` entry, itself chained, says through which seq). A pruned chain's first entry
- * cannot be recomputed (its predecessor is gone): its hash is trusted as the link to what came
- * before, and every later one is recomputed. `head` is the stored last linked seq and hash.
+ * Each link must be keyed, except those of an unkeyed prefix (chained before keying), which a
+ * keyed entry after them must close. A pruned chain's first entry is recomputed from the hash its
+ * prune recorded; an old prune recorded none, and its first entry's hash is trusted. `head`: the
+ * stored head; `anchor`: a head exported earlier, which the chain must still hold.
  */
-export function createChainVerifier(start: number, head: { seq: number; hash: string } | null) {
+export function createChainVerifier(key: ChainKey, start: ChainStart, head: { seq: number; hash: string } | null, anchor: { seq: number; hash: string } | null = null) {
   let previous: StoredEntry | null = null;
   let count = 0;
+  let legacy = 0;
+  let keyedSeen = false;
+  let lastLegacy = false;
   let broken: ChainVerdict | null = null;
   return {
     /** Checks the next entry; false once the chain is broken (the verdict says where). */
     add(entry: StoredEntry): boolean {
       if (broken !== null) return false;
-      const expectedSeq = previous === null ? start : previous.seq + 1;
+      const expectedSeq = previous === null ? start.seq : previous.seq + 1;
       if (entry.seq !== expectedSeq) {
         broken = { ok: false, count, problem: 'missing', seq: expectedSeq, after: previous === null ? null : { seq: previous.seq, id: previous.id } };
         return false;
       }
-      const trusted = previous === null && start > 1;
-      if (!trusted && chainHash(previous?.hash ?? null, entry) !== entry.hash) {
+      const previousHash = previous === null ? start.previousHash : previous.hash;
+      const trusted = previous === null && start.seq > 1 && start.previousHash === null;
+      if (trusted || chainHash(key, previousHash, entry) === entry.hash) {
+        keyedSeen ||= !trusted;
+        lastLegacy = false;
+      } else if (!keyedSeen && legacyChainHash(previousHash, entry) === entry.hash) {
+        legacy += 1;
+        lastLegacy = true;
+      } else {
         broken = { ok: false, count, problem: 'changed', seq: entry.seq, id: entry.id };
+        return false;
+      }
+      if (anchor !== null && entry.seq === anchor.seq && entry.hash !== anchor.hash) {
+        broken = { ok: false, count, problem: 'anchor', seq: anchor.seq, lastSeq: entry.seq };
         return false;
       }
       previous = entry;
       count += 1;
       return true;
     },
-    /** The verdict once every entry was added: the last entry must be the head. */
+    /** The verdict once every entry was added: the last entry must be the head, and keyed. */
     verdict(): ChainVerdict {
       if (broken !== null) return broken;
       const last: StoredEntry | null = previous;
       const headSeq = head?.seq ?? 0;
       if (last === null ? headSeq > 0 : last.seq < headSeq) {
         // The newest entries are gone: the head still names them.
-        return { ok: false, count, problem: 'missing', seq: (last?.seq ?? start - 1) + 1, after: last === null ? null : { seq: last.seq, id: last.id } };
+        return { ok: false, count, problem: 'missing', seq: (last?.seq ?? start.seq - 1) + 1, after: last === null ? null : { seq: last.seq, id: last.id } };
       }
       if (last !== null && (head === null || last.seq !== head.seq || last.hash !== head.hash)) {
         return { ok: false, count, problem: 'head', seq: last.seq, headSeq };
       }
-      return { ok: true, count };
+      if (anchor !== null && anchor.seq >= start.seq && (last === null || last.seq < anchor.seq)) {
+        return { ok: false, count, problem: 'anchor', seq: anchor.seq, lastSeq: last?.seq ?? null };
+      }
+      if (last !== null && lastLegacy) return { ok: false, count, problem: 'unkeyed', seq: last.seq - legacy + 1 };
+      return { ok: true, count, legacy };
     },
   };
 }
 
-/** verifyChain over entries in hand (in `seq` order), the prune they record included. */
-export function verifyChain(entries: readonly StoredEntry[], head: { seq: number; hash: string } | null): ChainVerdict {
-  const verifier = createChainVerifier(prunedThrough(entries) + 1, head);
+/** verifyChain over entries in hand (in `seq` order), the newest prune among them included. */
+export function verifyChain(key: ChainKey, entries: readonly StoredEntry[], head: { seq: number; hash: string } | null, anchor: { seq: number; hash: string } | null = null): ChainVerdict {
+  const pruned = entries.filter((e) => e.action === PRUNED_ACTION).at(-1) ?? null;
+  const verifier = createChainVerifier(key, startAfterPrune(pruned), head, anchor);
   for (const entry of entries) if (!verifier.add(entry)) break;
   return verifier.verdict();
 }

@@ -25,10 +25,18 @@ function current(c: WindowCounter | null, now: Instant): WindowCounter {
 
 /** Counts one sign-up in the scope's window; refused with RATE_LIMITED once the window is full. */
 export function reserveSignUp(c: WindowCounter | null, scope: SignUpScope, limit: number, now: Instant): WindowCounter {
+  const where = scope === 'address' ? 'from this address' : 'on this application';
+  return countInHourWindow(c, limit, now, `too many sign-ups ${where}; try again later`);
+}
+
+/**
+ * Counts one action in an hourly window (the sign-up counters' rows, which hold other hourly
+ * budgets too, e.g. a user's variable writes); RATE_LIMITED with `refusal` once it is full.
+ */
+export function countInHourWindow(c: WindowCounter | null, limit: number, now: Instant, refusal: string): WindowCounter {
   const window = current(c, now);
   if (window.failures >= limit) {
-    const where = scope === 'address' ? 'from this address' : 'on this application';
-    throw new DomainError('RATE_LIMITED', `too many sign-ups ${where}; try again later`, {
+    throw new DomainError('RATE_LIMITED', refusal, {
       retryAfterSeconds: Math.max(1, Math.ceil((window.windowStart + SIGN_UP_WINDOW_MS - now) / 1000)),
     });
   }

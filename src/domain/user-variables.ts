@@ -11,6 +11,15 @@ export const USER_VARIABLE_VALUE_MAX_BYTES = 64 * 1024;
 export const MAX_USER_VARIABLES_DEFAULT = 100;
 /** The largest an owner may set: 1000 variables of 64 KiB is already 64 MiB for one user. */
 export const MAX_USER_VARIABLES_CEILING = 1000;
+/**
+ * What one user's values may hold together, in UTF-8 bytes: the count alone let a user keep
+ * 100 x 64 KiB (docs/api.md, User variables).
+ */
+export const USER_VARIABLE_BYTES_MAX = 1024 * 1024;
+/** Writes (sets and deletes) one user may make through the integration API in an hour. */
+export const USER_VARIABLE_WRITES_PER_HOUR = 1000;
+
+export const utf8Bytes = (value: string): number => Buffer.byteLength(value, 'utf8');
 
 export function acceptUserVariableName(name: string): string {
   if (!USER_VARIABLE_NAME_PATTERN.test(name)) {
@@ -20,7 +29,7 @@ export function acceptUserVariableName(name: string): string {
 }
 
 export function acceptUserVariableValue(value: string): string {
-  if (Buffer.byteLength(value, 'utf8') > USER_VARIABLE_VALUE_MAX_BYTES) {
+  if (utf8Bytes(value) > USER_VARIABLE_VALUE_MAX_BYTES) {
     throw validationError('value', `must be at most ${USER_VARIABLE_VALUE_MAX_BYTES} bytes of UTF-8 text`);
   }
   return value;
@@ -29,4 +38,11 @@ export function acceptUserVariableValue(value: string): string {
 /** Refuses a new variable once the user holds `max` of them; replacing one is always allowed. */
 export function assertRoomForVariable(held: number, isNew: boolean, max: number): void {
   if (isNew && held >= max) throw validationError('name', `a user holds at most ${max} variables; delete one first`);
+}
+
+/** Refuses a value that would take the user's values past USER_VARIABLE_BYTES_MAX; `othersBytes`: the user's other values. */
+export function assertRoomForBytes(othersBytes: number, valueBytes: number): void {
+  if (othersBytes + valueBytes > USER_VARIABLE_BYTES_MAX) {
+    throw validationError('value', `a user's variables hold at most ${USER_VARIABLE_BYTES_MAX} bytes together; ${USER_VARIABLE_BYTES_MAX - othersBytes} are left`);
+  }
 }

@@ -7,6 +7,7 @@ import type { Store } from '../../src/application/ports/store.js';
 import type { EventDraft } from '../../src/application/events/event-draft.js';
 import { chainedEntryOf } from '../../src/application/events/chain-entry.js';
 import { verifyChain } from '../../src/domain/audit-chain.js';
+import { UNKEYED_AUDIT_KEY } from '../../src/adapters/persistence/sql-store.js';
 import { DAY_MS } from '../../src/domain/overview.js';
 
 const draft = (applicationId: string, i: number): EventDraft => ({
@@ -20,7 +21,7 @@ const draft = (applicationId: string, i: number): EventDraft => ({
 /** The application's chain as verify reads it. */
 async function verdict(store: Store, applicationId: string) {
   const entries = (await store.chainedEvents(applicationId, 0, 10_000)).map((e) => ({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
-  return verifyChain(entries, await store.chainHead(applicationId));
+  return verifyChain(UNKEYED_AUDIT_KEY, entries, await store.chainHead(applicationId));
 }
 
 export function eventContract({ store, connect, test, section }: ContractContext): void {
@@ -38,12 +39,12 @@ export function eventContract({ store, connect, test, section }: ContractContext
       expect(chained.map((e) => e.target.id)).toEqual(['v0', 'v2', 'v4']);
       expect((await store().chainedEvents(other.id, 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
       expect(await store().chainHead(app.id)).toEqual({ seq: 3, hash: chained[2]!.hash });
-      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 3 });
-      expect(await verdict(store(), other.id)).toEqual({ ok: true, count: 2 });
+      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 3, legacy: 0 });
+      expect(await verdict(store(), other.id)).toEqual({ ok: true, count: 2, legacy: 0 });
       // Later events continue the chain.
       await store().recordEvent(draft(app.id, 9), T0 + 9);
       expect(await store().chainEvents(1)).toBe(1);
-      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 4 });
+      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 4, legacy: 0 });
     });
 
     test('two chainers on two connections, racing over many events, link each exactly once into one chain', async () => {
@@ -60,7 +61,7 @@ export function eventContract({ store, connect, test, section }: ContractContext
       const rest = await drain(store());
       expect(linked.reduce((a, b) => a + b, 0) + rest).toBe(60);
       for (const app of apps) {
-        expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 30 });
+        expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 30, legacy: 0 });
         expect((await store().chainedEvents(app.id, 0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
       }
     });
@@ -80,9 +81,28 @@ export function eventContract({ store, connect, test, section }: ContractContext
         [5, 'variable.changed'],
         [6, 'audit.pruned'],
       ]);
-      expect(left[3]).toMatchObject({ actor: { type: 'system' }, data: { through_seq: 2, removed: 2 } });
-      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 4 });
+      // With the removed entry's hash, so the first entry left is recomputed rather than trusted.
+      expect(left[3]).toMatchObject({ actor: { type: 'system' }, data: { through_seq: 2, through_hash: expect.stringMatching(/^[0-9a-f]{64}$/), removed: 2 } });
+      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 4, legacy: 0 });
       expect(await store().pruneEvents(T0, T0 + 10 * DAY_MS)).toBe(0);
+    });
+
+    test('rows written by a store without the key are never linked: marked unlinked, listed, and the chain goes on', async () => {
+      const { app } = await seedApp(store());
+      await store().recordEvent(draft(app.id, 0), T0);
+      // Someone with the database but not the master key: their rows carry no valid seal.
+      const intruder = await connect({ auditKey: new Uint8Array(32).fill(9) });
+      await intruder.recordEvent(draft(app.id, 1), T0 + 1);
+      await store().recordEvent(draft(app.id, 2), T0 + 2);
+      // The chainer takes up all three and links only the two sealed rows.
+      expect(await store().chainEvents(100)).toBe(3);
+      const chained = await store().chainedEvents(app.id, 0, 10);
+      expect(chained.map((e) => e.target.id)).toEqual(['v0', 'v2']);
+      expect(await verdict(store(), app.id)).toEqual({ ok: true, count: 2, legacy: 0 });
+      const unlinked = await store().unlinkedEvents(app.id, 10);
+      expect(unlinked.map((e) => [e.target.id, e.seq, e.hash])).toEqual([['v1', null, 'unlinked']]);
+      expect(await store().chainEvents(100)).toBe(0);
+      expect(await store().newestChained(app.id, 'variable.changed')).toMatchObject({ seq: 2, target: { id: 'v2' } });
     });
 
     test('listEvents filters and pages newest first by insertion order', async () => {

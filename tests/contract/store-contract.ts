@@ -20,6 +20,7 @@ import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
 import { userVariableContract } from './contract-user-variables.js';
 import { webhookContract } from './contract-webhooks.js';
+import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
 
 export interface OpenedStore {
   store: Store;
@@ -27,8 +28,8 @@ export interface OpenedStore {
   readThrottle: ReadThrottle;
   /** Closes the store (and removes its database); every `connect`ed store is closed before. */
   cleanup: () => Promise<void>;
-  /** Another store on the same database, over its own connection. */
-  connect?: () => Promise<Store>;
+  /** Another store on the same database, over its own connection (with another audit key: a writer without the master key). */
+  connect?: (options?: StoreOptions) => Promise<Store>;
 }
 
 export type OpenStore = () => Promise<OpenedStore>;
@@ -37,7 +38,7 @@ export interface ContractContext {
   /** The store of the running test. */
   store(): Store;
   /** A second store on the running test's database, closed after the test. */
-  connect(): Promise<Store>;
+  connect(options?: StoreOptions): Promise<Store>;
   /** The throttle counters in the running test's database. */
   readThrottle: ReadThrottle;
   /** `it`, or `it.skip` when the test or its section is on the adapter's skip list. */
@@ -72,10 +73,10 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
         if (current === null) throw new Error('no store open outside a test');
         return current.readThrottle(applicationId, accountKey, ip);
       },
-      async connect() {
+      async connect(options) {
         if (current === null) throw new Error('no store open outside a test');
         if (current.connect === undefined) throw new Error(`${adapterName} offers no second connection: skip this test`);
-        const peer = await current.connect();
+        const peer = await current.connect(options);
         peers.push(peer);
         return peer;
       },

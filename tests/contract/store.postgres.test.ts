@@ -29,7 +29,7 @@ describe.skipIf(!adminUrl)('PostgreSQL', () => {
       return {
         store,
         readThrottle,
-        connect: () => openPostgresStore({ url }),
+        connect: (options) => openPostgresStore({ url, ...options }),
         cleanup: async () => {
           await store.close();
           await drop();

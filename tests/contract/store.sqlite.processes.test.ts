@@ -18,6 +18,7 @@ import { domainError, makeLicense, makeUpload, seedApp, seedUser, T0 } from './f
 import { openInspectableStore } from '../support/throttle-counters.js';
 import { chainedEntryOf } from '../../src/application/events/chain-entry.js';
 import { verifyChain } from '../../src/domain/audit-chain.js';
+import { UNKEYED_AUDIT_KEY } from '../../src/adapters/persistence/sql-store.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PROCESSES = 5;
@@ -191,7 +192,7 @@ describe('SQLite store shared by several processes', () => {
       const chained = await store.chainedEvents(app.id, 0, 1000);
       expect(chained.map((e) => e.seq)).toEqual(Array.from({ length: events }, (_, i) => i + 1));
       const entries = chained.map((e) => ({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
-      expect(verifyChain(entries, await store.chainHead(app.id))).toEqual({ ok: true, count: events });
+      expect(verifyChain(UNKEYED_AUDIT_KEY, entries, await store.chainHead(app.id))).toEqual({ ok: true, count: events, legacy: 0 });
     } finally {
       await store.close();
     }

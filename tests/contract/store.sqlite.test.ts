@@ -26,7 +26,7 @@ describeStoreContract('sqlite', async () => {
   return {
     store,
     readThrottle,
-    connect: async () => openSqliteStore({ path }),
+    connect: async (options) => openSqliteStore({ path, ...options }),
     cleanup: async () => {
       await store.close();
       await remove();

@@ -8,10 +8,17 @@ import { currentActor } from '../../src/application/events/actor-scope.js';
 function fakeStore(pending: number) {
   const calls: number[] = [];
   const actors: string[] = [];
+  const reanchors: number[] = [];
   return {
     calls,
     actors,
+    reanchors,
+    clock: { now: () => 1_000 },
     store: {
+      async reanchorUnkeyedChains(now: number) {
+        reanchors.push(now);
+        return 0;
+      },
       async chainEvents(limit: number) {
         actors.push(currentActor().type);
         const linked = Math.min(limit, pending);
@@ -30,11 +37,13 @@ describe('audit chainer', () => {
     expect(await chainer.drain()).toBe(1200);
     expect(fake.calls).toEqual([500, 500, 200]);
     expect(await chainer.drain()).toBe(0);
+    // Chains made before keying are re-anchored once per process, before the first links.
+    expect(fake.reanchors).toEqual([1_000]);
   });
 
   it('start runs a pass at once; stop waits for it; errors go to onError', async () => {
     const errors: unknown[] = [];
-    const chainer = createAuditChainer({ store: { chainEvents: async () => Promise.reject(new Error('db down')) } }, { pollMs: 60_000, onError: (e) => errors.push(e) });
+    const chainer = createAuditChainer({ clock: { now: () => 0 }, store: { reanchorUnkeyedChains: async () => 0, chainEvents: async () => Promise.reject(new Error('db down')) } }, { pollMs: 60_000, onError: (e) => errors.push(e) });
     chainer.start();
     await chainer.stop();
     expect(errors).toHaveLength(1);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestApp, consoleRequest, createApplication, startTestApp } from '../support/test-app.js';
 import { otherOwnerToken, bearerOf } from './console-helpers.js';
 import { member } from '../support/integration.js';
+import { auditHeadSignedBy, type SignedAuditHead } from '../../src/signing/audit-head.js';
 
 let t: TestApp;
 let app: Awaited<ReturnType<typeof createApplication>>;
@@ -102,6 +103,25 @@ describe('the audit log', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().error_code).toBe('APPLICATION_NOT_FOUND');
     }
+  });
+
+  it("exports the chain's head signed with the application's key; an empty chain has none, another owner's is missing", async () => {
+    const empty = await consoleRequest(t, 'GET', `/applications/${app.id}/audit/head`);
+    expect(empty.statusCode).toBe(404);
+    expect(empty.json().error_code).toBe('NOT_FOUND');
+    await fiveChanges();
+    const res = await consoleRequest(t, 'GET', `/applications/${app.id}/audit/head`);
+    expect(res.statusCode).toBe(200);
+    const head = res.json() as SignedAuditHead;
+    const newest = (await audit('?limit=1')).json().entries[0] as { seq: number; hash: string };
+    expect(head).toMatchObject({ format: 'gatehouse-audit-head-v1', application_id: app.id, seq: newest.seq, hash: newest.hash, signed_at: new Date(t.clock.now()).toISOString() });
+    const publicKey = (await consoleRequest(t, 'GET', `/applications/${app.id}`)).json().response_signing_public_key as string;
+    expect(auditHeadSignedBy(head, publicKey)).toBe(true);
+    // Tampered with, it no longer verifies.
+    expect(auditHeadSignedBy({ ...head, seq: head.seq - 1 }, publicKey)).toBe(false);
+    const other = await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/audit/head`, headers: bearerOf(await otherOwnerToken(t)) });
+    expect(other.statusCode).toBe(404);
+    expect(other.json().error_code).toBe('APPLICATION_NOT_FOUND');
   });
 
   it('offers no delete', async () => {

@@ -1,11 +1,14 @@
 // Every change writes its event once, in its own transaction, naming its actor (the console's
 // owner, the admin key, the end user, the system for background work), and never a secret; a
 // refused change writes none (issue 17, acceptance 5; docs/events.md).
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../src/application/ports/event-store.js';
 import { type TestApp, consoleRequest, createApplication, createLicenses, startTestApp } from '../support/test-app.js';
 import { call, login, signUp } from '../support/integration.js';
 import { processAll, upload } from '../support/files.js';
+
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 let t: TestApp;
 let app: Awaited<ReturnType<typeof createApplication>>;
@@ -60,7 +63,9 @@ describe('events of the console owner', () => {
     expect(await one('membership.adjusted')).toMatchObject({ actor: asOwner, target: { id: user.id }, data: { adjustment: { minutes: 30 } } });
 
     expect((await consoleRequest(t, 'PUT', `/applications/${app.id}/variables/motd`, { value: 'hello', is_public: true })).statusCode).toBe(200);
-    expect(await one('variable.changed')).toMatchObject({ actor: asOwner, data: { scope: 'application', variable: { name: 'motd', value: 'hello' } }, changes: { value: [null, 'hello'] } });
+    // Values appear as their length and SHA-256, never themselves.
+    const hello = { length: 5, sha256: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824' };
+    expect(await one('variable.changed')).toMatchObject({ actor: asOwner, data: { scope: 'application', variable: { name: 'motd', value: hello } }, changes: { value: [null, hello] } });
     const announcement = await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { title: 'News', content_html: '<p>hi</p>', status: 'DRAFT', publish_from: new Date(t.clock.now()).toISOString() });
     expect(announcement.statusCode).toBe(201);
     expect(await one('announcement.changed')).toMatchObject({ actor: asOwner, data: { change: 'created', announcement: { title: 'News' } } });
@@ -145,8 +150,8 @@ describe('events of the end user', () => {
     expect(await one('variable.changed')).toMatchObject({
       actor: asCarol,
       target: { type: 'user_variable', label: 'save_slot' },
-      data: { scope: 'user', user_id: user.id, variable: { name: 'save_slot', value: 'level 3' } },
-      changes: { value: [null, 'level 3'] },
+      data: { scope: 'user', user_id: user.id, variable: { name: 'save_slot', value: { length: 7, sha256: sha256Hex('level 3') } } },
+      changes: { value: [null, { length: 7, sha256: sha256Hex('level 3') }] },
     });
     expect((await call(t, app, 'POST', '/auth/logout', undefined, { headers: { authorization: `Bearer ${token}` }, ip: '198.51.100.7' })).statusCode).toBe(204);
     expect(await one('session.revoked')).toMatchObject({ actor: asCarol, data: { reason: 'logout' } });

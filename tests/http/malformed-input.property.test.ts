@@ -99,6 +99,7 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],
   ['GET', '/api/console/applications/{app}/audit', 'console'],
   ['GET', '/api/console/applications/{app}/audit.ndjson', 'console'],
+  ['GET', '/api/console/applications/{app}/audit/head', 'console'],
   ['GET', '/api/console/tokens', 'console'],
   ['DELETE', `/api/console/tokens/${ID}`, 'console'],
   ['POST', '/api/console/tokens/revoke_all', 'console'],

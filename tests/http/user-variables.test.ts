@@ -1,6 +1,7 @@
 // Per-user variables (end-user-features.md, docs/api.md "User variables"): the integration API for the
 // user themselves, the console for the owner, the limits, and the boundaries an attacker would
 // try to cross (another user, another application, no user at all).
+import { createHash } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, startTestApp, type TestApp } from '../support/test-app.js';
@@ -138,6 +139,68 @@ describe('the integration API', () => {
     const byStatus = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
     expect(byStatus).toEqual({ 200: 3, 422: 17 });
     expect((await vars(small, tok, 'GET')).json()).toHaveLength(3);
+  });
+
+  it("a user's values hold at most 1 MiB together, also under 20 parallel writes of 64 KiB", async () => {
+    const { tok } = await signedIn(app, 'alice');
+    const chunk = 'x'.repeat(64 * 1024);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => vars(app, tok, 'PUT', `big${i}`, chunk)));
+    const byStatus = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
+    // 16 x 64 KiB is the whole MiB.
+    expect(byStatus).toEqual({ 200: 16, 422: 4 });
+    const refused = results.find((r) => r.statusCode === 422)!.json() as { errors: Array<{ field: string }> };
+    expect(refused.errors[0]?.field).toBe('value');
+    expectError(await vars(app, tok, 'PUT', 'one_more', 'y'), 422, 'VALIDATION_FAILED');
+    const held = (await vars(app, tok, 'GET')).json() as Array<{ name: string }>;
+    expect(held).toHaveLength(16);
+    // Replacing a value counts its new size, not both: a smaller one fits, and frees room.
+    expect((await vars(app, tok, 'PUT', held[0]!.name, 'small')).statusCode).toBe(200);
+    expect((await vars(app, tok, 'PUT', 'one_more', 'y')).statusCode).toBe(200);
+    // Another user has a MiB of their own.
+    const bob = await signedIn(app, 'bob');
+    expect((await vars(app, bob.tok, 'PUT', 'big', chunk)).statusCode).toBe(200);
+  });
+
+  it('writes are limited to 1000 an hour per user (429 with Retry-After), reads are not, and the hour ends', async () => {
+    const lifetime = async (username: string) => {
+      const u = await member(t, app, username, undefined, null);
+      return { ...u, tok: await token(t, app, { username, password: u.password }) };
+    };
+    const alice = await lifetime('alice');
+    const bob = await lifetime('bob');
+    for (let i = 0; i < 1000; i++) {
+      const res = await vars(app, alice.tok, i % 2 === 0 ? 'PUT' : 'DELETE', 'slot', i % 2 === 0 ? String(i) : undefined);
+      expect(res.statusCode).toBe(i % 2 === 0 ? 200 : 204);
+    }
+    t.clock.advance(60_000);
+    const refused = await vars(app, alice.tok, 'PUT', 'slot', 'again');
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(refused.headers['retry-after']).toBe(String(59 * 60));
+    expectError(await vars(app, alice.tok, 'DELETE', 'slot'), 429, 'RATE_LIMITED');
+    // Nothing was written by the refusals; reading goes on, and another user is not limited.
+    expectError(await vars(app, alice.tok, 'GET', 'slot'), 404, 'VARIABLE_NOT_FOUND');
+    expect((await vars(app, bob.tok, 'PUT', 'slot', 'mine')).statusCode).toBe(200);
+    t.clock.advance(59 * 60_000);
+    const fresh = await token(t, app, { username: 'alice', password: alice.password });
+    expect((await vars(app, fresh, 'PUT', 'slot', 'next hour')).statusCode).toBe(200);
+  }, 120_000);
+
+  it("a write's audit entry carries the value's length and SHA-256, never the value", async () => {
+    const { tok, id } = await signedIn(app, 'alice');
+    const big = 'secret-progress-'.repeat(4000);
+    for (let i = 0; i < 5; i++) expect((await vars(app, tok, 'PUT', 'save', `${big}${i}`)).statusCode).toBe(200);
+    expect((await vars(app, tok, 'DELETE', 'save')).statusCode).toBe(204);
+    const entries = await t.store.listEvents(app.id, { action: 'variable.changed' }, { limit: 10 });
+    expect(entries).toHaveLength(6);
+    for (const e of entries) {
+      const stored = JSON.stringify([e.data, e.changes]);
+      expect(stored).not.toContain('secret-progress');
+      expect(stored.length).toBeLessThan(1000);
+    }
+    const digest = (v: string) => ({ length: Buffer.byteLength(v), sha256: createHash('sha256').update(v).digest('hex') });
+    const [deleted, lastSet] = entries;
+    expect(deleted).toMatchObject({ data: { scope: 'user', user_id: id, variable: null, deleted: true }, changes: { value: [digest(`${big}4`), null] } });
+    expect(lastSet).toMatchObject({ data: { variable: { name: 'save', value: digest(`${big}4`) } }, changes: { value: [digest(`${big}3`), digest(`${big}4`)] } });
   });
 
   it('max_user_variables is a setting from 0 to 1000', async () => {

@@ -2,6 +2,7 @@
 // made and returns the event's draft, its `data` built by the views the API answers with, so an
 // event shows a user, a license or a ban exactly as the API does, minus its secrets (no password
 // hash, key, token or whole license code is ever passed to a view here).
+import { createHash } from 'node:crypto';
 import type { EventDraft } from '../../application/events/event-draft.js';
 import type {
   AdjustmentRecord,
@@ -147,20 +148,27 @@ export const fileEvent = (action: 'file.completed' | 'file.failed' | 'file.delet
   data: { file: fileJson(f) },
 });
 
+/**
+ * A variable's value as events carry it: its UTF-8 length and SHA-256, never the value, so an
+ * entry stays small however large the value (docs/events.md, variable.changed).
+ */
+export const valueDigest = (value: string | null | undefined): { length: number; sha256: string } | null =>
+  value === null || value === undefined ? null : { length: Buffer.byteLength(value, 'utf8'), sha256: createHash('sha256').update(value, 'utf8').digest('hex') };
+
 export const variableChanged = (applicationId: string, name: string, before: VariableRecord | null, after: VariableRecord | null): EventDraft => ({
   applicationId,
   action: 'variable.changed',
   target: { type: 'variable', id: name, label: name },
-  data: { scope: 'application', variable: after === null ? null : variableJson(after), deleted: after === null },
-  changes: { value: [before?.value ?? null, after?.value ?? null], is_public: [before?.isPublic ?? null, after?.isPublic ?? null] },
+  data: { scope: 'application', variable: after === null ? null : { ...variableJson(after), value: valueDigest(after.value) }, deleted: after === null },
+  changes: { value: [valueDigest(before?.value), valueDigest(after?.value)], is_public: [before?.isPublic ?? null, after?.isPublic ?? null] },
 });
 
 export const userVariableChanged = (user: { applicationId: string; id: string; username: string | null }, name: string, before: UserVariableRecord | null, after: UserVariableRecord | null): EventDraft => ({
   applicationId: user.applicationId,
   action: 'variable.changed',
   target: { type: 'user_variable', id: `${user.id}/${name}`, label: name },
-  data: { scope: 'user', user_id: user.id, variable: after === null ? null : userVariableJson(after), deleted: after === null },
-  changes: { value: [before?.value ?? null, after?.value ?? null] },
+  data: { scope: 'user', user_id: user.id, variable: after === null ? null : { ...userVariableJson(after), value: valueDigest(after.value) }, deleted: after === null },
+  changes: { value: [valueDigest(before?.value), valueDigest(after?.value)] },
 });
 
 export const announcementChanged = (applicationId: string, id: string, change: 'created' | 'updated' | 'deleted', before: AnnouncementRecord | null, after: AnnouncementRecord | null): EventDraft => {

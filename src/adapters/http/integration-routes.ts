@@ -48,6 +48,9 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
 const NOT_AT_LOGIN: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'SESSION_EXPIRED', 'LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH'];
 /** The authenticated user's own variables (docs/api.md, User variables). */
 const OWN_VARIABLE_ERRORS: readonly ErrorCode[] = [...USER_CREDENTIAL_ERRORS, 'VARIABLE_NOT_FOUND'];
+/** A write of them is counted in the user's hourly budget too. */
+const OWN_VARIABLE_SET_ERRORS: readonly ErrorCode[] = [...USER_CREDENTIAL_ERRORS, 'RATE_LIMITED'];
+const OWN_VARIABLE_DELETE_ERRORS: readonly ErrorCode[] = [...OWN_VARIABLE_ERRORS, 'RATE_LIMITED'];
 
 /** The integration API (docs/api.md, API reference), under /api/integration. */
 export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -178,14 +181,14 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   app.put(
     '/user_variables/:name',
-    { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: USER_CREDENTIAL_ERRORS } },
+    { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: OWN_VARIABLE_SET_ERRORS } },
     async (request) =>
     userVariableJson(
       await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value),
     ),
   );
 
-  app.delete('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: OWN_VARIABLE_ERRORS } }, async (request, reply) => {
+  app.delete('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: OWN_VARIABLE_DELETE_ERRORS } }, async (request, reply) => {
     await deleteOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name);
     return reply.code(204).send();
   });

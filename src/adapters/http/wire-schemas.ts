@@ -294,6 +294,19 @@ export const AuditEntry = Type.Object(
   },
   { ...closed, title: 'AuditEntry' },
 );
+/** An audit chain head signed with the application's key (docs/events.md, Anchoring the chain). */
+export const AuditHead = Type.Object(
+  {
+    format: Type.Literal('gatehouse-audit-head-v1'),
+    application_id: Type.String(),
+    seq: Type.Integer(),
+    hash: Type.String(),
+    signed_at: Type.String(),
+    key_id: Type.String(),
+    signature: Type.String(),
+  },
+  { ...closed, title: 'AuditHead' },
+);
 /**
  * A page of the audit log, newest first; `next_cursor` is null on the last page. `names`: what
  * the entries' user and license ids (and the owner's own id) stand for, outside the hashed entries.

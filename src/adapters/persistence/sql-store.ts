@@ -41,11 +41,19 @@ function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number }
   };
 }
 
+export interface StoreOptions {
+  /** The audit chain's key (compose.ts auditChainKey); the server and the CLI always give it. */
+  auditKey?: Uint8Array;
+}
+
+/** A store opened without a key (tests of other areas) chains under this public one: no evidence then. */
+export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
+
 /**
  * The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
  * failing because the database cannot be reached throws SERVICE_UNAVAILABLE (unreachable-database.ts).
  */
-export function openStore(opened: Dialect): Store {
+export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const { dialect, inFlight } = counted(opened);
   const reads = hotReads(dialect);
   return answeringUnreachable<Store>({
@@ -62,7 +70,7 @@ export function openStore(opened: Dialect): Store {
     ...contentStore(dialect, reads),
     ...fileStore(dialect, reads),
     ...jobQueue(dialect),
-    ...eventStore(dialect),
+    ...eventStore(dialect, options.auditKey ?? UNKEYED_AUDIT_KEY),
     ...webhookStore(dialect),
     databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
     refreshStatistics: () => dialect.refreshStatistics(),

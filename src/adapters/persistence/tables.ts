@@ -382,7 +382,8 @@ export function defineTables(k: Kit) {
   );
 
   // Successful sign-ups in the hour's window, per application (scope `application`) and per
-  // address bucket (scope `address:<bucket>`); domain/sign-up-limits.ts.
+  // address bucket (scope `address:<bucket>`); domain/sign-up-limits.ts. A user's variable
+  // writes count here too (scope `variable_writes:<user id>`).
   const signUpCounters = k.table(
     'sign_up_counters',
     {
@@ -500,9 +501,12 @@ export function defineTables(k: Kit) {
       changes: k.text('changes'),
       outcome: k.text('outcome').notNull(),
       seq: k.bigNumber('seq'),
+      /** The chain link once linked; 'unlinked' on a row the chainer refused (its seal did not verify). */
       hash: k.text('hash'),
       /** 1 until the delivery workers have made its webhook deliveries (store/webhook-fan-out.ts); else null. */
       webhookPending: k.integer('webhook_pending'),
+      /** HMAC of the entry under the chain's key, written with the row: the chainer links only sealed rows. */
+      seal: k.text('seal'),
     },
     (t) => [
       k.index('events_webhook_pending_idx').on(t.webhookPending, t.pos),
@@ -515,13 +519,15 @@ export function defineTables(k: Kit) {
   );
 
   // The head of each application's audit chain: the last linked entry's seq and hash, so removing
-  // the newest entries is noticed too (docs/events.md, Tamper evidence).
+  // the newest entries is noticed too (docs/events.md, Tamper evidence). `keyed`: the last link
+  // was keyed; a chain made before keying is re-anchored once (audit.rekeyed).
   const auditChainHeads = k.table('audit_chain_heads', {
     applicationId: k.text('application_id')
       .primaryKey()
       .references(() => applications.id, { onDelete: 'cascade' }),
     seq: k.bigNumber('seq').notNull(),
     hash: k.text('hash').notNull(),
+    keyed: k.flag('keyed').notNull().default(false),
   });
 
   // Webhook endpoints (docs/events.md, Webhooks). The signing secret is sealed under the master

@@ -1,6 +1,8 @@
 // The audit log of an application, for its owner (docs/api.md, Audit log): pages newest first
 // behind an opaque cursor, and the export. There is no delete (docs/events.md).
-import { validationError } from '../../domain/errors.js';
+import { DomainError, validationError } from '../../domain/errors.js';
+import type { SignedAuditHead } from '../../signing/audit-head.js';
+import { type AuditHeadDeps, signAuditHead } from '../events/audit-head.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { EventFilter, EventRecord, EventStore } from '../ports/event-store.js';
 import type { OwnerRecord } from '../records.js';
@@ -63,4 +65,12 @@ export async function auditExport(deps: AuditDeps, owner: OwnerRecord, appId: st
       beforePos = rows.at(-1)!.pos;
     }
   })();
+}
+
+/** The application's chain head signed now, for its owner to keep elsewhere (docs/events.md, Anchoring the chain). */
+export async function exportAuditHead(deps: AuditHeadDeps & AuditDeps, owner: OwnerRecord, appId: string): Promise<SignedAuditHead> {
+  const app = await ownedApplication(deps, owner, appId);
+  const head = await signAuditHead(deps, app.id);
+  if (head === null) throw new DomainError('NOT_FOUND', 'the audit chain is empty: nothing to export yet');
+  return head;
 }

@@ -2,6 +2,7 @@
 // in the background after the commit: the write that made an event never waits on a
 // per-application chain lock (docs/choices.md, "Chaining after the commit"). Any instance may run
 // one; the store makes instances skip an application another is linking.
+import type { Deps } from '../deps.js';
 import type { EventStore } from '../ports/event-store.js';
 import { actingAs, SYSTEM } from './actor-scope.js';
 
@@ -16,11 +17,20 @@ export interface AuditChainer {
   drain(): Promise<number>;
 }
 
-export function createAuditChainer(deps: { store: Pick<EventStore, 'chainEvents'> }, options: { pollMs: number; onError?: (error: unknown) => void }): AuditChainer {
+export function createAuditChainer(
+  deps: Pick<Deps, 'clock'> & { store: Pick<EventStore, 'chainEvents' | 'reanchorUnkeyedChains'> },
+  options: { pollMs: number; onError?: (error: unknown) => void },
+): AuditChainer {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  let reanchored = false;
 
   async function drain(): Promise<number> {
+    // Once per process: chains linked before keying get a keyed entry that covers them.
+    if (!reanchored) {
+      await deps.store.reanchorUnkeyedChains(deps.clock.now());
+      reanchored = true;
+    }
     let total = 0;
     for (;;) {
       const linked = await deps.store.chainEvents(BATCH);

@@ -1,31 +1,65 @@
-// `audit verify` (docs/events.md, Verifying): recomputes an application's hash chain from the
-// database and reports whether it is whole, or the first entry changed or removed.
-import { type ChainVerdict, createChainVerifier, PRUNED_ACTION, prunedThrough } from '../../domain/audit-chain.js';
+// `audit verify` (docs/events.md, Verifying): recomputes an application's keyed hash chain from the
+// database, checks it still holds a head exported earlier (the anchor), and reports the rows kept
+// outside the chain rather than linking them: verifying never writes.
+import { type ChainVerdict, createChainVerifier, entrySeal, PRUNED_ACTION, startAfterPrune } from '../../domain/audit-chain.js';
 import { DomainError } from '../../domain/errors.js';
+import { auditHeadSignedBy, type SignedAuditHead } from '../../signing/audit-head.js';
+import type { Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { EventStore } from '../ports/event-store.js';
 import { chainedEntryOf } from './chain-entry.js';
 
 /** Entries read per store call. */
 const BATCH = 1000;
+/** Unlinked rows named in a report at most (all are counted). */
+const NAMED = 10;
 
-export async function verifyAuditChain(
-  deps: { store: Pick<ApplicationStore, 'findApplication'> & Pick<EventStore, 'chainEvents' | 'chainedEvents' | 'chainHead' | 'listEvents'> },
-  applicationId: string,
-): Promise<ChainVerdict> {
-  if ((await deps.store.findApplication(applicationId)) === null) throw new DomainError('APPLICATION_NOT_FOUND', 'no such application');
-  // Entries committed but not linked yet are linked first (as the server's chainer would), so
-  // the head read below covers everything the log holds.
-  while ((await deps.store.chainEvents(BATCH)) > 0);
+export interface AuditReport {
+  /** The chain whole, keyed, holding the anchor, and no row outside it but those waiting. */
+  ok: boolean;
+  chain: ChainVerdict;
+  /** The anchor given was not signed by the application's key (or is another application's). */
+  anchorRefused: boolean;
+  /** Sealed rows the chainer has not linked yet (a server links them within a second). */
+  pending: number;
+  /** Rows outside the chain that no change sealed: written into the database by other means. */
+  unlinked: { count: number; ids: string[] };
+}
+
+export type VerifyAuditDeps = Pick<Deps, 'auditChainKey'> & {
+  store: Pick<ApplicationStore, 'findApplication'> & Pick<EventStore, 'chainedEvents' | 'chainHead' | 'newestChained' | 'unlinkedEvents'>;
+};
+
+export async function verifyAuditChain(deps: VerifyAuditDeps, applicationId: string, anchor: SignedAuditHead | null = null): Promise<AuditReport> {
+  const app = await deps.store.findApplication(applicationId);
+  if (app === null) throw new DomainError('APPLICATION_NOT_FOUND', 'no such application');
+  const key = deps.auditChainKey;
+  const signers = [app.signing.response, app.signing.previousResponse].filter((k) => k !== null);
+  const anchorRefused = anchor !== null && (anchor.application_id !== applicationId || !signers.some((k) => auditHeadSignedBy(anchor, k.publicKey)));
   const head = await deps.store.chainHead(applicationId);
-  // Each prune removes more than the one before: the newest says where the chain now starts.
-  const [pruned] = await deps.store.listEvents(applicationId, { action: PRUNED_ACTION }, { limit: 1 });
-  const verifier = createChainVerifier(prunedThrough(pruned === undefined ? [] : [chainedEntryOf(pruned, pruned.seq ?? 0)]) + 1, head);
+  // Only a prune inside the chain says where it starts; it must itself verify (checked below).
+  const pruned = await deps.store.newestChained(applicationId, PRUNED_ACTION);
+  const start = startAfterPrune(pruned === null ? null : chainedEntryOf(pruned, pruned.seq!));
+  const verifier = createChainVerifier(key, start, head, anchor === null || anchorRefused ? null : { seq: anchor.seq, hash: anchor.hash });
   // Read in batches and checked as read, so a long log is never held whole.
   for (let afterSeq = 0; ; ) {
     const batch = await deps.store.chainedEvents(applicationId, afterSeq, BATCH);
-    for (const e of batch) if (!verifier.add({ ...chainedEntryOf(e, e.seq!), hash: e.hash! })) return verifier.verdict();
-    if (batch.length < BATCH) return verifier.verdict();
+    const whole = batch.every((e) => verifier.add({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
+    if (!whole || batch.length < BATCH) break;
     afterSeq = batch.at(-1)!.seq!;
   }
+  let chain = verifier.verdict();
+  if (chain.ok && pruned !== null && (pruned.seq! < start.seq || pruned.seq! >= start.seq + chain.count)) {
+    chain = { ok: false, count: chain.count, problem: 'pruned', seq: pruned.seq! };
+  }
+  let pending = 0;
+  const unlinked: AuditReport['unlinked'] = { count: 0, ids: [] };
+  for (const e of await deps.store.unlinkedEvents(applicationId, 10_000)) {
+    if (e.seal !== null && e.hash === null && e.seal === entrySeal(key, chainedEntryOf(e, 0))) pending += 1;
+    else {
+      unlinked.count += 1;
+      if (unlinked.ids.length < NAMED) unlinked.ids.push(e.id);
+    }
+  }
+  return { ok: chain.ok && !anchorRefused && unlinked.count === 0, chain, anchorRefused, pending, unlinked };
 }

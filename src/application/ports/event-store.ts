@@ -20,6 +20,8 @@ export interface EventRecord {
   /** The entry's place in its application's hash chain; null until the chainer links it. */
   seq: number | null;
   hash: string | null;
+  /** The keyed seal its change wrote with it (domain/audit-chain.ts entrySeal); null on a row written otherwise. */
+  seal: string | null;
 }
 
 export interface EventFilter {
@@ -41,10 +43,20 @@ export interface EventStore {
   listEvents(applicationId: string, filter: EventFilter, page: { limit: number; beforePos?: number }): Promise<EventRecord[]>;
   /**
    * Links up to `limit` unchained events into their applications' hash chains (seq, hash, and the
-   * chain's head, in one transaction per application); how many it linked. An application whose
-   * head another instance holds is skipped, not waited for.
+   * chain's head, in one transaction per application); how many it took up. A row whose seal does
+   * not verify is not linked but marked (hash 'unlinked'), so it is never taken up again. An
+   * application whose head another instance holds is skipped, not waited for.
    */
   chainEvents(limit: number): Promise<number>;
+  /** The application's rows outside its chain (pending, or refused by the chainer), in insertion order. */
+  unlinkedEvents(applicationId: string, limit: number): Promise<EventRecord[]>;
+  /** The application's chained entry of `action` with the highest seq, or null. */
+  newestChained(applicationId: string, action: string): Promise<EventRecord | null>;
+  /**
+   * Records an `audit.rekeyed` entry for each application whose chain head was linked before
+   * keying, so that its keyed link covers the unkeyed entries; how many.
+   */
+  reanchorUnkeyedChains(now: Instant): Promise<number>;
   /** An application's chained entries with seq above `afterSeq`, in seq order. */
   chainedEvents(applicationId: string, afterSeq: number, limit: number): Promise<EventRecord[]>;
   /** The application's chain head: the last linked seq and hash, or null before the first. */
@@ -52,7 +64,7 @@ export interface EventStore {
   /**
    * Retention: deletes each application's chained entries up to its newest one older than
    * `before` (a prefix of the chain), recording an `audit.pruned` entry that says through which
-   * seq; how many it deleted.
+   * seq and that entry's hash; how many it deleted.
    */
   pruneEvents(before: Instant, now: Instant): Promise<number>;
 }

@@ -49,6 +49,12 @@ export interface ThrottleStore {
   /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack). */
   releaseSignUp(slot: SignUpSlot): Promise<void>;
   /**
+   * ATOMIC: counts one write of the user's variables in the user's hourly window (on the sign-up
+   * counters' rows, scope `variable_writes:<user id>`), or throws RATE_LIMITED
+   * (countInHourWindow) and writes nothing.
+   */
+  reserveVariableWrite(slot: { applicationId: string; userId: string; now: Instant }, limit: number): Promise<void>;
+  /**
    * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows (sign-up
    * windows included) and idle (account, address) counters. Returns how many rows went and how many remain.
    */

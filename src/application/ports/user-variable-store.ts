@@ -10,8 +10,9 @@ export interface UserVariableStore {
   findUserVariable(applicationId: string, userId: string, name: string): Promise<UserVariableRecord | null>;
   /**
    * ATOMIC: creates or replaces the variable under the user's row lock, refusing a new one once
-   * the user holds `max` (VALIDATION_FAILED, assertRoomForVariable of the domain), so parallel
-   * writes cannot pass the limit. USER_NOT_FOUND when the user is not the application's.
+   * the user holds `max` (VALIDATION_FAILED, assertRoomForVariable of the domain) and a value
+   * that would take the user's values past their byte cap (assertRoomForBytes), so parallel
+   * writes cannot pass the limits. USER_NOT_FOUND when the user is not the application's.
    */
   putUserVariable(variable: UserVariableRecord, max: number): Promise<UserVariableRecord>;
   /** False when the user has no such variable. */

@@ -1,7 +1,7 @@
 // The audit log of an application (docs/api.md, Audit log): a page newest first, and the export.
 import { Readable } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { auditExport, auditPage } from '../../../application/console/audit-log.js';
+import { auditExport, auditPage, exportAuditHead } from '../../../application/console/audit-log.js';
 import type { Deps } from '../../../application/deps.js';
 import type { EventFilter } from '../../../application/ports/event-store.js';
 import type { ErrorCode } from '../../../domain/errors.js';
@@ -9,7 +9,7 @@ import { Timestamp, closed } from '../schemas.js';
 import { auditEntryJson } from '../views.js';
 import { AppParams, instantOf, ownerOf } from './console-schemas.js';
 import { answers } from '../answers.js';
-import { AuditExport, AuditPage } from '../wire-schemas.js';
+import { AuditExport, AuditHead, AuditPage } from '../wire-schemas.js';
 
 const APP: readonly ErrorCode[] = ['APPLICATION_NOT_FOUND'];
 
@@ -55,6 +55,13 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       });
       return { entries: page.entries.map(auditEntryJson), next_cursor: page.nextCursor, names: page.names };
     },
+  );
+
+  // Signed, for the owner to keep outside the database; NOT_FOUND while the chain is empty.
+  app.get(
+    '/applications/:app_id/audit/head',
+    { schema: { params: AppParams, response: answers({ 200: AuditHead }) }, config: { errors: [...APP, 'NOT_FOUND'] } },
+    async (request) => exportAuditHead(deps, ownerOf(request), request.params.app_id),
   );
 
   // Streamed: the answer starts with the first batch, however long the log.

@@ -1,12 +1,12 @@
 // The Store on PostgreSQL: the shared store (sql-store.ts) over the PostgreSQL dialect.
 import type { Store } from '../../../application/ports/store.js';
-import { openStore } from '../sql-store.js';
+import { openStore, type StoreOptions } from '../sql-store.js';
 import { openPostgresDialect } from './dialect.js';
 
 /**
  * Connects to the database at `url` (postgres://...) and migrates it; several instances starting
  * at once migrate it once. A plain async function, not a constructor: the store it returns is ready.
  */
-export async function openPostgresStore({ url }: { url: string }): Promise<Store> {
-  return openStore(await openPostgresDialect(url));
+export async function openPostgresStore({ url, auditKey }: { url: string } & StoreOptions): Promise<Store> {
+  return openStore(await openPostgresDialect(url), auditKey === undefined ? {} : { auditKey });
 }

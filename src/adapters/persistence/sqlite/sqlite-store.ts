@@ -1,9 +1,9 @@
 // The Store on SQLite: the shared store (sql-store.ts) over the SQLite dialect.
 import type { Store } from '../../../application/ports/store.js';
-import { openStore } from '../sql-store.js';
+import { openStore, type StoreOptions } from '../sql-store.js';
 import { openSqliteDialect } from './dialect.js';
 
 /** Opens (creating and migrating as needed) the database at `path`, or an in-memory one for ':memory:'. */
-export function openSqliteStore({ path }: { path: string }): Store {
-  return openStore(openSqliteDialect(path));
+export function openSqliteStore({ path, auditKey }: { path: string } & StoreOptions): Store {
+  return openStore(openSqliteDialect(path), auditKey === undefined ? {} : { auditKey });
 }

@@ -18,7 +18,7 @@ import {
   settleAccountAttempt,
   throttlePurgeCutoffs,
 } from '../../../domain/auth-throttle.js';
-import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
+import { countInHourWindow, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
 import { type CounterMemory, type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
@@ -227,6 +227,15 @@ export function throttleStore(d: Dialect): ThrottleStore {
     },
     async releaseSignUp({ applicationId, address, now }) {
       await changeSignUps(applicationId, address, now, (c) => signUpGivenBack(c, now));
+    },
+    async reserveVariableWrite({ applicationId, userId, now }, limit) {
+      const scope = `variable_writes:${userId}`;
+      const readWindow = async () => (await signUpWindow({ applicationId, scope }))[0] ?? null;
+      await inLane(`variable-writes\n${applicationId}\n${userId}`, () => swapCounters(d, readWindow, (row) => {
+        const next = countInHourWindow(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, limit, now, 'too many variable writes by this user; try again later');
+        const write: CounterWrite = { table: signUpCounters, key: { applicationId, scope }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
+        return { answer: undefined, writes: [write] };
+      }));
     },
     async purgeThrottle(now) {
       const cut = throttlePurgeCutoffs(now);

@@ -1,10 +1,11 @@
 // Variables of one end user. A write takes the user's row lock first (findUser, as a login does),
 // so the count it checks cannot change before its insert: parallel writes of one user run one
-// after another, in any process, and never pass the application's max_user_variables.
-import { and, asc, count, eq } from 'drizzle-orm';
+// after another, in any process, and never pass the application's max_user_variables nor the
+// byte cap of a user's values.
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { UserVariableStore } from '../../../application/ports/user-variable-store.js';
 import { DomainError } from '../../../domain/errors.js';
-import { assertRoomForVariable } from '../../../domain/user-variables.js';
+import { assertRoomForBytes, assertRoomForVariable, utf8Bytes } from '../../../domain/user-variables.js';
 import { type Dialect, firstRow } from '../dialect.js';
 import { findUser } from './writes.js';
 import { recordEvents } from './event-log.js';
@@ -27,6 +28,12 @@ export function userVariableStore(d: Dialect): UserVariableStore {
         const user = await findUser(d, tx, v.applicationId, v.userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
         const existing = await firstRow(d, tx.select().from(userVariables).where(named(v.applicationId, v.userId, v.name)));
+        // octet_length: UTF-8 bytes on both dialects (SQLite 3.43 and later).
+        const [others] = await tx
+          .select({ bytes: sql<number | string | null>`sum(octet_length(${userVariables.value}))` })
+          .from(userVariables)
+          .where(and(ofUser(v.applicationId, v.userId), ne(userVariables.name, v.name)));
+        assertRoomForBytes(Number(others?.bytes ?? 0), utf8Bytes(v.value));
         if (existing === null) {
           const [held] = await tx.select({ n: count() }).from(userVariables).where(ofUser(v.applicationId, v.userId));
           assertRoomForVariable(Number(held?.n ?? 0), true, max);
