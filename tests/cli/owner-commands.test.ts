@@ -62,7 +62,7 @@ describe('owner commands on the server\'s data folder', () => {
     const run = await cli(['owner', 'create', '--email', 'first@example.com', '--password-stdin'], folder, 'first-owner-password\n');
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
-      `gatehouse: no Gatehouse database at ${join(folder, 'data', 'gatehouse.db')}: run this where the server runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder), or pass --init to create a new one`,
+      `gatehouse: no Gatehouse database at ${join(folder, 'data', 'gatehouse.db')}: run this with the server's settings: where it runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder); on PostgreSQL, with its DATABASE_URL and GATEHOUSE_MASTER_KEY (--init creates a new embedded database here instead)`,
     ]);
     expect(existsSync(join(folder, 'data'))).toBe(false);
   }, 30_000);
@@ -190,7 +190,7 @@ describe('owner commands on the server\'s data folder', () => {
       for (const args of [['owner', 'list'], ['owner', 'login', '--email', 'first@example.com', '--password-stdin']]) {
         const run = await cli(args, elsewhere, 'a-brand-new-password\n');
         expect(run.code).toBe(1);
-        expect(run.stderr).toMatch(/^gatehouse: no Gatehouse database at .*gatehouse\.db: run this where the server runs/);
+        expect(run.stderr).toMatch(/^gatehouse: no Gatehouse database at .*gatehouse\.db: run this with the server's settings: .*DATABASE_URL and GATEHOUSE_MASTER_KEY/);
       }
       // With the server's GATEHOUSE_DATA_DIR it is the same data again.
       const pointed = await runGatehouse(build.outDir, ['owner', 'list', '--json'], { LOG_LEVEL: 'warn', GATEHOUSE_DATA_DIR: join(folder, 'data') }, elsewhere);
