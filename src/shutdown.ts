@@ -1,8 +1,9 @@
 // How the server stops on SIGINT or SIGTERM (docs/deployment.md, "Stopping the server"): it stops
 // accepting, says what it is waiting for, waits at most the grace time for requests in flight and
-// the file jobs in hand, and stops at once on a second signal (a copy of the first, such as npm relays, is not one).
-// Whatever is cut off is what a crash would leave: staged uploads no row refers to (the orphan sweep
-// removes them), temp files (cleared at the next start) and claimed jobs (retaken when their lease lapses).
+// the file jobs in hand, and stops at once on a second signal (not on a copy of the first, such as
+// npm relays). Whatever is cut off is what a crash would leave: staged uploads no row refers to
+// (the orphan sweep removes them), temp files (cleared at the next start) and claimed jobs
+// (retaken when their lease lapses).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface InFlight {
