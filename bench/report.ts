@@ -72,6 +72,13 @@ export function targetText(row: BenchRow): string {
   }
 }
 
+/** The result cell: PASS or FAIL; a quick run is too short and small to judge a target by. */
+export function resultText(row: BenchRow, quick: boolean): string {
+  if (row.target === null) return '';
+  if (quick) return 'n/a (quick)';
+  return meetsTarget(row) ? 'PASS' : 'FAIL';
+}
+
 /** Columns padded to their widest cell; numbers (and PASS/FAIL) right-aligned. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm start` runs this first: it builds (npm run build) only when the sources differ from those
-// of the last build, so a second start takes about a second instead of the whole build
-// (README, "Quick start"). `--stamp` (the end of npm run build) records the sources just built.
+// `npm start` runs this first, and `npm install` (prepare), also when a client project installs the
+// checkout: it builds (npm run build) only when the sources differ from those of the last build, so
+// a second start takes a second, and an install leaves a running server's dist/ alone (README). `--stamp` (the end of npm run build) records the sources just built.
 // The record is a hash of the contents of src/ and the build's configuration, in dist/.build-stamp.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,7 +40,7 @@ if (process.argv.includes('--stamp')) {
   const built = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : null;
   const complete = outputs.every((file) => existsSync(join(root, file)));
   if (!complete || built !== sourcesHash()) {
-    process.stderr.write(complete ? 'Sources changed since the last build: building...\n' : 'Building (first start)...\n');
+    process.stderr.write(complete ? 'Sources changed since the last build: building...\n' : 'Building (no build yet)...\n');
     execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   }
 }

@@ -15,7 +15,7 @@ import { listenForMetrics } from './adapters/http/metrics-server.js';
 import { buildHttpApp } from './adapters/http/server.js';
 import { boot } from './boot.js';
 import { ConfigError, readConfig } from './config.js';
-import { assertBlobStoreReachable } from './open-store.js';
+import { assertBlobStoreReachable, describeStorage } from './open-store.js';
 import { answerCommandLine } from './server-command-line.js';
 import { stopOnSignals, trackRequests } from './shutdown.js';
 
@@ -136,14 +136,16 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   // One write, the owner hint read first: whoever waits for the first line has the whole banner.
-  const where = config.databaseUrl === null ? `GATEHOUSE_DATA_DIR=${shellWord(config.dataDir)} ` : '';
+  // The CLI finds this database and master key only through the same variables (or data folder).
+  const where = config.databaseUrl === null || config.masterKey === null ? `GATEHOUSE_DATA_DIR=${shellWord(config.dataDir)} ` : '';
+  const environment = config.databaseUrl === null ? '' : `, with this server's DATABASE_URL${config.masterKey === null ? '' : ' and GATEHOUSE_MASTER_KEY'} set`;
   const hint =
     (await store.listOwners()).length === 0
       ? // The CLI must open this same data: in the checkout its default is the same ./data.
-        `No owner yet. Create the first one (in the checkout; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`
+        `No owner yet. Create the first one (in the checkout${environment}; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`
       : 'Sign in at the dashboard; a lost console token: npm run --silent gatehouse -- owner login --email <email>';
   console.log(
-    [`Gatehouse listening on http://${config.host}:${port} (data in ${config.dataDir})`, `Dashboard: http://${config.host}:${port}/dashboard/`, hint].join('\n'),
+    [`Gatehouse listening on http://${config.host}:${port} (${describeStorage(config)})`, `Dashboard: http://${config.host}:${port}/dashboard/`, hint].join('\n'),
   );
 }
 

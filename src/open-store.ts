@@ -21,6 +21,19 @@ function redactedUrl(url: string): string {
   }
 }
 
+/**
+ * Where the configuration keeps its data, as the start banner says it: the data folder for the
+ * embedded setup; the database (without its password) and the bucket where those are used.
+ */
+export function describeStorage(config: Config): string {
+  const files =
+    config.blobStore === 's3'
+      ? `files in S3 bucket ${config.s3.bucket ?? ''}${config.s3.endpoint === null ? '' : ` at ${config.s3.endpoint}`}`
+      : `files in ${join(config.dataDir, BLOBS_FOLDER)}`;
+  if (config.databaseUrl === null) return config.blobStore === 'local' ? `data in ${config.dataDir}` : `data in ${config.dataDir}, ${files}`;
+  return `database ${redactedUrl(config.databaseUrl)}, ${files}`;
+}
+
 /** Refuses, before anything is written, a configuration this build cannot serve. */
 export function assertSupported(config: Config): void {
   const s3 = config.s3;

@@ -1,8 +1,9 @@
-// How the server stops on SIGINT or SIGTERM (docs/deployment.md, "Stopping the server"): it stops accepting,
-// says what it is waiting for, waits at most the grace time for requests in flight and the file
-// jobs in hand, and stops at once on a second signal. Whatever is cut off is what a crash would
-// leave: staged uploads no row refers to (the orphan sweep removes them), temp files (cleared at
-// the next start) and claimed jobs (retaken when their lease lapses).
+// How the server stops on SIGINT or SIGTERM (docs/deployment.md, "Stopping the server"): it stops
+// accepting, says what it is waiting for, waits at most the grace time for requests in flight and
+// the file jobs in hand, and stops at once on a second signal (not on a copy of the first, such as
+// npm relays). Whatever is cut off is what a crash would leave: staged uploads no row refers to
+// (the orphan sweep removes them), temp files (cleared at the next start) and claimed jobs
+// (retaken when their lease lapses).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface InFlight {
@@ -53,19 +54,43 @@ export interface ShutdownOptions {
   closeStore: () => Promise<void>;
   say: (line: string) => void;
   exit: (code: number) => never;
+  /** Milliseconds, for telling a relayed copy of a signal from a second press; tests pass their own. */
+  now?: () => number;
+}
+
+/**
+ * A repeat of the first signal within this long is the same press: on a terminal, Ctrl-C reaches
+ * `npm start` and the server alike, and npm relays its copy (docs/deployment.md).
+ */
+export const SAME_PRESS_MS = 1_000;
+
+export type SignalKind = 'first' | 'copy' | 'again';
+
+/** Sorts the signals one process receives into the first, copies of it, and a second press. */
+export function signalSorter(now: () => number, windowMs = SAME_PRESS_MS): (signal: NodeJS.Signals) => SignalKind {
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
+  return (signal) => {
+    const at = now();
+    if (first === null) {
+      first = { signal, at };
+      return 'first';
+    }
+    return signal === first.signal && at - first.at < windowMs ? 'copy' : 'again';
+  };
 }
 
 /** How long a forced stop lets cut-off handlers clean up before the process exits. */
 const CUT_OFF_CLEANUP_MS = 2_000;
 
 export function stopOnSignals(options: ShutdownOptions): void {
-  let closing = false;
+  const sort = signalSorter(options.now ?? (() => performance.now()));
   const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) {
+    const kind = sort(signal);
+    if (kind === 'copy') return;
+    if (kind === 'again') {
       options.say(`${signal} again: stopping now`);
       options.exit(1);
     }
-    closing = true;
     const waiting = describeWork(options.inFlight(), options.jobsInHand());
     const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again`;
     options.say(

@@ -2,7 +2,7 @@
 // local blobs folder; docs/deployment.md, "Backups"). A backup is two things side by side: <file>, an SQLite
 // database, and <file>.blobs/, the file contents. PostgreSQL and S3 are backed up with their own
 // tools.
-import { copyFile, constants, link, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, constants, link, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -116,7 +116,8 @@ async function backup(args: string[]): Promise<number> {
   assertDatabaseExists(config, false, false);
   const file = resolve(positionals[0] as string);
   if (existsSync(file) || existsSync(blobsBeside(file))) throw new CliError(EXIT.FAILURE, `${file} or ${blobsBeside(file)} exists already: choose a new name`);
-  if (!existsSync(dirname(file))) throw new CliError(EXIT.FAILURE, `the folder ${dirname(file)} does not exist`);
+  // A new folder is owner-only, like the data folder; the files in it are too (see below).
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const partialDb = `${file}.partial`;
   const partialBlobs = `${blobsBeside(file)}.partial`;
   await rm(partialDb, { force: true });
@@ -125,7 +126,7 @@ async function backup(args: string[]): Promise<number> {
   // Beside blobs/, on its file system, so that pins are hard links.
   const pins = await mkdtemp(join(config.dataDir, 'backup-pins-'));
   try {
-    await mkdir(partialBlobs);
+    await mkdir(partialBlobs, { mode: 0o700 });
     // Most bytes move here, while the server writes freely.
     const first = await copyBlobs(blobRoot, partialBlobs, await blobKeys(blobRoot));
     const { pages } = await backupSqliteFile(join(config.dataDir, SQLITE_FILE), partialDb, () => pinNewBlobs(blobRoot, partialBlobs, pins));
@@ -166,12 +167,14 @@ async function restore(args: string[]): Promise<number> {
   if (masterKey === null) {
     throw new CliError(EXIT.FAILURE, `no master key: put the backed-up installation's ${MASTER_KEY_FILE} in ${config.dataDir} or set GATEHOUSE_MASTER_KEY`);
   }
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
 
   // The copy is checked before anything is replaced: it opens, migrates, and its secrets open with this key.
   const incoming = `${dbPath}.restoring`;
   await rm(incoming, { force: true });
   await copyFile(file, incoming);
+  // A copy takes its source's mode; the live database is owner-only (and so its -wal and -shm).
+  await chmod(incoming, 0o600);
   const store = openSqliteStore({ path: incoming });
   try {
     const blobs = createLocalBlobStore({ root: blobsBeside(file) });

@@ -26,7 +26,7 @@ export function assertDatabaseExists(config: Config, init: boolean, offerInit = 
   if (!existsSync(file)) {
     throw new CliError(
       EXIT.FAILURE,
-      `no Gatehouse database at ${file}: run this where the server runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder)${offerInit ? ', or pass --init to create a new one' : ''}`,
+      `no Gatehouse database at ${file}: run this with the server's settings: where it runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder); on PostgreSQL, with its DATABASE_URL and GATEHOUSE_MASTER_KEY${offerInit ? ' (--init creates a new embedded database here instead)' : ''}`,
     );
   }
 }

@@ -1,10 +1,8 @@
 // `gatehouse owner create|login|list|reset-password|unlock`: owner accounts, worked on the data itself
 // (see local-data.ts), so they need no console token: local access to the data is the authority.
-import { CONSOLE_THROTTLE_SCOPE } from '../application/credential-checks.js';
-import { withPasswordWork } from '../application/password-work.js';
 import { parseArgs } from 'node:util';
-import { acceptNewPassword, validateEmail } from '../domain/credentials-policy.js';
-import { createOwner, issueConsoleToken, unlockOwner, verifyOwnerSignIn } from '../application/console/owners.js';
+import { validateEmail } from '../domain/credentials-policy.js';
+import { createOwner, issueConsoleToken, resetOwnerPassword, unlockOwner, verifyOwnerSignIn } from '../application/console/owners.js';
 import { CliError, EXIT, UsageError } from './cli-errors.js';
 import { openLocalData, type LocalData } from './local-data.js';
 import { actingAs, type ActorHolder } from '../application/events/actor-scope.js';
@@ -68,8 +66,8 @@ async function list(args: string[]): Promise<number> {
 }
 
 /**
- * Sets a new password without the old one, and lifts a sign-in lock on the account. Console
- * tokens already issued keep working (docs/cli.md, "CI command line").
+ * Sets a new password without the old one, revokes the owner's console tokens and browser
+ * sessions, and lifts a sign-in lock on the account (docs/cli.md, "CI command line").
  */
 async function resetPassword(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });
@@ -78,10 +76,8 @@ async function resetPassword(args: string[]): Promise<number> {
     const owner = await deps.store.findOwnerByEmail(email);
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
     as(owner.id);
-    const password = await readPassword(values, true);
-    await deps.store.updateOwnerPasswordHash(owner.id, await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8))));
-    await unlockOwner(deps, owner);
-    print({ owner: { id: owner.id, email: owner.email } });
+    const revoked = await resetOwnerPassword(deps, owner, await readPassword(values, true));
+    print({ owner: { id: owner.id, email: owner.email }, revoked_tokens: revoked });
     return EXIT.OK;
   });
 }

@@ -2,7 +2,7 @@
 // (sign-ups, licenses, uploads and deletions going on) restores into a new data folder with every
 // row and file committed before the backup started, and every file row it holds has its contents.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,4 +181,30 @@ describe('backup and restore', () => {
     expect(wrongKey.stderr).toMatch(/^gatehouse: GATEHOUSE_MASTER_KEY: this is not the master key/);
     expect(readdirSync(other)).toEqual([]);
   }, 60_000);
+
+  it('a backup into a folder that does not exist yet creates it, and backup and restored database are owner-only', async () => {
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    const parent = mkdtempSync(join(tmpdir(), 'gatehouse-backup-new-'));
+    folders.push(parent);
+    const file = join(parent, 'nightly', '2026-11-28', 'gatehouse.db');
+    const run = await runGatehouse(live.build.outDir, ['backup', file], { GATEHOUSE_DATA_DIR: live.dataDir, LOG_LEVEL: 'warn' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(mode(file)).toBe(0o600);
+    expect(mode(`${file}.blobs`)).toBe(0o700);
+    expect(mode(join(parent, 'nightly'))).toBe(0o700);
+
+    // Restored from a backup someone made readable (an older one, or a copy): the database is 0600 again.
+    const target = join(parent, 'restored-data');
+    const env = { GATEHOUSE_DATA_DIR: target, LOG_LEVEL: 'warn', GATEHOUSE_MASTER_KEY: readMasterKey() };
+    chmodSync(file, 0o644);
+    const restore = await runGatehouse(live.build.outDir, ['restore', file], env);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(mode(join(target, 'gatehouse.db'))).toBe(0o600);
+    expect(mode(target)).toBe(0o700);
+  }, 60_000);
 });
+
+/** The live installation's master key, as GATEHOUSE_MASTER_KEY takes it. */
+function readMasterKey(): string {
+  return readFileSync(join(live.dataDir, 'master.key'), 'utf8').trim();
+}

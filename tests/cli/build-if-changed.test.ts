@@ -1,7 +1,7 @@
 // `npm start` builds only when the sources changed (scripts/build-if-changed.mjs, issue 13): run
 // in a scratch project whose `build` script only counts its runs and makes the outputs.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -51,3 +51,33 @@ it('builds on the first start, not again until a source changes or an output is 
   start();
   expect(builds()).toBe(4);
 }, 60_000);
+
+it('installing the checkout into a client project (docs/sdk.md) does not rebuild a fresh build under a running server', () => {
+  const checkout = mkdtempSync(join(tmpdir(), 'gatehouse-sdk-checkout-'));
+  const client = mkdtempSync(join(tmpdir(), 'gatehouse-sdk-client-'));
+  try {
+    mkdirSync(join(checkout, 'scripts'));
+    mkdirSync(join(checkout, 'src'));
+    copyFileSync(join(repoRoot, 'scripts', 'build-if-changed.mjs'), join(checkout, 'scripts', 'build-if-changed.mjs'));
+    writeFileSync(join(checkout, 'fake-build.cjs'), fakeBuild);
+    writeFileSync(join(checkout, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(checkout, 'builds.log'), '');
+    // The repository's own prepare script, with a build that only counts its runs.
+    const { prepare } = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { prepare: string } }).scripts;
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ name: 'sdk-checkout', version: '1.0.0', scripts: { build: 'node fake-build.cjs && node scripts/build-if-changed.mjs --stamp', prepare } }));
+    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const checkoutBuilds = () => readFileSync(join(checkout, 'builds.log'), 'utf8').split('\n').filter(Boolean).length;
+
+    // The checkout's own npm install builds once.
+    npm(['install', '--no-audit', '--no-fund'], checkout);
+    expect(checkoutBuilds()).toBe(1);
+    const built = statSync(join(checkout, 'dist', 'src', 'main.js')).mtimeMs;
+    writeFileSync(join(client, 'package.json'), JSON.stringify({ name: 'my-client', version: '1.0.0', private: true }));
+    npm(['install', '--no-audit', '--no-fund', checkout], client);
+    expect(checkoutBuilds()).toBe(1);
+    expect(statSync(join(checkout, 'dist', 'src', 'main.js')).mtimeMs).toBe(built);
+  } finally {
+    rmSync(checkout, { recursive: true, force: true });
+    rmSync(client, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -62,7 +62,7 @@ describe('owner commands on the server\'s data folder', () => {
     const run = await cli(['owner', 'create', '--email', 'first@example.com', '--password-stdin'], folder, 'first-owner-password\n');
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
-      `gatehouse: no Gatehouse database at ${join(folder, 'data', 'gatehouse.db')}: run this where the server runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder), or pass --init to create a new one`,
+      `gatehouse: no Gatehouse database at ${join(folder, 'data', 'gatehouse.db')}: run this with the server's settings: where it runs or with its GATEHOUSE_DATA_DIR (default ./data of the current folder); on PostgreSQL, with its DATABASE_URL and GATEHOUSE_MASTER_KEY (--init creates a new embedded database here instead)`,
     ]);
     expect(existsSync(join(folder, 'data'))).toBe(false);
   }, 30_000);
@@ -131,7 +131,16 @@ describe('owner commands on the server\'s data folder', () => {
     expect(none.stderr).toMatch(/^gatehouse: no password: pass --password-stdin/);
   }, 60_000);
 
-  it('owner reset-password sets a new password and lifts a sign-in lock', async () => {
+  it('owner reset-password sets a new password, revokes the owner\'s console tokens and lifts a sign-in lock', async () => {
+    // Whoever took the account holds a token (the CLI's) and a browser session (the dashboard's).
+    const stolen = await cli(['owner', 'login', '--email', 'first@example.com', '--password-stdin'], folder, 'first-owner-password\n');
+    const stolenToken = (JSON.parse(stolen.stdout) as { token: string }).token;
+    expect(await consoleApplications(server!.base, stolenToken)).toBe(200);
+    const browser = await fetch(`${server!.base}/api/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password: 'first-owner-password' }) });
+    expect(browser.status).toBe(200);
+    const cookie = browser.headers.get('set-cookie')!.split(';')[0]!;
+    const browserStatus = async () => (await fetch(`${server!.base}/api/console/applications`, { headers: { cookie } })).status;
+    expect(await browserStatus()).toBe(200);
     // Lock the account through the console API, as a guesser would.
     for (let i = 0; i < 10; i++) {
       await fetch(`${server!.base}/api/console/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password: `guess-number-${i}` }) });
@@ -142,6 +151,9 @@ describe('owner commands on the server\'s data folder', () => {
     const reset = await cli(['owner', 'reset-password', '--email', 'first@example.com', '--password-stdin'], folder, 'a-brand-new-password\n');
     expect(reset.code, reset.stderr).toBe(0);
     expect(JSON.parse(reset.stdout)).toMatchObject({ owner: { email: 'first@example.com' } });
+    expect((JSON.parse(reset.stdout) as { revoked_tokens: number }).revoked_tokens).toBeGreaterThanOrEqual(2);
+    expect(await consoleApplications(server!.base, stolenToken)).toBe(401);
+    expect(await browserStatus()).toBe(401);
 
     const signIn = (password: string) =>
       fetch(`${server!.base}/api/console/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password }) });
@@ -178,7 +190,7 @@ describe('owner commands on the server\'s data folder', () => {
       for (const args of [['owner', 'list'], ['owner', 'login', '--email', 'first@example.com', '--password-stdin']]) {
         const run = await cli(args, elsewhere, 'a-brand-new-password\n');
         expect(run.code).toBe(1);
-        expect(run.stderr).toMatch(/^gatehouse: no Gatehouse database at .*gatehouse\.db: run this where the server runs/);
+        expect(run.stderr).toMatch(/^gatehouse: no Gatehouse database at .*gatehouse\.db: run this with the server's settings: .*DATABASE_URL and GATEHOUSE_MASTER_KEY/);
       }
       // With the server's GATEHOUSE_DATA_DIR it is the same data again.
       const pointed = await runGatehouse(build.outDir, ['owner', 'list', '--json'], { LOG_LEVEL: 'warn', GATEHOUSE_DATA_DIR: join(folder, 'data') }, elsewhere);

@@ -2,13 +2,14 @@
 // starting, a taken address is named, and a stop during an upload says what it waits for, waits
 // at most GATEHOUSE_SHUTDOWN_GRACE_SECONDS, stops at once on a second signal, and leaves nothing
 // behind that the start-up temp sweep and the orphan sweep do not remove.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SAME_PRESS_MS } from '../../src/shutdown.js';
 import { sweepOrphanBlobs } from '../../src/application/files/orphan-sweep.js';
 import { createLocalBlobStore, sweepTempFiles } from '../../src/adapters/blob/local-blob-store.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
@@ -60,6 +61,8 @@ interface OpenUpload {
   req: ClientRequest;
   /** Sends the rest of the body. */
   finish(): void;
+  /** Sends the rest of the body in 20 pieces 50 ms apart, as a slow link would. */
+  finishSlowly(): void;
   /** The answer, or the error the cut connection gave. */
   outcome: Promise<{ status: number; body: string } | { error: string }>;
 }
@@ -90,7 +93,20 @@ function startUpload(base: string, adminKey: string, size: number): OpenUpload {
   });
   req.write(head);
   req.write(content.subarray(0, half));
-  return { req, outcome, finish: () => req.end(Buffer.concat([content.subarray(half), tail])) };
+  const rest = Buffer.concat([content.subarray(half), tail]);
+  const finishSlowly = () => {
+    const piece = Math.ceil(rest.length / 20);
+    let sent = 0;
+    const next = () => {
+      const end = Math.min(sent + piece, rest.length);
+      if (end === rest.length) return void req.end(rest.subarray(sent));
+      req.write(rest.subarray(sent, end));
+      sent = end;
+      setTimeout(next, 50);
+    };
+    next();
+  };
+  return { req, outcome, finish: () => req.end(rest), finishSlowly };
 }
 
 /** Resolves once `check` holds, polling; fails after `limitMs`. */
@@ -187,6 +203,8 @@ describe('stopping during an upload', () => {
     await until('the upload to reach staging', () => tempFiles(dataDir).length > 0);
     s.child.kill('SIGINT');
     await until('the shutdown message', () => s.output.join('').includes('press Ctrl-C again to stop now'));
+    // A person reads the message before pressing again; a repeat sooner is taken for a relayed copy.
+    await new Promise((r) => setTimeout(r, SAME_PRESS_MS + 200));
     const secondAt = Date.now();
     s.child.kill('SIGINT');
     expect(await s.exited).toEqual({ code: 1, signal: null });
@@ -195,4 +213,68 @@ describe('stopping during an upload', () => {
     expect(await upload.outcome).toHaveProperty('error');
     await expectNothingLeft(dataDir);
   }, 60_000);
+});
+
+/**
+ * `npm start` (the README's command, from the repository's package.json) on a pseudo-terminal
+ * (util-linux `script`), in a scratch project whose dist/ is this file's build: the terminal sends
+ * Ctrl-C to npm and the server alike, and npm relays its own copy.
+ */
+function npmStartOnTerminal(env: NodeJS.ProcessEnv) {
+  const project = mkdtempSync(join(tmpdir(), 'gatehouse-npm-start-'));
+  folders.push(project);
+  const start = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'npm-start-test', private: true, scripts: { start } }));
+  symlinkSync(build.outDir, join(project, 'dist'));
+  const child = spawn('script', ['-qfec', 'npm start', '/dev/null'], { cwd: project, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
+  const closed = new Promise<number | null>((done) => child.once('close', done));
+  return { child, screen: () => screen, closed, pressCtrlC: () => child.stdin.write('\x03') };
+}
+
+describe('Ctrl-C under npm start on a terminal', () => {
+  it('one press drains the upload and exits 0; a second press stops at once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-lifecycle-'));
+    folders.push(dataDir);
+    const env = baseServerEnv({ GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEHOUSE_SHUTDOWN_GRACE_SECONDS: '600' });
+    const { token } = JSON.parse(await runCli(build.outDir, env, ['owner', 'create', '--init', '--email', 'npm@example.com', '--password', 'npm-start-password'])) as { token: string };
+    const run = async () => {
+      const terminal = npmStartOnTerminal(env);
+      await until('the server to listen', () => /Gatehouse listening on http:\/\/127\.0\.0\.1:\d+/.test(terminal.screen()), 60_000);
+      const base = /Gatehouse listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(terminal.screen())![1]!;
+      return { terminal, base };
+    };
+
+    const first = await run();
+    const res = await fetch(`${first.base}/api/console/applications`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'npm start' }),
+    });
+    const adminKey = ((await res.json()) as { credentials: { admin_api_key: string } }).credentials.admin_api_key;
+    const upload = startUpload(first.base, adminKey, 4 * 1024 * 1024);
+    await until('the upload to reach staging', () => tempFiles(dataDir).length > 0);
+    first.terminal.pressCtrlC();
+    await until('the shutdown message', () => first.terminal.screen().includes('press Ctrl-C again to stop now'));
+    // The rest takes a second to arrive, time for npm's relayed copy to reach the server.
+    upload.finishSlowly();
+    expect(await upload.outcome).toMatchObject({ status: 201 });
+    expect(await first.terminal.closed).toBe(0);
+    expect(first.terminal.screen()).toContain('SIGINT: shutting down; waiting for 1 upload to finish, up to 600 s; press Ctrl-C again to stop now');
+    expect(first.terminal.screen()).not.toContain('again: stopping now');
+
+    const second = await run();
+    const cut = startUpload(second.base, adminKey, 4 * 1024 * 1024);
+    await until('the upload to reach staging', () => tempFiles(dataDir).length > 0);
+    second.terminal.pressCtrlC();
+    await until('the shutdown message', () => second.terminal.screen().includes('press Ctrl-C again to stop now'));
+    // As above: a repeat within SAME_PRESS_MS would be taken for npm's copy.
+    await new Promise((r) => setTimeout(r, SAME_PRESS_MS + 200));
+    second.terminal.pressCtrlC();
+    expect(await second.terminal.closed).toBe(1);
+    expect(second.terminal.screen()).toContain('SIGINT again: stopping now');
+    expect(await cut.outcome).toHaveProperty('error');
+  }, 180_000);
 });

@@ -120,4 +120,60 @@ describe('planner statistics', () => {
     // And the server still logs a user in among them.
     expect((await login(t, app, { username: 'alice', password: 'password123' }, { hardware_id: 'HW-1' })).statusCode).toBe(200);
   });
+  it('analyzes one table per transaction under a lock_timeout: a table a migration holds is skipped, the others are not held', async () => {
+    const app = await createApplication(t, { device_auth: false });
+    await member(t, app, 'alice', 'password123');
+    if (testBackend === 'sqlite') {
+      expect(await t.store.refreshStatistics()).toEqual([]);
+      return;
+    }
+    // One connection each: the counts flushed below are those of the connection that wrote them.
+    const pg = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
+    const migration = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    try {
+      // Two stale tables, analyzed in name order: user_ips, then users.
+      const now = Date.now();
+      await pg.unsafe(`insert into users (id, application_id, username, username_key, credential_type, password_hash, allowed_devices, allowed_sessions, is_lifetime, created_at)
+        select 'seed-' || g, '${app.id}', 'seed' || g, 'seed' || g, 'username_password', 'x', 1, 1, false, ${now} - g from generate_series(1, 200) g`);
+      await pg.unsafe(`insert into user_ips (user_id, ip, first_seen, last_seen) select 'seed-' || g, '10.0.0.1', ${now}, ${now} from generate_series(1, 200) g`);
+      await pg.unsafe('select pg_stat_force_next_flush()');
+      await pg.unsafe('select 1');
+
+      // A migration takes users (an ALTER TABLE's lock) and keeps it while the server analyzes.
+      const held = migration.begin(async (tx) => {
+        await tx.unsafe('lock table users in access exclusive mode');
+        await released;
+      });
+      const locks = (mode: string | null, granted: boolean, table: string) =>
+        pg
+          .unsafe(`select count(*)::int as n from pg_locks where relation = '${table}'::regclass and granted = ${granted}${mode === null ? '' : ` and mode = '${mode}'`}`)
+          .then((r) => (r[0] as unknown as { n: number }).n);
+      const until = async (what: string, check: () => Promise<boolean>) => {
+        for (let polls = 0; !(await check()); polls++) {
+          if (polls > 2000) throw new Error(`never: ${what}`);
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      };
+      await until('the migration holds users', async () => (await locks('AccessExclusiveLock', true, 'users')) > 0);
+      const refreshed = t.store.refreshStatistics();
+      // The refresh reaches users and waits for it...
+      await until('ANALYZE waits for users', async () => (await locks(null, false, 'users')) > 0);
+      // ...holding nothing of the table it analyzed before: that was its own, committed transaction.
+      expect(await locks('ShareUpdateExclusiveLock', true, 'user_ips')).toBe(0);
+      // It gives users up after the lock_timeout, while the migration still holds it.
+      const analyzed = await refreshed;
+      expect(analyzed).toContain('user_ips');
+      expect(analyzed).not.toContain('users');
+      release();
+      await held;
+      // The next round analyzes it.
+      expect(await t.store.refreshStatistics()).toContain('users');
+    } finally {
+      release();
+      await migration.end({ timeout: 5 });
+      await pg.end({ timeout: 5 });
+    }
+  });
 });

@@ -108,6 +108,23 @@ export async function unlockOwner(deps: { store: ThrottleStore }, owner: OwnerRe
   await deps.store.unlockAccounts(CONSOLE_THROTTLE_SCOPE, [accountKeys.owner(owner.email.trim().toLowerCase())]);
 }
 
+/**
+ * CLI `owner reset-password`: a new password without the old one, for an owner who lost it or
+ * whose account someone else may hold, so every console token and browser session of the owner is
+ * revoked and the sign-in locks are lifted. Returns how many tokens were revoked.
+ */
+export async function resetOwnerPassword(
+  deps: Pick<Deps, 'clock' | 'hasher'> & { store: OwnerStore & ThrottleStore },
+  owner: OwnerRecord,
+  password: string,
+): Promise<number> {
+  const hash = await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8)));
+  await deps.store.updateOwnerPasswordHash(owner.id, hash);
+  const revoked = await deps.store.revokeConsoleTokensOf(owner.id, null, deps.clock.now());
+  await unlockOwner(deps, owner);
+  return revoked;
+}
+
 /** `POST /login`: a console token that lives until revoked (CLI, scripts). */
 export async function loginOwner(deps: OwnerSignInDeps & TokenIssueDeps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
   return issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, caller));

@@ -1,6 +1,7 @@
 // SQLite's online backup, on connections of its own (docs/deployment.md, "Backups"): a copy
 // consistent as of one moment, taken while the server runs. Copying gatehouse.db with cp is not a
 // backup: recent commits live in the -wal file beside it until a checkpoint.
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** Every remaining page in one step: one read transaction, so one snapshot (WAL readers do not block writers). */
@@ -18,6 +19,8 @@ const WRITE_LOCK_WAIT_MS = 5000;
  * busy_timeout), so `atThatMoment` must be short; the pages are copied after the lock is gone.
  */
 export async function backupSqliteFile(source: string, target: string, atThatMoment: () => Promise<void>): Promise<{ pages: number }> {
+  // Owner-only like the live database: SQLite writes into an empty file it finds, keeping its mode.
+  closeSync(openSync(target, 'wx', 0o600));
   const reader = new Database(source, { readonly: true, fileMustExist: true });
   const writer = new Database(source, { fileMustExist: true, timeout: WRITE_LOCK_WAIT_MS });
   try {
