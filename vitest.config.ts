@@ -13,7 +13,7 @@ if (!postgresUrl) {
 
 // The folders of tests/ each tier runs ('.' is tests/ itself).
 const tiers = {
-  unit: ['.', 'domain', 'application', 'dashboard', 'crypto', 'signing', 'events'],
+  unit: ['.', 'domain', 'application', 'dashboard', 'crypto', 'signing', 'events', 'bench'],
   contract: ['contract', 'files'],
   http: ['http'],
   process: ['cli', 'client', 'python-sdk', 'multi-instance', 'outage'],
