@@ -369,10 +369,10 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect((await readThrottle(app.id, owner.accountKey, owner.ip)).everywhere).toEqual({ windowStart: T0, failures: 3 });
     });
 
-    test('past the hour\'s failures from every address the account is locked everywhere until the window ends', async () => {
+    test('past the hour\'s failures from every network the account is locked everywhere until the window ends', async () => {
       const { app } = await seedApp(store());
       const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 4 };
-      const ips = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
+      const ips = ['203.0.113.1', '203.0.114.1', '203.0.115.1', '203.0.116.1'];
       for (const ip of ips) {
         await store().reserveAuthAttempt(attemptOf(app.id, { ip }), tight);
         await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', tight);
@@ -382,6 +382,35 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       // Another account is not affected, and the lock ends with the window.
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '198.51.100.200' }), tight)).toBe('reserved');
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', now: T0 + 3_600_000 }), tight)).toBe('reserved');
+    });
+
+    test('past the hour\'s failures a caller familiar to the account is still reserved, and counted', async () => {
+      const { app } = await seedApp(store());
+      const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 2 };
+      for (const ip of ['203.0.113.1', '203.0.114.1']) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { ip }), tight);
+        await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', tight);
+      }
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200' }), tight), 'ACCOUNT_LOCKED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', familiar: true }), tight)).toBe('reserved');
+      expect((await readThrottle(app.id, 'user:alice', '198.51.100.200')).everywhere).toEqual({ windowStart: T0, failures: 3 });
+    });
+
+    test('the addresses of one /24 (IPv4) or /48 (IPv6) share one counter of consecutive failures', async () => {
+      const { app } = await seedApp(store());
+      const roomy = { ...limits, ipFailureLimit: 100 };
+      for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { ip }), roomy);
+        await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', roomy);
+      }
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { ip: '203.0.113.200', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '203.0.114.1', now: T0 + 1 }), roomy)).toBe('reserved');
+      for (const ip of ['2001:db8:5:1::/64', '2001:db8:5:2::/64', '2001:db8:5:3::/64']) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip }), roomy);
+        await store().settleAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip }), 'failure', roomy);
+      }
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '2001:db8:5:ffff::/64', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '2001:db8:6::/64', now: T0 + 1 }), roomy)).toBe('reserved');
     });
 
     test('unlockAccounts lifts the accounts\' locks at every address and everywhere, and only theirs', async () => {

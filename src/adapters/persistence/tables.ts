@@ -74,6 +74,21 @@ export function defineTables(k: Kit) {
     (t) => [k.index('console_tokens_owner_idx').on(t.ownerId)],
   );
 
+  // The addresses an owner has signed in from: such an owner is not held by the hourly lock that
+  // strangers' guesses put on the account everywhere (docs/choices.md, "Throttling").
+  const ownerIps = k.table(
+    'owner_ips',
+    {
+      ownerId: k.text('owner_id')
+        .notNull()
+        .references(() => owners.id, { onDelete: 'cascade' }),
+      ip: k.text('ip').notNull(),
+      firstSeen: k.instant('first_seen').notNull(),
+      lastSeen: k.instant('last_seen').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.ownerId, t.ip] })],
+  );
+
   const applications = k.table(
     'applications',
     {
@@ -331,7 +346,8 @@ export function defineTables(k: Kit) {
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
   // so they carry no foreign key; deleteApplication removes an application's counters itself.
-  // Consecutive failures and locks of an account from one address (docs/choices.md, "Throttling").
+  // Consecutive failures and locks of an account from one network, `ip` being its networkBucket
+  // (docs/choices.md, "Throttling").
   const authAccountCounters = k.table(
     'auth_account_address_counters',
     {
@@ -574,7 +590,7 @@ export function defineTables(k: Kit) {
     (t) => [k.index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
   );
 
-  return { owners, consoleTokens, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts };
+  return { owners, consoleTokens, ownerIps, applications, users, devices, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -11,6 +11,10 @@ export interface OwnerStore {
   /** Every owner, oldest first (the CLI's `owner list`). */
   listOwners(): Promise<OwnerRecord[]>;
   updateOwnerPasswordHash(id: string, passwordHash: string): Promise<void>;
+  /** Records that the owner signed in from this address (first and last time seen). */
+  recordOwnerIp(ownerId: string, ip: string, now: Instant): Promise<void>;
+  /** Whether recordOwnerIp ever recorded this address for the owner. */
+  hasOwnerSignedInFrom(ownerId: string, ip: string): Promise<boolean>;
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;
   revokeConsoleToken(id: string, now: Instant): Promise<void>;

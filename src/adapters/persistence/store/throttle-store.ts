@@ -18,6 +18,7 @@ import {
   settleAccountAttempt,
   throttlePurgeCutoffs,
 } from '../../../domain/auth-throttle.js';
+import { networkBucket } from '../../../domain/ip-address.js';
 import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
@@ -25,7 +26,7 @@ import { type CounterMemory, type CounterWrite, serialLanes, swapCounters } from
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
-  /** The account at this address (fresh while it has no row). */
+  /** The account at this address's network, networkBucket (fresh while it has no row). */
   account: AccountCounter;
   /** The account's window at every address, or null while it has none. */
   everywhere: AccountWindow | null;
@@ -57,7 +58,7 @@ function counterRows(d: Dialect) {
 
   async function read(applicationId: string, accountKey: string | null, ip: string): Promise<StoredCounters> {
     const [pair, window, ipCounter] = await Promise.all([
-      accountKey === null ? null : first(pairOf({ applicationId, accountKey, ip })),
+      accountKey === null ? null : first(pairOf({ applicationId, accountKey, ip: networkBucket(ip) })),
       accountKey === null ? null : first(windowOf({ applicationId, accountKey })),
       first(ipOf({ applicationId, ip })),
     ]);
@@ -66,7 +67,7 @@ function counterRows(d: Dialect) {
 
   const pairWrite = (applicationId: string, accountKey: string, ip: string, before: AccountCounter | null, after: AccountCounter, now: Instant): CounterWrite => ({
     table: a,
-    key: { applicationId, accountKey, ip },
+    key: { applicationId, accountKey, ip: networkBucket(ip) },
     before: before === null ? null : { ...before },
     after: { ...after, touchedAt: now },
   });
@@ -115,7 +116,7 @@ function counterMemories(capacity = REMEMBERED_ROWS) {
   return (applicationId: string, accountKey: string | null, ip: string): CounterMemory<StoredCounters> => {
     const ipKey = `${applicationId}\n${ip}`;
     const accountKeyOf = accountKey === null ? null : `${applicationId}\n${accountKey}`;
-    const pairKey = accountKey === null ? null : `${applicationId}\n${accountKey}\n${ip}`;
+    const pairKey = accountKey === null ? null : `${applicationId}\n${accountKey}\n${networkBucket(ip)}`;
     return {
       recall() {
         const ipRow = ips.get(ipKey);
@@ -192,10 +193,11 @@ export function throttleStore(d: Dialect): ThrottleStore {
         // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
         // counting on the accounts it names. Every decision precedes any write, so a refusal
         // or 'busy' writes nothing.
-        const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, familiar === true && accountKey !== null);
+        const known = familiar === true && accountKey !== null;
+        const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
         const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
         if (accountKey === null) return { answer: 'reserved' as const, writes, after: { ...c, ip: ipNext } };
-        const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now);
+        const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
         const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
         if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
         writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
