@@ -26,7 +26,8 @@ export async function guardBans(
   const now = deps.clock.now();
   const matching = await deps.bans.matching(app, keys, now);
   if (matching.length === 0) return;
-  const policy = { enabled: app.settings.banPropagation, ipBanHours: app.settings.propagatedIpBanHours };
+  const s = app.settings;
+  const policy = { enabled: s.banPropagation, toAddresses: s.banPropagationToAddresses, ipBanHours: s.propagatedIpBanHours };
   const decision = decideBans(ids, matching, policy, now, policy.enabled ? await proof() : unproven);
   if (!decision.banned) return;
   // The refused attempt, as the caller; the bans it propagates, as the system (docs/events.md, Actors).

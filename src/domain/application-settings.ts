@@ -13,6 +13,8 @@ export interface ApplicationSettings {
   defaultAllowedDevices: number;
   defaultAllowedSessions: number;
   banPropagation: boolean;
+  /** Propagation also bans the caller's address (off: addresses are shared; docs/choices.md, "Bans"). */
+  banPropagationToAddresses: boolean;
   /** How long an IP ban made by propagation holds; null: until an owner deletes it. */
   propagatedIpBanHours: number | null;
   passwordMinLength: number;
@@ -39,6 +41,7 @@ export const defaultSettings: ApplicationSettings = {
   defaultAllowedDevices: 1,
   defaultAllowedSessions: 1,
   banPropagation: true,
+  banPropagationToAddresses: false,
   propagatedIpBanHours: 24,
   passwordMinLength: 8,
   responseSigning: true,

@@ -25,6 +25,7 @@ describe('defaultSettings', () => {
       defaultAllowedDevices: 1,
       defaultAllowedSessions: 1,
       banPropagation: true,
+      banPropagationToAddresses: false,
       propagatedIpBanHours: 24,
       passwordMinLength: 8,
       responseSigning: true,

@@ -88,6 +88,7 @@ describe('applications', () => {
       default_allowed_devices: 1,
       default_allowed_sessions: 1,
       ban_propagation: true,
+      ban_propagation_to_addresses: false,
       propagated_ip_ban_hours: 24,
       password_min_length: 8,
       response_signing: true,
@@ -130,10 +131,12 @@ describe('applications', () => {
       default_allowed_devices: 3,
       default_allowed_sessions: 2,
       ban_propagation: false,
+      ban_propagation_to_addresses: true,
       password_min_length: 12,
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().application).toMatchObject({
+      ban_propagation_to_addresses: true,
       anonymous_access: true,
       device_auth: false,
       legacy_auth: true,

@@ -18,7 +18,7 @@ let app: Awaited<ReturnType<typeof createApplication>>;
 let receivers: Receiver[] = [];
 beforeEach(async () => {
   t = await startTestApp({ webhooksAllowPrivate: true, limits: { lockoutThreshold: 3 } });
-  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, ban_propagation: true });
+  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, ban_propagation: true, ban_propagation_to_addresses: true });
 });
 afterEach(async () => {
   await t.close();

@@ -99,6 +99,7 @@ export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
   default_allowed_devices: a.settings.defaultAllowedDevices,
   default_allowed_sessions: a.settings.defaultAllowedSessions,
   ban_propagation: a.settings.banPropagation,
+  ban_propagation_to_addresses: a.settings.banPropagationToAddresses,
   propagated_ip_ban_hours: a.settings.propagatedIpBanHours,
   password_min_length: a.settings.passwordMinLength,
   response_signing: a.settings.responseSigning,

@@ -117,6 +117,7 @@ export const Application = Type.Object(
     default_allowed_devices: Type.Integer(),
     default_allowed_sessions: Type.Integer(),
     ban_propagation: Type.Boolean(),
+    ban_propagation_to_addresses: Type.Boolean(),
     propagated_ip_ban_hours: Nullable(Type.Integer()),
     password_min_length: Type.Integer(),
     response_signing: Type.Boolean(),

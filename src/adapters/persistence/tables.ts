@@ -105,6 +105,8 @@ export function defineTables(k: Kit) {
       defaultAllowedDevices: k.integer('default_allowed_devices').notNull(),
       defaultAllowedSessions: k.integer('default_allowed_sessions').notNull(),
       banPropagation: k.flag('ban_propagation').notNull(),
+      // Existing applications take the default, off (docs/choices.md, "Bans").
+      banPropagationToAddresses: k.flag('ban_propagation_to_addresses').notNull().default(false),
       // Null: IP bans made by propagation never expire. Existing applications take the default.
       propagatedIpBanHours: k.integer('propagated_ip_ban_hours').default(24),
       passwordMinLength: k.integer('password_min_length').notNull(),

@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   default_allowed_devices: 1,
   default_allowed_sessions: 1,
   ban_propagation: true,
+  ban_propagation_to_addresses: false,
   propagated_ip_ban_hours: 24,
   password_min_length: 8,
   response_signing: true,
@@ -65,6 +66,7 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     legacy_auth: d.legacy_auth,
     token_auth: d.token_auth,
     ban_propagation: d.ban_propagation,
+    ban_propagation_to_addresses: d.ban_propagation_to_addresses,
     response_signing: d.response_signing,
     request_signing: d.request_signing,
     signature_window_seconds: num(d.signature_window_seconds),
@@ -90,7 +92,8 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
         <CheckField label="Device authentication" name="device_auth" checked={draft.device_auth} onChange={set('device_auth')} hint="Users sign in with a hardware id, within their device limit." />
         <CheckField label="Token authentication" name="token_auth" checked={draft.token_auth} onChange={set('token_auth')} hint="Login returns a session token." />
         <CheckField label="Legacy authentication" name="legacy_auth" checked={draft.legacy_auth} onChange={set('legacy_auth')} hint="Credentials in headers on every request." />
-        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A request refused for a banned user, license or device also bans its address and its proven user and licenses. A banned address passes nothing on." />
+        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A request refused for a banned user, license or device also bans its proven user and licenses. A banned address passes nothing on." />
+        <CheckField label="Propagate bans to addresses" name="ban_propagation_to_addresses" checked={draft.ban_propagation_to_addresses} onChange={set('ban_propagation_to_addresses')} hint="Propagation also bans the address the request came from, for everyone behind it (a campus or carrier NAT too)." />
       </fieldset>
       <TextField label="Session TTL (seconds)" name="session_ttl_seconds" type="number" min={30} max={2592000} value={draft.session_ttl_seconds} onInput={set('session_ttl_seconds')} hint="30 to 2,592,000" />
       <TextField label="Default allowed devices" name="default_allowed_devices" type="number" min={0} max={10000} value={draft.default_allowed_devices} onInput={set('default_allowed_devices')} />

@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "ban_propagation_to_addresses" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `applications` ADD `ban_propagation_to_addresses` integer DEFAULT false NOT NULL;
