@@ -496,10 +496,27 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       // Another application is unaffected, from the same address too.
       await store().reserveSignUp(slot(other.id, '203.0.113.1'), signUpLimits);
       // A failed sign-up gives its count back; the windows end after an hour.
-      await store().releaseSignUp(slot(app.id, '203.0.113.1'));
+      await store().releaseSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
       await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
       await store().reserveSignUp(slot(app.id, '203.0.113.3', T0 + 3_600_000), signUpLimits);
       expect((await store().purgeThrottle(T0 + 3_600_000)).kept).toBe(2);
+    });
+
+    test('reserveSignUp tells which sign-up filled the application\'s window, once; without a per-application limit it counts only the address', async () => {
+      const { app } = await seedApp(store());
+      const limits = { perAddress: 100, perApplication: 2 };
+      const slot = (address: string, now = T0) => ({ applicationId: app.id, address, now });
+      expect(await store().reserveSignUp(slot('203.0.113.1'), limits)).toEqual({ applicationFilledUntil: null });
+      expect(await store().reserveSignUp(slot('203.0.113.2', T0 + 5), limits)).toEqual({ applicationFilledUntil: T0 + 3_600_000 });
+      await domainError(store().reserveSignUp(slot('203.0.113.3', T0 + 6), limits), 'RATE_LIMITED');
+      const { app: open } = await seedApp(store());
+      const unlimited = { perAddress: 3, perApplication: null };
+      for (let i = 0; i < 3; i++) {
+        expect(await store().reserveSignUp({ applicationId: open.id, address: `198.51.100.${i}`, now: T0 }, unlimited)).toEqual({ applicationFilledUntil: null });
+      }
+      await store().releaseSignUp({ applicationId: open.id, address: '198.51.100.0', now: T0 }, unlimited);
+      // The limited application's window and two address windows; the other's three address windows only.
+      expect((await store().purgeThrottle(T0)).kept).toBe(3 + 3);
     });
 
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {

@@ -34,6 +34,7 @@ describe('defaultSettings', () => {
       licenseFileTtlMinutes: 20_160,
       maxUserVariables: 100,
       deviceResetCooldownHours: null,
+      signUpsPerHour: null,
     });
   });
 

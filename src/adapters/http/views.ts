@@ -108,6 +108,7 @@ export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
   license_file_ttl_minutes: a.settings.licenseFileTtlMinutes,
   max_user_variables: a.settings.maxUserVariables,
   device_reset_cooldown_hours: a.settings.deviceResetCooldownHours,
+  sign_ups_per_hour: a.settings.signUpsPerHour,
   ...responseSigningKeyJson(a),
   response_signing_previous_key_id: keyIdOf(a.signing.previousResponse),
   api_key: a.apiKey,

@@ -68,6 +68,7 @@ export function settingsColumns(s: ApplicationSettings) {
     licenseFileTtlMinutes: s.licenseFileTtlMinutes,
     maxUserVariables: s.maxUserVariables,
     deviceResetCooldownHours: s.deviceResetCooldownHours,
+    signUpsPerHour: s.signUpsPerHour,
   };
 }
 

@@ -119,6 +119,9 @@ export function defineTables(k: Kit) {
       // Existing applications take the defaults (docs/api.md, User variables; Device reset: off).
       maxUserVariables: k.integer('max_user_variables').notNull().default(100),
       deviceResetCooldownHours: k.integer('device_reset_cooldown_hours'),
+      // Null: sign-ups are not limited per application. Existing applications take it too
+      // (docs/choices.md, "Throttling": the old server-wide 1,000 an hour refused launches).
+      signUpsPerHour: k.integer('sign_ups_per_hour'),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),

@@ -43,12 +43,14 @@ export interface ThrottleStore {
    */
   settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<{ lockedUntil: Instant } | null>;
   /**
-   * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
-   * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.
+   * ATOMIC: counts one sign-up in the address's hourly window (`address`: its addressBucket) and,
+   * when perApplication is not null, the application's, or throws RATE_LIMITED (reserveSignUp)
+   * and writes nothing. `applicationFilledUntil`: when this sign-up filled the application's
+   * window, when that window ends (else null).
    */
-  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
-  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack). */
-  releaseSignUp(slot: SignUpSlot): Promise<void>;
+  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<{ applicationFilledUntil: Instant | null }>;
+  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack), in the windows it was counted in. */
+  releaseSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
   /**
    * Deletes the counters a purge may forget at `now` (throttlePurgeCutoffs): ended windows (sign-up
    * windows included) and idle (account, address) counters. Returns how many rows went and how many remain.

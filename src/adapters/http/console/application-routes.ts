@@ -43,6 +43,7 @@ const settingsFields = {
   license_file_ttl_minutes: Type.Optional(Type.Integer()),
   max_user_variables: Type.Optional(Type.Integer()),
   device_reset_cooldown_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  sign_ups_per_hour: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -68,6 +69,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['licenseFileTtlMinutes', body.license_file_ttl_minutes],
     ['maxUserVariables', body.max_user_variables],
     ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
+    ['signUpsPerHour', body.sign_ups_per_hour],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
 }

@@ -19,7 +19,7 @@ import {
   throttlePurgeCutoffs,
 } from '../../../domain/auth-throttle.js';
 import { networkBucket } from '../../../domain/ip-address.js';
-import { reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
+import { filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
 import { type CounterMemory, type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
@@ -162,28 +162,33 @@ export function throttleStore(d: Dialect): ThrottleStore {
   );
 
   /**
-   * Decides the sign-up windows of the application and of the address together; `decide` may
-   * throw to refuse, before anything is written.
+   * Decides the sign-up windows of the address and (when it is limited) of the application
+   * together; `decide` may throw to refuse, before anything is written. Returns when the
+   * application's window ends if this change filled it, else null.
    */
   async function changeSignUps(
     applicationId: string,
     address: string,
+    limits: SignUpLimits,
     now: Instant,
     decide: (c: WindowCounter | null, scope: SignUpScope) => WindowCounter,
-  ): Promise<void> {
+  ): Promise<Instant | null> {
     const scopes = [
-      { scope: 'application' as const, key: 'application' },
+      ...(limits.perApplication === null ? [] : [{ scope: 'application' as const, key: 'application' }]),
       { scope: 'address' as const, key: `address:${address}` },
     ];
     const readWindows = () => Promise.all(scopes.map(async ({ key }) => (await signUpWindow({ applicationId, scope: key }))[0] ?? null));
-    await inLane(`sign-ups\n${applicationId}`, () => swapCounters(d, readWindows, (rows) => ({
-      answer: undefined,
-      writes: scopes.map(({ scope, key }, i): CounterWrite => {
+    return inLane(`sign-ups\n${applicationId}`, () => swapCounters(d, readWindows, (rows) => {
+      let filled: Instant | null = null;
+      const writes = scopes.map(({ scope, key }, i): CounterWrite => {
         const row = rows[i] ?? null;
         const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
+        const grew = row === null || row.signUps < next.failures;
+        if (scope === 'application' && grew && filledByThis(next, limits.perApplication)) filled = next.windowStart + SIGN_UP_WINDOW_MS;
         return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
-      }),
-    })));
+      });
+      return { answer: filled, writes };
+    }));
   }
 
   return {
@@ -223,12 +228,13 @@ export function throttleStore(d: Dialect): ThrottleStore {
       }, remembered(applicationId, accountKey, ip)));
     },
     async reserveSignUp({ applicationId, address, now }, limits) {
-      await changeSignUps(applicationId, address, now, (c, scope) =>
-        reserveSignUp(c, scope, scope === 'application' ? limits.perApplication : limits.perAddress, now),
+      const filled = await changeSignUps(applicationId, address, limits, now, (c, scope) =>
+        reserveSignUp(c, scope, scope === 'application' ? (limits.perApplication ?? Infinity) : limits.perAddress, now),
       );
+      return { applicationFilledUntil: filled };
     },
-    async releaseSignUp({ applicationId, address, now }) {
-      await changeSignUps(applicationId, address, now, (c) => signUpGivenBack(c, now));
+    async releaseSignUp({ applicationId, address, now }, limits) {
+      await changeSignUps(applicationId, address, limits, now, (c) => signUpGivenBack(c, now));
     },
     async purgeThrottle(now) {
       const cut = throttlePurgeCutoffs(now);

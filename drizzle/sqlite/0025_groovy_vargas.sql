@@ -1,0 +1,1 @@
+ALTER TABLE `applications` ADD `sign_ups_per_hour` integer;
