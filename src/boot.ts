@@ -40,7 +40,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<B
       blobs: openConfiguredBlobStore(config),
       masterKey,
       limits: { lockoutThreshold: config.lockoutThreshold, ipFailureLimit: config.ipFailureLimit, accountFailureLimit: config.accountFailureLimit },
-      signUpLimits: { perAddress: config.signUpsPerAddress, perApplication: config.signUpsPerApplication },
+      signUpLimits: { perAddress: config.signUpsPerAddress },
       maxUploadBytes: config.maxUploadBytes,
       jobLeaseMs: config.jobLeaseMs,
       passwordQueuePerApplication: config.passwordQueue,

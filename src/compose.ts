@@ -26,7 +26,7 @@ export interface ComposeOptions {
   jobLeaseMs?: number;
   masterKey: Uint8Array;
   limits: ThrottleLimits;
-  signUpLimits: SignUpLimits;
+  signUpLimits: Pick<SignUpLimits, 'perAddress'>;
   clock?: Clock;
   /** Tests may lower the cost; the service always runs at the argon2id floor of docs/security.md (Security notes) or above. */
   argon2?: Argon2Parameters;

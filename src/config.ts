@@ -27,7 +27,6 @@ export interface Config {
   passwordQueue: number;
   accountFailureLimit: number;
   signUpsPerAddress: number;
-  signUpsPerApplication: number;
   workers: number;
   /** Lease of a claimed file-processing job; a job whose worker died is retaken after it. */
   jobLeaseMs: number;
@@ -120,7 +119,6 @@ export function readConfig(env: Env = process.env): Config {
     passwordQueue: integer(env, 'GATEHOUSE_PASSWORD_QUEUE', DEFAULT_PASSWORD_QUEUE, 1, 100_000),
     accountFailureLimit: integer(env, 'GATEHOUSE_ACCOUNT_FAILURE_LIMIT', 100, 1, 100_000_000),
     signUpsPerAddress: integer(env, 'GATEHOUSE_SIGN_UPS_PER_ADDRESS', 20, 1, 100_000_000),
-    signUpsPerApplication: integer(env, 'GATEHOUSE_SIGN_UPS_PER_APPLICATION', 1000, 1, 100_000_000),
     workers: integer(env, 'GATEHOUSE_WORKERS', 2, 1, 64),
     jobLeaseMs: integer(env, 'GATEHOUSE_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     shutdownGraceSeconds: integer(env, 'GATEHOUSE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3_600),

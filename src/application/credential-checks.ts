@@ -27,8 +27,9 @@ export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleSto
  * verified (waiting while the account's turns are all taken by checks in flight) and settled
  * afterwards as a success or a failure. Parallel guesses therefore cannot verify more passwords
  * than the threshold allows, while parallel correct logins only queue. Past the address's limit
- * an account `familiar` with the address (signed in from it before) is still served; that is
- * asked only then, so ordinary checks pay nothing for it.
+ * or the account's hourly one, a caller `familiar` to the account (signed in from the address
+ * before, or on a registered device) is still served; that is asked only then, so ordinary
+ * checks pay nothing for it.
  */
 export async function throttledCheck<T>(
   deps: ThrottleDeps,
@@ -45,7 +46,8 @@ export async function throttledCheck<T>(
     try {
       return await deps.store.reserveAuthAttempt({ ...attempt, familiar: known, now: deps.clock.now() }, deps.limits);
     } catch (e) {
-      if (!(e instanceof DomainError && e.code === 'RATE_LIMITED') || known || familiar === undefined || !(await familiar())) throw e;
+      const refused = e instanceof DomainError && (e.code === 'RATE_LIMITED' || e.code === 'ACCOUNT_LOCKED');
+      if (!refused || known || familiar === undefined || !(await familiar())) throw e;
       known = true;
       return deps.store.reserveAuthAttempt({ ...attempt, familiar: true, now: deps.clock.now() }, deps.limits);
     }
@@ -91,21 +93,30 @@ export function userAccountKeys(user: UserRecord, licenseCodeDigest: string | nu
   return licenseCodeDigest === null ? keys : [...keys, accountKeys.license(licenseCodeDigest)];
 }
 
-/** Whether the claimed account exists and has signed in from the caller's address before. */
-export async function signedInFrom(deps: { store: UserStore }, user: UserRecord | null, caller: Caller): Promise<boolean> {
-  return user !== null && (await deps.store.hasSignedInFrom(user.id, caller.ip));
+/**
+ * Whether the claimed account exists and the caller is familiar to it: signed in from the
+ * caller's address before, or presenting a hardware id registered to it.
+ */
+export async function signedInFrom(deps: { store: UserStore }, user: UserRecord | null, caller: Caller, hardwareId: string | null = null): Promise<boolean> {
+  if (user === null) return false;
+  if (await deps.store.hasSignedInFrom(user.id, caller.ip)) return true;
+  return hardwareId !== null && (await deps.store.hasDevice(user.id, hardwareId));
 }
 
 /** What a password check uses: the throttle, the password work and the accounts. */
 export type PasswordCheckDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: UserStore };
 
-/** Username and password, with the same answer and the same work for an unknown user. */
+/**
+ * Username and password, with the same answer and the same work for an unknown user. `hardwareId`:
+ * the device the caller presents, which makes it familiar when registered to the user.
+ */
 export async function checkPassword(
   deps: PasswordCheckDeps,
   app: ApplicationRecord,
   username: string,
   password: string,
   caller: Caller,
+  hardwareId: string | null = null,
 ): Promise<UserRecord> {
   const pw = presentedPassword(password);
   const key = usernameKey(username);
@@ -122,7 +133,7 @@ export async function checkPassword(
         }
         return (await work.verify(found.passwordHash, pw)) ? found : null;
       },
-      async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller),
+      async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller, hardwareId),
     );
     if (user === null || user.passwordHash === null) throw invalidCredentials();
     identifyCurrentActor(user.id);
@@ -147,6 +158,7 @@ export async function checkLicenseLogin(
   app: ApplicationRecord,
   code: string,
   caller: Caller,
+  hardwareId: string | null = null,
 ): Promise<{ user: UserRecord; license: LicenseRecord }> {
   const digest = licenseDigest(deps, code);
   const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now: deps.clock.now() };
@@ -158,7 +170,7 @@ export async function checkLicenseLogin(
     const user = await deps.store.findUserByLicenseId(app.id, presented.id);
     return user === null ? null : { user, license: presented };
   };
-  const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller));
+  const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller, hardwareId));
   if (found === null) throw licenseLoginRefusal(presented);
   identifyCurrentActor(found.user.id);
   return found;
@@ -173,7 +185,10 @@ export async function checkCredentials(
   app: ApplicationRecord,
   credentials: LoginCredentials,
   caller: Caller,
+  hardwareId: string | null = null,
 ): Promise<UserRecord> {
   const c = credentials;
-  return 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller)).user : checkPassword(deps, app, c.username, c.password, caller);
+  return 'code' in c
+    ? (await checkLicenseLogin(deps, app, c.code, caller, hardwareId)).user
+    : checkPassword(deps, app, c.username, c.password, caller, hardwareId);
 }

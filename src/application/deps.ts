@@ -34,7 +34,8 @@ export interface Deps {
   ids: Ids;
   limits: ThrottleLimits;
   /** Successful sign-ups per address and per application, per hour. */
-  signUpLimits: SignUpLimits;
+  /** The server's per-address limit; the per-application one is the application's setting. */
+  signUpLimits: Pick<SignUpLimits, 'perAddress'>;
   blobs: BlobStore;
   console: {
     /** A Bearer console token unused this long stops working (GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). */

@@ -13,6 +13,8 @@ export interface ApplicationSettings {
   defaultAllowedDevices: number;
   defaultAllowedSessions: number;
   banPropagation: boolean;
+  /** Propagation also bans the caller's address (off: addresses are shared; docs/choices.md, "Bans"). */
+  banPropagationToAddresses: boolean;
   /** How long an IP ban made by propagation holds; null: until an owner deletes it. */
   propagatedIpBanHours: number | null;
   passwordMinLength: number;
@@ -26,6 +28,8 @@ export interface ApplicationSettings {
   licenseFileTtlMinutes: number;
   /** How many variables one user may hold (docs/api.md, User variables). */
   maxUserVariables: number;
+  /** Successful sign-ups an hour from every address; null: no limit (the per-address one still holds). */
+  signUpsPerHour: number | null;
   /** How often a user may reset their own devices; null: device reset is off (docs/api.md, POST /reset_devices). */
   deviceResetCooldownHours: number | null;
 }
@@ -39,6 +43,7 @@ export const defaultSettings: ApplicationSettings = {
   defaultAllowedDevices: 1,
   defaultAllowedSessions: 1,
   banPropagation: true,
+  banPropagationToAddresses: false,
   propagatedIpBanHours: 24,
   passwordMinLength: 8,
   responseSigning: true,
@@ -47,6 +52,7 @@ export const defaultSettings: ApplicationSettings = {
   licenseFileTtlMinutes: 20_160,
   maxUserVariables: MAX_USER_VARIABLES_DEFAULT,
   deviceResetCooldownHours: null,
+  signUpsPerHour: null,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -54,6 +60,7 @@ export const SESSION_TTL_MAX = 30 * 24 * 3600;
 export const LIMIT_MAX = 10_000;
 /** A year: longer than that, an owner wants null (never expires). */
 export const PROPAGATED_IP_BAN_HOURS_MAX = 8760;
+export const SIGN_UPS_PER_HOUR_MAX = 100_000_000;
 export const SIGNATURE_WINDOW_MIN = 5;
 export const SIGNATURE_WINDOW_MAX = 300;
 /** An offline license file lasts from an hour to a year (docs/signing.md). */
@@ -73,6 +80,7 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   checkRange('signature_window_seconds', s.signatureWindowSeconds, SIGNATURE_WINDOW_MIN, SIGNATURE_WINDOW_MAX);
   validateLicenseFileTtl('license_file_ttl_minutes', s.licenseFileTtlMinutes);
   checkRange('max_user_variables', s.maxUserVariables, 0, MAX_USER_VARIABLES_CEILING);
+  if (s.signUpsPerHour !== null) checkRange('sign_ups_per_hour', s.signUpsPerHour, 1, SIGN_UPS_PER_HOUR_MAX);
   if (s.deviceResetCooldownHours !== null) checkRange('device_reset_cooldown_hours', s.deviceResetCooldownHours, 1, DEVICE_RESET_COOLDOWN_HOURS_MAX);
   return s;
 }

@@ -2,10 +2,11 @@ import { DomainError } from './errors.js';
 import { type Instant, MINUTE_MS } from './time.js';
 
 /**
- * Failed credential checks are throttled per (account, address), per account and per
- * (application, client IP) (docs/choices.md, "Throttling"). Consecutive failures from one address lock the
- * account for that address only, so a stranger's guesses cannot lock its owner out elsewhere; a
- * high hourly count of failures from every address locks it everywhere. Windowed counters count
+ * Failed credential checks are throttled per (account, network), per account and per
+ * (application, client IP) (docs/choices.md, "Throttling"). Consecutive failures from one network
+ * (networkBucket) lock the account for that network only, so a stranger's guesses cannot lock its
+ * owner out elsewhere; a high hourly count of failures from every network locks it for callers
+ * not familiar to it. Windowed counters count
  * an attempt as a failure before its password is verified and forgive it on success, so parallel
  * guesses cannot pass the limit. Per (account, address), checks in flight are counted beside
  * settled failures (see reserveAccountAttempt).
@@ -127,11 +128,13 @@ export function currentIpCounter(c: IpCounter | null, now: Instant): IpCounter {
 
 /**
  * Counts one attempt on the account from every address; refused once the hour's failures reach
- * the limit (locked everywhere until the window ends).
+ * the limit (locked everywhere until the window ends), except for a caller `familiar` to the
+ * account (signed in from this address, or on a device registered to it): strangers' guesses
+ * from many places must not lock its owner out where they are known. Its attempts still count.
  */
-export function reserveAccountWindow(c: AccountWindow | null, limit: number, now: Instant): AccountWindow {
+export function reserveAccountWindow(c: AccountWindow | null, limit: number, now: Instant, familiar = false): AccountWindow {
   const current = currentWindow(c, ACCOUNT_WINDOW_MS, now);
-  if (current.failures >= limit) {
+  if (current.failures >= limit && !familiar) {
     throw new DomainError('ACCOUNT_LOCKED', 'too many failed attempts on this account; try again later', {
       retryAfterSeconds: retryAfter(current.windowStart + ACCOUNT_WINDOW_MS, now),
     });

@@ -62,6 +62,8 @@ export interface PropagatedBan extends BanKey {
 export interface PropagationPolicy {
   /** The application's ban_propagation. */
   enabled: boolean;
+  /** The application's ban_propagation_to_addresses: whether the caller's address is banned too. */
+  toAddresses: boolean;
   /** The application's propagated_ip_ban_hours: how long an IP ban made by propagation holds (null: for good). */
   ipBanHours: number | null;
 }
@@ -98,10 +100,12 @@ export function decideBans(
   const origin = hits.find((h) => h.type !== 'ip' && h.propagatedFrom === null);
   if (!policy.enabled || origin === undefined) return { banned: true, propagate: [] };
   const provable = (k: BanKey) => k.type !== 'hardware_id' || proof.registeredHardwareIds.includes(k.value);
+  // One banned user's login from a campus NAT or a carrier address would bar everyone behind it.
+  const reachable = (k: BanKey) => k.type !== 'ip' || policy.toAddresses;
   return {
     banned: true,
     propagate: carried
-      .filter((k) => !hits.some((h) => sameKey(h, k)) && provable(k))
+      .filter((k) => !hits.some((h) => sameKey(h, k)) && provable(k) && reachable(k))
       .map((k) => ({
         ...k,
         propagatedFrom: origin.id,

@@ -102,3 +102,16 @@ export function addressBucket(ip: string): string {
   if (groups === null) return ip;
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
+
+/**
+ * The network an address belongs to for an account's lock from one place: an IPv4 /24 or an IPv6
+ * /48 (what one holder of addresses commonly has), so that many addresses of one network share one
+ * allowance of guesses. Takes an address or its addressBucket; anything else is its own network.
+ */
+export function networkBucket(ip: string): string {
+  const v4 = ipv4Octets(ip);
+  if (v4 !== null) return `${v4.slice(0, 3).join('.')}.0/24`;
+  const groups = ipv6Groups(ip.replace(/\/64$/, ''));
+  if (groups === null) return ip;
+  return `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::/48`;
+}

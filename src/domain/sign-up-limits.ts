@@ -11,7 +11,8 @@ import { type Instant, MINUTE_MS } from './time.js';
  */
 export interface SignUpLimits {
   perAddress: number;
-  perApplication: number;
+  /** The application's sign_ups_per_hour; null: not limited (nor counted). */
+  perApplication: number | null;
 }
 
 export const SIGN_UP_WINDOW_MS = 60 * MINUTE_MS;
@@ -41,6 +42,11 @@ export function countInHourWindow(c: WindowCounter | null, limit: number, now: I
     });
   }
   return { ...window, failures: window.failures + 1 };
+}
+
+/** Whether the window just reached the limit: the reservation that fills it (sign_up.limited). */
+export function filledByThis(next: WindowCounter, limit: number | null): boolean {
+  return limit !== null && next.failures === limit;
 }
 
 /** A sign-up that failed gives its count back. */

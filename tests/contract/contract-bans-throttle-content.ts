@@ -369,10 +369,10 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect((await readThrottle(app.id, owner.accountKey, owner.ip)).everywhere).toEqual({ windowStart: T0, failures: 3 });
     });
 
-    test('past the hour\'s failures from every address the account is locked everywhere until the window ends', async () => {
+    test('past the hour\'s failures from every network the account is locked everywhere until the window ends', async () => {
       const { app } = await seedApp(store());
       const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 4 };
-      const ips = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
+      const ips = ['203.0.113.1', '203.0.114.1', '203.0.115.1', '203.0.116.1'];
       for (const ip of ips) {
         await store().reserveAuthAttempt(attemptOf(app.id, { ip }), tight);
         await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', tight);
@@ -382,6 +382,35 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       // Another account is not affected, and the lock ends with the window.
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '198.51.100.200' }), tight)).toBe('reserved');
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', now: T0 + 3_600_000 }), tight)).toBe('reserved');
+    });
+
+    test('past the hour\'s failures a caller familiar to the account is still reserved, and counted', async () => {
+      const { app } = await seedApp(store());
+      const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 2 };
+      for (const ip of ['203.0.113.1', '203.0.114.1']) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { ip }), tight);
+        await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', tight);
+      }
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200' }), tight), 'ACCOUNT_LOCKED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', familiar: true }), tight)).toBe('reserved');
+      expect((await readThrottle(app.id, 'user:alice', '198.51.100.200')).everywhere).toEqual({ windowStart: T0, failures: 3 });
+    });
+
+    test('the addresses of one /24 (IPv4) or /48 (IPv6) share one counter of consecutive failures', async () => {
+      const { app } = await seedApp(store());
+      const roomy = { ...limits, ipFailureLimit: 100 };
+      for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { ip }), roomy);
+        await store().settleAuthAttempt(attemptOf(app.id, { ip }), 'failure', roomy);
+      }
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { ip: '203.0.113.200', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '203.0.114.1', now: T0 + 1 }), roomy)).toBe('reserved');
+      for (const ip of ['2001:db8:5:1::/64', '2001:db8:5:2::/64', '2001:db8:5:3::/64']) {
+        await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip }), roomy);
+        await store().settleAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip }), 'failure', roomy);
+      }
+      await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '2001:db8:5:ffff::/64', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
+      expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '2001:db8:6::/64', now: T0 + 1 }), roomy)).toBe('reserved');
     });
 
     test('unlockAccounts lifts the accounts\' locks at every address and everywhere, and only theirs', async () => {
@@ -467,10 +496,27 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       // Another application is unaffected, from the same address too.
       await store().reserveSignUp(slot(other.id, '203.0.113.1'), signUpLimits);
       // A failed sign-up gives its count back; the windows end after an hour.
-      await store().releaseSignUp(slot(app.id, '203.0.113.1'));
+      await store().releaseSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
       await store().reserveSignUp(slot(app.id, '203.0.113.1'), signUpLimits);
       await store().reserveSignUp(slot(app.id, '203.0.113.3', T0 + 3_600_000), signUpLimits);
       expect((await store().purgeThrottle(T0 + 3_600_000)).kept).toBe(2);
+    });
+
+    test('reserveSignUp tells which sign-up filled the application\'s window, once; without a per-application limit it counts only the address', async () => {
+      const { app } = await seedApp(store());
+      const limits = { perAddress: 100, perApplication: 2 };
+      const slot = (address: string, now = T0) => ({ applicationId: app.id, address, now });
+      expect(await store().reserveSignUp(slot('203.0.113.1'), limits)).toEqual({ applicationFilledUntil: null });
+      expect(await store().reserveSignUp(slot('203.0.113.2', T0 + 5), limits)).toEqual({ applicationFilledUntil: T0 + 3_600_000 });
+      await domainError(store().reserveSignUp(slot('203.0.113.3', T0 + 6), limits), 'RATE_LIMITED');
+      const { app: open } = await seedApp(store());
+      const unlimited = { perAddress: 3, perApplication: null };
+      for (let i = 0; i < 3; i++) {
+        expect(await store().reserveSignUp({ applicationId: open.id, address: `198.51.100.${i}`, now: T0 }, unlimited)).toEqual({ applicationFilledUntil: null });
+      }
+      await store().releaseSignUp({ applicationId: open.id, address: '198.51.100.0', now: T0 }, unlimited);
+      // The limited application's window and two address windows; the other's three address windows only.
+      expect((await store().purgeThrottle(T0)).kept).toBe(3 + 3);
     });
 
     test('an address over its limit is RATE_LIMITED with a retry delay, and nothing is written', async () => {

@@ -157,18 +157,18 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
     });
 
-    test('50 parallel guesses at one account from 50 addresses with an hourly limit of 20: exactly 20 are checked', async () => {
+    test('50 parallel guesses at one account from 50 networks with an hourly limit of 20: exactly 20 are checked', async () => {
       const { app } = await seedApp(store());
       const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 20 };
-      const attempt = (i: number) => ({ applicationId: app.id, accountKey: 'user:spread', ip: `198.51.100.${i + 1}`, now: T0 });
+      const attempt = (i: number) => ({ applicationId: app.id, accountKey: 'user:spread', ip: `198.51.${i + 1}.1`, now: T0 });
       const result = await tallyValues(Array.from({ length: 50 }, (_, i) => store().reserveAuthAttempt(attempt(i), limits)));
       expect(result).toEqual({ values: { reserved: 20 }, codes: { ACCOUNT_LOCKED: 30 } });
-      expect((await readThrottle(app.id, 'user:spread', '198.51.100.1')).everywhere).toEqual({ windowStart: T0, failures: 20 });
+      expect((await readThrottle(app.id, 'user:spread', '198.51.1.1')).everywhere).toEqual({ windowStart: T0, failures: 20 });
     });
 
     test('30 parallel sign-up reservations from one address with a limit of 10: exactly 10 pass', async () => {
       const { app } = await seedApp(store());
-      const result = await tallyValues(times(30, () => store().reserveSignUp({ applicationId: app.id, address: '198.51.100.90', now: T0 }, { perAddress: 10, perApplication: 1000 })));
+      const result = await tallyValues(times(30, () => store().reserveSignUp({ applicationId: app.id, address: '198.51.100.90', now: T0 }, { perAddress: 10, perApplication: 1000 }).then(() => undefined)));
       expect(result).toEqual({ values: { undefined: 10 }, codes: { RATE_LIMITED: 20 } });
     });
 

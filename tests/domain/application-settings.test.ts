@@ -25,6 +25,7 @@ describe('defaultSettings', () => {
       defaultAllowedDevices: 1,
       defaultAllowedSessions: 1,
       banPropagation: true,
+      banPropagationToAddresses: false,
       propagatedIpBanHours: 24,
       passwordMinLength: 8,
       responseSigning: true,
@@ -33,6 +34,7 @@ describe('defaultSettings', () => {
       licenseFileTtlMinutes: 20_160,
       maxUserVariables: 100,
       deviceResetCooldownHours: null,
+      signUpsPerHour: null,
     });
   });
 

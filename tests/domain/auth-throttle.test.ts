@@ -405,6 +405,13 @@ describe('an account\'s failures from every address', () => {
     expect(reserveAccountWindow(c, 3, NOW + ACCOUNT_WINDOW_MS)).toEqual({ windowStart: NOW + ACCOUNT_WINDOW_MS, failures: 1 });
   });
 
+  it('a full hourly window does not hold a caller familiar to the account, whose attempts still count', () => {
+    let c = null as ReturnType<typeof reserveAccountWindow> | null;
+    for (let i = 0; i < 3; i++) c = reserveAccountWindow(c, 3, NOW + i);
+    expectDomainError(() => reserveAccountWindow(c, 3, NOW + MINUTE_MS), 'ACCOUNT_LOCKED');
+    expect(reserveAccountWindow(c, 3, NOW + MINUTE_MS, true)).toEqual({ windowStart: NOW, failures: 4 });
+  });
+
   it('a success gives back only its own attempt', () => {
     expect(accountWindowAfterSuccess({ windowStart: NOW, failures: 5 }, NOW + 1)).toEqual({ windowStart: NOW, failures: 4 });
     expect(accountWindowAfterSuccess(null, NOW)).toEqual({ windowStart: NOW, failures: 0 });

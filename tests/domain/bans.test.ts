@@ -28,7 +28,7 @@ describe('identifierKeys', () => {
 
 describe('decideBans', () => {
   const NOW = 1_000_000;
-  const on = { enabled: true, ipBanHours: 24 };
+  const on = { enabled: true, toAddresses: true, ipBanHours: 24 };
   const owner = (k: BanKey, id = `ban-${k.type}`): MatchedBan => ({ ...k, id, propagatedFrom: null, expiresAt: null });
   const from = (origin: string, ...keys: BanKey[]) => keys.map((k) => ({ ...k, propagatedFrom: origin, expiresAt: k.type === 'ip' ? NOW + 24 * 3_600_000 : null }));
 
@@ -49,9 +49,9 @@ describe('decideBans', () => {
   });
 
   it('propagated IP bans expire after the hours set, or never with null', () => {
-    const [ip] = decideBans(all, [owner(userKey)], { enabled: true, ipBanHours: 2 }, NOW, proven).propagate;
+    const [ip] = decideBans(all, [owner(userKey)], { ...on, ipBanHours: 2 }, NOW, proven).propagate;
     expect(ip).toEqual({ ...ipKey, propagatedFrom: 'ban-user', expiresAt: NOW + 2 * 3_600_000 });
-    const never = decideBans(all, [owner(userKey)], { enabled: true, ipBanHours: null }, NOW, proven).propagate;
+    const never = decideBans(all, [owner(userKey)], { ...on, ipBanHours: null }, NOW, proven).propagate;
     expect(never.every((b) => b.expiresAt === null)).toBe(true);
   });
 
@@ -85,8 +85,14 @@ describe('decideBans', () => {
     });
   });
 
+  it('without propagation to addresses (the default), the address is left alone and the rest still propagates', () => {
+    const toPeople = { ...on, toAddresses: false };
+    expect(decideBans(all, [owner(hwKey)], toPeople, NOW, proven)).toEqual({ banned: true, propagate: from('ban-hardware_id', licKey, userKey) });
+    expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [owner(hwKey)], toPeople, NOW)).toEqual({ banned: true, propagate: [] });
+  });
+
   it('a hit without propagation bans the request and nothing else', () => {
-    expect(decideBans(all, [owner(licKey)], { enabled: false, ipBanHours: 24 }, NOW, proven)).toEqual({ banned: true, propagate: [] });
+    expect(decideBans(all, [owner(licKey)], { ...on, enabled: false }, NOW, proven)).toEqual({ banned: true, propagate: [] });
   });
 
   it('banned error is BANNED', () => {

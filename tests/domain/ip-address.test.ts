@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { addressBucket, parseIpAddress } from '../../src/domain/ip-address.js';
+import { addressBucket, networkBucket, parseIpAddress } from '../../src/domain/ip-address.js';
 
 describe('one spelling per address', () => {
   it('IPv4-mapped IPv6, dotted or hexadecimal, compressed or not, is the IPv4 address', () => {
@@ -76,5 +76,15 @@ describe('addressBucket', () => {
 
   it('leaves what is not an address as it is', () => {
     for (const odd of ['cli', '1:2:3', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9']) expect(addressBucket(odd)).toBe(odd);
+  });
+});
+
+describe('networkBucket', () => {
+  it('an IPv4 address by its /24, an IPv6 address (or its /64 bucket) by its /48, anything else as itself', () => {
+    expect(networkBucket('203.0.113.7')).toBe('203.0.113.0/24');
+    expect(networkBucket('203.0.113.250')).toBe('203.0.113.0/24');
+    expect(networkBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1::/48');
+    expect(networkBucket(addressBucket('2001:db8:1:ffff::9'))).toBe('2001:db8:1::/48');
+    expect(networkBucket('unknown')).toBe('unknown');
   });
 });

@@ -23,8 +23,15 @@ describe('request signing rules', () => {
     expect(previousKeyStillAccepted(NOW - 10_000, NOW, 10)).toBe(false);
   });
 
-  it('a nonce is held for the largest window past the later of the server time and the signed time', () => {
-    expect(nonceHeldUntil(NOW, SECONDS - 5)).toBe(NOW + 300_000);
-    expect(nonceHeldUntil(NOW, SECONDS + 10)).toBe((SECONDS + 10) * 1000 + 300_000);
+  it('a nonce is held for the largest window and a second past the later of the server time and the signed time', () => {
+    expect(nonceHeldUntil(NOW, SECONDS - 5)).toBe(NOW + 301_000);
+    expect(nonceHeldUntil(NOW, SECONDS + 10)).toBe((SECONDS + 10) * 1000 + 301_000);
+  });
+
+  it('a nonce is held through the last millisecond its timestamp is acceptable at the largest window', () => {
+    const signedAt = SECONDS * 1000;
+    const lastAccepted = (SECONDS + 300) * 1000 + 999;
+    expect(withinSignatureWindow(SECONDS, lastAccepted, 300)).toBe(true);
+    expect(nonceHeldUntil(signedAt, SECONDS)).toBeGreaterThan(lastAccepted);
   });
 });

@@ -29,8 +29,27 @@ const HOUR = 3_600_000;
 const NAT = '10.50.0.1';
 const HOME = '10.50.0.2';
 
-describe('ban propagation through shared addresses (the review reproduction)', () => {
-  it('three users behind two addresses: one owner ban bans the banned user’s things and the shared address for a while, never the other users', async () => {
+const propagateToAddresses = async (a: TestApplication = app) => {
+  const res = await consoleRequest(t, 'PATCH', `/applications/${a.id}`, { ban_propagation_to_addresses: true });
+  expect(res.json().ban_propagation_to_addresses).toBe(true);
+};
+
+describe('ban propagation through shared addresses (the review reproductions)', () => {
+  it('by default a banned user signing in from a shared address bans their own things, never the address', async () => {
+    expect((await consoleRequest(t, 'GET', `/applications/${app.id}`)).json().ban_propagation_to_addresses).toBe(false);
+    const alice = await member(t, app, 'alice', undefined, 6000, { hardware_id: 'HW-A' });
+    const bob = await member(t, app, 'bob', undefined, 6000, { hardware_id: 'HW-B' });
+    const ownerBan = await ban(t, app, 'user', alice.id);
+    expectError(await login(t, app, { username: 'alice', password: alice.password }, { hardware_id: 'HW-A' }, { ip: NAT }), 403, 'BANNED');
+    const propagated = (await listBans()).filter((b) => b.id !== ownerBan.id);
+    expect(propagated.map((b) => [b.type, b.value]).sort()).toEqual([['hardware_id', 'HW-A'], ['license', alice.code]].sort());
+    // Everyone else behind the address is still served there.
+    expect((await login(t, app, { username: 'bob', password: bob.password }, { hardware_id: 'HW-B' }, { ip: NAT })).statusCode).toBe(200);
+    expect((await call(t, app, 'POST', '/sign_up', { username: 'newbie', password: 'password123', hardware_id: 'HW-N' }, { ip: NAT })).statusCode).toBe(201);
+  });
+
+  it('three users behind two addresses: with propagation to addresses on, one owner ban bans the banned user’s things and the shared address for a while, never the other users', async () => {
+    await propagateToAddresses();
     const alice = await member(t, app, 'alice', undefined, 6000, { hardware_id: 'HW-A' });
     const bob = await member(t, app, 'bob', undefined, 6000, { hardware_id: 'HW-B' });
     const carol = await member(t, app, 'carol', undefined, 6000, { hardware_id: 'HW-C' });
@@ -107,6 +126,7 @@ describe('propagated bans', () => {
       expect(expectError(res, 422, 'VALIDATION_FAILED')).toMatchObject({ errors: [{ field: 'propagated_ip_ban_hours' }] });
     }
 
+    await propagateToAddresses();
     const u = await member(t, app, 'erik', undefined, 600, { hardware_id: 'HW-E' });
     await ban(t, app, 'hardware_id', 'HW-E');
     expectError(await login(t, app, { username: 'erik', password: u.password }, { hardware_id: 'HW-E' }, { ip: NAT }), 403, 'BANNED');

@@ -88,6 +88,7 @@ describe('applications', () => {
       default_allowed_devices: 1,
       default_allowed_sessions: 1,
       ban_propagation: true,
+      ban_propagation_to_addresses: false,
       propagated_ip_ban_hours: 24,
       password_min_length: 8,
       response_signing: true,
@@ -96,6 +97,7 @@ describe('applications', () => {
       license_file_ttl_minutes: 20_160,
       max_user_variables: 100,
       device_reset_cooldown_hours: null,
+      sign_ups_per_hour: null,
       response_signing_public_key: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
       response_signing_key_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       response_signing_previous_key_id: null,
@@ -130,10 +132,12 @@ describe('applications', () => {
       default_allowed_devices: 3,
       default_allowed_sessions: 2,
       ban_propagation: false,
+      ban_propagation_to_addresses: true,
       password_min_length: 12,
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().application).toMatchObject({
+      ban_propagation_to_addresses: true,
       anonymous_access: true,
       device_auth: false,
       legacy_auth: true,

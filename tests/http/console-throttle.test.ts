@@ -35,3 +35,22 @@ it('unlocking an owner (gatehouse owner unlock) lifts their locks at every addre
   await unlockOwner(t.deps, owner!);
   expect((await signIn('owner-password-1', '203.0.113.66')).statusCode).toBe(200);
 });
+
+it('ten wrong passwords from each of eleven networks do not lock the owner out where they signed in before', async () => {
+  await t.close();
+  t = await startTestApp({ limits: { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 100 } });
+  expect((await signIn('owner-password-1', '10.40.0.1')).statusCode).toBe(200);
+  for (let n = 0; n < 11; n++) {
+    for (let i = 0; i < 10; i++) expect([401, 429]).toContain((await signIn(`guess-${i}`, `100.${64 + n}.0.9`)).statusCode);
+  }
+  // A new address is held by the account-wide lock; the owner's own address is not.
+  expect((await signIn('owner-password-1', '192.0.2.200')).statusCode).toBe(429);
+  expect((await signIn('owner-password-1', '10.40.0.1')).statusCode).toBe(200);
+});
+
+it('addresses of one /24 share one allowance of guesses on the owner account', async () => {
+  for (let i = 0; i < 5; i++) expect((await signIn(`guess-${i}`, `203.0.113.${i + 1}`)).statusCode).toBe(401);
+  // The sixth neighbour is already locked out, before any password is checked.
+  expect((await signIn('owner-password-1', '203.0.113.77')).statusCode).toBe(429);
+  expect((await signIn('owner-password-1', '10.40.0.2')).statusCode).toBe(200);
+});

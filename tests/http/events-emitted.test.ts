@@ -15,7 +15,7 @@ let app: Awaited<ReturnType<typeof createApplication>>;
 let ownerId: string;
 beforeEach(async () => {
   t = await startTestApp({ limits: { lockoutThreshold: 3 } });
-  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, ban_propagation: true });
+  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, ban_propagation: true, ban_propagation_to_addresses: true });
   ownerId = (await t.store.listOwners())[0]!.id;
 });
 afterEach(() => t.close());

@@ -31,14 +31,68 @@ describe('a stranger\'s guesses', () => {
     expectError(await login(t, app, { username: 'alice', password: 'guess-again' }, {}, ATTACKER), 429, 'ACCOUNT_LOCKED');
   });
 
-  it('past the hourly limit from every address, lock the account everywhere', async () => {
+  it('past the hourly limit from every network, lock the account for addresses it is not known at', async () => {
     const bob = await member(t, app, 'bob');
-    // 30 failures from three addresses, ten each: each address is locked, then every address is.
-    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+    // 30 failures from three networks, ten each: each network is locked, then every new address is.
+    for (const ip of ['203.0.113.1', '198.18.0.1', '192.0.2.1']) {
       for (let i = 0; i < 10; i++) await login(t, app, { username: 'bob', password: `guess-${i}-wrong` }, {}, { ip });
     }
     const locked = expectError(await login(t, app, { username: 'bob', password: bob.password }, {}, HOME), 429, 'ACCOUNT_LOCKED');
     expect(locked.message).toMatch(/this account/);
+  });
+});
+
+// The review's reproduction: ten wrong passwords from each of eleven addresses passed the
+// account-wide limit (100 an hour) and locked the user out everywhere, right password included.
+describe('eleven addresses, ten wrong passwords each (the default limits)', () => {
+  const elevenNetworks = Array.from({ length: 11 }, (_, i) => `100.${64 + i}.0.9`);
+  const elevenNeighbours = Array.from({ length: 11 }, (_, i) => `203.0.113.${10 + i}`);
+  let defaults: TestApplication;
+  beforeEach(async () => {
+    await t.close();
+    t = await startTestApp({ limits: { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 100 } });
+    defaults = await createApplication(t, { device_auth: true, default_allowed_devices: 2, default_allowed_sessions: 5 });
+  });
+
+  async function attack(username: string, addresses: string[]) {
+    for (const ip of addresses) {
+      for (let i = 0; i < 10; i++) {
+        const res = await login(t, defaults, { username, password: `guess-${i}-wrong` }, { hardware_id: `attacker-${ip}` }, { ip });
+        expect([401, 429]).toContain(res.statusCode);
+      }
+    }
+  }
+
+  it('from eleven networks: the user still signs in from a familiar address and on a registered device', async () => {
+    const carol = await member(t, defaults, 'carol', 'carol-password-1', 60, { hardware_id: 'carols-laptop' });
+    const right = { username: 'carol', password: carol.password };
+    expect((await login(t, defaults, right, { hardware_id: 'carols-laptop' }, HOME)).statusCode).toBe(200);
+    await attack('carol', elevenNetworks);
+    // A stranger's new address is locked: the account-wide limit still bounds guessing.
+    expectError(await login(t, defaults, right, { hardware_id: 'a-new-machine' }, { ip: '192.0.2.200' }), 429, 'ACCOUNT_LOCKED');
+    // Home, where carol signed in before, is not held by the strangers' lock, on a new machine too.
+    expect((await login(t, defaults, right, { hardware_id: 'carols-desktop' }, HOME)).statusCode).toBe(200);
+    // Nor is her registered laptop at an address she has never used (a hotel, a phone's hotspot).
+    expect((await login(t, defaults, right, { hardware_id: 'carols-laptop' }, { ip: '192.0.2.201' })).statusCode).toBe(200);
+    // A familiar caller still cannot guess past the limit: a wrong password there fails as ever.
+    expectError(await login(t, defaults, { username: 'carol', password: 'wrong' }, { hardware_id: 'carols-laptop' }, HOME), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('from eleven addresses of one /24: they share one network\'s ten guesses, and nobody else is locked', async () => {
+    const dave = await member(t, defaults, 'dave', 'dave-password-1', 60, { hardware_id: 'daves-pc' });
+    await attack('dave', elevenNeighbours);
+    // Every address of that network is locked for dave after the first ten guesses...
+    expectError(await login(t, defaults, { username: 'dave', password: dave.password }, { hardware_id: 'daves-pc' }, { ip: '203.0.113.99' }), 429, 'ACCOUNT_LOCKED');
+    // ...which were all that counted on the account: a new address elsewhere signs in.
+    expect((await login(t, defaults, { username: 'dave', password: dave.password }, { hardware_id: 'daves-pc' }, { ip: '192.0.2.202' })).statusCode).toBe(200);
+  });
+
+  it('IPv6: addresses of one /48 share one network\'s guesses', async () => {
+    const erin = await member(t, defaults, 'erin', 'erin-password-1', 60, { hardware_id: 'erins-pc' });
+    const sixty4s = Array.from({ length: 11 }, (_, i) => `2001:db8:77:${i + 1}::5`);
+    await attack('erin', sixty4s);
+    expectError(await login(t, defaults, { username: 'erin', password: erin.password }, { hardware_id: 'erins-pc' }, { ip: '2001:db8:77:ff::1' }), 429, 'ACCOUNT_LOCKED');
+    expect((await login(t, defaults, { username: 'erin', password: erin.password }, { hardware_id: 'erins-pc' }, { ip: '2001:db8:78::1' })).statusCode).toBe(200);
   });
 });
 

@@ -6,7 +6,7 @@ let t: TestApp;
 let app: TestApplication;
 beforeEach(async () => {
   t = await startTestApp();
-  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, default_allowed_sessions: 1 });
+  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, default_allowed_sessions: 1, ban_propagation_to_addresses: true });
 });
 afterEach(() => t.close());
 

@@ -180,6 +180,22 @@ describe('each refusal has its own code', () => {
     expect((await send(signed(other, 'GET', '/app_context', { nonce: ahead.headers['x-nonce'] }))).statusCode).toBe(200);
   });
 
+  it('a replay at the exact edge of a 300-second window is refused: the nonce outlives the last acceptable second', async () => {
+    await start();
+    const app = await signingApp({ signature_window_seconds: 300 });
+    const signedAt = Math.floor(t.clock.now() / 1000) * 1000;
+    t.clock.set(signedAt);
+    const once = signed(app, 'GET', '/app_context');
+    expect((await send(once)).statusCode).toBe(200);
+    // Its timestamp is still acceptable for the whole 300th second after it.
+    for (const edge of [signedAt + 300_000, signedAt + 300_999]) {
+      t.clock.set(edge);
+      expectError(await send(once), 401, 'REQUEST_REPLAYED');
+    }
+    t.clock.set(signedAt + 301_000);
+    expectError(await send(once), 401, 'SIGNATURE_EXPIRED');
+  });
+
   it('the refusals are signed answers of the application', async () => {
     await start();
     const app = await signingApp();

@@ -6,7 +6,7 @@ let t: TestApp;
 let app: TestApplication;
 beforeEach(async () => {
   t = await startTestApp();
-  app = await createApplication(t, { device_auth: false });
+  app = await createApplication(t, { device_auth: false, ban_propagation_to_addresses: true });
 });
 afterEach(() => t.close());
 
@@ -43,7 +43,7 @@ describe('POST /sign_up', () => {
 
   it('403 BANNED with a banned hardware id, even where device auth is off; the address it came from is banned by propagation', async () => {
     for (const deviceAuth of [true, false]) {
-      const devApp = await createApplication(t, { device_auth: deviceAuth });
+      const devApp = await createApplication(t, { device_auth: deviceAuth, ban_propagation_to_addresses: true });
       await ban(t, devApp, 'hardware_id', 'HW-BAD');
       const res = await call(t, devApp, 'POST', '/sign_up', { username: 'alice', password: 'password123', hardware_id: 'HW-BAD' }, { ip: '10.2.2.2' });
       expectError(res, 403, 'BANNED');

@@ -18,7 +18,7 @@ let app: Awaited<ReturnType<typeof createApplication>>;
 let receivers: Receiver[] = [];
 beforeEach(async () => {
   t = await startTestApp({ webhooksAllowPrivate: true, limits: { lockoutThreshold: 3 } });
-  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, ban_propagation: true });
+  app = await createApplication(t, { device_auth: true, default_allowed_devices: 1, ban_propagation: true, ban_propagation_to_addresses: true, sign_ups_per_hour: 1 });
 });
 afterEach(async () => {
   await t.close();
@@ -42,7 +42,7 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
   const codes = await createLicenses(t, app.id, 3, 60); // license.created
   secrets.push(...codes);
   expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/licenses/${codes[2]}`)).statusCode).toBe(204); // license.deleted
-  const user = await signUp(t, a, 'alice', PASSWORD, { hardware_id: 'hw-a' }); // user.created, device.registered
+  const user = await signUp(t, a, 'alice', PASSWORD, { hardware_id: 'hw-a' }); // user.created, device.registered, sign_up.limited
   expect((await call(t, a, 'POST', '/activate_license', { code: codes[0], username: 'alice', password: PASSWORD, hardware_id: 'hw-a' })).statusCode).toBe(200); // license.activated
   const session = await login(t, a, { username: 'alice', password: PASSWORD }, { hardware_id: 'hw-a' }); // session.created
   expect(session.statusCode).toBe(200);

@@ -165,7 +165,7 @@ async function readyApp(store: Store, blobs: BlobStore): Promise<FastifyInstance
     maxUploadBytes: 1024 * 1024,
     masterKey: randomBytes(32),
     limits: { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 1000 },
-    signUpLimits: { perAddress: 20, perApplication: 1000 },
+    signUpLimits: { perAddress: 20 },
     argon2: testArgon2,
   });
   return buildHttpApp({ deps, logLevel: false, trustProxy: [] });

@@ -96,7 +96,7 @@ export interface TestApp {
 
 export interface TestAppOptions {
   limits?: Partial<ThrottleLimits>;
-  signUpLimits?: Partial<SignUpLimits>;
+  signUpLimits?: Partial<Pick<SignUpLimits, 'perAddress'>>;
   argon2?: typeof testArgon2;
   trustProxy?: string[];
   maxUploadBytes?: number;
@@ -141,7 +141,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.webhooksAllowPrivate ? { GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}),
     // Generous by default: most tests sign many users up from one address.
     GATEHOUSE_SIGN_UPS_PER_ADDRESS: String(options.signUpLimits?.perAddress ?? 100_000),
-    GATEHOUSE_SIGN_UPS_PER_APPLICATION: String(options.signUpLimits?.perApplication ?? 100_000),
   });
   // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
   const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });

@@ -59,6 +59,7 @@ export function settingsColumns(s: ApplicationSettings) {
     defaultAllowedDevices: s.defaultAllowedDevices,
     defaultAllowedSessions: s.defaultAllowedSessions,
     banPropagation: s.banPropagation,
+    banPropagationToAddresses: s.banPropagationToAddresses,
     propagatedIpBanHours: s.propagatedIpBanHours,
     passwordMinLength: s.passwordMinLength,
     responseSigning: s.responseSigning,
@@ -67,6 +68,7 @@ export function settingsColumns(s: ApplicationSettings) {
     licenseFileTtlMinutes: s.licenseFileTtlMinutes,
     maxUserVariables: s.maxUserVariables,
     deviceResetCooldownHours: s.deviceResetCooldownHours,
+    signUpsPerHour: s.signUpsPerHour,
   };
 }
 

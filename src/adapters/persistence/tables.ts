@@ -74,6 +74,21 @@ export function defineTables(k: Kit) {
     (t) => [k.index('console_tokens_owner_idx').on(t.ownerId)],
   );
 
+  // The addresses an owner has signed in from: such an owner is not held by the hourly lock that
+  // strangers' guesses put on the account everywhere (docs/choices.md, "Throttling").
+  const ownerIps = k.table(
+    'owner_ips',
+    {
+      ownerId: k.text('owner_id')
+        .notNull()
+        .references(() => owners.id, { onDelete: 'cascade' }),
+      ip: k.text('ip').notNull(),
+      firstSeen: k.instant('first_seen').notNull(),
+      lastSeen: k.instant('last_seen').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.ownerId, t.ip] })],
+  );
+
   const applications = k.table(
     'applications',
     {
@@ -90,6 +105,8 @@ export function defineTables(k: Kit) {
       defaultAllowedDevices: k.integer('default_allowed_devices').notNull(),
       defaultAllowedSessions: k.integer('default_allowed_sessions').notNull(),
       banPropagation: k.flag('ban_propagation').notNull(),
+      // Existing applications take the default, off (docs/choices.md, "Bans").
+      banPropagationToAddresses: k.flag('ban_propagation_to_addresses').notNull().default(false),
       // Null: IP bans made by propagation never expire. Existing applications take the default.
       propagatedIpBanHours: k.integer('propagated_ip_ban_hours').default(24),
       passwordMinLength: k.integer('password_min_length').notNull(),
@@ -102,6 +119,9 @@ export function defineTables(k: Kit) {
       // Existing applications take the defaults (docs/api.md, User variables; Device reset: off).
       maxUserVariables: k.integer('max_user_variables').notNull().default(100),
       deviceResetCooldownHours: k.integer('device_reset_cooldown_hours'),
+      // Null: sign-ups are not limited per application. Existing applications take it too
+      // (docs/choices.md, "Throttling": the old server-wide 1,000 an hour refused launches).
+      signUpsPerHour: k.integer('sign_ups_per_hour'),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
@@ -351,7 +371,8 @@ export function defineTables(k: Kit) {
 
   // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
   // so they carry no foreign key; deleteApplication removes an application's counters itself.
-  // Consecutive failures and locks of an account from one address (docs/choices.md, "Throttling").
+  // Consecutive failures and locks of an account from one network, `ip` being its networkBucket
+  // (docs/choices.md, "Throttling").
   const authAccountCounters = k.table(
     'auth_account_address_counters',
     {
@@ -612,7 +633,7 @@ export function defineTables(k: Kit) {
     sends: k.integer('sends').notNull(),
   });
 
-  return { owners, consoleTokens, applications, users, devices, licenseFiles, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return { owners, consoleTokens, ownerIps, applications, users, devices, licenseFiles, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -76,16 +76,25 @@ export async function verifyOwnerSignIn(
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
   // Owners' sign-ins have a lane of their own in the password work queue, beside the applications'.
   return withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, async (work) => {
-    const owner = await throttledCheck(deps, attempt, async () => {
-      const found = await deps.store.findOwnerByEmail(key);
-      if (found === null) {
-        await work.verifyDummy(pw);
-        return null;
-      }
-      return (await work.verify(found.passwordHash, pw)) ? found : null;
-    });
+    const owner = await throttledCheck(
+      deps,
+      attempt,
+      async () => {
+        const found = await deps.store.findOwnerByEmail(key);
+        if (found === null) {
+          await work.verifyDummy(pw);
+          return null;
+        }
+        return (await work.verify(found.passwordHash, pw)) ? found : null;
+      },
+      async () => {
+        const known = await deps.store.findOwnerByEmail(key);
+        return known !== null && (await deps.store.hasOwnerSignedInFrom(known.id, caller.ip));
+      },
+    );
     if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
     if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await work.hash(pw));
+    await deps.store.recordOwnerIp(owner.id, caller.ip, deps.clock.now());
     await recordSignIn(deps, owner);
     return owner;
   });

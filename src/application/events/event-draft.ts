@@ -39,6 +39,7 @@ export const WEBHOOK_EVENTS = [
   'device.removed',
   'device.limit_reached',
   'auth.locked',
+  'sign_up.limited',
   'file.completed',
   'file.failed',
   'file.deleted',

@@ -40,6 +40,17 @@ export const requestRefused = (applicationId: string, code: string, target: Even
   outcome: code,
 });
 
+/**
+ * `sign_up.limited`: a sign-up filled the application's `sign_ups_per_hour`; until `window_ends_at`
+ * further sign-ups answer 429. Recorded once, by the sign-up that filled the window.
+ */
+export const signUpLimited = (app: { id: string; name: string }, limit: number, windowEndsAt: string): EventDraft => ({
+  applicationId: app.id,
+  action: 'sign_up.limited',
+  target: { type: 'application', id: app.id, label: app.name },
+  data: { limit, window_ends_at: windowEndsAt },
+});
+
 /** `owner.signed_in`: recorded in each of the owner's applications' logs (an owner has no log of their own). */
 export const ownerSignedIn = (applicationId: string, owner: { id: string; email: string }, via: string): EventDraft => ({
   applicationId,

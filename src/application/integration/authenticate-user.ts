@@ -105,9 +105,9 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
   const hardwareId = requireHardwareId(app.settings.deviceAuth, p.hardwareId);
   let user: UserRecord;
   if (p.licenseCode !== undefined) {
-    user = (await checkLicenseLogin(deps, app, p.licenseCode, caller)).user;
+    user = (await checkLicenseLogin(deps, app, p.licenseCode, caller, hardwareId)).user;
   } else if (p.username !== undefined && p.password !== undefined) {
-    user = await checkPassword(deps, app, p.username, p.password, caller);
+    user = await checkPassword(deps, app, p.username, p.password, caller, hardwareId);
   } else {
     throw new DomainError('INVALID_CREDENTIALS', 'x-api-username and x-api-password go together');
   }

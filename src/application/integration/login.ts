@@ -36,7 +36,7 @@ export async function login(
 ): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const user = await checkCredentials(deps, app, body.credentials, caller);
+  const user = await checkCredentials(deps, app, body.credentials, caller, hardwareId);
   await assertUserAccess(deps, app, user, caller, hardwareId);
 
   const now = deps.clock.now();

@@ -9,6 +9,9 @@ import { addressBucket } from '../../domain/ip-address.js';
 import type { Caller, Deps } from '../deps.js';
 import { withPasswordWork } from '../password-work.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
+import type { EventStore } from '../ports/event-store.js';
+import { signUpLimited } from '../events/refusals.js';
+import { toIso } from '../../domain/time.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
 
@@ -46,20 +49,26 @@ export function firstDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareI
 }
 
 /** What the sign-up limits use. */
-export type SignUpLimitDeps = Pick<Deps, 'clock' | 'signUpLimits'> & { store: ThrottleStore };
+export type SignUpLimitDeps = Pick<Deps, 'clock' | 'signUpLimits'> & { store: ThrottleStore & EventStore };
 
 /**
- * Runs a sign-up under the application's and the address's sign-up limits (429 RATE_LIMITED with
- * Retry-After once either is full): the sign-up is counted before the work and given back if the
- * work fails, so only successful sign-ups count and parallel ones cannot pass a limit.
+ * Runs a sign-up under the address's sign-up limit and the application's own `sign_ups_per_hour`
+ * when set (429 RATE_LIMITED with Retry-After once either is full): the sign-up is counted before
+ * the work and given back if the work fails, so only successful sign-ups count and parallel ones
+ * cannot pass a limit. The sign-up that fills the application's window records `sign_up.limited`,
+ * so its owner learns of it from a webhook rather than from refused customers.
  */
 export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>): Promise<T> {
   const slot = { applicationId: app.id, address: addressBucket(caller.ip), now: deps.clock.now() };
-  await deps.store.reserveSignUp(slot, deps.signUpLimits);
+  const limits = { perAddress: deps.signUpLimits.perAddress, perApplication: app.settings.signUpsPerHour };
+  const { applicationFilledUntil } = await deps.store.reserveSignUp(slot, limits);
+  if (applicationFilledUntil !== null && limits.perApplication !== null) {
+    await deps.store.recordEvent(signUpLimited(app, limits.perApplication, toIso(applicationFilledUntil)), slot.now);
+  }
   try {
     return await work();
   } catch (error) {
-    await deps.store.releaseSignUp({ ...slot, now: deps.clock.now() });
+    await deps.store.releaseSignUp({ ...slot, now: deps.clock.now() }, limits);
     throw error;
   }
 }

@@ -13,6 +13,10 @@ export interface OwnerStore {
   /** Whether any owner exists (the dashboard's sign-in page asks before anyone signs in). */
   hasOwners(): Promise<boolean>;
   updateOwnerPasswordHash(id: string, passwordHash: string): Promise<void>;
+  /** Records that the owner signed in from this address (first and last time seen). */
+  recordOwnerIp(ownerId: string, ip: string, now: Instant): Promise<void>;
+  /** Whether recordOwnerIp ever recorded this address for the owner. */
+  hasOwnerSignedInFrom(ownerId: string, ip: string): Promise<boolean>;
   createConsoleToken(token: ConsoleTokenRecord): Promise<void>;
   findConsoleToken(digest: string): Promise<ConsoleTokenRecord | null>;
   revokeConsoleToken(id: string, now: Instant): Promise<void>;

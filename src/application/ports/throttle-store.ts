@@ -14,8 +14,9 @@ export interface AuthAttempt {
   ip: string;
   now: Instant;
   /**
-   * The account has signed in from this address before: it is served past the address's limit
-   * (reserveIpAttempt). Asked only once the address is over its limit.
+   * The caller is familiar to the account (signed in from this address before, or on a device
+   * registered to it): it is served past the address's limit (reserveIpAttempt) and the account's
+   * hourly limit (reserveAccountWindow). Asked only once one of them refuses.
    */
   familiar?: boolean;
 }
@@ -29,25 +30,27 @@ export interface SignUpSlot {
 export interface ThrottleStore {
   /**
    * ATOMIC: reserves one credential check. RATE_LIMITED when the address is over its limit,
-   * ACCOUNT_LOCKED while the account is locked everywhere or for this address, 'busy' while the
-   * (account, address) failures plus checks in flight reach the threshold (the caller waits and
+   * ACCOUNT_LOCKED while the account is locked everywhere or for this address's network, 'busy'
+   * while the (account, network) failures plus checks in flight reach the threshold (the caller waits and
    * tries again); nothing is written then. Otherwise the address and the account's window count a
-   * failure (forgiven on success) and the (account, address) counter a check in flight. Decides
+   * failure (forgiven on success) and the (account, network) counter a check in flight. Decides
    * with reserveIpAttempt, reserveAccountWindow and reserveAccountAttempt of the domain.
    */
   reserveAuthAttempt(attempt: AuthAttempt, limits: ThrottleLimits): Promise<'reserved' | 'busy'>;
   /**
    * ATOMIC: settles a reserved check with settleAccountAttempt (and, on success, ipAfterSuccess
-   * and accountWindowAfterSuccess). When this failure locked the account at the address, until when.
+   * and accountWindowAfterSuccess). When this failure locked the account at the network, until when.
    */
   settleAuthAttempt(attempt: AuthAttempt, outcome: AttemptOutcome, limits: ThrottleLimits): Promise<{ lockedUntil: Instant } | null>;
   /**
-   * ATOMIC: counts one sign-up in the application's and the address's hourly windows (`address`:
-   * its addressBucket), or throws RATE_LIMITED (reserveSignUp) and writes nothing.
+   * ATOMIC: counts one sign-up in the address's hourly window (`address`: its addressBucket) and,
+   * when perApplication is not null, the application's, or throws RATE_LIMITED (reserveSignUp)
+   * and writes nothing. `applicationFilledUntil`: when this sign-up filled the application's
+   * window, when that window ends (else null).
    */
-  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
-  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack). */
-  releaseSignUp(slot: SignUpSlot): Promise<void>;
+  reserveSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<{ applicationFilledUntil: Instant | null }>;
+  /** ATOMIC: gives back a reserved sign-up that failed (signUpGivenBack), in the windows it was counted in. */
+  releaseSignUp(slot: SignUpSlot, limits: SignUpLimits): Promise<void>;
   /**
    * ATOMIC: counts one write of the user's variables in the user's hourly window (on the sign-up
    * counters' rows, scope `variable_writes:<user id>`), or throws RATE_LIMITED

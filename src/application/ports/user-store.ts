@@ -76,6 +76,8 @@ export interface UserStore {
   recordIp(userId: string, ip: string, now: Instant): Promise<void>;
   /** Whether recordIp ever recorded this address for the user. */
   hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
+  /** Whether a device with this hardware id is registered to the user. */
+  hasDevice(userId: string, hardwareId: string): Promise<boolean>;
   updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
   /**
    * ATOMIC: sets a new password (a change by the user or the owner) and revokes every live

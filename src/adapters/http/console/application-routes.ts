@@ -34,6 +34,7 @@ const settingsFields = {
   default_allowed_devices: Type.Optional(Type.Integer()),
   default_allowed_sessions: Type.Optional(Type.Integer()),
   ban_propagation: Type.Optional(Type.Boolean()),
+  ban_propagation_to_addresses: Type.Optional(Type.Boolean()),
   propagated_ip_ban_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   password_min_length: Type.Optional(Type.Integer()),
   response_signing: Type.Optional(Type.Boolean()),
@@ -42,6 +43,7 @@ const settingsFields = {
   license_file_ttl_minutes: Type.Optional(Type.Integer()),
   max_user_variables: Type.Optional(Type.Integer()),
   device_reset_cooldown_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  sign_ups_per_hour: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -58,6 +60,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['defaultAllowedDevices', body.default_allowed_devices],
     ['defaultAllowedSessions', body.default_allowed_sessions],
     ['banPropagation', body.ban_propagation],
+    ['banPropagationToAddresses', body.ban_propagation_to_addresses],
     ['propagatedIpBanHours', body.propagated_ip_ban_hours],
     ['passwordMinLength', body.password_min_length],
     ['responseSigning', body.response_signing],
@@ -66,6 +69,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['licenseFileTtlMinutes', body.license_file_ttl_minutes],
     ['maxUserVariables', body.max_user_variables],
     ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
+    ['signUpsPerHour', body.sign_ups_per_hour],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
 }

@@ -14,7 +14,7 @@ import { applicationRow, settingsColumns, signingColumns, toApplication, toConso
 
 export function ownerStore(d: Dialect): OwnerStore {
   const { db } = d;
-  const { owners, consoleTokens } = d.t;
+  const { owners, consoleTokens, ownerIps } = d.t;
   return {
     async createOwner(owner) {
       try {
@@ -38,6 +38,15 @@ export function ownerStore(d: Dialect): OwnerStore {
     },
     async updateOwnerPasswordHash(id, passwordHash) {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
+    },
+    async recordOwnerIp(ownerId, ip, now) {
+      await d.write((w) =>
+        w.insert(ownerIps).values({ ownerId, ip, firstSeen: now, lastSeen: now }).onConflictDoUpdate({ target: [ownerIps.ownerId, ownerIps.ip], set: { lastSeen: now } }),
+      );
+    },
+    async hasOwnerSignedInFrom(ownerId, ip) {
+      const rows = await db.select({ ip: ownerIps.ip }).from(ownerIps).where(and(eq(ownerIps.ownerId, ownerId), eq(ownerIps.ip, ip))).limit(1);
+      return rows.length > 0;
     },
     async createConsoleToken(token) {
       await d.write((w) => w.insert(consoleTokens).values(token));

@@ -18,14 +18,15 @@ import {
   settleAccountAttempt,
   throttlePurgeCutoffs,
 } from '../../../domain/auth-throttle.js';
-import { countInHourWindow, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
+import { networkBucket } from '../../../domain/ip-address.js';
+import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
 import { type CounterMemory, type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
-  /** The account at this address (fresh while it has no row). */
+  /** The account at this address's network, networkBucket (fresh while it has no row). */
   account: AccountCounter;
   /** The account's window at every address, or null while it has none. */
   everywhere: AccountWindow | null;
@@ -57,7 +58,7 @@ function counterRows(d: Dialect) {
 
   async function read(applicationId: string, accountKey: string | null, ip: string): Promise<StoredCounters> {
     const [pair, window, ipCounter] = await Promise.all([
-      accountKey === null ? null : first(pairOf({ applicationId, accountKey, ip })),
+      accountKey === null ? null : first(pairOf({ applicationId, accountKey, ip: networkBucket(ip) })),
       accountKey === null ? null : first(windowOf({ applicationId, accountKey })),
       first(ipOf({ applicationId, ip })),
     ]);
@@ -66,7 +67,7 @@ function counterRows(d: Dialect) {
 
   const pairWrite = (applicationId: string, accountKey: string, ip: string, before: AccountCounter | null, after: AccountCounter, now: Instant): CounterWrite => ({
     table: a,
-    key: { applicationId, accountKey, ip },
+    key: { applicationId, accountKey, ip: networkBucket(ip) },
     before: before === null ? null : { ...before },
     after: { ...after, touchedAt: now },
   });
@@ -115,7 +116,7 @@ function counterMemories(capacity = REMEMBERED_ROWS) {
   return (applicationId: string, accountKey: string | null, ip: string): CounterMemory<StoredCounters> => {
     const ipKey = `${applicationId}\n${ip}`;
     const accountKeyOf = accountKey === null ? null : `${applicationId}\n${accountKey}`;
-    const pairKey = accountKey === null ? null : `${applicationId}\n${accountKey}\n${ip}`;
+    const pairKey = accountKey === null ? null : `${applicationId}\n${accountKey}\n${networkBucket(ip)}`;
     return {
       recall() {
         const ipRow = ips.get(ipKey);
@@ -161,28 +162,33 @@ export function throttleStore(d: Dialect): ThrottleStore {
   );
 
   /**
-   * Decides the sign-up windows of the application and of the address together; `decide` may
-   * throw to refuse, before anything is written.
+   * Decides the sign-up windows of the address and (when it is limited) of the application
+   * together; `decide` may throw to refuse, before anything is written. Returns when the
+   * application's window ends if this change filled it, else null.
    */
   async function changeSignUps(
     applicationId: string,
     address: string,
+    limits: SignUpLimits,
     now: Instant,
     decide: (c: WindowCounter | null, scope: SignUpScope) => WindowCounter,
-  ): Promise<void> {
+  ): Promise<Instant | null> {
     const scopes = [
-      { scope: 'application' as const, key: 'application' },
+      ...(limits.perApplication === null ? [] : [{ scope: 'application' as const, key: 'application' }]),
       { scope: 'address' as const, key: `address:${address}` },
     ];
     const readWindows = () => Promise.all(scopes.map(async ({ key }) => (await signUpWindow({ applicationId, scope: key }))[0] ?? null));
-    await inLane(`sign-ups\n${applicationId}`, () => swapCounters(d, readWindows, (rows) => ({
-      answer: undefined,
-      writes: scopes.map(({ scope, key }, i): CounterWrite => {
+    return inLane(`sign-ups\n${applicationId}`, () => swapCounters(d, readWindows, (rows) => {
+      let filled: Instant | null = null;
+      const writes = scopes.map(({ scope, key }, i): CounterWrite => {
         const row = rows[i] ?? null;
         const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
+        const grew = row === null || row.signUps < next.failures;
+        if (scope === 'application' && grew && filledByThis(next, limits.perApplication)) filled = next.windowStart + SIGN_UP_WINDOW_MS;
         return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
-      }),
-    })));
+      });
+      return { answer: filled, writes };
+    }));
   }
 
   return {
@@ -192,10 +198,11 @@ export function throttleStore(d: Dialect): ThrottleStore {
         // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
         // counting on the accounts it names. Every decision precedes any write, so a refusal
         // or 'busy' writes nothing.
-        const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, familiar === true && accountKey !== null);
+        const known = familiar === true && accountKey !== null;
+        const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
         const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
         if (accountKey === null) return { answer: 'reserved' as const, writes, after: { ...c, ip: ipNext } };
-        const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now);
+        const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
         const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
         if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
         writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
@@ -221,12 +228,13 @@ export function throttleStore(d: Dialect): ThrottleStore {
       }, remembered(applicationId, accountKey, ip)));
     },
     async reserveSignUp({ applicationId, address, now }, limits) {
-      await changeSignUps(applicationId, address, now, (c, scope) =>
-        reserveSignUp(c, scope, scope === 'application' ? limits.perApplication : limits.perAddress, now),
+      const filled = await changeSignUps(applicationId, address, limits, now, (c, scope) =>
+        reserveSignUp(c, scope, scope === 'application' ? (limits.perApplication ?? Infinity) : limits.perAddress, now),
       );
+      return { applicationFilledUntil: filled };
     },
-    async releaseSignUp({ applicationId, address, now }) {
-      await changeSignUps(applicationId, address, now, (c) => signUpGivenBack(c, now));
+    async releaseSignUp({ applicationId, address, now }, limits) {
+      await changeSignUps(applicationId, address, limits, now, (c) => signUpGivenBack(c, now));
     },
     async reserveVariableWrite({ applicationId, userId, now }, limit) {
       const scope = `variable_writes:${userId}`;

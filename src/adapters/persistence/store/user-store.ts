@@ -170,6 +170,10 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       const rows = await d.db.select({ ip: userIps.ip }).from(userIps).where(and(eq(userIps.userId, userId), eq(userIps.ip, ip))).limit(1);
       return rows.length > 0;
     },
+    async hasDevice(userId, hardwareId) {
+      const rows = await d.db.select({ id: devices.id }).from(devices).where(and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId))).limit(1);
+      return rows.length > 0;
+    },
     async recordIp(userId, ip, now) {
       // Both or neither (a user deleted meanwhile keeps no address); one statement on PostgreSQL.
       await d.allOrNone('address', (db) => addressWrites(d, db, sql.placeholder('userId'), sql.placeholder('ip'), sql.placeholder('now')), { userId, ip, now });

@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   default_allowed_devices: 1,
   default_allowed_sessions: 1,
   ban_propagation: true,
+  ban_propagation_to_addresses: false,
   propagated_ip_ban_hours: 24,
   password_min_length: 8,
   response_signing: true,
@@ -20,6 +21,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   license_file_ttl_minutes: 20160,
   max_user_variables: 100,
   device_reset_cooldown_hours: null,
+  sign_ups_per_hour: null,
 };
 
 type NumberKey =
@@ -31,7 +33,7 @@ type NumberKey =
   | 'license_file_ttl_minutes'
   | 'max_user_variables';
 /** Optional numbers: left empty, null. */
-type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours';
+type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours' | 'sign_ups_per_hour';
 
 /**
  * Settings as edited: numbers as the text typed, so a half-typed value is not rewritten.
@@ -52,6 +54,7 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     max_user_variables: String(s.max_user_variables),
     propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
     device_reset_cooldown_hours: s.device_reset_cooldown_hours === null ? '' : String(s.device_reset_cooldown_hours),
+    sign_ups_per_hour: s.sign_ups_per_hour === null ? '' : String(s.sign_ups_per_hour),
   };
 }
 
@@ -65,6 +68,7 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     legacy_auth: d.legacy_auth,
     token_auth: d.token_auth,
     ban_propagation: d.ban_propagation,
+    ban_propagation_to_addresses: d.ban_propagation_to_addresses,
     response_signing: d.response_signing,
     request_signing: d.request_signing,
     signature_window_seconds: num(d.signature_window_seconds),
@@ -76,6 +80,7 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     max_user_variables: num(d.max_user_variables),
     propagated_ip_ban_hours: d.propagated_ip_ban_hours.trim() === '' ? null : num(d.propagated_ip_ban_hours),
     device_reset_cooldown_hours: d.device_reset_cooldown_hours.trim() === '' ? null : num(d.device_reset_cooldown_hours),
+    sign_ups_per_hour: d.sign_ups_per_hour.trim() === '' ? null : num(d.sign_ups_per_hour),
   };
 }
 
@@ -90,7 +95,8 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
         <CheckField label="Device authentication" name="device_auth" checked={draft.device_auth} onChange={set('device_auth')} hint="Users sign in with a hardware id, within their device limit." />
         <CheckField label="Token authentication" name="token_auth" checked={draft.token_auth} onChange={set('token_auth')} hint="Login returns a session token." />
         <CheckField label="Legacy authentication" name="legacy_auth" checked={draft.legacy_auth} onChange={set('legacy_auth')} hint="Credentials in headers on every request." />
-        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A request refused for a banned user, license or device also bans its address and its proven user and licenses. A banned address passes nothing on." />
+        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A request refused for a banned user, license or device also bans its proven user and licenses. A banned address passes nothing on." />
+        <CheckField label="Propagate bans to addresses" name="ban_propagation_to_addresses" checked={draft.ban_propagation_to_addresses} onChange={set('ban_propagation_to_addresses')} hint="Propagation also bans the address the request came from, for everyone behind it (a campus or carrier NAT too)." />
       </fieldset>
       <TextField label="Session TTL (seconds)" name="session_ttl_seconds" type="number" min={30} max={2592000} value={draft.session_ttl_seconds} onInput={set('session_ttl_seconds')} hint="30 to 2,592,000" />
       <TextField label="Default allowed devices" name="default_allowed_devices" type="number" min={0} max={10000} value={draft.default_allowed_devices} onInput={set('default_allowed_devices')} />
@@ -99,6 +105,7 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
       <TextField label="Minimum password length" name="password_min_length" type="number" min={8} max={64} value={draft.password_min_length} onInput={set('password_min_length')} />
       <TextField label="Variables per user" name="max_user_variables" type="number" min={0} max={1000} value={draft.max_user_variables} onInput={set('max_user_variables')} hint="0 to 1,000" />
       <TextField label="Device reset cooldown (hours)" name="device_reset_cooldown_hours" type="number" min={1} max={8760} value={draft.device_reset_cooldown_hours} onInput={set('device_reset_cooldown_hours')} hint="1 to 8,760; empty: users cannot reset their devices" />
+      <TextField label="Sign-ups per hour" name="sign_ups_per_hour" type="number" min={1} max={100000000} value={draft.sign_ups_per_hour} onInput={set('sign_ups_per_hour')} hint="From every address together; empty: no limit (each address is still limited)" />
       <fieldset class="checks">
         <legend>Signing</legend>
         <CheckField label="Sign responses" name="response_signing" checked={draft.response_signing} onChange={set('response_signing')} hint="Every answer to clients carries a signature they check with the public key." />
