@@ -111,7 +111,7 @@ class SessionLimitReachedError(GatehouseError):
 
 
 class RateLimitedError(GatehouseError):
-    """429 RATE_LIMITED, ACCOUNT_LOCKED or PASSWORD_QUEUE_FULL; see ``retry_after_seconds``."""
+    """429 RATE_LIMITED, ACCOUNT_LOCKED, PASSWORD_QUEUE_FULL or WEBHOOK_TEST_LIMITED; see ``retry_after_seconds``."""
 
 
 class InvalidApiCredentialsError(GatehouseError):
@@ -141,7 +141,7 @@ class RequestSignatureRefusedError(GatehouseError):
 
 
 class ConflictError(GatehouseError):
-    """409: LICENSE_CONSUMED, EMAIL_TAKEN, FILE_NAME_TAKEN (console and admin answers)."""
+    """409: LICENSE_CONSUMED, EMAIL_TAKEN, FILE_NAME_TAKEN, WEBHOOK_LIMIT_REACHED (console and admin answers)."""
 
 
 class ForbiddenError(GatehouseError):
@@ -201,6 +201,7 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "LICENSE_CONSUMED": ConflictError,
     "EMAIL_TAKEN": ConflictError,
     "FILE_NAME_TAKEN": ConflictError,
+    "WEBHOOK_LIMIT_REACHED": ConflictError,
     "CSRF_REJECTED": ForbiddenError,
     "APPLICATION_NOT_FOUND": NotFoundError,
     "USER_NOT_FOUND": NotFoundError,
@@ -216,6 +217,7 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "RATE_LIMITED": RateLimitedError,
     "ACCOUNT_LOCKED": RateLimitedError,
     "PASSWORD_QUEUE_FULL": RateLimitedError,
+    "WEBHOOK_TEST_LIMITED": RateLimitedError,
     "NOT_A_PASSWORD_USER": NotAPasswordUserError,
     "RESET_DISABLED": ResetDisabledError,
     "RESET_COOLDOWN": ResetCooldownError,

@@ -1,7 +1,7 @@
 // SQLite's online backup, on connections of its own (docs/deployment.md, "Backups"): a copy
 // consistent as of one moment, taken while the server runs. Copying gatehouse.db with cp is not a
 // backup: recent commits live in the -wal file beside it until a checkpoint.
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** Every remaining page in one step: one read transaction, so one snapshot (WAL readers do not block writers). */
@@ -21,6 +21,15 @@ const WRITE_LOCK_WAIT_MS = 5000;
 export async function backupSqliteFile(source: string, target: string, atThatMoment: () => Promise<void>): Promise<{ pages: number }> {
   // Owner-only like the live database: SQLite writes into an empty file it finds, keeping its mode.
   closeSync(openSync(target, 'wx', 0o600));
+  try {
+    return await copyAtOneMoment(source, target, atThatMoment);
+  } catch (error) {
+    rmSync(target, { force: true });
+    throw error;
+  }
+}
+
+async function copyAtOneMoment(source: string, target: string, atThatMoment: () => Promise<void>): Promise<{ pages: number }> {
   const reader = new Database(source, { readonly: true, fileMustExist: true });
   const writer = new Database(source, { fileMustExist: true, timeout: WRITE_LOCK_WAIT_MS });
   try {
