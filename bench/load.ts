@@ -1,6 +1,7 @@
 // HTTP load from this process with autocannon: a fixed number of connections, each sending its
 // next request as soon as the last one is answered, for a fixed time.
 import { createHistogram } from 'node:perf_hooks';
+import { inspect } from 'node:util';
 import autocannon from 'autocannon';
 
 export interface LoadRequest {
@@ -57,7 +58,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           },
         ],
       },
-      (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)),
+      (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(inspect(error))) : resolve(done)),
     );
     // The listener's arguments end with the response time in milliseconds (fractional).
     (instance as NodeJS.EventEmitter).on('response', (...args: unknown[]) => {

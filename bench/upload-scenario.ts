@@ -85,7 +85,7 @@ function postUpload(url: string, headers: Record<string, string>, upload: Genera
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text, respondedAt }));
       res.on('error', reject);
     });
-    pipeline(Readable.from(upload.body()), req).catch((error: unknown) => {
+    pipeline(Readable.from(upload.body()), req).catch((error: Error) => {
       // A server answering early (413...) may cut the body short; its answer is what counts.
       if (!responded) reject(error);
     });

@@ -97,14 +97,14 @@ async function main(): Promise<void> {
         (error: unknown) => app.log.warn({ err: error }, 'request nonce purge failed'),
       ),
     ]);
-  const purger = setInterval(purgeThrottle, THROTTLE_PURGE_EVERY_MS);
+  const purger = setInterval(() => void purgeThrottle(), THROTTLE_PURGE_EVERY_MS);
   purger.unref();
   const refreshStatistics = () =>
     store.refreshStatistics().then(
       (tables) => tables.length > 0 && app.log.info({ tables }, 'planner statistics refreshed'),
       (error: unknown) => app.log.warn({ err: error }, 'planner statistics refresh failed'),
     );
-  const statistician = setInterval(refreshStatistics, STATISTICS_EVERY_MS);
+  const statistician = setInterval(() => void refreshStatistics(), STATISTICS_EVERY_MS);
   statistician.unref();
 
   stopOnSignals({

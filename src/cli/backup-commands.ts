@@ -177,7 +177,6 @@ async function restore(args: string[]): Promise<number> {
   await chmod(incoming, 0o600);
   const store = openSqliteStore({ path: incoming });
   try {
-    const blobs = createLocalBlobStore({ root: blobsBeside(file) });
     await assertMasterKeyMatches({ store, secrets: createSecrets(masterKey) });
   } catch (error) {
     await store.close();

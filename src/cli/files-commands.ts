@@ -154,7 +154,7 @@ async function pull(args: string[]): Promise<number> {
   const sink: Writable = temp === null ? process.stdout : createWriteStream(temp, { flags: 'wx' });
   try {
     const stored = await api.download(file.id);
-    await pipeline([stored, ...(decrypt ? [createDecryptStream(key as Buffer)] : []), hashing(hash, counter), sink], { end: temp !== null });
+    await pipeline([stored, ...(decrypt ? [createDecryptStream(key)] : []), hashing(hash, counter), sink], { end: temp !== null });
     const digest = hash.digest('hex');
     // The File's sha256 is that of the bytes as uploaded: it checks plain and decrypted output alike.
     const verifiable = !file.store_encrypted || decrypt;

@@ -135,6 +135,7 @@ const classByCode: Record<string, ErrorClass> = {
   REQUEST_REPLAYED: RequestSignatureRefusedError,
 };
 
+const textOf = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The typed error for a non-2xx answer; reads (and so consumes) the response body. */
@@ -155,7 +156,7 @@ export async function errorFromResponse(response: Response): Promise<GatehouseEr
   const code = body['error_code'];
   const message = typeof body['message'] === 'string' ? body['message'] : code;
   const fieldErrors = Array.isArray(body['errors'])
-    ? body['errors'].filter(isRecord).map((e) => ({ field: String(e['field'] ?? ''), message: String(e['message'] ?? '') }))
+    ? body['errors'].filter(isRecord).map((e) => ({ field: textOf(e['field']), message: textOf(e['message']) }))
     : [];
   if (code === 'TIMED_OUT') {
     const until = new Date(typeof body['timed_out_until'] === 'string' ? body['timed_out_until'] : Number.NaN);

@@ -129,7 +129,7 @@ describe('backup and restore', () => {
     const consoleGet = async (path: string) => {
       const res = await fetch(`${rBase}/api/console${path}`, { headers: { authorization: live.ownerAuth } });
       expect(res.status).toBe(200);
-      return res.json() as Promise<unknown>;
+      return res.json();
     };
     // The owner's console token, the application and its credentials came back.
     const licenses = (await consoleGet(`/applications/${app.id}/licenses`)) as Array<{ code: string }>;

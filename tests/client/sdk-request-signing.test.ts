@@ -43,7 +43,7 @@ function watchFetch(): Sent[] {
   const sent: Sent[] = [];
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input));
+    const url = new URL(input instanceof Request ? input.url : String(input));
     const response = await realFetch(input, init);
     if (!url.pathname.startsWith('/api/integration/')) return response;
     const body = init?.body === undefined || init.body === null ? undefined : Buffer.from(init.body as Uint8Array);

@@ -136,7 +136,7 @@ describe('session renewal', () => {
     let logins = 0;
     globalThis.fetch = async (input, init) => {
       const response = await realFetch(input, init);
-      if (String(input).endsWith('/api/integration/auth/login')) {
+      if ((input instanceof Request ? input.url : String(input)).endsWith('/api/integration/auth/login')) {
         logins += 1;
         await realFetch(`${live.base}/api/console/applications/${app.id}/users/${id}/sessions`, { method: 'DELETE', headers: { authorization: live.ownerAuth } });
       }

@@ -273,7 +273,7 @@ describe('S3 blob store on an S3 server', () => {
       const error = await attempt().catch((e: unknown) => e);
       expect(error, name).toBeInstanceOf(Error);
       expect(error, name).not.toBeInstanceOf(DomainError);
-      const text = `${(error as Error).message} ${JSON.stringify(error)} ${String((error as Error).cause ?? '')}`;
+      const text = `${(error as Error).message} ${JSON.stringify(error)} ${(error as Error).cause === undefined ? '' : String((error as Error).cause)}`;
       expect(text, name).toContain(bucket);
       expect(text, name).not.toMatch(/a-secret|AKIDUNKNOWN123/);
     }

@@ -20,7 +20,7 @@ function dialect(conflicts: number) {
 }
 
 /** The fake dialect never renders it. */
-const write: CounterWrite = { table: authIpCounters as unknown as CounterWrite['table'], key: {}, before: null, after: {} };
+const write: CounterWrite = { table: authIpCounters, key: {}, before: null, after: {} };
 
 describe('swapCounters', () => {
   it('reads and decides again after each lost race, answering from the last decision', async () => {

@@ -21,7 +21,7 @@ describe.skipIf(!browserAvailable())('API reference page in a browser', { timeou
   });
 
   it('lists every operation of the document, its error codes with examples, and breaks no CSP rule', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
     const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     const { context, page, problems } = await openPage(browser, DESKTOP);
     await page.goto(`${base}/api/docs`);

@@ -69,7 +69,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
   /** What the console API holds, asked with the owner's own token (not the browser's session). */
   const consoleGet = async <T>(path: string): Promise<{ status: number; body: T }> => {
     const res = await server.t.inject({ method: 'GET', url: `/api/console${path}`, headers: { authorization: `Bearer ${server.t.ownerToken}` } });
-    return { status: res.statusCode, body: res.json() as T };
+    return { status: res.statusCode, body: res.json<T>() };
   };
   const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
   /**
@@ -217,7 +217,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.locator('input[name=search]').fill('');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile((await download.path()), 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('"code","duration","minutes","note","created_at","used_at","used_by_user_id","banned"');
     expect(lines).toHaveLength(6);
@@ -306,7 +306,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByText('Limits saved.').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download license file' }).click()]);
     expect(download.suggestedFilename()).toBe('alice.lic');
-    const text = await readFile((await download.path())!, 'utf8');
+    const text = await readFile((await download.path()), 'utf8');
     const { body: app } = await consoleGet<{ response_signing_public_key: string }>(`/applications/${appId}`);
     const claims = verifyLicenseFile(text, { keys: pinnedEd25519Keys(app.response_signing_public_key, 'key'), applicationId: appId, hardwareId: 'hw-air-1', now: Math.floor(server.t.clock.now() / 1000) });
     expect(claims.username).toBe('alice');
@@ -692,7 +692,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await screenshot(page, 'files');
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download' }).click()]);
-    expect((await readFile((await download.path())!)).equals(contents)).toBe(true);
+    expect((await readFile((await download.path()))).equals(contents)).toBe(true);
 
     await row.getByRole('button', { name: 'Delete' }).click();
     await confirm(page);
@@ -759,7 +759,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(after).toMatchObject([{ id: original.id, processing_status: 'COMPLETED', size_bytes: second.length, sha256: sha256(second) }]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download' }).click()]);
-    expect(sha256(await readFile((await download.path())!))).toBe(sha256(second));
+    expect(sha256(await readFile((await download.path())))).toBe(sha256(second));
 
     // Gone again, so the overview counts only notes.txt.
     await row.getByRole('button', { name: 'Delete' }).click();
@@ -844,7 +844,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
 
   it("shows the application's activity newest first: filtered, paged with Load more, an entry's changes opened, exported as NDJSON", async () => {
     /** A page of the API's, under the query's filters. */
-    const audit = async (query: Record<string, string>) => (await consoleGet<AuditPage>(`/applications/${appId}/audit?${new URLSearchParams(query)}`)).body;
+    const audit = async (query: Record<string, string>) => (await consoleGet<AuditPage>(`/applications/${appId}/audit?${new URLSearchParams(query).toString()}`)).body;
     /** Every entry the API has under the filters, following its cursor. */
     const all = async (filters: Record<string, string> = {}) => {
       const entries: AuditEntry[] = [];
@@ -941,7 +941,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByRole('button', { name: 'Clear' }).click();
     await rows.first().waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);
-    const lines = (await readFile((await download.path())!, 'utf8')).trim().split('\n');
+    const lines = (await readFile((await download.path()), 'utf8')).trim().split('\n');
     const exported = lines.map((line) => JSON.parse(line) as AuditEntry);
     expect(exported.map((e) => e.id)).toEqual((await all()).map((e) => e.id));
   });

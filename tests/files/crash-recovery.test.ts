@@ -56,8 +56,8 @@ function startServer(): Promise<Server> {
   return new Promise((done, fail) => {
     // A bound for a slow start on a loaded machine, not a wait.
     const timer = setTimeout(() => fail(new Error(`server did not start:\n${output.join('')}`)), 60_000);
-    child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
       output.push(d.toString());
       const m = /Gatehouse listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(output.join(''));
       if (m) {

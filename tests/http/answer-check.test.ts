@@ -31,7 +31,7 @@ async function appAnswering(body: unknown, status = 200) {
 
 const silenced = <T>(run: () => Promise<T>) => {
   const write = process.stderr.write;
-  process.stderr.write = (() => true) as typeof process.stderr.write;
+  process.stderr.write = (() => true);
   return run().finally(() => (process.stderr.write = write));
 };
 

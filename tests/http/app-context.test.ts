@@ -71,8 +71,8 @@ describe('GET /app_context', () => {
       const res = answers[i]!;
       if (ok) {
         expect(res.statusCode).toBe(200);
-        expect((res.json() as { application: { id: string; variables: Array<{ name: string }> } }).application).toMatchObject({ id: apps[a]!.id, variables: [{ name: `only_${a}`, value: `v${a}` }] });
-        expect((res.json() as { user: { username: string } }).user.username).toBe(`user${a}`);
+        expect((res.json<{ application: { id: string; variables: Array<{ name: string }> } }>()).application).toMatchObject({ id: apps[a]!.id, variables: [{ name: `only_${a}`, value: `v${a}` }] });
+        expect((res.json<{ user: { username: string } }>()).user.username).toBe(`user${a}`);
       } else {
         expectError(res, 401, 'INVALID_CREDENTIALS');
         expect(res.body).not.toContain('only_');

@@ -55,15 +55,15 @@ describe('the audit log', () => {
 
   it('names the users, licenses and owner its entries point to by id, without touching the hashed entries', async () => {
     const alice = await member(t, app, 'alice', 'correct horse battery', 60, { hardware_id: 'alice-pc' });
-    const license = (await consoleRequest(t, 'GET', `/applications/${app.id}/licenses/${alice.code}`)).json() as { id: string };
+    const license = (await consoleRequest(t, 'GET', `/applications/${app.id}/licenses/${alice.code}`)).json<{ id: string }>();
     expect((await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${alice.id}/timeout`, { until: new Date(t.clock.now() + 60_000).toISOString() })).statusCode).toBe(200);
     // Another application's user: its id never resolves through this application's log.
     const other = await createApplication(t);
     const stranger = await member(t, other, 'mallory', 'correct horse battery', 60, { hardware_id: 'mallory-pc' });
-    const page = (await audit()).json() as {
+    const page = (await audit()).json<{
       entries: Array<{ action: string; actor: { type: string; id: string | null }; target: { type: string; id: string; label: string | null } }>;
       names: Record<string, string>;
-    };
+    }>();
     const activated = page.entries.find((e) => e.action === 'license.activated')!;
     expect(activated.actor).toMatchObject({ type: 'end_user', id: alice.id });
     expect(activated.target).toEqual({ type: 'license', id: license.id, label: null });
@@ -112,7 +112,7 @@ describe('the audit log', () => {
     await fiveChanges();
     const res = await consoleRequest(t, 'GET', `/applications/${app.id}/audit/head`);
     expect(res.statusCode).toBe(200);
-    const head = res.json() as SignedAuditHead;
+    const head = res.json<SignedAuditHead>();
     const newest = (await audit('?limit=1')).json().entries[0] as { seq: number; hash: string };
     expect(head).toMatchObject({ format: 'gatehouse-audit-head-v1', application_id: app.id, seq: newest.seq, hash: newest.hash, signed_at: new Date(t.clock.now()).toISOString() });
     const publicKey = (await consoleRequest(t, 'GET', `/applications/${app.id}`)).json().response_signing_public_key as string;

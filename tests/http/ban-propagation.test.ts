@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const listBans = async (a: TestApplication = app) => (await consoleRequest(t, 'GET', `/applications/${a.id}/bans`)).json() as BanJson[];
+const listBans = async (a: TestApplication = app) => (await consoleRequest(t, 'GET', `/applications/${a.id}/bans`)).json<BanJson[]>();
 const HOUR = 3_600_000;
 const NAT = '10.50.0.1';
 const HOME = '10.50.0.2';
@@ -143,7 +143,7 @@ describe('propagated bans', () => {
     const u = await member(t, app, 'fay', undefined, 600, { hardware_id: 'HW-F' });
     const first = await ban(t, app, 'user', u.id);
     expectError(await login(t, app, { username: 'fay', password: u.password }, { hardware_id: 'HW-F' }, { ip: NAT }), 403, 'BANNED');
-    const owners = (await consoleRequest(t, 'POST', `/applications/${app.id}/bans`, { type: 'ip', value: NAT, reason: 'abuse' })).json() as BanJson;
+    const owners = (await consoleRequest(t, 'POST', `/applications/${app.id}/bans`, { type: 'ip', value: NAT, reason: 'abuse' })).json<BanJson>();
     expect(owners).toMatchObject({ type: 'ip', value: NAT, reason: 'abuse', propagated_from: null, expires_at: null });
     // Deleting the first ban with its cascade leaves the owner's own ban of the address.
     expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/bans/${first.id}?cascade=true`)).statusCode).toBe(204);

@@ -48,7 +48,7 @@ describe('POST /api/integration/change_password', () => {
 
   it('422 NOT_A_PASSWORD_USER for a license-code user', async () => {
     const [code] = await createLicenses(t, app.id, 1, 60);
-    const user = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json() as { username: string };
+    const user = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json<{ username: string }>();
     expectError(await change(app, { username: user.username, password: code, new_password: 'a brand new secret' }), 422, 'NOT_A_PASSWORD_USER');
     // The code still logs in.
     expect((await login(t, app, { code: code as string })).statusCode).toBe(200);
@@ -106,7 +106,7 @@ describe('PUT /api/console/applications/{app_id}/users/{user_id}/password', () =
     const body = expectError(await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${alice.id}/password`, { password: 'short' }), 422, 'VALIDATION_FAILED') as unknown as { errors: Array<{ field: string }> };
     expect(body.errors[0]?.field).toBe('password');
     const [code] = await createLicenses(t, app.id, 1, 60);
-    const holder = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json() as { id: string };
+    const holder = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json<{ id: string }>();
     expectError(await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${holder.id}/password`, { password: 'a fine password' }), 422, 'NOT_A_PASSWORD_USER');
     const other = await createApplication(t, { device_auth: false });
     expectError(await consoleRequest(t, 'PUT', `/applications/${other.id}/users/${alice.id}/password`, { password: 'a fine password' }), 404, 'USER_NOT_FOUND');

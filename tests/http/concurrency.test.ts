@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
-import { call, login, member, signUp, type TestApplication } from '../support/integration.js';
+import { call, login, member, signUp } from '../support/integration.js';
 import { wrapPasswordWork } from '../support/password-work.js';
 
 let t: TestApp;

@@ -23,7 +23,7 @@ interface Day {
 const overviewOf = async (appId: string) => {
   const res = await consoleRequest(t, 'GET', `/applications/${appId}/overview`);
   expect(res.statusCode).toBe(200);
-  return res.json() as { users: number; active_memberships: number; licenses: { used: number; unused: number }; storage_bytes: number; daily: Day[] };
+  return res.json<{ users: number; active_memberships: number; licenses: { used: number; unused: number }; storage_bytes: number; daily: Day[] }>();
 };
 
 /** The days with any activity, as `date: sign_ups/logins`. */

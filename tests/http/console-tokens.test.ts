@@ -84,7 +84,7 @@ describe('GET /api/console/tokens', () => {
     t.clock.advance(60_000);
     const res = await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) });
     expect(res.statusCode).toBe(200);
-    const list = res.json() as Array<Record<string, unknown>>;
+    const list = res.json<Array<Record<string, unknown>>>();
     // The CLI bootstrap token, the browser session, the new login: oldest first.
     expect(list).toHaveLength(3);
     for (const entry of list) expect(Object.keys(entry).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'kind', 'last_used_at']);
@@ -99,7 +99,7 @@ describe('GET /api/console/tokens', () => {
     expect(current['expires_at']).toBe(new Date(t.clock.now() + IDLE).toISOString());
     expect(current['id']).toMatch(UUID);
     // The cookie sees the same list, itself current.
-    const viaCookie = (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: { cookie } })).json() as Array<Record<string, unknown>>;
+    const viaCookie = (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: { cookie } })).json<Array<Record<string, unknown>>>();
     expect(viaCookie.map((e) => e['current'])).toEqual([false, true, false]);
   });
 
@@ -110,14 +110,14 @@ describe('GET /api/console/tokens', () => {
     expect((await listApps(token)).statusCode).toBe(200);
     t.clock.advance(2 * HOUR);
     // The bootstrap token is now idle past its time; the logged-out one is revoked.
-    const list = (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json() as Array<Record<string, unknown>>;
+    const list = (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json<Array<Record<string, unknown>>>();
     expect(list.map((e) => e['current'])).toEqual([true]);
   });
 });
 
 describe('DELETE /api/console/tokens/{id}', () => {
   const idsOf = async (token: string) =>
-    ((await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json() as Array<{ id: string; current: boolean }>);
+    ((await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json<Array<{ id: string; current: boolean }>>());
 
   it('revokes one of the owner\'s tokens: it answers 401 afterwards, the caller keeps working', async () => {
     const token = await login();

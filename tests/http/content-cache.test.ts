@@ -19,7 +19,7 @@ afterEach(() => t.close());
 const context = async () => {
   const res = await call(t, app, 'GET', '/app_context');
   expect(res.statusCode).toBe(200);
-  const body = res.json() as { application: { variables: Array<{ name: string; value: string }> }; announcements: Array<{ title: string }> };
+  const body = res.json<{ application: { variables: Array<{ name: string; value: string }> }; announcements: Array<{ title: string }> }>();
   return { variables: body.application.variables, announcements: body.announcements };
 };
 

@@ -92,7 +92,7 @@ describe('events of the console owner', () => {
   it('webhook endpoints made, changed, given a new secret and removed are audited as the owner, never with a secret', async () => {
     const made = await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url: 'https://93.184.216.34/hook', events: ['user.created'] });
     expect(made.statusCode, made.body).toBe(201);
-    const { endpoint, secret } = made.json() as { endpoint: { id: string }; secret: string };
+    const { endpoint, secret } = made.json<{ endpoint: { id: string }; secret: string }>();
     const target = { type: 'webhook', id: endpoint.id, label: 'https://93.184.216.34/hook' };
     expect(await one('webhook.created')).toMatchObject({ actor: asOwner, target, data: { webhook: { events: ['user.created'] } } });
     expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}/webhooks/${endpoint.id}`, { events: ['*'], enabled: false })).statusCode).toBe(200);
@@ -102,7 +102,7 @@ describe('events of the console owner', () => {
     expect(await one('webhook.secret_rotated')).toMatchObject({ actor: asOwner, target });
     expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/webhooks/${endpoint.id}`)).statusCode).toBe(204);
     expect(await one('webhook.deleted')).toMatchObject({ actor: asOwner, target });
-    await expectNoSecret([secret, (rotated.json() as { secret: string }).secret, secret.replace(/^whsec_/, '')]);
+    await expectNoSecret([secret, (rotated.json<{ secret: string }>()).secret, secret.replace(/^whsec_/, '')]);
   });
 
   it("an owner's device removal and session revocation name the owner; the sessions' end is one event", async () => {

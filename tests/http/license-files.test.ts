@@ -23,11 +23,6 @@ async function publicKeyOf(app: App): Promise<string> {
   return (await consoleRequest(t, 'GET', `/applications/${app.id}`)).json().response_signing_public_key as string;
 }
 
-async function userIdOf(app: App, username: string): Promise<string> {
-  const res = await consoleRequest(t, 'GET', `/applications/${app.id}/users?query=${username}`);
-  return (res.json() as Array<{ id: string }>)[0]!.id;
-}
-
 async function devicesOf(app: App, userId: string): Promise<string[]> {
   const res = await consoleRequest(t, 'GET', `/applications/${app.id}/users/${userId}`);
   return (res.json().registered_devices as Array<{ hardware_id: string }>).map((d) => d.hardware_id).sort();
@@ -39,7 +34,7 @@ const adminIssue = (app: App, body: Record<string, unknown>) =>
   t.inject({ method: 'POST', url: '/api/admin/license_files', headers: { authorization: `Bearer ${app.credentials.admin_api_key}` }, payload: body });
 
 /** The file of a 200/201 answer, verified as a client on `hardwareId` would, at the test clock's time. */
-async function verified(app: App, res: { statusCode: number; body: string; json(): any }, hardwareId: string | null, status = 200) {
+async function verified(app: App, res: { statusCode: number; body: string; json(): unknown }, hardwareId: string | null, status = 200) {
   expect(res.statusCode, res.body).toBe(status);
   const { license_file, expires_at } = res.json() as { license_file: string; expires_at: string };
   const claims = verifyLicenseFile(license_file, {
@@ -170,7 +165,7 @@ describe('POST /api/integration/license_file', () => {
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => call(t, app, 'POST', '/license_file', { hardware_id: `HW-P${i}` }, { headers: bearer(tok) })),
     );
-    const statuses = answers.map((r) => (r.statusCode === 200 ? 'ok' : (r.json() as { error_code: string }).error_code));
+    const statuses = answers.map((r) => (r.statusCode === 200 ? 'ok' : (r.json<{ error_code: string }>()).error_code));
     expect(statuses.filter((s) => s === 'ok')).toHaveLength(2);
     expect(statuses.filter((s) => s === 'DEVICE_LIMIT_REACHED')).toHaveLength(18);
     expect(await devicesOf(app, u.id)).toHaveLength(3);
@@ -197,7 +192,7 @@ describe('owner issuance for air-gapped machines', () => {
     for (const ttl of [59, 525_601, 0]) {
       const refused = await consoleIssue(app, u.id, { hardware_id: 'HW-1', ttl_minutes: ttl });
       expectError(refused, 422, 'VALIDATION_FAILED');
-      expect((refused.json() as { errors: Array<{ field: string }> }).errors[0]!.field).toBe('ttl_minutes');
+      expect((refused.json<{ errors: Array<{ field: string }> }>()).errors[0]!.field).toBe('ttl_minutes');
     }
   });
 
@@ -234,7 +229,7 @@ describe('owner issuance for air-gapped machines', () => {
     const app = await createApplication(t, { default_allowed_devices: 4 });
     const u = await member(t, app, 'ursula', undefined, 60, { hardware_id: 'HW-0' });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => consoleIssue(app, u.id, { hardware_id: `HW-C${i}` })));
-    const statuses = answers.map((r) => (r.statusCode === 201 ? 'ok' : (r.json() as { error_code: string }).error_code));
+    const statuses = answers.map((r) => (r.statusCode === 201 ? 'ok' : (r.json<{ error_code: string }>()).error_code));
     expect(statuses.filter((s) => s === 'ok')).toHaveLength(3);
     expect(statuses.filter((s) => s === 'DEVICE_LIMIT_REACHED')).toHaveLength(17);
     expect(await devicesOf(app, u.id)).toHaveLength(4);

@@ -39,7 +39,7 @@ describe('GET /api/admin/license/{code}', () => {
     const [loginCode] = (await createLicenses(t, app.id, 1, null)) as [string];
     t.clock.advance(60_000);
     const signedUp = await call(t, app, 'POST', '/sign_up_with_license_code', { code: loginCode });
-    const holder = signedUp.json() as { id: string };
+    const holder = signedUp.json<{ id: string }>();
     const credentials = (await lookup(app.credentials.admin_api_key, loginCode.toLowerCase())).json();
     expect(credentials).toMatchObject({ code: loginCode, minutes: null, used_at: '2026-06-08T12:01:00.000Z', used_by_user_id: holder.id, is_credentials_license: true });
 

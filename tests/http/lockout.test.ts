@@ -102,7 +102,7 @@ describe('DELETE /api/console/applications/{app_id}/users/{user_id}/lock', () =>
     await guessTenTimes('alice');
     // Alice locked on code guesses at activation too; carol is a license-code user.
     const [code] = await createLicenses(t, app.id, 1, 60);
-    const carol = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json() as { id: string };
+    const carol = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json<{ id: string }>();
     for (let i = 0; i < 10; i++) await call(t, app, 'POST', '/activate_license', { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', username: 'alice', password: alice.password }, HOME);
     expectError(await call(t, app, 'POST', '/activate_license', { code: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', username: 'alice', password: alice.password }, HOME), 429, 'ACCOUNT_LOCKED');
 

@@ -36,7 +36,7 @@ afterAll(() => t.close());
 function expectClientError(res: LightMyRequestResponse, label: string) {
   expect(res.statusCode, `${label} -> ${res.statusCode} ${res.body}`).toBeLessThan(500);
   if (res.statusCode >= 400) {
-    const body = res.json() as Record<string, unknown>;
+    const body = res.json<Record<string, unknown>>();
     expect(typeof body['error_code'], label).toBe('string');
     expect(typeof body['message'], label).toBe('string');
     expect(body['detail'], label).toBe(body['message']);

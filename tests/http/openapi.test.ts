@@ -26,7 +26,7 @@ beforeAll(async () => {
   const res = await t.inject({ method: 'GET', url: '/api/openapi.json' });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  doc = res.json() as Document;
+  doc = res.json<Document>();
 });
 afterAll(() => t.close());
 

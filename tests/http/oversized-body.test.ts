@@ -65,13 +65,15 @@ function sendWhileWriting(port: number, head: string, body: Buffer, beforeAnswer
         if (!flushed) await new Promise<void>((done) => (socket.once('drain', done), socket.once('close', done)));
       }
     };
-    socket.on('connect', async () => {
-      socket.write(head);
-      await write(0, beforeAnswer);
-      await answer;
-      await write(beforeAnswer, body.length);
-      // Everything sent (the answer came long ago): the client's side is done too.
-      if (!socket.destroyed) socket.end();
+    socket.on('connect', () => {
+      void (async () => {
+        socket.write(head);
+        await write(0, beforeAnswer);
+        await answer;
+        await write(beforeAnswer, body.length);
+        // Everything sent (the answer came long ago): the client's side is done too.
+        if (!socket.destroyed) socket.end();
+      })();
     });
   });
 }

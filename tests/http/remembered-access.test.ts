@@ -19,7 +19,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 /** app_context over a real socket, as a client's next request comes: its status and error code. */
-async function context(tok: string, headers: Record<string, string> = app.headers as Record<string, string>) {
+async function context(tok: string, headers: Record<string, string> = app.headers) {
   const res = await fetch(`${base}/api/integration/app_context`, { headers: { ...headers, ...bearer(tok) } });
   const body = (await res.json()) as { error_code?: string };
   return `${res.status}${body.error_code === undefined ? '' : ` ${body.error_code}`}`;

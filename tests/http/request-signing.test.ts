@@ -201,7 +201,7 @@ describe('each refusal has its own code', () => {
     const app = await signingApp();
     const publicKey = (await consoleRequest(t, 'GET', `/applications/${app.id}`)).json().response_signing_public_key as string;
     const check = (res: LightMyRequestResponse, sent: ReturnType<typeof signed>) =>
-      expect(verifies(res, fieldsOf(res, { method: 'GET', url: sent.url as string, nonce: sent.headers['x-nonce'], signature: sent.headers['x-signature'] }, app.id), publicKey)).toBe(true);
+      expect(verifies(res, fieldsOf(res, { method: 'GET', url: sent.url, nonce: sent.headers['x-nonce'], signature: sent.headers['x-signature'] }, app.id), publicKey)).toBe(true);
     const wrong = signed(app, 'GET', '/app_context', { key: randomBytes(32).toString('base64') });
     const res = await send(wrong);
     expectError(res, 401, 'SIGNATURE_INVALID');

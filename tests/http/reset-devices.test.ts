@@ -70,7 +70,7 @@ describe('POST /api/integration/reset_devices', () => {
 
   it('a license-code user resets with {code}', async () => {
     const [code] = (await createLicenses(t, app.id, 1, 60)) as [string];
-    const holder = (await call(t, app, 'POST', '/sign_up_with_license_code', { code, ...HW1 })).json() as { id: string };
+    const holder = (await call(t, app, 'POST', '/sign_up_with_license_code', { code, ...HW1 })).json<{ id: string }>();
     expect((await reset(app, { code: code.toLowerCase() })).statusCode).toBe(200);
     expect((await userPage(app, holder.id)).registered_devices).toEqual([]);
     expectError(await reset(app, { code }), 429, 'RESET_COOLDOWN');

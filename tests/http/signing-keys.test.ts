@@ -15,7 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const shown = async (id: string) => (await consoleRequest(t, 'GET', `/applications/${id}`)).json() as Record<string, unknown>;
+const shown = async (id: string) => (await consoleRequest(t, 'GET', `/applications/${id}`)).json<Record<string, unknown>>();
 
 describe('keys and settings of a new application', () => {
   it('has an Ed25519 response signing key shown by its public half and id, and a request signing key shown once', async () => {

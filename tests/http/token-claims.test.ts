@@ -23,8 +23,8 @@ describe('token claims and the session row', () => {
     const aliceToken = await token(t, app, { username: 'alice', password: alice.password });
     const malloryToken = await token(t, app, { username: 'mallory', password: mallory.password });
     const tokens = createSessionTokens(deriveKey(t.masterKey, 'session-tokens'));
-    const malloryClaims = await tokens.read(malloryToken);
-    const aliceClaims = await tokens.read(aliceToken);
+    const malloryClaims = tokens.read(malloryToken);
+    const aliceClaims = tokens.read(aliceToken);
     expect(malloryClaims).not.toBeNull();
     expect(aliceClaims).not.toBeNull();
 
@@ -40,6 +40,6 @@ describe('token claims and the session row', () => {
 
     const own = await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(malloryToken) });
     expect(own.statusCode).toBe(200);
-    expect((own.json() as { user: { username: string } }).user.username).toBe('mallory');
+    expect((own.json<{ user: { username: string } }>()).user.username).toBe('mallory');
   });
 });

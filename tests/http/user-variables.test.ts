@@ -148,10 +148,10 @@ describe('the integration API', () => {
     const byStatus = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
     // 16 x 64 KiB is the whole MiB.
     expect(byStatus).toEqual({ 200: 16, 422: 4 });
-    const refused = results.find((r) => r.statusCode === 422)!.json() as { errors: Array<{ field: string }> };
+    const refused = results.find((r) => r.statusCode === 422)!.json<{ errors: Array<{ field: string }> }>();
     expect(refused.errors[0]?.field).toBe('value');
     expectError(await vars(app, tok, 'PUT', 'one_more', 'y'), 422, 'VALIDATION_FAILED');
-    const held = (await vars(app, tok, 'GET')).json() as Array<{ name: string }>;
+    const held = (await vars(app, tok, 'GET')).json<Array<{ name: string }>>();
     expect(held).toHaveLength(16);
     // Replacing a value counts its new size, not both: a smaller one fits, and frees room.
     expect((await vars(app, tok, 'PUT', held[0]!.name, 'small')).statusCode).toBe(200);

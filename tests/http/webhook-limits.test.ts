@@ -17,7 +17,7 @@ describe('webhook limits', () => {
   afterEach(() => t.close());
 
   const create = () => consoleRequest(t, 'POST', `/applications/${app.id}/webhooks`, { url: URL_, events: ['*'] });
-  const list = async () => (await consoleRequest(t, 'GET', `/applications/${app.id}/webhooks`)).json() as Array<{ id: string }>;
+  const list = async () => (await consoleRequest(t, 'GET', `/applications/${app.id}/webhooks`)).json<Array<{ id: string }>>();
 
   it('refuses a 21st endpoint with 409 WEBHOOK_LIMIT_REACHED, and takes one again after a delete', async () => {
     for (let i = 0; i < 20; i++) expect((await create()).statusCode).toBe(201);

@@ -178,7 +178,7 @@ async function readyz(app: FastifyInstance): Promise<{ status: number; body: Rec
   const res = await app.inject({ method: 'GET', url: '/readyz' });
   const ms = Date.now() - started;
   expect(ms, 'readyz answered too slowly').toBeLessThan(8_000);
-  return { status: res.statusCode, body: res.json() as Record<string, unknown>, ms };
+  return { status: res.statusCode, body: res.json<Record<string, unknown>>(), ms };
 }
 
 async function expectReady(app: FastifyInstance): Promise<void> {

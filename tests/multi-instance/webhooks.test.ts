@@ -71,7 +71,7 @@ function scenarios(name: string, envs: () => Promise<{ a: NodeJS.ProcessEnv; b: 
   let outDir = '';
   let env: { a: NodeJS.ProcessEnv; b: NodeJS.ProcessEnv; drop(): Promise<void> };
   let ownerAuth: Record<string, string> = {};
-  let servers: ServerProcess[] = [];
+  const servers: ServerProcess[] = [];
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {

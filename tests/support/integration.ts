@@ -33,7 +33,7 @@ export function call(
 export async function signUp(t: TestApp, app: TestApplication, username: string, password: string, extra: Record<string, unknown> = {}, options: CallOptions = {}) {
   const res = await call(t, app, 'POST', '/sign_up', { username, password, ...extra }, options);
   if (res.statusCode !== 201) throw new Error(`sign_up: ${res.statusCode} ${res.body}`);
-  return res.json() as { id: string; username: string };
+  return res.json<{ id: string; username: string }>();
 }
 
 /** A username-and-password user with `minutes` of membership (null: lifetime). */
@@ -59,14 +59,14 @@ export async function login(t: TestApp, app: TestApplication, credentials: Recor
 export async function token(t: TestApp, app: TestApplication, credentials: Record<string, string>, extra: Record<string, unknown> = {}) {
   const res = await login(t, app, credentials, extra);
   if (res.statusCode !== 200) throw new Error(`login: ${res.statusCode} ${res.body}`);
-  return (res.json() as { session_token: string }).session_token;
+  return (res.json<{ session_token: string }>()).session_token;
 }
 
 export const bearer = (tok: string) => ({ authorization: `Bearer ${tok}` });
 
 /** Asserts the status and error body of decisions.md. */
 export function expectError(res: LightMyRequestResponse, status: number, code: string) {
-  const body = res.json() as { error_code: string; message: string; detail: string };
+  const body = res.json<{ error_code: string; message: string; detail: string }>();
   expect({ status: res.statusCode, code: body.error_code }, res.body).toEqual({ status, code });
   expect(typeof body.message).toBe('string');
   expect(body.detail).toBe(body.message);
@@ -82,10 +82,10 @@ export async function ban(t: TestApp, app: TestApplication, type: string, value:
     payload: { type, value },
   });
   if (res.statusCode !== 201) throw new Error(`ban: ${res.statusCode} ${res.body}`);
-  return res.json() as { id: string };
+  return res.json<{ id: string }>();
 }
 
 export async function bans(t: TestApp, app: TestApplication) {
   const res = await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/bans`, headers: { authorization: `Bearer ${t.ownerToken}` } });
-  return res.json() as Array<{ type: string; value: string }>;
+  return res.json<Array<{ type: string; value: string }>>();
 }

@@ -151,7 +151,7 @@ const S3Object = require('s3rver/lib/models/object.js') as S3ObjectClass;
 const S3Error = require('s3rver/lib/models/error.js') as S3ErrorClass;
 const authenticate = (require('s3rver/lib/middleware/authentication.js') as () => Middleware)();
 
-const errorCode = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? (e as { code: unknown }).code : undefined);
+const errorCode = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? (e).code : undefined);
 /** No such object: nothing there, or a name too long for any object s3rver could have stored. */
 const isMissing = (e: unknown) => errorCode(e) === 'ENOENT' || errorCode(e) === 'ENAMETOOLONG';
 const ignoreMissing = (e: unknown) => {

@@ -133,8 +133,8 @@ export function startServerProcess(outDir: string, env: NodeJS.ProcessEnv, timeo
       child.kill('SIGKILL');
       fail(new Error(`server did not start:\n${output.join('')}`));
     }, timeoutMs);
-    child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
       output.push(d.toString());
       const m = /Gatehouse listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(output.join(''));
       if (m) {

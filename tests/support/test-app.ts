@@ -210,7 +210,7 @@ export async function createApplication(
     payload: { name: 'Test App', ...settings },
   });
   if (res.statusCode !== 201) throw new Error(`create application: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { application: { id: string }; credentials: AppCredentials };
+  const body = res.json<{ application: { id: string }; credentials: AppCredentials }>();
   return {
     id: body.application.id,
     credentials: body.credentials,
@@ -227,7 +227,7 @@ export async function createLicenses(t: TestApp, appId: string, count: number, m
     payload: { count, minutes },
   });
   if (res.statusCode !== 201) throw new Error(`create licenses: ${res.statusCode} ${res.body}`);
-  return (res.json() as { licenses: Array<{ code: string }> }).licenses.map((l) => l.code);
+  return (res.json<{ licenses: Array<{ code: string }> }>()).licenses.map((l) => l.code);
 }
 
 /** Console request shorthand. */

@@ -91,7 +91,7 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
-const shape = (e: unknown): SdkErrorShape => (typeof e === 'object' && e !== null ? (e as SdkErrorShape) : {});
+const shape = (e: unknown): SdkErrorShape => (typeof e === 'object' && e !== null ? (e) : {});
 const statusOf = (e: unknown): number | undefined => {
   const status = shape(e).$metadata?.httpStatusCode;
   return typeof status === 'number' ? status : undefined;

@@ -51,7 +51,7 @@ export function writeBehind(path: string, everyBytes: number): WriteBehind {
     },
     async finish() {
       await release();
-      if (failure !== null) throw failure;
+      if (failure !== null) throw failure as Error;
     },
     abandon: release,
   };

@@ -88,11 +88,13 @@ function requestBody(route: RouteOptions): Json | undefined {
   return { required: true, content: { 'application/json': { schema: plain(route.schema.body) } } };
 }
 
+const textOr = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+
 function successResponse(schema: unknown): Json {
   const json = plain(schema);
-  if (json['type'] === 'null') return { description: String(json['description'] ?? 'no body') };
+  if (json['type'] === 'null') return { description: textOr(json['description'], 'no body') };
   const mediaType = typeof json['contentMediaType'] === 'string' ? json['contentMediaType'] : 'application/json';
-  return { description: String(json['title'] ?? json['description'] ?? 'success'), content: { [mediaType]: { schema: json } } };
+  return { description: textOr(json['title'] ?? json['description'], 'success'), content: { [mediaType]: { schema: json } } };
 }
 
 /** One response per error status, naming its codes, with an example body of each. */

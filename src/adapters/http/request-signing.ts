@@ -28,7 +28,8 @@ function keepRawJsonBodies(app: FastifyInstance, rawBodies: WeakMap<FastifyReque
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     rawBodies.set(request, bytes);
-    parse(request, bytes.toString('utf8'), done);
+    // Fastify's default JSON parser is synchronous: it answers through `done`.
+    void parse(request, bytes.toString('utf8'), done);
   });
 }
 

@@ -166,7 +166,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
     // Answered before routing, so before any hook: the dashboard's headers are added here.
     frameworkErrors: (error, request, reply) => {
       if (isDashboardUrl(request.url)) reply.headers(DASHBOARD_HEADERS);
-      return frameworkErrorHandler(error, request, reply);
+      void frameworkErrorHandler(error, request, reply);
     },
     ajv: {
       // Bodies are taken exactly as sent: no coercion (a number is not a password), nothing stripped.

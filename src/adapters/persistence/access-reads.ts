@@ -96,7 +96,8 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
     access: accessRecords(rows.session, rows.user, licenseIds),
   });
   // Nulls (no such row) as a dash: an xmin is a number.
-  const versionsOf = (row: TableRow) => `${String(row['a.version'])}/${String(row['s.version'] ?? '-')}/${String(row['u.version'] ?? '-')}`;
+  const versionOf = (version: unknown) => (typeof version === 'number' || typeof version === 'string' || typeof version === 'bigint' ? String(version) : '-');
+  const versionsOf = (row: TableRow) => `${String(row['a.version'])}/${versionOf(row['s.version'])}/${versionOf(row['u.version'])}`;
   const remembered = accessVersions === null ? null : rememberedByVersion<AccessRows>();
   // SQLite hands back the same frozen rows while the file is unchanged (sqlite/unchanged-reads.ts):
   // they are taken apart once, not once a request.

@@ -2,7 +2,6 @@
 // and a user of it, first.
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { UserStore } from '../ports/user-store.js';
-import type { UserVariableStore } from '../ports/user-variable-store.js';
 import type { ApplicationRecord, OwnerRecord, UserVariableRecord } from '../records.js';
 import { deleteVariableOfUser, listVariablesOfUser, readVariableOfUser, type UserVariableDeps, writeVariableOfUser } from '../user-variables.js';
 import { ownedUser } from './applications.js';

@@ -5,6 +5,8 @@
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function csvCell(value: unknown): string {
+  // Cells are strings, numbers and dates: String() gives their text as the page shows it.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   let text = value === null || value === undefined ? '' : String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;

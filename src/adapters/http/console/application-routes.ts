@@ -71,7 +71,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
     ['signUpsPerHour', body.sign_ups_per_hour],
   ];
-  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Partial<ApplicationSettings>;
+  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
 }
 
 export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

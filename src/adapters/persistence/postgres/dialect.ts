@@ -8,7 +8,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import type { BanKey, BanType, MatchedBan } from '../../../domain/bans.js';
+import type { BanKey, MatchedBan } from '../../../domain/bans.js';
 import { assertSelects, bansAmong, matchedBanFields, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, type LockableSelect, migrationsFolder, type PlaceholderValues, positionalRows, type UniqueViolation } from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { requestBatch } from './request-batch.js';

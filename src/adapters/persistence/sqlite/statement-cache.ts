@@ -32,7 +32,7 @@ export function keepingStatements(client: Database.Database, kept = KEPT_STATEME
       if (property === 'prepare') return prepare;
       const value: unknown = Reflect.get(target, property, target);
       // The client's own methods are native and must be called on it.
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value.bind(target) as unknown) : value;
     },
   });
 }

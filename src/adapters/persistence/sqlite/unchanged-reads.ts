@@ -48,7 +48,7 @@ export function whileUnchanged(reader: Database.Database): <Row>(read: PreparedR
   };
   return <Row>(read: PreparedRead<Row>): PreparedRead<Row> => {
     const memory = new Map<string, Row[]>();
-    memories.add(memory as Map<string, unknown[]>);
+    memories.add(memory);
     return (params: ReadParams) => {
       forgetIfChanged();
       const key = keyOf(params);

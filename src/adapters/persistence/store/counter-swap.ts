@@ -100,7 +100,7 @@ function swap(db: Db, w: CounterWrite, i: number): AppliedWrite {
 /** What the writes' statements depend on: their tables, their columns, and which rows were there. */
 const shapeOf = (writes: CounterWrite[]) =>
   'counters:' +
-  writes.map((w) => `${getTableName(w.table)}(${Object.keys(w.key)}|${Object.keys(w.after)}|${w.before === null ? '-' : Object.keys(w.before)})`).join(';');
+  writes.map((w) => `${getTableName(w.table)}(${Object.keys(w.key).join()}|${Object.keys(w.after).join()}|${w.before === null ? '-' : Object.keys(w.before).join()})`).join(';');
 
 /** The values of the writes' placeholders. */
 function valuesOf(writes: CounterWrite[]): Record<string, unknown> {

@@ -24,7 +24,7 @@ export function AuditLog({ appId, filters, empty }: { appId: string; filters: Au
   const loadMore = useAction();
   const pages = first.data ? [first.data, ...(more?.after === first.data ? more.pages : [])] : [];
   const entries = pages.flatMap((p) => p.entries);
-  const names: AuditNames = Object.assign({}, ...pages.map((p) => p.names));
+  const names: AuditNames = Object.assign({}, ...pages.map((p) => p.names)) as AuditNames;
   const cursor = pages.length ? pages[pages.length - 1]!.next_cursor : null;
 
   const next = () =>

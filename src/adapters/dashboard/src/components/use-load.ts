@@ -17,7 +17,6 @@ export function asApiError(e: unknown): ApiError {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
   // Only the newest request may set state: when the deps change (another filter, page or
   // application) or the page unmounts, an answer still on its way is dropped, so a slow old
