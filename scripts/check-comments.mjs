@@ -33,7 +33,7 @@ export const RULES = [
   ['times as', /\b(?:\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) times as (?:long|fast|slow|much|many)\b/i],
   ['percentage', /(?<![\w.%])\d+(?:\.\d+)?\s*%\s*(?:more|less|fewer|faster|slower|of (?:the|its|their|a)\b)/i],
   ['before -> after', new RegExp(String.raw`(?<![\w.])${NUM}\s*[A-Za-zµ/%]*\s*(?:->|→)\s*${NUM}`)],
-  ['share of measured time', /\b(?:(?:about|nearly|roughly) (?:a|one) (?:half|third|quarter|fifth|tenth)\b|(?:half|third|quarter|fifth|tenth) of (?:the|its|an?) (?:[\w-]+(?:'s)? ){0,2}(?:time|CPU)\b|\b(?:about|nearly|roughly) half an? (?:second|minute)\b)/i],
+  ['share of measured time', /\b(?:(?:about|nearly|roughly) (?:a|one) (?:half|third|quarter|fifth|sixth|eighth|tenth|twentieth)\b|(?:half|third|quarter|fifth|sixth|eighth|tenth|twentieth) of (?:the|its|an?) (?:[\w-]+(?:'s)? ){0,2}(?:time|CPU)\b|\b(?:about|nearly|roughly) half an? (?:second|minute)\b)/i],
   ['memory peak', /\bpeak(?:ed|s)? (?:near|at|around) \d/i],
   ['measured at', /\b(?:measured|benchmarked) (?:at|on)\b/i],
   ['machine', /\b(?:on|of) (?:this|the bench|a (?:slow|fast|busy|virtual|two-core|\w+-core)) machine\b|\bthe bench machine\b|\bmachine'?s? (?:here|of this project)\b/i],
