@@ -50,18 +50,20 @@ export function commentLines(text, fileName = 'file.ts') {
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
   const ranges = new Map();
+  const jsxTexts = [];
   const visit = (node) => {
-    // JSX text is not code: a `//` in it is text. Everywhere else comments sit between tokens.
-    if (node.kind !== ts.SyntaxKind.JsxText) {
-      for (const r of [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.end) ?? [])]) {
-        ranges.set(r.pos, r.end);
-      }
+    // Comments sit between tokens: the trivia before each node and after it on its line.
+    if (node.kind === ts.SyntaxKind.JsxText) jsxTexts.push([node.pos, node.end]);
+    for (const r of [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.end) ?? [])]) {
+      ranges.set(r.pos, r.end);
     }
     for (const child of node.getChildren(source)) visit(child);
   };
   visit(source);
+  // JSX text is not code: a `//` in it is text, whatever a token before it thought.
+  const inJsxText = (pos) => jsxTexts.some(([start, end]) => pos >= start && pos < end);
   const lines = [];
-  for (const [pos, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+  for (const [pos, end] of [...ranges].filter(([pos]) => !inJsxText(pos)).sort((a, b) => a[0] - b[0])) {
     const first = source.getLineAndCharacterOfPosition(pos).line;
     text.slice(pos, end).split('\n').forEach((line, i) => lines.push([first + i + 1, line.trim()]));
   }
