@@ -51,13 +51,9 @@ export const auditChainKey = (masterKey: Uint8Array): Buffer => deriveKey(master
 
 /** Wires the driven adapters into the dependencies every use case takes. */
 export function composeDeps(options: ComposeOptions): Deps {
-  // libuv runs argon2 on its thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise);
-  // more concurrent hashes than threads would only queue there while holding memory. Nor more
-  // than cores: each hash is CPU- and memory-bound (19 MiB), so extra ones only take turns on the
-  // same cores, thrash their caches and crowd out the event loop. Measured on two cores: 4 at
-  // once cost ~19 ms of CPU a login, 2 at once ~16 ms, and logins/s rose by about a tenth. The
-  // threads left over serve file system and WebCrypto work without waiting behind a hash
-  // (response signatures are made on worker threads of their own: batched-signer.ts).
+  // No more concurrent hashes than libuv's threads (they would queue holding memory) nor than
+  // cores (extra ones thrash caches and crowd out the event loop: docs/performance-log.md,
+  // "figures from comments"). The threads left over serve file system and WebCrypto work.
   const threads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4;
   const secrets = createSecrets(options.masterKey);
   return {

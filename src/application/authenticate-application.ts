@@ -65,7 +65,7 @@ export interface TokenAccess {
 /**
  * authenticateApplication for an integration request that may carry a session token. A token whose
  * signature holds names its session and user, and those are read in the same statement as the
- * application (one round trip where there were two: docs/performance.md, app_context); they count
+ * application (one round trip where there were two: docs/performance-log.md); they count
  * only once the application's credentials, and then the token, have been checked as before.
  */
 export async function authenticateIntegration(

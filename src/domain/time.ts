@@ -4,7 +4,7 @@ export type Instant = number;
 export const MINUTE_MS = 60_000;
 
 // The last texts made, by instant: every answer shows the server time and a member's expiry, and
-// many answers fall in one millisecond (docs/performance.md, app_context). Same text as without.
+// many answers fall in one millisecond (docs/performance-log.md, app_context). Same text as without.
 const isoTexts: Array<[Instant, string] | undefined> = new Array<[Instant, string] | undefined>(256);
 
 export const toIso = (t: Instant): string => {

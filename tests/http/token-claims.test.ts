@@ -1,4 +1,4 @@
-// A token is read together with the user it names (docs/performance.md, app_context): the user's
+// A token is read together with the user it names (docs/performance-log.md, app_context): the user's
 // row and licenses are fetched beside the session, before the session confirms the token. An
 // attacker holding the token key (a leaked key, an insider) re-signs a member's token naming
 // another member: the session row must still decide, and nothing of the other member is served.

@@ -107,8 +107,8 @@ async function syncDir(dir: string): Promise<void> {
 
 /**
  * Counts bytes on their way to the file; fails past `maxBytes`. A Transform, not an async
- * generator: iterating a stream reads all it has buffered as one concatenated copy, which cost
- * large writes of many small chunks (encrypted files) a tenth of the main thread's time.
+ * generator: iterating a stream reads all it has buffered as one concatenated copy, dear for
+ * writes of many small chunks (docs/performance-log.md, "figures from comments").
  */
 function limitBytes(maxBytes: number, counted: { size: number }, behind: WriteBehind): Transform {
   return new Transform({

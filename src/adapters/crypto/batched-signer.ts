@@ -1,5 +1,5 @@
-// Ed25519 signatures made in batches on worker threads (docs/performance.md, "What signing
-// costs"). Every signed integration answer needs one. Handing each to libuv's thread pool costs
+// Ed25519 signatures made in batches on worker threads (docs/performance-log.md, "Response
+// signing"). Every signed integration answer needs one. Handing each to libuv's thread pool costs
 // the event loop a wake-up and a callback per signature, more than the rest of signing the answer;
 // here the signatures asked for in one event-loop turn go to a worker as one message and come back
 // as one, so the event loop pays those costs once a turn, not once an answer.

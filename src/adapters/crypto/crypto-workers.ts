@@ -1,5 +1,5 @@
 // The worker threads that hash and encrypt file contents beside the main thread's I/O (docs/
-// performance.md, "encrypted processing"). A stream using them (a meter, a sealer) gets an id and
+// performance-log.md, "Encrypted processing"). A stream using them (a meter, a sealer) gets an id and
 // a listener; each worker keeps per-id state (a running sha256, an encryption key) and handles
 // the messages of one id in order.
 //

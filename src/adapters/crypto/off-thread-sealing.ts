@@ -1,6 +1,6 @@
 // Encryption of file contents in a worker thread (crypto-workers.ts), together with the sha256 of
-// the plaintext, so that the main thread only reads, hands over and writes (docs/performance.md,
-// "encrypted processing"). The bytes are those of createEncryptStream (src/file-format): this
+// the plaintext, so that the main thread only reads, hands over and writes (docs/performance-log.md,
+// "Encrypted processing"). The bytes are those of createEncryptStream (src/file-format): this
 // module cuts the plaintext into batches of whole chunks and takes each chunk's nonce from the
 // format's plan; the worker only runs AES-256-GCM over the chunks it is given.
 //

@@ -9,10 +9,9 @@ export function deriveKey(masterKey: Uint8Array, purpose: string): Buffer {
 
 const SEAL_VERSION = 'v1';
 /**
- * Digests remembered. Every integration request digests its API secret and its session token; an
- * HMAC took about 10 µs on the bench machine, a lookup well under one (docs/performance.md,
- * app_context). A digest depends on nothing but the text and the key, so a remembered one is the
- * one computed. Longer texts are not kept, so the memory stays a few MB.
+ * Digests remembered. Every integration request digests its API secret and its session token,
+ * and an HMAC costs far more than a lookup (docs/performance-log.md, "figures from comments").
+ * A remembered digest is the one computed; longer texts are not kept, so memory stays a few MB.
  */
 const DIGEST_MEMO_SIZE = 10_000;
 const DIGEST_MEMO_MAX_CHARS = 1_024;

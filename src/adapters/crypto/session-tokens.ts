@@ -16,7 +16,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  *
  * Signed and checked here with node:crypto's HMAC, synchronously: a few microseconds, where
  * WebCrypto's HMAC is a job for libuv's thread pool, which a login shares with argon2 and where it
- * waited behind the hashes (docs/performance.md, login). Only the header this service writes is
+ * waited behind the hashes (docs/performance-log.md, login). Only the header this service writes is
  * accepted, and the signature is compared as text, so a token has exactly one accepted spelling.
  */
 export function createSessionTokens(key: Uint8Array): TokenService {

@@ -7,7 +7,7 @@ type Marked = { [HELD]?: boolean };
 
 /**
  * Answers made in one turn of the event loop are written together, at the turn's end
- * (docs/performance.md, "Answers written per turn"). Each write to a socket whose reader sleeps
+ * (docs/performance-log.md, "Answers written per turn"). Each write to a socket whose reader sleeps
  * wakes that reader; on one machine (a load generator, or a reverse proxy in front of the
  * server on the same host) the kernel charges the wake-up to the writer, and written one answer
  * at a time every answer paid it. Held to the end of the turn, the first write wakes the

@@ -138,7 +138,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     // Text, which the route's schema types do not describe: answer-check.ts holds it to the schema.
     // Returned rather than sent: an async handler that returns the reply makes the promise adopt
     // it as a thenable, and while its answer waits for the end of the turn (answers-per-turn.ts)
-    // that means listening for the answer's end (about a fifth of the request's time: docs/performance.md).
+    // that means listening for the answer's end, dear per request (docs/performance-log.md).
     reply.header('content-type', 'application/json; charset=utf-8');
     return appContextBody(context) as never;
   });

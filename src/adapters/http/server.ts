@@ -68,7 +68,7 @@ function requestSerializer(withHeaders: boolean) {
 
 /** How long any request body but an upload may take to arrive. */
 const BODY_DEADLINE_MS = 60_000;
-/** How long an upload may take to arrive (2 GiB at about 600 KB/s). */
+/** How long an upload may take to arrive: an hour, room for a 2 GiB file over a slow link. */
 const UPLOAD_DEADLINE_MS = 60 * 60_000;
 
 /** Whether a body follows the request's head: HTTP/1.1 has one only where either header says so. */

@@ -29,7 +29,7 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
   );
   // applications_api_key_unique (api_key=?), then as sessionAccess: the application a request
   // names by its API key and the session its token names, in one statement. On PostgreSQL the
-  // requests of a turn share that statement (Dialect.prepareForRequests; docs/performance.md,
+  // requests of a turn share that statement (Dialect.prepareForRequests; docs/performance-log.md,
   // app_context). The session is joined whatever application it is of: the caller checks it is
   // this one's, as with sessionAccess.
   const applicationFields = { ...prefixed('a.', getTableColumns(applications)), ...accessFields };

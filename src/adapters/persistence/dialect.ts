@@ -162,8 +162,8 @@ export interface Dialect {
    *
    * The writes are built once per `shape`, with sql.placeholder(name) for everything that varies,
    * and each step binds `values` to them: a login makes several such steps, and building a query
-   * with drizzle cost about 0.2 ms a write on the bench machine (docs/performance.md, login). So
-   * one shape must always build the same writes; shapes are few, named by the code that builds them.
+   * with drizzle is dear on a login's path (docs/performance-log.md, "figures from comments").
+   * So one shape always builds the same writes; shapes are few, named by the code building them.
    */
   allOrNone(shape: string, writes: (db: Db) => AppliedWrite[], values: PlaceholderValues): Promise<boolean>;
   /** A consistent read-only snapshot of several reads. */
@@ -191,8 +191,8 @@ export interface Dialect {
    * A write the hot paths make (a login's session, its event, its day's count) built once, with
    * sql.placeholder(name) for everything that varies, on its first run; each run binds the values
    * and runs it on `tx`'s connection (SQLite: the writer, so only inside `transaction` or
-   * `write`). Building a query with drizzle cost about 0.2 ms on the bench machine
-   * (docs/performance.md, login).
+   * `write`). Building a query with drizzle is dear on a login's path
+   * (docs/performance-log.md, "figures from comments").
    */
   compile(build: (db: Db) => BuiltWrite): CompiledWrite;
   /**

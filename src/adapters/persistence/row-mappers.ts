@@ -33,8 +33,8 @@ export const toAdjustment = (r: Row<'adjustments'>): AdjustmentRecord => ({ ...r
 export const toAnnouncement = (r: Row<'announcements'>): AnnouncementRecord => ({ ...r, status: r.status as AnnouncementStatus });
 export const toBan = (r: Row<'bans'>): BanRecord => ({ ...r, type: r.type as BanType });
 // `legacy` stays in the store: no token names a legacy session, so token checks never meet one.
-// The hot mappers (sessions, users) name each field: a rest pattern (`{ a, ...r }`) cost about
-// 5 µs a call on the bench machine, a tenth of a millisecond's budget (docs/performance.md).
+// The hot mappers (sessions, users) name each field: a rest pattern (`{ a, ...r }`) is dear on
+// a hot path (docs/performance-log.md, "figures from comments").
 export const toSession = (r: Row<'sessions'>): SessionRecord => ({
   id: r.id,
   applicationId: r.applicationId,

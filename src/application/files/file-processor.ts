@@ -11,7 +11,7 @@ import { createWorkerPool } from '../worker-pool.js';
 /**
  * Staged bytes are read in pieces this large. The main thread sets the pace of processing (the
  * hashing runs beside it), and at the fs default of 64 KiB the per-piece work (a read on the
- * thread pool, a hand-off at every stage) made its share about a third larger.
+ * thread pool, a hand-off at every stage) weighs on it (docs/performance-log.md).
  */
 const READ_CHUNK_BYTES = 1024 * 1024;
 

@@ -11,7 +11,7 @@ export interface AppContext {
   /**
    * The variables and downloadable files the caller may see: the same arrays for every request
    * of one audience while the application's cached content stands, so that views may keep what
-   * they make of them (docs/performance.md, app_context).
+   * they make of them (docs/performance-log.md, app_context).
    */
   variables: readonly VariableRecord[];
   files: readonly FileRecord[];

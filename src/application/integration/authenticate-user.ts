@@ -80,7 +80,7 @@ async function userFromToken(
   const claims = claimsOf(deps, app, token);
   // The signed token names its user, so the user and their licenses are read with the session,
   // in one statement (or with the application, before: authenticateIntegration); they count only
-  // once the session row has confirmed the token (docs/performance.md, app_context).
+  // once the session row has confirmed the token (docs/performance-log.md, app_context).
   const { session: found, user, licenseIds } =
     read !== undefined && read.token === token && read.applicationId === app.id
       ? read.access

@@ -1,9 +1,6 @@
-// A read drizzle builds once from the schema and postgres.js then runs as a named prepared
-// statement on the read lane. drizzle's own prepared queries (.prepare()) were measured at about
-// a quarter more client CPU per app_context request than this (a tracing span, placeholder
-// filling and a per-row remap on every call); the SQL is still drizzle's, so the schema and the
-// SQL cannot drift apart. Rows arrive as arrays and are named by position, as the select's fields
-// are (two tables of a join may have columns of the same name).
+// A read drizzle builds once and postgres.js runs as a named prepared statement on the read lane:
+// drizzle's .prepare() costs more CPU a call (docs/performance-log.md), and the SQL stays drizzle's.
+// Rows arrive as arrays, named by position (two joined tables may share a column name).
 import type { Column } from 'drizzle-orm';
 import { assertSelects, bindPlaceholders, type BuiltSelect } from '../dialect.js';
 import type { LaneArg, ReadLane } from './read-lane.js';

@@ -65,7 +65,7 @@ export function openReadLane(url: string): ReadLane {
       // Every read here is an indexed lookup whose best plan does not depend on the values, and
       // each was checked (EXPLAIN) to use its index as a generic plan. Left to choose, PostgreSQL
       // plans the ban probe anew at every run (its generic estimate assumes ten keys, so it never
-      // looks cheaper than a custom plan): 0.15 ms of its CPU per request with 20,000 bans.
+      // looks cheaper than a custom plan), dear with many bans (docs/performance-log.md).
       connection: { plan_cache_mode: 'force_generic_plan' },
       // fetch_types stays on (the default): the ban lookup's text[] parameters need the array
       // serializers it loads at connect.

@@ -2,9 +2,7 @@
 // event loop are answered by one statement, their keys sent as arrays and unnested into rows, each
 // row of the answer tagged with its request's place. Every statement costs PostgreSQL its
 // executor's start and end and postgres.js a message to build and an answer to take apart,
-// whatever its rows: on the bench machine, the application access read of app_context took 27 us
-// of PostgreSQL's CPU and 72 us of the server's a request one statement each, and 11 us and 60 us
-// batched, 24% more requests a second (docs/performance.md, app_context). A call's statement
+// whatever its rows (docs/performance-log.md, "figures from comments"). A call's statement
 // starts after the call (at the end of its turn), so it sees every commit that ended before the
 // request asked: a change is still read by the very next request.
 import { assertSelects, bindPlaceholders, type BuiltSelect, requestKey, type RequestRows } from '../dialect.js';

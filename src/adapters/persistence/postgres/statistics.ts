@@ -1,8 +1,8 @@
 // The planner's statistics, kept fresh by the server itself (docs/choices.md, "Planner
 // statistics"). A PostgreSQL without autovacuum never analyzes Gatehouse's tables, so every plan
 // is made from their first, empty-table estimates, and a prepared statement keeps the plan it was
-// given: with 100,000 users a login's `users` lookups walked a whole (application_id, created_at)
-// index instead of probing the unique key, and logins took seven times as long. ANALYZE both
+// given: with many users a login's `users` lookups walked a whole (application_id, created_at)
+// index instead of probing the unique key (docs/performance-log.md). ANALYZE both
 // updates the estimates and invalidates every connection's cached plans, so the next execution of
 // each statement is planned again on the new figures.
 import { sql } from 'drizzle-orm';

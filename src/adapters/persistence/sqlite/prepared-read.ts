@@ -1,13 +1,8 @@
 // A read drizzle renders to SQL once, when the store opens, and better-sqlite3 runs from then on.
 //
-// Built per call, a drizzle select costs far more than the read itself: the builder, the SQL
-// rendering and better-sqlite3 compiling the statement again (~0.1-0.3 ms a read, most of an
-// app_context request). drizzle's own .prepare() keeps the compiled statement, but each call still
-// fills placeholders generically and maps every row through mapResultRow (an is() check and a path
-// walk per column): measured at 1.5-2x the cost of running the statement, on reads that should
-// take a few microseconds. So drizzle only writes the SQL here; the row decoder is fixed once from
-// the selected columns and applies the same mapFromDriverValue drizzle would, so the rows are the
-// ones drizzle's select returns.
+// Built per call, a drizzle select costs far more than the read, and .prepare() still maps rows
+// generically (docs/performance-log.md, "figures from comments"). So drizzle only writes the SQL;
+// the row decoder is fixed once and applies drizzle's mapFromDriverValue: the same rows.
 //
 // Statements run on the connection, so inside a transaction opened on it (immediate, or
 // db.transaction) they read within that transaction like the tx handle would.

@@ -1,6 +1,6 @@
 // better-sqlite3 compiles a statement each time drizzle runs a query it has built (drizzle's
-// session calls client.prepare(sql) per call): on a login's transactions that compiling was about
-// a twentieth of the main thread's time. The SQL drizzle renders for one query shape is the same
+// session calls client.prepare(sql) per call), a cost on every login (docs/performance-log.md,
+// "figures from comments"). The SQL drizzle renders for one query shape is the same
 // text each time, so the compiled statements are kept per connection, by text, the least
 // recently used dropped past a bound (a statement's text varies with the length of an IN list or
 // a bulk insert). Statements run synchronously, one at a time per connection, so reuse is safe;

@@ -3,8 +3,8 @@
 // `PRAGMA data_version` on a connection changes whenever any other connection commits to the
 // file: this process's writer, or any other process's. The reads run on the read-only
 // connection, which never commits, so every change to the file shows there. It is asked once an
-// event-loop turn, not before each read (each asking takes the file's shared lock: about a tenth
-// of an app_context request's CPU when asked by every read), and again after any commit this
+// event-loop turn, not before each read (each asking takes the file's shared lock:
+// docs/performance-log.md, "figures from comments"), and again after any commit this
 // process makes. That is as exact as asking every time: a request whose bytes arrived after
 // another process's commit ended is read from the socket in a later turn, so a ban, a revoked
 // session or a changed variable is seen by the next request of every instance, as without the

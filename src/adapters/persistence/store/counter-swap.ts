@@ -12,8 +12,8 @@
 //
 // Within one process, steps on the same rows take turns (serialLanes): all logins from one
 // address count on that address's row, and run together they would read the same values and all
-// but one lose, fail a statement and run again, round after round (on PostgreSQL about four lost
-// rounds a login at eight logins in flight). Across processes compare-and-set still decides.
+// but one lose, fail a statement and run again, round after round (docs/performance-log.md,
+// "figures from comments"). Across processes compare-and-set still decides.
 import { and, getTableColumns, getTableName, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AppliedWrite, Db, Dialect } from '../dialect.js';
