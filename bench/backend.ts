@@ -33,7 +33,10 @@ export async function prepareBackend(db: Db): Promise<Backend> {
   try {
     await withAdmin((sql) => sql.unsafe(`create database "${name}"`));
   } catch (error) {
-    throw new Error(`cannot create a PostgreSQL database through ${POSTGRES_ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} (set GATEHOUSE_BENCH_DATABASE_URL, or run with --db sqlite): ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `cannot create a PostgreSQL database through ${POSTGRES_ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} (set GATEHOUSE_BENCH_DATABASE_URL, or run with --db sqlite): ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;

@@ -39,11 +39,17 @@ export async function createBenchApp(server: ServerProcess, name = 'bench'): Pro
   };
   if (typeof created.token !== 'string') throw new Error('owner create printed no token');
   const ownerToken = created.token;
-  const body = (await call(server, 'POST', '/api/console/applications', { authorization: `Bearer ${ownerToken}` }, {
-    name,
-    device_auth: true,
-    session_ttl_seconds: 86_400,
-  })) as { application: { id: string }; credentials: { api_key: string; api_secret: string; admin_api_key: string } };
+  const body = (await call(
+    server,
+    'POST',
+    '/api/console/applications',
+    { authorization: `Bearer ${ownerToken}` },
+    {
+      name,
+      device_auth: true,
+      session_ttl_seconds: 86_400,
+    },
+  )) as { application: { id: string }; credentials: { api_key: string; api_secret: string; admin_api_key: string } };
   return {
     id: body.application.id,
     ownerToken,

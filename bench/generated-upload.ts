@@ -69,7 +69,7 @@ export function generatedUpload(options: GeneratedUploadOptions): GeneratedUploa
       started = true;
       yield preamble;
       const state = { x: 0x9e3779b9 };
-      for (let sent = 0; sent < size; ) {
+      for (let sent = 0; sent < size;) {
         const block = pool[nextRandom(state) % pool.length] as Buffer;
         const piece = size - sent >= blockSize ? block : block.subarray(0, size - sent);
         hash.update(piece);

@@ -34,7 +34,7 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         allowedDevices: 1,
         allowedSessions: 1,
         // Some members, some lapsed, some never granted: the mix a real user base has.
-        membership: i % 3 === 0 ? { activeUntil: null, isLifetime: false } : { activeUntil: now + ((i % 3 === 1 ? 30 : -30) * DAY_MS), isLifetime: false },
+        membership: i % 3 === 0 ? { activeUntil: null, isLifetime: false } : { activeUntil: now + (i % 3 === 1 ? 30 : -30) * DAY_MS, isLifetime: false },
         timeout: null,
         lastIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
         createdAt: now - (i % 1000) * DAY_MS,

@@ -99,10 +99,7 @@ export interface ListeningProcess {
  * capture group of `pattern`). Ceiling servers use this too, so that both sides of a comparison
  * are started, run and stopped the same way.
  */
-export async function spawnListening(
-  entry: string,
-  options: { env: NodeJS.ProcessEnv; nodeArgs?: string[]; pattern: RegExp },
-): Promise<ListeningProcess> {
+export async function spawnListening(entry: string, options: { env: NodeJS.ProcessEnv; nodeArgs?: string[]; pattern: RegExp }): Promise<ListeningProcess> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (s: string) => (output = tail(output + s)));

@@ -176,7 +176,6 @@ export async function runUploadScenario(server: ServerProcess, app: BenchApplica
   };
 }
 
-
 /** Peak RSS growth of the server over one upload and its processing, MiB (an upper bound). */
 export const RSS_GROWTH_TARGET = 100;
 

@@ -17,9 +17,7 @@ import ts from 'typescript';
 
 const NUM = String.raw`\d[\d,]*(?:\.\d+)?`;
 const RANGE = String.raw`${NUM}(?:\s*(?:-|–|to)\s*${NUM})?`;
-const ORDINALS =
-  'third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|' +
-  'sixteenth|seventeenth|eighteenth|nineteenth|twentieth|\\d+(?:st|nd|rd|th)';
+const ORDINALS = 'third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|' + 'sixteenth|seventeenth|eighteenth|nineteenth|twentieth|\\d+(?:st|nd|rd|th)';
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
 
 /** Each rule: a name for the report and what it matches on one comment line. */
@@ -33,7 +31,10 @@ export const RULES = [
   ['times as', /\b(?:\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) times as (?:long|fast|slow|much|many)\b/i],
   ['percentage', /(?<![\w.%])\d+(?:\.\d+)?\s*%\s*(?:more|less|fewer|faster|slower|of (?:the|its|their|a)\b)/i],
   ['before -> after', new RegExp(String.raw`(?<![\w.])${NUM}\s*[A-Za-zµ/%]*\s*(?:->|→)\s*${NUM}`)],
-  ['share of measured time', /\b(?:(?:about|nearly|roughly) (?:a|one) (?:half|third|quarter|fifth|sixth|eighth|tenth|twentieth)\b|(?:half|third|quarter|fifth|sixth|eighth|tenth|twentieth) of (?:the|its|an?) (?:[\w-]+(?:'s)? ){0,2}(?:time|CPU)\b|\b(?:about|nearly|roughly) half an? (?:second|minute)\b)/i],
+  [
+    'share of measured time',
+    /\b(?:(?:about|nearly|roughly) (?:a|one) (?:half|third|quarter|fifth|sixth|eighth|tenth|twentieth)\b|(?:half|third|quarter|fifth|sixth|eighth|tenth|twentieth) of (?:the|its|an?) (?:[\w-]+(?:'s)? ){0,2}(?:time|CPU)\b|\b(?:about|nearly|roughly) half an? (?:second|minute)\b)/i,
+  ],
   ['memory peak', /\bpeak(?:ed|s)? (?:near|at|around) \d/i],
   ['measured at', /\b(?:measured|benchmarked) (?:at|on)\b/i],
   ['machine', /\b(?:on|of) (?:this|the bench|a (?:slow|fast|busy|virtual|two-core|\w+-core)) machine\b|\bthe bench machine\b|\bmachine'?s? (?:here|of this project)\b/i],
@@ -65,7 +66,10 @@ export function commentLines(text, fileName = 'file.ts') {
   const lines = [];
   for (const [pos, end] of [...ranges].filter(([pos]) => !inJsxText(pos)).sort((a, b) => a[0] - b[0])) {
     const first = source.getLineAndCharacterOfPosition(pos).line;
-    text.slice(pos, end).split('\n').forEach((line, i) => lines.push([first + i + 1, line.trim()]));
+    text
+      .slice(pos, end)
+      .split('\n')
+      .forEach((line, i) => lines.push([first + i + 1, line.trim()]));
   }
   return lines;
 }
@@ -91,9 +95,7 @@ function sourceFiles(dir) {
 
 /** The findings of every source file under `dir`, each with its file relative to `root`. */
 export function checkTree(dir, root = process.cwd()) {
-  return sourceFiles(dir).flatMap((file) =>
-    checkSource(readFileSync(file, 'utf8'), file).map((finding) => ({ file: relative(root, file), ...finding })),
-  );
+  return sourceFiles(dir).flatMap((file) => checkSource(readFileSync(file, 'utf8'), file).map((finding) => ({ file: relative(root, file), ...finding })));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

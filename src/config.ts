@@ -112,7 +112,10 @@ export function readConfig(env: Env = process.env): Config {
     },
     masterKey,
     maxUploadBytes: integer(env, 'GATEHOUSE_MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
-    trustProxy: (text(env, 'GATEHOUSE_TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: (text(env, 'GATEHOUSE_TRUST_PROXY') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     cookieSecure,
     lockoutThreshold: integer(env, 'GATEHOUSE_LOCKOUT_THRESHOLD', 10, 1, 1_000_000),
     ipFailureLimit: integer(env, 'GATEHOUSE_IP_FAILURE_LIMIT', 100, 1, 100_000_000),

@@ -144,9 +144,7 @@ async function main(): Promise<void> {
       ? // The CLI must open this same data: in the checkout its default is the same ./data.
         `No owner yet. Create the first one (in the checkout${environment}; it asks for a password): ${where}npm run --silent gatehouse -- owner create --email you@example.com`
       : 'Sign in at the dashboard; a lost console token: npm run --silent gatehouse -- owner login --email <email>';
-  console.log(
-    [`Gatehouse listening on http://${config.host}:${port} (${describeStorage(config)})`, `Dashboard: http://${config.host}:${port}/dashboard/`, hint].join('\n'),
-  );
+  console.log([`Gatehouse listening on http://${config.host}:${port} (${describeStorage(config)})`, `Dashboard: http://${config.host}:${port}/dashboard/`, hint].join('\n'));
 }
 
 /** A path as one word a POSIX shell reads back unchanged. */

@@ -27,9 +27,7 @@ function redactedUrl(url: string): string {
  */
 export function describeStorage(config: Config): string {
   const files =
-    config.blobStore === 's3'
-      ? `files in S3 bucket ${config.s3.bucket ?? ''}${config.s3.endpoint === null ? '' : ` at ${config.s3.endpoint}`}`
-      : `files in ${join(config.dataDir, BLOBS_FOLDER)}`;
+    config.blobStore === 's3' ? `files in S3 bucket ${config.s3.bucket ?? ''}${config.s3.endpoint === null ? '' : ` at ${config.s3.endpoint}`}` : `files in ${join(config.dataDir, BLOBS_FOLDER)}`;
   if (config.databaseUrl === null) return config.blobStore === 'local' ? `data in ${config.dataDir}` : `data in ${config.dataDir}, ${files}`;
   return `database ${redactedUrl(config.databaseUrl)}, ${files}`;
 }

@@ -93,11 +93,7 @@ export function stopOnSignals(options: ShutdownOptions): void {
     }
     const waiting = describeWork(options.inFlight(), options.jobsInHand());
     const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again`;
-    options.say(
-      waiting === ''
-        ? `${signal}: shutting down`
-        : `${signal}: shutting down; waiting for ${waiting} to finish, up to ${options.graceSeconds} s; ${again} to stop now`,
-    );
+    options.say(waiting === '' ? `${signal}: shutting down` : `${signal}: shutting down; waiting for ${waiting} to finish, up to ${options.graceSeconds} s; ${again} to stop now`);
     const closed = options.app.close();
     const graceTimer = setTimeout(() => {
       const left = describeWork(options.inFlight(), options.jobsInHand());
@@ -105,7 +101,10 @@ export function stopOnSignals(options: ShutdownOptions): void {
       options.app.server.closeAllConnections();
       const cleanup = setTimeout(() => options.exit(1), CUT_OFF_CLEANUP_MS);
       cleanup.unref();
-      void closed.then(() => options.exit(1), () => options.exit(1));
+      void closed.then(
+        () => options.exit(1),
+        () => options.exit(1),
+      );
     }, options.graceSeconds * 1000);
     graceTimer.unref();
     void closed

@@ -12,8 +12,6 @@ export async function assertMasterKeyMatches(deps: { store: Pick<Store, 'sampleS
   try {
     deps.secrets.open(sample);
   } catch {
-    throw new ConfigError(
-      'GATEHOUSE_MASTER_KEY: this is not the master key the database was set up with (every instance and the CLI must share one)',
-    );
+    throw new ConfigError('GATEHOUSE_MASTER_KEY: this is not the master key the database was set up with (every instance and the CLI must share one)');
   }
 }

@@ -18,7 +18,7 @@ describe('check-comments', () => {
       '// signed answers came at 0.37 of unsigned ones',
       '// the CPU a request went 27 -> 11 us',
       '// 5% faster with the cache',
-      '// about a tenth of the main thread\'s time',
+      "// about a tenth of the main thread's time",
       '// measured on this machine, side by side, three rounds each',
       '// a machine with 2 vCPUs, Intel Xeon',
       '// Measured on two cores: 4 at once',

@@ -24,9 +24,12 @@ function filesWithErrors(tsconfig: string, roots: string[], schemaText: string):
   const readFile = host.readFile.bind(host);
   host.readFile = (file) => (file === SCHEMAS ? schemaText : readFile(file));
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, onError, create) =>
-    file === SCHEMAS ? ts.createSourceFile(file, schemaText, language) : getSourceFile(file, language, onError, create);
-  const program = ts.createProgram(roots.map((r) => join(repoRoot, r)), options, host);
+  host.getSourceFile = (file, language, onError, create) => (file === SCHEMAS ? ts.createSourceFile(file, schemaText, language) : getSourceFile(file, language, onError, create));
+  const program = ts.createProgram(
+    roots.map((r) => join(repoRoot, r)),
+    options,
+    host,
+  );
   const files = new Set<string>();
   for (const d of ts.getPreEmitDiagnostics(program)) if (d.file) files.add(d.file.fileName.slice(repoRoot.length + 1));
   return files;

@@ -34,7 +34,11 @@ export async function appContextSignedScenario(ctx: BenchContext): Promise<Bench
     const load = (setup: AppContextSetup, seconds: number) => loadAppContext(setup, seconds, { nonces: true });
     await load(signed, profile.warmupSeconds);
     await load(unsigned, profile.warmupSeconds);
-    const runs = await alternate(profile.rounds, () => load(signed, profile.seconds), () => load(unsigned, profile.seconds));
+    const runs = await alternate(
+      profile.rounds,
+      () => load(signed, profile.seconds),
+      () => load(unsigned, profile.seconds),
+    );
     return loadRows('app_context_signed', ctx.backendName, runs.a, runs.b, 0.75, 'requests_per_s');
   } finally {
     await server.stop();

@@ -96,7 +96,11 @@ export async function appContextScenario(ctx: BenchContext): Promise<BenchRow[]>
         runLoad({ baseUrl: ceiling.baseUrl, connections: APP_CONTEXT_CONNECTIONS, durationSeconds: seconds, requests: [{ method: 'GET', path: APP_CONTEXT_PATH, headers: {} }], expectStatus: 200 });
       await loadAppContext(setup, profile.warmupSeconds);
       await ceilingLoad(profile.warmupSeconds);
-      const runs = await alternate(profile.rounds, () => loadAppContext(setup, profile.seconds), () => ceilingLoad(profile.seconds));
+      const runs = await alternate(
+        profile.rounds,
+        () => loadAppContext(setup, profile.seconds),
+        () => ceilingLoad(profile.seconds),
+      );
       const target = ctx.db === 'sqlite' ? 0.5 : 0.35;
       return loadRows('app_context', ctx.backendName, runs.a, runs.b, target, 'requests_per_s');
     } finally {

@@ -63,7 +63,11 @@ export async function downloadScenario(ctx: BenchContext): Promise<BenchRow[]> {
         // One unmeasured read of each: the file in the page cache for both, both processes warm.
         await checked(gatehouseUrl, headers);
         await checked(ceilingUrl, {});
-        const runs = await alternate(profile.downloadRounds, () => checked(gatehouseUrl, headers), () => checked(ceilingUrl, {}));
+        const runs = await alternate(
+          profile.downloadRounds,
+          () => checked(gatehouseUrl, headers),
+          () => checked(ceilingUrl, {}),
+        );
         const rate = (d: Downloaded) => d.bytes / 1e6 / d.seconds;
         ctx.log(`download-${variant}: ${storedBytes} stored bytes, ${profile.downloadRounds} rounds`);
         rows.push(

@@ -48,10 +48,18 @@ export async function scaleScenario(ctx: BenchContext): Promise<BenchRow[]> {
 
       await loadAppContext(small.context, profile.warmupSeconds);
       await loadAppContext(large.context, profile.warmupSeconds);
-      const context = await alternate(profile.rounds, () => loadAppContext(small.context, profile.seconds), () => loadAppContext(large.context, profile.seconds));
+      const context = await alternate(
+        profile.rounds,
+        () => loadAppContext(small.context, profile.seconds),
+        () => loadAppContext(large.context, profile.seconds),
+      );
       await loadLogin(small.login, profile.warmupSeconds);
       await loadLogin(large.login, profile.warmupSeconds);
-      const login = await alternate(profile.rounds, () => loadLogin(small.login, profile.seconds), () => loadLogin(large.login, profile.seconds));
+      const login = await alternate(
+        profile.rounds,
+        () => loadLogin(small.login, profile.seconds),
+        () => loadLogin(large.login, profile.seconds),
+      );
       return [...rows('scale-app_context', ctx.backendName, context.a, context.b), ...rows('scale-login', ctx.backendName, login.a, login.b)];
     } finally {
       await largeServer.stop();

@@ -30,7 +30,11 @@ export async function sessionHistoryScenario(ctx: BenchContext): Promise<BenchRo
 
       await loadLogin(small, profile.warmupSeconds);
       await loadLogin(large, profile.warmupSeconds);
-      const runs = await alternate(profile.rounds, () => loadLogin(small, profile.seconds), () => loadLogin(large, profile.seconds));
+      const runs = await alternate(
+        profile.rounds,
+        () => loadLogin(small, profile.seconds),
+        () => loadLogin(large, profile.seconds),
+      );
       const m = (xs: LoadResult[], pick: (r: LoadResult) => number) => median(xs.map(pick));
       const scenario = 'session_history';
       const backend = ctx.backendName;

@@ -24,11 +24,7 @@ function withMatchingSecret(deps: ApplicationCheckDeps, app: ApplicationRecord |
 }
 
 /** x-api-key and x-api-secret: the key finds the application, the secret's digest must match. */
-export async function authenticateApplication(
-  deps: ApplicationCheckDeps & { store: ApplicationStore },
-  apiKey: string | undefined,
-  apiSecret: string | undefined,
-): Promise<ApplicationRecord> {
+export async function authenticateApplication(deps: ApplicationCheckDeps & { store: ApplicationStore }, apiKey: string | undefined, apiSecret: string | undefined): Promise<ApplicationRecord> {
   const credentials = plausible(apiKey, apiSecret);
   return withMatchingSecret(deps, await deps.store.findApplicationByApiKey(credentials.apiKey), credentials.apiSecret);
 }
@@ -83,10 +79,7 @@ export async function authenticateIntegration(
 }
 
 /** Authorization: Bearer <admin API key>; the key alone names its application. */
-export async function authenticateAdmin(
-  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore },
-  adminKey: string | undefined,
-): Promise<ApplicationRecord> {
+export async function authenticateAdmin(deps: Pick<Deps, 'secrets'> & { store: ApplicationStore }, adminKey: string | undefined): Promise<ApplicationRecord> {
   if (!adminKey || adminKey.length > 200) throw new DomainError('INVALID_ADMIN_API_KEY', 'invalid admin API key');
   const digest = deps.secrets.digest(adminKey);
   const app = await deps.store.findApplicationByAdminKeyDigest(digest);

@@ -41,12 +41,7 @@ async function refusalRecorded(deps: BanGuardDeps, applicationId: string, ip: st
  * only the address or propagated bans were hit (docs/choices.md, "Bans"). The proof is asked for only
  * when a ban matched: the common path costs one lookup, or none while ban-memory.ts remembers it.
  */
-export async function guardBans(
-  deps: BanGuardDeps,
-  app: ApplicationRecord,
-  ids: RequestIdentifiers,
-  proof: () => Promise<BanProof> = async () => unproven,
-): Promise<void> {
+export async function guardBans(deps: BanGuardDeps, app: ApplicationRecord, ids: RequestIdentifiers, proof: () => Promise<BanProof> = async () => unproven): Promise<void> {
   const keys = identifierKeys(ids);
   if (keys.length === 0) return;
   const now = deps.clock.now();
@@ -59,23 +54,21 @@ export async function guardBans(
   // The refused attempt, as the caller; the bans it propagates, as the system (docs/events.md, Actors).
   const hit = matching[0]!;
   if (await refusalRecorded(deps, app.id, ids.ip, now)) {
-    await deps.store.recordEvent(
-      requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }),
-      now,
-    );
+    await deps.store.recordEvent(requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }), now);
   }
   if (decision.propagate.length > 0) {
-    const propagated = () => deps.store.addBans(
-      app.id,
-      decision.propagate.map((p) => ({
-        ...p,
-        id: deps.ids.uuid(),
-        applicationId: app.id,
-        reason: 'propagated: seen with a banned identifier',
-        createdAt: now,
-      })),
-      now,
-    );
+    const propagated = () =>
+      deps.store.addBans(
+        app.id,
+        decision.propagate.map((p) => ({
+          ...p,
+          id: deps.ids.uuid(),
+          applicationId: app.id,
+          reason: 'propagated: seen with a banned identifier',
+          createdAt: now,
+        })),
+        now,
+      );
     await actingAs({ actor: { ...SYSTEM, ip: currentActor().ip } }, propagated);
   }
   throw bannedError();

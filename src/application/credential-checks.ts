@@ -31,12 +31,7 @@ export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleSto
  * before, or on a registered device) is still served; that is asked only then, so ordinary
  * checks pay nothing for it.
  */
-export async function throttledCheck<T>(
-  deps: ThrottleDeps,
-  claimed: AuthAttempt,
-  check: () => Promise<T | null>,
-  familiar?: () => Promise<boolean>,
-): Promise<T | null> {
+export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, familiar?: () => Promise<boolean>): Promise<T | null> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
   // Addresses are counted by addressBucket (IPv6 by /64).
@@ -110,14 +105,7 @@ export type PasswordCheckDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: U
  * Username and password, with the same answer and the same work for an unknown user. `hardwareId`:
  * the device the caller presents, which makes it familiar when registered to the user.
  */
-export async function checkPassword(
-  deps: PasswordCheckDeps,
-  app: ApplicationRecord,
-  username: string,
-  password: string,
-  caller: Caller,
-  hardwareId: string | null = null,
-): Promise<UserRecord> {
+export async function checkPassword(deps: PasswordCheckDeps, app: ApplicationRecord, username: string, password: string, caller: Caller, hardwareId: string | null = null): Promise<UserRecord> {
   const pw = presentedPassword(password);
   const key = usernameKey(username);
   const attempt = { applicationId: app.id, accountKey: accountKeys.user(key), ip: caller.ip, now: deps.clock.now() };
@@ -188,7 +176,5 @@ export async function checkCredentials(
   hardwareId: string | null = null,
 ): Promise<UserRecord> {
   const c = credentials;
-  return 'code' in c
-    ? (await checkLicenseLogin(deps, app, c.code, caller, hardwareId)).user
-    : checkPassword(deps, app, c.username, c.password, caller, hardwareId);
+  return 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller, hardwareId)).user : checkPassword(deps, app, c.username, c.password, caller, hardwareId);
 }

@@ -11,8 +11,7 @@ export type UserVariableDeps = Pick<Deps, 'clock'> & { store: UserVariableStore 
 
 const notFound = () => new DomainError('VARIABLE_NOT_FOUND', 'no such variable');
 
-export const listVariablesOfUser = (deps: { store: UserVariableStore }, app: ApplicationRecord, userId: string): Promise<UserVariableRecord[]> =>
-  deps.store.listUserVariables(app.id, userId);
+export const listVariablesOfUser = (deps: { store: UserVariableStore }, app: ApplicationRecord, userId: string): Promise<UserVariableRecord[]> => deps.store.listUserVariables(app.id, userId);
 
 export async function readVariableOfUser(deps: { store: UserVariableStore }, app: ApplicationRecord, userId: string, name: string): Promise<UserVariableRecord> {
   const found = await deps.store.findUserVariable(app.id, userId, acceptUserVariableName(name));

@@ -66,11 +66,15 @@ export function createAdminApi(baseUrl: string, adminKey: string) {
     /** PUT /files/by-name/{name}: creates or replaces, streaming the file from disk. */
     async upsertByName(path: string, name: string, flags: { isPublic: boolean; encrypted: boolean }, progress?: UploadProgress): Promise<UpsertResult> {
       const upload = await multipartUpload(path, { is_public: String(flags.isPublic), store_encrypted: String(flags.encrypted) }, progress);
-      const response = await streamRequest(`${root}/files/by-name/${encodeURIComponent(name)}`, {
-        ...auth,
-        'content-type': upload.contentType,
-        'content-length': String(upload.length),
-      }, upload.body).catch((error: Error) => {
+      const response = await streamRequest(
+        `${root}/files/by-name/${encodeURIComponent(name)}`,
+        {
+          ...auth,
+          'content-type': upload.contentType,
+          'content-length': String(upload.length),
+        },
+        upload.body,
+      ).catch((error: Error) => {
         throw new CliError(EXIT.FAILURE, `cannot reach ${baseUrl}: ${error.message}`);
       });
       if (!response.ok) throw await errorFromResponse(response);

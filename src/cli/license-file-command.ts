@@ -31,7 +31,7 @@ async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options });
   if (positionals.length !== 1 || positionals[0] === '') throw new UsageError('license-file verify needs one <file>');
   const publicKeys = values['public-key'] ?? [];
-  if (publicKeys.length === 0) throw new UsageError('license-file verify needs --public-key (the application\'s response_signing_public_key)');
+  if (publicKeys.length === 0) throw new UsageError("license-file verify needs --public-key (the application's response_signing_public_key)");
   let keys: ReturnType<typeof pinnedEd25519Keys>;
   try {
     keys = pinnedEd25519Keys(publicKeys, '--public-key');

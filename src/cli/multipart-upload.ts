@@ -70,4 +70,3 @@ export async function multipartUpload(path: string, fields: Record<string, strin
     sha256,
   };
 }
-

@@ -16,7 +16,9 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   // One trailing newline is the end of the line `echo` or a file adds, not part of the password.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Typed ahead of a prompt (a second line pasted at once): kept for the next prompt. */
@@ -41,7 +43,14 @@ function prompt(question: string): Promise<string> {
       const chars = [...text];
       for (let i = 0; i < chars.length; i++) {
         const ch = chars[i] as string;
-        if (ch === '\r' || ch === '\n') return finish(null, chars.slice(i + 1).join('').replace(/^\n/, ''));
+        if (ch === '\r' || ch === '\n')
+          return finish(
+            null,
+            chars
+              .slice(i + 1)
+              .join('')
+              .replace(/^\n/, ''),
+          );
         if (ch === '\u0003' || ch === '\u0004') return finish(new CliError(EXIT.FAILURE, 'cancelled'), '');
         if (ch === '\u007f' || ch === '\b') line = [...line].slice(0, -1).join('');
         else line += ch;

@@ -155,9 +155,7 @@ export async function errorFromResponse(response: Response): Promise<GatehouseEr
   }
   const code = body['error_code'];
   const message = typeof body['message'] === 'string' ? body['message'] : code;
-  const fieldErrors = Array.isArray(body['errors'])
-    ? body['errors'].filter(isRecord).map((e) => ({ field: textOf(e['field']), message: textOf(e['message']) }))
-    : [];
+  const fieldErrors = Array.isArray(body['errors']) ? body['errors'].filter(isRecord).map((e) => ({ field: textOf(e['field']), message: textOf(e['message']) })) : [];
   if (code === 'TIMED_OUT') {
     const until = new Date(typeof body['timed_out_until'] === 'string' ? body['timed_out_until'] : Number.NaN);
     return new TimedOutError(response.status, message, until, typeof body['reason'] === 'string' ? body['reason'] : null);

@@ -62,9 +62,7 @@ export interface ConnectionOptions {
  * every answer must be signed by a pinned key for the very request sent, or the call fails with
  * SignatureError; without them, answers are taken on trust.
  */
-export type ResponseSigningOptions =
-  | { responseSigningPublicKeys: string | readonly string[]; applicationId: string }
-  | { responseSigningPublicKeys?: undefined; applicationId?: string };
+export type ResponseSigningOptions = { responseSigningPublicKeys: string | readonly string[]; applicationId: string } | { responseSigningPublicKeys?: undefined; applicationId?: string };
 
 const INTEGRATION = '/api/integration';
 

@@ -25,13 +25,7 @@ export interface OfflineLicense {
 const ms = (now: Date | number | undefined) => (now === undefined ? Date.now() : typeof now === 'number' ? now : now.getTime());
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-export function createOfflineLicense(
-  keys: ReadonlyMap<string, KeyObject>,
-  applicationId: string,
-  hardwareId: string | undefined,
-  clock: SignedTimeState,
-  path: string | undefined,
-): OfflineLicense {
+export function createOfflineLicense(keys: ReadonlyMap<string, KeyObject>, applicationId: string, hardwareId: string | undefined, clock: SignedTimeState, path: string | undefined): OfflineLicense {
   async function verify(text: string, options: LicenseFileVerifyOptions = {}): Promise<LicenseFileClaims> {
     const claims = verifyLicenseFile(text, {
       keys,

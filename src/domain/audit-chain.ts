@@ -46,12 +46,18 @@ const covered = (entry: ChainedEntry) => {
 
 /** HMAC-SHA-256 (lowercase hex) under `key` of the previous entry's hash ('' for the first) and the entry's canonical JSON. */
 export function chainHash(key: ChainKey, previousHash: string | null, entry: ChainedEntry): string {
-  return createHmac('sha256', key).update(previousHash ?? '').update(canonicalJson(covered(entry))).digest('hex');
+  return createHmac('sha256', key)
+    .update(previousHash ?? '')
+    .update(canonicalJson(covered(entry)))
+    .digest('hex');
 }
 
 /** The unkeyed link of chains made before keying: plain SHA-256 of the same bytes. */
 export function legacyChainHash(previousHash: string | null, entry: ChainedEntry): string {
-  return createHash('sha256').update(previousHash ?? '').update(canonicalJson(covered(entry))).digest('hex');
+  return createHash('sha256')
+    .update(previousHash ?? '')
+    .update(canonicalJson(covered(entry)))
+    .digest('hex');
 }
 
 /**

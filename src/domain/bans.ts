@@ -87,13 +87,7 @@ export const isBanLive = (ban: { expiresAt: Instant | null }, now: Instant) => b
  * address never passes a ban on to a person, and a propagated ban stops where it landed, so one
  * owner ban cannot cascade through shared addresses to innocent users (docs/choices.md, "Bans").
  */
-export function decideBans(
-  ids: RequestIdentifiers,
-  matching: readonly MatchedBan[],
-  policy: PropagationPolicy,
-  now: Instant,
-  proof: BanProof = unproven,
-): BanDecision {
+export function decideBans(ids: RequestIdentifiers, matching: readonly MatchedBan[], policy: PropagationPolicy, now: Instant, proof: BanProof = unproven): BanDecision {
   const carried = identifierKeys(ids);
   const hits = matching.filter((m) => carried.some((k) => sameKey(k, m)));
   if (hits.length === 0) return { banned: false, propagate: [] };

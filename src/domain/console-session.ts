@@ -16,8 +16,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * changes something must also carry the CSRF token (which another site cannot read). Bearer
  * tokens are not ambient and need no proof.
  */
-export const needsCsrfToken = (source: ConsoleCredentialSource, method: string): boolean =>
-  source === 'cookie' && !SAFE_METHODS.has(method.toUpperCase());
+export const needsCsrfToken = (source: ConsoleCredentialSource, method: string): boolean => source === 'cookie' && !SAFE_METHODS.has(method.toUpperCase());
 
 /** `scheme://host[:port]` in the one spelling URL gives it (lower case, default port dropped); null if malformed. */
 function normalOrigin(raw: string): string | null {
@@ -74,5 +73,4 @@ export function consoleTokenLive(token: ConsoleTokenTimes, now: Instant, idleMs:
  * Whether this use must be written down: at most once per TOKEN_TOUCH_INTERVAL_MS, so a Bearer
  * token's idle window slides forward with its use, give or take a minute.
  */
-export const consoleTokenNeedsTouch = (token: ConsoleTokenTimes, now: Instant): boolean =>
-  now - (token.lastUsedAt ?? token.createdAt) >= TOKEN_TOUCH_INTERVAL_MS;
+export const consoleTokenNeedsTouch = (token: ConsoleTokenTimes, now: Instant): boolean => now - (token.lastUsedAt ?? token.createdAt) >= TOKEN_TOUCH_INTERVAL_MS;

@@ -68,4 +68,3 @@ export function validateEmail(raw: string): string {
   if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) throw validationError('email', 'must be an email address');
   return email;
 }
-

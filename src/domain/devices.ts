@@ -20,7 +20,7 @@ export function admitDevice(registered: readonly RegisteredDevice[], heldByFiles
   if (!machines.has(hardwareId) && machines.size >= allowed) {
     // Say why when a removed device's file still counts: the owner sees fewer devices than the cap.
     const byFiles = heldByFiles.some((h) => !registered.some((d) => d.hardwareId === h));
-    const why = byFiles ? ' (an unexpired offline license file holds its machine\'s slot until it expires)' : '';
+    const why = byFiles ? " (an unexpired offline license file holds its machine's slot until it expires)" : '';
     throw new DomainError('DEVICE_LIMIT_REACHED', `this account has reached its number of allowed devices${why}`);
   }
   return { kind: 'register' };

@@ -107,5 +107,4 @@ export const isClaimable = (j: JobState, now: Instant): boolean => j.runAfter <=
 /** Where a job stands: a worker holds it, it waits to be claimed, or it waits for its retry. */
 export type JobPhase = 'running' | 'due' | 'retrying';
 
-export const jobPhase = (j: Pick<JobState, 'runAfter' | 'leaseUntil'>, now: Instant): JobPhase =>
-  j.leaseUntil !== null && j.leaseUntil > now ? 'running' : j.runAfter <= now ? 'due' : 'retrying';
+export const jobPhase = (j: Pick<JobState, 'runAfter' | 'leaseUntil'>, now: Instant): JobPhase => (j.leaseUntil !== null && j.leaseUntil > now ? 'running' : j.runAfter <= now ? 'due' : 'retrying');

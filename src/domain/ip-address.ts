@@ -73,7 +73,7 @@ export function ipv6Groups(text: string): number[] | null {
 function formatIpv6(groups: number[]): string {
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i += 1;
       continue;
@@ -100,7 +100,10 @@ export function addressBucket(ip: string): string {
   if (!ip.includes(':')) return ip;
   const groups = ipv6Groups(ip);
   if (groups === null) return ip;
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -113,5 +116,8 @@ export function networkBucket(ip: string): string {
   if (v4 !== null) return `${v4.slice(0, 3).join('.')}.0/24`;
   const groups = ipv6Groups(ip.replace(/\/64$/, ''));
   if (groups === null) return ip;
-  return `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::/48`;
+  return `${groups
+    .slice(0, 3)
+    .map((g) => g.toString(16))
+    .join(':')}::/48`;
 }

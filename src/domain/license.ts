@@ -36,11 +36,7 @@ export function formatLicenseCode(random: Uint8Array): string {
  */
 export function canonicalLicenseCode(input: string): string | null {
   if (input.length > 100) return null;
-  const compact = input
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const compact = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   if (compact.length !== LICENSE_CODE_SYMBOLS) return null;
   for (const ch of compact) if (!ALPHABET.includes(ch)) return null;
   const groups: string[] = [];
@@ -77,11 +73,7 @@ export function licenseRefusal(state: 'missing' | LicenseUse, redemption: Redemp
   if (state === 'banned') return new DomainError('BANNED', 'this license is banned');
   const asCredential = redemption !== 'sign_up';
   if (state === 'missing') {
-    return new DomainError(
-      'LICENSE_INVALID',
-      'this license code is not valid',
-      asCredential ? { refusedCredential: true } : { errors: [{ field: 'code', message: 'is not a valid license code' }] },
-    );
+    return new DomainError('LICENSE_INVALID', 'this license code is not valid', asCredential ? { refusedCredential: true } : { errors: [{ field: 'code', message: 'is not a valid license code' }] });
   }
   return new DomainError('LICENSE_USED', 'this license has already been used', asCredential ? { refusedCredential: true } : {});
 }

@@ -59,12 +59,7 @@ export interface LicenseGrant {
   minutes: number | null;
 }
 
-export function applyLicense(
-  m: Membership,
-  license: LicenseGrant,
-  now: Instant,
-  adjustmentId: string,
-): { membership: Membership; adjustment: Adjustment } {
+export function applyLicense(m: Membership, license: LicenseGrant, now: Instant, adjustmentId: string): { membership: Membership; adjustment: Adjustment } {
   const lifetime = license.minutes === null;
   const membership = lifetime ? { ...m, isLifetime: true } : extend(m, license.minutes as number, now);
   return {
@@ -115,12 +110,7 @@ export function validateBulkChange(c: BulkChange): void {
   }
 }
 
-export function applyBulkChange(
-  m: Membership,
-  c: BulkChange,
-  now: Instant,
-  adjustmentId: string,
-): { membership: Membership; adjustment: Adjustment } {
+export function applyBulkChange(m: Membership, c: BulkChange, now: Instant, adjustmentId: string): { membership: Membership; adjustment: Adjustment } {
   validateBulkChange(c);
   let next = m;
   // Revoke first so that "revoke lifetime and add 60 minutes" leaves 60 minutes of timed access.

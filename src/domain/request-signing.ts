@@ -34,11 +34,9 @@ export function nonceHeldUntil(now: Instant, timestampSeconds: number): Instant 
   return Math.max(now, timestampSeconds * SECOND_MS) + (SIGNATURE_WINDOW_MAX + 1) * SECOND_MS;
 }
 
-export const signatureRequired = (): DomainError =>
-  new DomainError('SIGNATURE_REQUIRED', 'this application requires signed requests: x-timestamp, x-nonce and x-signature');
+export const signatureRequired = (): DomainError => new DomainError('SIGNATURE_REQUIRED', 'this application requires signed requests: x-timestamp, x-nonce and x-signature');
 
-export const signatureExpired = (windowSeconds: number): DomainError =>
-  new DomainError('SIGNATURE_EXPIRED', `x-timestamp must be Unix seconds within ${windowSeconds} seconds of the server's time`);
+export const signatureExpired = (windowSeconds: number): DomainError => new DomainError('SIGNATURE_EXPIRED', `x-timestamp must be Unix seconds within ${windowSeconds} seconds of the server's time`);
 
 export const signatureInvalid = (): DomainError => new DomainError('SIGNATURE_INVALID', 'the request signature does not match');
 

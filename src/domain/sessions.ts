@@ -16,12 +16,7 @@ export function isSessionLive(s: SessionState, now: Instant): boolean {
  * Plans a new login: the same device's older sessions are replaced, and the remaining live
  * sessions must leave room under the cap.
  */
-export function planSession(
-  existing: readonly SessionState[],
-  hardwareId: string | null,
-  cap: number,
-  now: Instant,
-): { replace: string[] } {
+export function planSession(existing: readonly SessionState[], hardwareId: string | null, cap: number, now: Instant): { replace: string[] } {
   const live = existing.filter((s) => isSessionLive(s, now));
   const replace = hardwareId === null ? [] : live.filter((s) => s.hardwareId === hardwareId).map((s) => s.id);
   if (live.length - replace.length >= cap) {
@@ -57,10 +52,7 @@ export interface LegacySeat {
  */
 export function assertLegacySeatsEnforceable(deviceAuth: boolean): void {
   if (!deviceAuth) {
-    throw new DomainError(
-      'LEGACY_AUTH_NEEDS_DEVICE_AUTH',
-      'legacy header authentication cannot hold the session cap without device authentication; turn device_auth on or use session tokens',
-    );
+    throw new DomainError('LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'legacy header authentication cannot hold the session cap without device authentication; turn device_auth on or use session tokens');
   }
 }
 

@@ -30,15 +30,7 @@ export const KEY_LENGTH = 32;
 /** Chunk indices run from 0 to MAX_CHUNKS - 1, so 2i + 1 always fits in a u32. */
 export const MAX_CHUNKS = 2 ** 31;
 
-export type EncryptedFileErrorCode =
-  | 'TRUNCATED'
-  | 'AUTHENTICATION_FAILED'
-  | 'TRAILING_DATA'
-  | 'NOT_ENCRYPTED_FILE'
-  | 'UNSUPPORTED_VERSION'
-  | 'INVALID_CHUNK_SIZE'
-  | 'MALFORMED'
-  | 'TOO_LARGE';
+export type EncryptedFileErrorCode = 'TRUNCATED' | 'AUTHENTICATION_FAILED' | 'TRAILING_DATA' | 'NOT_ENCRYPTED_FILE' | 'UNSUPPORTED_VERSION' | 'INVALID_CHUNK_SIZE' | 'MALFORMED' | 'TOO_LARGE';
 
 /** Why an encrypted file could not be decrypted (or produced). */
 export class EncryptedFileError extends Error {
@@ -287,17 +279,12 @@ class Decryptor {
   end(emit: Emit): void {
     if (this.header === null) {
       checkHeaderStart(this.pending.peekAll());
-      throw new EncryptedFileError(
-        'TRUNCATED',
-        `encrypted file is truncated: ${this.pending.length} bytes, shorter than the ${HEADER_LENGTH}-byte header`,
-      );
+      throw new EncryptedFileError('TRUNCATED', `encrypted file is truncated: ${this.pending.length} bytes, shorter than the ${HEADER_LENGTH}-byte header`);
     }
     if (this.pending.length < TAG_LENGTH) {
       throw new EncryptedFileError(
         'TRUNCATED',
-        this.pending.length === 0
-          ? 'encrypted file is truncated: no chunk follows the header'
-          : `encrypted file is truncated: chunk ${this.index} is shorter than its ${TAG_LENGTH}-byte tag`,
+        this.pending.length === 0 ? 'encrypted file is truncated: no chunk follows the header' : `encrypted file is truncated: chunk ${this.index} is shorter than its ${TAG_LENGTH}-byte tag`,
       );
     }
     const length = this.pending.length;
@@ -327,21 +314,12 @@ class Decryptor {
       // Which failure was it? Opening with the other final flag is a cheap, error-path-only check.
       const full = length === this.storedChunkSize;
       if (last && full && this.tryOpen(stored, length, false) !== null) {
-        throw new EncryptedFileError(
-          'TRUNCATED',
-          `encrypted file is truncated: chunks after chunk ${this.index} are missing`,
-        );
+        throw new EncryptedFileError('TRUNCATED', `encrypted file is truncated: chunks after chunk ${this.index} are missing`);
       }
       if (!last && this.tryOpen(stored, length, true) !== null) {
-        throw new EncryptedFileError(
-          'TRAILING_DATA',
-          `encrypted file has unexpected bytes after its final chunk (chunk ${this.index})`,
-        );
+        throw new EncryptedFileError('TRAILING_DATA', `encrypted file has unexpected bytes after its final chunk (chunk ${this.index})`);
       }
-      throw new EncryptedFileError(
-        'AUTHENTICATION_FAILED',
-        `encrypted file was tampered with or the key is wrong (chunk ${this.index} failed authentication)`,
-      );
+      throw new EncryptedFileError('AUTHENTICATION_FAILED', `encrypted file was tampered with or the key is wrong (chunk ${this.index} failed authentication)`);
     }
     this.index += 1;
     for (const part of plaintext) emit(part);
@@ -388,10 +366,7 @@ function checkHeaderStart(bytes: Buffer): void {
     throw new EncryptedFileError('NOT_ENCRYPTED_FILE', 'not a Gatehouse encrypted file (bad magic bytes)');
   }
   if (bytes.length > 4 && bytes[4] !== FILE_FORMAT_VERSION) {
-    throw new EncryptedFileError(
-      'UNSUPPORTED_VERSION',
-      `unsupported format version ${bytes[4]} of encrypted file (this decryptor reads version ${FILE_FORMAT_VERSION})`,
-    );
+    throw new EncryptedFileError('UNSUPPORTED_VERSION', `unsupported format version ${bytes[4]} of encrypted file (this decryptor reads version ${FILE_FORMAT_VERSION})`);
   }
 }
 

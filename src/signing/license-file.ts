@@ -41,8 +41,7 @@ export interface LicenseFileEnvelope {
 }
 
 /** The hardware binding of the claims: hex SHA-256 of `<application id>:<hardware id>`. */
-export const hardwareIdDigest = (applicationId: string, hardwareId: string): string =>
-  createHash('sha256').update(`${applicationId}:${hardwareId}`, 'utf8').digest('hex');
+export const hardwareIdDigest = (applicationId: string, hardwareId: string): string => createHash('sha256').update(`${applicationId}:${hardwareId}`, 'utf8').digest('hex');
 
 /** The claims' payload: base64url of their JSON. */
 export const licenseFilePayload = (claims: LicenseFileClaims): string => Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');

@@ -27,16 +27,7 @@ export interface SignedResponse {
 
 /** The text signed, lines joined by \n with no trailing newline (sign and verify its UTF-8 bytes). */
 export function responseSignatureBase(r: SignedResponse): string {
-  return [
-    RESPONSE_SIGNATURE_CONTEXT,
-    String(r.timestamp),
-    String(r.status),
-    `${r.method} ${r.pathAndQuery}`,
-    r.applicationId,
-    r.nonce,
-    r.requestSignature,
-    r.bodyDigest,
-  ].join('\n');
+  return [RESPONSE_SIGNATURE_CONTEXT, String(r.timestamp), String(r.status), `${r.method} ${r.pathAndQuery}`, r.applicationId, r.nonce, r.requestSignature, r.bodyDigest].join('\n');
 }
 
 export const sha256Hex = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');

@@ -63,10 +63,25 @@ function sql<T>(work: (db: Database.Database) => T): T {
     db.close();
   }
 }
-const idAt = (applicationId: string, seq: number) =>
-  sql((db) => (db.prepare('select id from events where application_id = ? and seq = ?').get(applicationId, seq) as { id: string }).id);
+const idAt = (applicationId: string, seq: number) => sql((db) => (db.prepare('select id from events where application_id = ? and seq = ?').get(applicationId, seq) as { id: string }).id);
 
-interface Row { id: string; application_id: string; seq: number; occurred_at: number; action: string; actor_type: string; actor_id: string | null; actor_ip: string | null; target_type: string; target_id: string; target_label: string | null; data: string; changes: string | null; outcome: string; hash: string }
+interface Row {
+  id: string;
+  application_id: string;
+  seq: number;
+  occurred_at: number;
+  action: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_ip: string | null;
+  target_type: string;
+  target_id: string;
+  target_label: string | null;
+  data: string;
+  changes: string | null;
+  outcome: string;
+  hash: string;
+}
 /** The entry as the chain covers it, from its row (what anyone can compute from the export). */
 const covered = (r: Row) => ({
   id: r.id,
@@ -86,7 +101,10 @@ function relinkWithSha256(db: Database.Database, applicationId: string, fromSeq:
   let previous: string | null = null;
   for (const r of rows) {
     if (r.seq >= fromSeq) {
-      r.hash = createHash('sha256').update(previous ?? '').update(canonicalJson(covered(r))).digest('hex');
+      r.hash = createHash('sha256')
+        .update(previous ?? '')
+        .update(canonicalJson(covered(r)))
+        .digest('hex');
       db.prepare('update events set hash = ? where id = ?').run(r.hash, r.id);
     }
     previous = r.hash;
@@ -111,7 +129,7 @@ describe('audit verify', () => {
     expect(run.code).toBe(0);
   });
 
-  it("names the entry whose data was changed by an UPDATE in SQL", async () => {
+  it('names the entry whose data was changed by an UPDATE in SQL', async () => {
     const id = idAt(apps.edited, 2);
     sql((db) => db.prepare(`update events set data = replace(data, '"name":"b"', '"name":"forged"') where id = ?`).run(id));
     const run = await verify(apps.edited);
@@ -207,7 +225,10 @@ describe('audit verify', () => {
       const head = db.prepare('select seq, hash from audit_chain_heads where application_id = ?').get(apps.forgedPrune) as { seq: number; hash: string };
       const id = insertRow(db, apps.forgedPrune, 'audit.pruned', { through_seq: 2, through_hash: firstTwo, removed: 2, before: '2026-06-08T12:00:00.000Z' }, head.seq + 1, 'x');
       const r = db.prepare('select * from events where id = ?').get(id) as Row;
-      const hash = createHash('sha256').update(head.hash).update(canonicalJson(covered(r))).digest('hex');
+      const hash = createHash('sha256')
+        .update(head.hash)
+        .update(canonicalJson(covered(r)))
+        .digest('hex');
       db.prepare('update events set hash = ? where id = ?').run(hash, id);
       db.prepare('update audit_chain_heads set seq = ?, hash = ? where application_id = ?').run(head.seq + 1, hash, apps.forgedPrune);
     });
@@ -247,7 +268,7 @@ describe('audit verify', () => {
     expect(auditHeadSignedBy(head, (await t.store.findApplication(apps.untouched))!.signing.response!.publicKey)).toBe(true);
   });
 
-  it("a CLI owner sign-in is recorded as the owner (no address), and the chain still verifies", async () => {
+  it('a CLI owner sign-in is recorded as the owner (no address), and the chain still verifies', async () => {
     const run = await runGatehouse(
       build.outDir,
       ['owner', 'login', '--email', 'owner@example.com', '--password-stdin'],

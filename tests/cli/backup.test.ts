@@ -155,7 +155,7 @@ describe('backup and restore', () => {
     const pending = all.filter((x) => x.processing_status === 'PENDING').map((x) => x.id);
     console.log(`restored with ${pending.length} files still PENDING`);
     for (const id of pending) {
-      for (let status = 'PENDING'; status === 'PENDING'; ) {
+      for (let status = 'PENDING'; status === 'PENDING';) {
         const res = await fetch(`${rBase}/api/admin/files/${id}`, { headers: admin() });
         status = ((await res.json()) as { processing_status: string }).processing_status;
         expect(status).not.toBe('FAILED');

@@ -64,7 +64,10 @@ it('installing the checkout into a client project (docs/sdk.md) does not rebuild
     writeFileSync(join(checkout, 'builds.log'), '');
     // The repository's own prepare script, with a build that only counts its runs.
     const { prepare } = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { prepare: string } }).scripts;
-    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ name: 'sdk-checkout', version: '1.0.0', scripts: { build: 'node fake-build.cjs && node scripts/build-if-changed.mjs --stamp', prepare } }));
+    writeFileSync(
+      join(checkout, 'package.json'),
+      JSON.stringify({ name: 'sdk-checkout', version: '1.0.0', scripts: { build: 'node fake-build.cjs && node scripts/build-if-changed.mjs --stamp', prepare } }),
+    );
     const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const checkoutBuilds = () => readFileSync(join(checkout, 'builds.log'), 'utf8').split('\n').filter(Boolean).length;
 

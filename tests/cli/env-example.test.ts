@@ -7,9 +7,7 @@ import { readConfig } from '../../src/config.js';
 import { repoRoot } from '../support/server-process.js';
 
 const example = readFileSync(join(repoRoot, '.env.example'), 'utf8');
-const listed = new Map(
-  [...example.matchAll(/^# ([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
-);
+const listed = new Map([...example.matchAll(/^# ([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]));
 
 it('lists every variable the configuration reads', () => {
   const source = readFileSync(join(repoRoot, 'src', 'config.ts'), 'utf8');

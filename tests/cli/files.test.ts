@@ -30,8 +30,7 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const gatehouse = (args: string[], env: Record<string, string> = {}) =>
-  runGatehouse(live.build.outDir, args, { GATEHOUSE_URL: live.base, GATEHOUSE_ADMIN_API_KEY: app.admin_api_key, ...env }, work);
+const gatehouse = (args: string[], env: Record<string, string> = {}) => runGatehouse(live.build.outDir, args, { GATEHOUSE_URL: live.base, GATEHOUSE_ADMIN_API_KEY: app.admin_api_key, ...env }, work);
 
 /** Exit 0, or the run's output in the failure message. */
 function ok(run: CliRun): CliRun {
@@ -155,11 +154,21 @@ describe('user, errors and exit codes', () => {
     writeFileSync(join(work, 'any.bin'), 'x');
     // A large body too: the server answers 401 before it has read it, and that answer is what counts.
     writeFileSync(join(work, 'large-refused.bin'), randomBytes(20 * MiB));
-    for (const args of [['files', 'push', 'any.bin', '--wait'], ['files', 'push', 'large-refused.bin'], ['files', 'list'], ['user', 'someone']]) {
+    for (const args of [
+      ['files', 'push', 'any.bin', '--wait'],
+      ['files', 'push', 'large-refused.bin'],
+      ['files', 'list'],
+      ['user', 'someone'],
+    ]) {
       const run = await gatehouse(args, { GATEHOUSE_ADMIN_API_KEY: 'gh_adm_wrong' });
       expect(run.code, run.stderr).toBe(4);
       // Progress lines may come first; the failure is the last line, and the only other kind.
-      expect(run.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('uploading '))).toHaveLength(1);
+      expect(
+        run.stderr
+          .trimEnd()
+          .split('\n')
+          .filter((l) => !l.startsWith('uploading ')),
+      ).toHaveLength(1);
       expect(run.stderr.trimEnd().split('\n').pop()).toBe('gatehouse: the server refused the admin API key (401 INVALID_ADMIN_API_KEY): check --admin-key or GATEHOUSE_ADMIN_API_KEY');
       expect(run.stderr).not.toMatch(/^\s+at /m);
     }
@@ -180,7 +189,10 @@ describe('user, errors and exit codes', () => {
     expect((await gatehouse(['files', 'explode'])).code).toBe(2);
     expect((await gatehouse(['files', 'push', 'any.bin', '--timeout', 'soon'])).code).toBe(2);
     const port = await closedPort();
-    for (const args of [['files', 'list'], ['files', 'push', 'any.bin']]) {
+    for (const args of [
+      ['files', 'list'],
+      ['files', 'push', 'any.bin'],
+    ]) {
       const down = await gatehouse(args, { GATEHOUSE_URL: `http://127.0.0.1:${port}` });
       expect(down.code).toBe(1);
       expect(down.stderr.trimEnd().split('\n').pop()).toMatch(new RegExp(`^gatehouse: cannot reach http://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
@@ -192,7 +204,18 @@ describe('--wait outcomes a healthy server rarely shows (a stub admin API)', () 
   let stub: Server;
   let stubUrl = '';
   let status: 'PENDING' | 'FAILED' = 'PENDING';
-  const file = (s: string) => ({ id: '11111111-1111-4111-8111-111111111111', name: 'stub.bin', is_public: false, processing_status: s, storage_status: 'NOT_STORED', size_bytes: null, store_encrypted: false, sha256: null, processing_error: s === 'FAILED' ? 'disk full' : null, created_at: new Date().toISOString() });
+  const file = (s: string) => ({
+    id: '11111111-1111-4111-8111-111111111111',
+    name: 'stub.bin',
+    is_public: false,
+    processing_status: s,
+    storage_status: 'NOT_STORED',
+    size_bytes: null,
+    store_encrypted: false,
+    sha256: null,
+    processing_error: s === 'FAILED' ? 'disk full' : null,
+    created_at: new Date().toISOString(),
+  });
 
   beforeAll(async () => {
     stub = createServer((req, res) => {

@@ -57,7 +57,7 @@ function onTerminal(args: string[], cwd: string, answers: string[]): Promise<{ c
   return new Promise((done) => child.once('close', (code) => done({ code, screen })));
 }
 
-describe('owner commands on the server\'s data folder', () => {
+describe("owner commands on the server's data folder", () => {
   it('owner create refuses, in one line, to create a database without --init, and creates none', async () => {
     const run = await cli(['owner', 'create', '--email', 'first@example.com', '--password-stdin'], folder, 'first-owner-password\n');
     expect(run.code).toBe(1);
@@ -72,11 +72,13 @@ describe('owner commands on the server\'s data folder', () => {
     server = await startServerProcess(build.outDir, withoutDataDir(), 20_000, folder);
     const banner = server.output.join('');
     expect(banner).toContain(`(data in ${join(folder, 'data')})`);
-    expect(banner).toContain(`No owner yet. Create the first one (in the checkout; it asks for a password): GATEHOUSE_DATA_DIR=${join(folder, 'data')} npm run --silent gatehouse -- owner create --email you@example.com`);
+    expect(banner).toContain(
+      `No owner yet. Create the first one (in the checkout; it asks for a password): GATEHOUSE_DATA_DIR=${join(folder, 'data')} npm run --silent gatehouse -- owner create --email you@example.com`,
+    );
     expect((await fetch(`${server.base}/`, { redirect: 'manual' })).headers.get('location')).toBe('/dashboard/');
   }, 30_000);
 
-  it('owner create then finds the server\'s database by the same resolution, and its token works there', async () => {
+  it("owner create then finds the server's database by the same resolution, and its token works there", async () => {
     const run = await cli(['owner', 'create', '--email', 'first@example.com', '--password-stdin'], folder, 'first-owner-password\n');
     expect(run.code, run.stderr).toBe(0);
     const created = JSON.parse(run.stdout) as { owner: { email: string }; token: string };
@@ -131,21 +133,33 @@ describe('owner commands on the server\'s data folder', () => {
     expect(none.stderr).toMatch(/^gatehouse: no password: pass --password-stdin/);
   }, 60_000);
 
-  it('owner reset-password sets a new password, revokes the owner\'s console tokens and lifts a sign-in lock', async () => {
+  it("owner reset-password sets a new password, revokes the owner's console tokens and lifts a sign-in lock", async () => {
     // Whoever took the account holds a token (the CLI's) and a browser session (the dashboard's).
     const stolen = await cli(['owner', 'login', '--email', 'first@example.com', '--password-stdin'], folder, 'first-owner-password\n');
     const stolenToken = (JSON.parse(stolen.stdout) as { token: string }).token;
     expect(await consoleApplications(server!.base, stolenToken)).toBe(200);
-    const browser = await fetch(`${server!.base}/api/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password: 'first-owner-password' }) });
+    const browser = await fetch(`${server!.base}/api/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'first-owner-password' }),
+    });
     expect(browser.status).toBe(200);
     const cookie = browser.headers.get('set-cookie')!.split(';')[0]!;
     const browserStatus = async () => (await fetch(`${server!.base}/api/console/applications`, { headers: { cookie } })).status;
     expect(await browserStatus()).toBe(200);
     // Lock the account through the console API, as a guesser would.
     for (let i = 0; i < 10; i++) {
-      await fetch(`${server!.base}/api/console/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password: `guess-number-${i}` }) });
+      await fetch(`${server!.base}/api/console/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'first@example.com', password: `guess-number-${i}` }),
+      });
     }
-    const locked = await fetch(`${server!.base}/api/console/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first@example.com', password: 'first-owner-password' }) });
+    const locked = await fetch(`${server!.base}/api/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'first-owner-password' }),
+    });
     expect(locked.status).toBe(429);
 
     const reset = await cli(['owner', 'reset-password', '--email', 'first@example.com', '--password-stdin'], folder, 'a-brand-new-password\n');
@@ -187,7 +201,10 @@ describe('owner commands on the server\'s data folder', () => {
   it('from another folder the owner commands refuse instead of using an empty database', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'gatehouse-owner-elsewhere-'));
     try {
-      for (const args of [['owner', 'list'], ['owner', 'login', '--email', 'first@example.com', '--password-stdin']]) {
+      for (const args of [
+        ['owner', 'list'],
+        ['owner', 'login', '--email', 'first@example.com', '--password-stdin'],
+      ]) {
         const run = await cli(args, elsewhere, 'a-brand-new-password\n');
         expect(run.code).toBe(1);
         expect(run.stderr).toMatch(/^gatehouse: no Gatehouse database at .*gatehouse\.db: run this with the server's settings: .*DATABASE_URL and GATEHOUSE_MASTER_KEY/);
@@ -225,7 +242,11 @@ describe('gatehouse --help, <command> --help and --version (docs/cli.md, CI comm
   });
 
   it.each(byGroup)('%s --help shows its section and notes, no other, and exits 0', async (group, section) => {
-    for (const args of [[group, '--help'], [group, '-h'], [group, 'push', '--help']]) {
+    for (const args of [
+      [group, '--help'],
+      [group, '-h'],
+      [group, 'push', '--help'],
+    ]) {
       const help = await cli(args, folder);
       expect(help.code).toBe(0);
       for (const line of section.lines) expect(help.stdout).toContain(line);

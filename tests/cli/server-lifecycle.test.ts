@@ -124,7 +124,11 @@ const tempFiles = (dataDir: string) => {
 };
 const blobFiles = (dataDir: string) => {
   const root = join(dataDir, 'blobs');
-  return existsSync(root) ? readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)) : [];
+  return existsSync(root)
+    ? readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+    : [];
 };
 
 /** What a cut-off upload may leave: after the temp sweep of the next start and the orphan sweep, nothing. */

@@ -45,7 +45,9 @@ function actionsStep(yaml: string): { env: string[]; run: string } {
     return body.map((l) => l.slice(depth));
   };
   return {
-    env: blockAfter(/^\s*env:\s*$/).map((l) => l.split(':')[0] as string).filter(Boolean),
+    env: blockAfter(/^\s*env:\s*$/)
+      .map((l) => l.split(':')[0] as string)
+      .filter(Boolean),
     run: blockAfter(/^\s*run: \|\s*$/).join('\n'),
   };
 }
@@ -181,10 +183,15 @@ describe('the README walkthrough, then the SDK example (docs/sdk.md) in a new pr
     ].join('\n');
     const run = await exec('bash', ['-c', script], checkout, env as Record<string, string>);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const out = Object.fromEntries(run.stdout.split(/^@@/m).filter(Boolean).map((part) => {
-      const nl = part.indexOf('\n');
-      return [part.slice(0, nl), part.slice(nl + 1)];
-    }));
+    const out = Object.fromEntries(
+      run.stdout
+        .split(/^@@/m)
+        .filter(Boolean)
+        .map((part) => {
+          const nl = part.indexOf('\n');
+          return [part.slice(0, nl), part.slice(nl + 1)];
+        }),
+    );
 
     expect(JSON.parse(out['step 1'] as string)).toMatchObject({ owner: { email: 'you@example.com' } });
     expect(JSON.parse(out['step 5'] as string)).toMatchObject({ username: expect.stringMatching(/^user-/), membership: { is_active: true } });
@@ -207,7 +214,13 @@ describe('the README walkthrough, then the SDK example (docs/sdk.md) in a new pr
       body: JSON.stringify({ username: 'bob', password: 'bob-password-1', hardware_id: 'machine-2' }),
     });
     expect(signUp.status).toBe(201);
-    const inactive = await exec(process.execPath, [fileName as string], client, { GATEHOUSE_URL: server.base, GATEHOUSE_API_KEY: apiKey, GATEHOUSE_API_SECRET: apiSecret, APP_USERNAME: 'bob', APP_PASSWORD: 'bob-password-1' });
+    const inactive = await exec(process.execPath, [fileName as string], client, {
+      GATEHOUSE_URL: server.base,
+      GATEHOUSE_API_KEY: apiKey,
+      GATEHOUSE_API_SECRET: apiSecret,
+      APP_USERNAME: 'bob',
+      APP_PASSWORD: 'bob-password-1',
+    });
     expect(inactive.code).toBe(1);
     expect(inactive.stderr.trim()).toBe('No active membership: activate a license first.');
   }, 180_000);

@@ -52,8 +52,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-const client = (baseUrl: string, withKey: boolean) =>
-  new GatehouseClient({ baseUrl, apiKey: 'gh_pk_x', apiSecret: 'gh_sk_x', ...(withKey ? { filesEncryptionKey: KEY } : {}) });
+const client = (baseUrl: string, withKey: boolean) => new GatehouseClient({ baseUrl, apiKey: 'gh_pk_x', apiSecret: 'gh_sk_x', ...(withKey ? { filesEncryptionKey: KEY } : {}) });
 
 describe('a file the context lists as encrypted', () => {
   const plain = Buffer.from('just some plain bytes, not the encrypted format at all');

@@ -32,7 +32,7 @@ async function member(username: string, password: string, hardwareId = `hw-${use
 }
 
 describe('SDK: user variables', () => {
-  it('set, get, list and delete the logged-in user\'s own variables', async () => {
+  it("set, get, list and delete the logged-in user's own variables", async () => {
     const { client } = await member('vera', 'vera-password-1');
     const set = await client.setUserVariable('progress.level', '7');
     expect(set).toMatchObject({ name: 'progress.level', value: '7' });
@@ -127,7 +127,7 @@ describe('CLI: gatehouse license <code>', () => {
     expect((await gatehouse(['license', code])).stdout).toContain('(the login of a license-code user)');
   });
 
-  it('exits 5 for an unknown code or another application\'s; 4 for a wrong key; 2 without a code', async () => {
+  it("exits 5 for an unknown code or another application's; 4 for a wrong key; 2 without a code", async () => {
     const other = await live.createApp({ device_auth: false });
     const [theirs] = (await live.licenses(other.id, 1, 60)) as [string];
     for (const code of ['AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', theirs]) {

@@ -194,7 +194,10 @@ describe('appContext({offlineFallback: true})', () => {
     const elsewhere = await clientOf(app, { hardwareId: 'HW-2', licenseFile, keys: [key] });
     expect(await refusal(elsewhere.appContext({ offlineFallback: true }))).toBe('OTHER_MACHINE');
     // A stored file altered on disk is refused too.
-    writeFileSync(licenseFile, tampered(issued.license_file, (c) => (c['username'] = 'mallory')));
+    writeFileSync(
+      licenseFile,
+      tampered(issued.license_file, (c) => (c['username'] = 'mallory')),
+    );
     expect(await refusal(restarted.appContext({ offlineFallback: true }))).toBe('SIGNATURE_INVALID');
     // No stored file: the connection's error, as without the fallback.
     rmSync(licenseFile);

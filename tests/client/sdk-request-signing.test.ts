@@ -66,7 +66,11 @@ function client({ requestSigningKey = app.request_signing_key, pinned = true }: 
   return new sdk.GatehouseClient(pinned ? { ...connection, responseSigningPublicKeys: publicKey, applicationId: app.id } : connection);
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(() => new Error('resolved'), (error: unknown) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => new Error('resolved'),
+    (error: unknown) => error,
+  );
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -99,7 +103,17 @@ describe('a client with the request signing key', () => {
       for (const s of sent) {
         expect(s.headers['x-timestamp']).toMatch(/^\d+$/);
         expect(s.headers['x-nonce']).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
-        const again = signRequest({ method: s.method, url: s.pathAndQuery, headers: s.headers, ...(s.body === undefined ? {} : { body: s.body }), timestamp: s.headers['x-timestamp'] as string, nonce: s.headers['x-nonce'] as string }, app.request_signing_key);
+        const again = signRequest(
+          {
+            method: s.method,
+            url: s.pathAndQuery,
+            headers: s.headers,
+            ...(s.body === undefined ? {} : { body: s.body }),
+            timestamp: s.headers['x-timestamp'] as string,
+            nonce: s.headers['x-nonce'] as string,
+          },
+          app.request_signing_key,
+        );
         expect(s.headers['x-signature']).toBe(again);
       }
       expect(sent.some((s) => s.headers['authorization']?.startsWith('Bearer '))).toBe(true);

@@ -111,7 +111,11 @@ async function withRewrite<T>(rewrite: Rewrite, action: () => Promise<T>): Promi
   }
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(() => new Error('resolved'), (error: unknown) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => new Error('resolved'),
+    (error: unknown) => error,
+  );
 const lastExchange = (path: string) => proxy.exchanges.filter((e) => e.url.endsWith(path)).at(-1) as Exchange;
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -156,7 +156,9 @@ describe('session renewal', () => {
 describe('typed errors', () => {
   it('wrong credentials: InvalidCredentialsError (401)', async () => {
     await member('wrong-pass');
-    const error = await clientFor('hw-wrong-pass').login({ username: 'wrong-pass', password: 'not-the-password' }).catch((e: unknown) => e);
+    const error = await clientFor('hw-wrong-pass')
+      .login({ username: 'wrong-pass', password: 'not-the-password' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(sdk.InvalidCredentialsError);
     expect(error).toBeInstanceOf(sdk.GatehouseError);
     expect(error).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS', name: 'InvalidCredentialsError' });
@@ -279,7 +281,13 @@ describe('downloads', () => {
     });
     await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
     try {
-      const viaProxy = new sdk.GatehouseClient({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: app.api_key, apiSecret: app.api_secret, hardwareId: 'hw-tamper-check', filesEncryptionKey: app.files_encryption_key });
+      const viaProxy = new sdk.GatehouseClient({
+        baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        apiKey: app.api_key,
+        apiSecret: app.api_secret,
+        hardwareId: 'hw-tamper-check',
+        filesEncryptionKey: app.files_encryption_key,
+      });
       await viaProxy.login({ username: 'tamper-check', password: 'member-password-1' });
       const truncated = await readAll(await viaProxy.downloadFile(file.id)).catch((e: unknown) => e);
       expect(truncated).toBeInstanceOf(sdk.EncryptedFileError);

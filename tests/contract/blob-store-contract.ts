@@ -474,10 +474,7 @@ export function describeBlobStoreContract(name: string, open: OpenBlobStore, opt
 
       test('concurrent deletes and writes under one folder leave exactly the written keys', async () => {
         await Promise.all(Array.from({ length: 10 }, (_, i) => store().write(`p/q/d${i}`, chunks(Buffer.from('x')))));
-        await Promise.all([
-          ...Array.from({ length: 10 }, (_, i) => store().delete(`p/q/d${i}`)),
-          ...Array.from({ length: 10 }, (_, i) => store().write(`p/q/w${i}`, filled(1000, 1, 100))),
-        ]);
+        await Promise.all([...Array.from({ length: 10 }, (_, i) => store().delete(`p/q/d${i}`)), ...Array.from({ length: 10 }, (_, i) => store().write(`p/q/w${i}`, filled(1000, 1, 100)))]);
         expect(await listKeys(store(), '')).toEqual(Array.from({ length: 10 }, (_, i) => `p/q/w${i}`).sort());
       });
     });

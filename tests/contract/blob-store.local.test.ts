@@ -35,7 +35,12 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
     const key = relative(dir, path).split(sep).join('/');
     if (entry.isFile()) {
       const st = await stat(path);
-      out.set(key, `file ${st.size} ${st.mtimeMs} ${createHash('sha256').update(await readFile(path)).digest('hex')}`);
+      out.set(
+        key,
+        `file ${st.size} ${st.mtimeMs} ${createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex')}`,
+      );
     } else out.set(key, entry.isDirectory() ? 'dir' : 'other');
   }
   return out;

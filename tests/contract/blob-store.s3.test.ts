@@ -53,7 +53,11 @@ describe('S3 blob store on an S3 server', () => {
     const info = await store.write('big/multi', source.body);
     expect(info.size).toBe(size);
     expect(seen('POST', /(^|&)uploads(=|&|$)/)).toHaveLength(1); // CreateMultipartUpload
-    expect(seen('PUT', /partNumber=/).map((r) => r.query.match(/partNumber=(\d+)/)?.[1]).sort()).toEqual(['1', '2', '3', '4', '5']);
+    expect(
+      seen('PUT', /partNumber=/)
+        .map((r) => r.query.match(/partNumber=(\d+)/)?.[1])
+        .sort(),
+    ).toEqual(['1', '2', '3', '4', '5']);
     expect(seen('POST', /uploadId=/)).toHaveLength(1); // CompleteMultipartUpload
     expect(await store.stat('big/multi')).toEqual(info);
     const back = await readAll(store, 'big/multi');

@@ -9,8 +9,14 @@ import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
 
 const ban = (applicationId: string, type: BanType, value: string, createdAt = T0, origin: { propagatedFrom: string; expiresAt: number | null } | null = null): BanRecord => ({
-  id: randomUUID(), applicationId, type, value, reason: `because ${type}`, createdAt,
-  propagatedFrom: origin?.propagatedFrom ?? null, expiresAt: origin?.expiresAt ?? null,
+  id: randomUUID(),
+  applicationId,
+  type,
+  value,
+  reason: `because ${type}`,
+  createdAt,
+  propagatedFrom: origin?.propagatedFrom ?? null,
+  expiresAt: origin?.expiresAt ?? null,
 });
 
 const fresh = { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 0, inFlightUntil: null };
@@ -43,17 +49,21 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().listBans(other.id, T0 + 1)).toEqual([]);
     });
 
-    test('findMatchingBans returns the application\'s bans among the keys', async () => {
+    test("findMatchingBans returns the application's bans among the keys", async () => {
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());
       await store().addBans(app.id, [ban(app.id, 'ip', '203.0.113.7'), ban(app.id, 'hardware_id', 'hw-9')], T0);
       await store().addBans(other.id, [ban(other.id, 'user', 'u-1')], T0);
-      const found = await store().findMatchingBans(app.id, [
-        { type: 'ip', value: '203.0.113.7' },
-        { type: 'ip', value: 'hw-9' },
-        { type: 'user', value: 'u-1' },
-        { type: 'hardware_id', value: 'hw-9' },
-      ], T0);
+      const found = await store().findMatchingBans(
+        app.id,
+        [
+          { type: 'ip', value: '203.0.113.7' },
+          { type: 'ip', value: 'hw-9' },
+          { type: 'user', value: 'u-1' },
+          { type: 'hardware_id', value: 'hw-9' },
+        ],
+        T0,
+      );
       const byKey = (a: { type: string; value: string }, b: { type: string; value: string }) => `${a.type}${a.value}`.localeCompare(`${b.type}${b.value}`);
       expect([...found].sort(byKey).map(({ type, value, propagatedFrom }) => ({ type, value, propagatedFrom }))).toEqual([
         { type: 'hardware_id', value: 'hw-9', propagatedFrom: null },
@@ -62,7 +72,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().findMatchingBans(app.id, [], T0)).toEqual([]);
     });
 
-    test('every write to an application\'s bans bumps its bansVersion, and no other application\'s', async () => {
+    test("every write to an application's bans bumps its bansVersion, and no other application's", async () => {
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());
       const version = async (a: typeof app) => (await store().findApplicationByApiKey(a.apiKey))!.bansVersion;
@@ -129,10 +139,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       const license = makeLicense(app.id);
       await store().insertLicenses([license]);
       const [a, b] = await store().addBans(app.id, [ban(app.id, 'user', 'u-a'), ban(app.id, 'user', 'u-b')], T0);
-      const fromA = [
-        ban(app.id, 'ip', '198.51.100.5', T0, { propagatedFrom: a!.id, expiresAt: T0 + 5000 }),
-        ban(app.id, 'license', license.id, T0, { propagatedFrom: a!.id, expiresAt: null }),
-      ];
+      const fromA = [ban(app.id, 'ip', '198.51.100.5', T0, { propagatedFrom: a!.id, expiresAt: T0 + 5000 }), ban(app.id, 'license', license.id, T0, { propagatedFrom: a!.id, expiresAt: null })];
       const fromB = ban(app.id, 'hardware_id', 'hw-b', T0, { propagatedFrom: b!.id, expiresAt: null });
       await store().addBans(app.id, [...fromA, fromB], T0);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
@@ -146,7 +153,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().deleteBan(app.id, a!.id, T0, { cascade: true })).toBe(false);
     });
 
-    test('a user ban revokes the user\'s live sessions', async () => {
+    test("a user ban revokes the user's live sessions", async () => {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const session = makeSession(app.id, user.id);
@@ -177,7 +184,11 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
     const limits = { lockoutThreshold: 3, ipFailureLimit: 5, accountFailureLimit: 100 };
     type KeyedAttempt = AuthAttempt & { accountKey: string };
     const attemptOf = (applicationId: string, over: Partial<KeyedAttempt> = {}): KeyedAttempt => ({
-      applicationId, accountKey: 'user:alice', ip: '198.51.100.4', now: T0, ...over,
+      applicationId,
+      accountKey: 'user:alice',
+      ip: '198.51.100.4',
+      now: T0,
+      ...over,
     });
 
     test('readThrottle of untouched counters is fresh', async () => {
@@ -202,7 +213,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       });
     });
 
-    test('a settled success resets the account and gives back the address\'s failure', async () => {
+    test("a settled success resets the account and gives back the address's failure", async () => {
       const { app } = await seedApp(store());
       const attempt = attemptOf(app.id);
       await store().reserveAuthAttempt(attempt, limits);
@@ -220,7 +231,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({ account: fresh, everywhere: { windowStart: T0, failures: 1 }, ip: { windowStart: T0, failures: 1 } });
     });
 
-    test('a settled failure keeps the address\'s failure and counts one on the account', async () => {
+    test("a settled failure keeps the address's failure and counts one on the account", async () => {
       const { app } = await seedApp(store());
       const attempt = attemptOf(app.id);
       await store().reserveAuthAttempt(attempt, limits);
@@ -252,7 +263,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual(fresh);
     });
 
-    test('\'busy\' once failures plus checks in flight reach the threshold, and nothing is written', async () => {
+    test("'busy' once failures plus checks in flight reach the threshold, and nothing is written", async () => {
       const { app } = await seedApp(store());
       const attempt = attemptOf(app.id);
       await store().reserveAuthAttempt(attempt, limits);
@@ -369,7 +380,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect((await readThrottle(app.id, owner.accountKey, owner.ip)).everywhere).toEqual({ windowStart: T0, failures: 3 });
     });
 
-    test('past the hour\'s failures from every network the account is locked everywhere until the window ends', async () => {
+    test("past the hour's failures from every network the account is locked everywhere until the window ends", async () => {
       const { app } = await seedApp(store());
       const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 4 };
       const ips = ['203.0.113.1', '203.0.114.1', '203.0.115.1', '203.0.116.1'];
@@ -384,7 +395,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { ip: '198.51.100.200', now: T0 + 3_600_000 }), tight)).toBe('reserved');
     });
 
-    test('past the hour\'s failures a caller familiar to the account is still reserved, and counted', async () => {
+    test("past the hour's failures a caller familiar to the account is still reserved, and counted", async () => {
       const { app } = await seedApp(store());
       const tight = { ...limits, ipFailureLimit: 100, accountFailureLimit: 2 };
       for (const ip of ['203.0.113.1', '203.0.114.1']) {
@@ -413,7 +424,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '2001:db8:6::/64', now: T0 + 1 }), roomy)).toBe('reserved');
     });
 
-    test('unlockAccounts lifts the accounts\' locks at every address and everywhere, and only theirs', async () => {
+    test("unlockAccounts lifts the accounts' locks at every address and everywhere, and only theirs", async () => {
       const { app } = await seedApp(store());
       const roomy = { ...limits, ipFailureLimit: 100 };
       const lock = async (accountKey: string, ip: string) => {
@@ -430,7 +441,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:bob', ip: '203.0.113.1', now: T0 + 1 }), roomy), 'ACCOUNT_LOCKED');
     });
 
-    test('past the address\'s limit an account familiar with the address is still reserved; others, and checks without an account, are not', async () => {
+    test("past the address's limit an account familiar with the address is still reserved; others, and checks without an account, are not", async () => {
       const { app } = await seedApp(store());
       for (let i = 0; i < 5; i++) await store().reserveAuthAttempt(attemptOf(app.id, { accountKey: `user:u${i}` }), limits);
       await domainError(store().reserveAuthAttempt(attemptOf(app.id, { accountKey: 'user:stranger' }), limits), 'RATE_LIMITED');
@@ -502,7 +513,7 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect((await store().purgeThrottle(T0 + 3_600_000)).kept).toBe(2);
     });
 
-    test('reserveSignUp tells which sign-up filled the application\'s window, once; without a per-application limit it counts only the address', async () => {
+    test("reserveSignUp tells which sign-up filled the application's window, once; without a per-application limit it counts only the address", async () => {
       const { app } = await seedApp(store());
       const limits = { perAddress: 100, perApplication: 2 };
       const slot = (address: string, now = T0) => ({ applicationId: app.id, address, now });
@@ -544,7 +555,10 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().putVariable(v, T0)).toEqual(v);
       expect(await store().putVariable({ ...v, value: '2', isPublic: true }, T0)).toEqual({ ...v, value: '2', isPublic: true });
       await store().putVariable({ applicationId: app.id, name: 'alpha', value: 'a', isPublic: true }, T0);
-      expect((await store().listVariables(app.id)).map((x) => [x.name, x.value])).toEqual([['alpha', 'a'], ['zeta', '2']]);
+      expect((await store().listVariables(app.id)).map((x) => [x.name, x.value])).toEqual([
+        ['alpha', 'a'],
+        ['zeta', '2'],
+      ]);
       expect(await store().deleteVariable(app.id, 'zeta', T0)).toBe(true);
       expect(await store().deleteVariable(app.id, 'zeta', T0)).toBe(false);
       expect((await store().listVariables(app.id)).map((x) => x.name)).toEqual(['alpha']);
@@ -553,7 +567,14 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
     test('announcements are created, updated, listed newest publish_from first and deleted', async () => {
       const { app } = await seedApp(store());
       const make = (publishFrom: number, title: string): AnnouncementRecord => ({
-        id: randomUUID(), applicationId: app.id, title, contentHtml: `<p>${title}</p>`, status: 'DRAFT', publishFrom, publishUntil: null, createdAt: T0,
+        id: randomUUID(),
+        applicationId: app.id,
+        title,
+        contentHtml: `<p>${title}</p>`,
+        status: 'DRAFT',
+        publishFrom,
+        publishUntil: null,
+        createdAt: T0,
       });
       const older = make(T0, 'older');
       const newer = make(T0 + 1000, 'newer');

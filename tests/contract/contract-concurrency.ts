@@ -24,10 +24,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
         { propagatedIpBanHours: 72 },
         { passwordMinLength: app.settings.passwordMinLength + 2 },
       ];
-      await Promise.all([
-        ...patches.map((settings) => store().patchApplication(app.id, { settings }, T0)),
-        store().patchApplication(app.id, { name: 'Renamed', settings: {} }, T0),
-      ]);
+      await Promise.all([...patches.map((settings) => store().patchApplication(app.id, { settings }, T0)), store().patchApplication(app.id, { name: 'Renamed', settings: {} }, T0)]);
       expect(await store().findApplication(app.id)).toEqual({ ...app, name: 'Renamed', settings: Object.assign({ ...app.settings }, ...patches) });
     });
 
@@ -35,18 +32,18 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const { app } = await seedApp(store());
       for (let round = 0; round < 5; round += 1) {
         const original = {
-          id: randomUUID(), applicationId: app.id, title: 'original', contentHtml: '<p>original</p>', status: 'DRAFT' as const,
-          publishFrom: T0, publishUntil: null, createdAt: T0,
+          id: randomUUID(),
+          applicationId: app.id,
+          title: 'original',
+          contentHtml: '<p>original</p>',
+          status: 'DRAFT' as const,
+          publishFrom: T0,
+          publishUntil: null,
+          createdAt: T0,
         };
         await store().createAnnouncement(original);
         // Any order of these keeps the publication window valid.
-        const patches = [
-          { title: 'retitled' },
-          { contentHtml: '<p>changed</p>' },
-          { status: 'ARCHIVED' as const },
-          { publishFrom: T0 + 1000 },
-          { publishUntil: T0 + 5000 },
-        ];
+        const patches = [{ title: 'retitled' }, { contentHtml: '<p>changed</p>' }, { status: 'ARCHIVED' as const }, { publishFrom: T0 + 1000 }, { publishUntil: T0 + 5000 }];
         await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p, T0)));
         expect(await store().findAnnouncement(app.id, original.id)).toEqual(Object.assign({ ...original }, ...patches));
       }
@@ -58,9 +55,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       await store().insertLicenses([license]);
       const users = await Promise.all(times(50, () => seedUser(store(), app.id)));
       const result = await tally(
-        users.map((u) =>
-          store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
-        ),
+        users.map((u) => store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const winner = (await store().findLicenseById(app.id, license.id))?.usedByUserId;
@@ -74,11 +69,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const license = makeLicense(app.id);
       await store().insertLicenses([license]);
       const users = times(50, () => makeUser(app.id, { credentialType: 'license_code', passwordHash: null }));
-      const result = await tally(
-        users.map((user) =>
-          store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }),
-        ),
-      );
+      const result = await tally(users.map((user) => store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 })));
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const created = await Promise.all(users.map((u) => store().findUserById(app.id, u.id)));
       expect(created.filter((u) => u !== null)).toHaveLength(1);
@@ -89,9 +80,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const user = await seedUser(store(), app.id, { allowedDevices: 100, allowedSessions: 3 });
       const sessions = times(40, (i) => makeSession(app.id, user.id, { hardwareId: `hw-${i}` }));
       const result = await tally(
-        sessions.map((session) =>
-          store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 100, newDeviceId: randomUUID() }, cap: 3, now: T0 }),
-        ),
+        sessions.map((session) => store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 100, newDeviceId: randomUUID() }, cap: 3, now: T0 })),
       );
       expect(result).toEqual({ fulfilled: 3, codes: { SESSION_LIMIT_REACHED: 37 } });
       const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
@@ -105,9 +94,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const user = await seedUser(store(), app.id, { allowedDevices: 2, allowedSessions: 100 });
       const sessions = times(40, (i) => makeSession(app.id, user.id, { hardwareId: `hw-${i}` }));
       const result = await tally(
-        sessions.map((session) =>
-          store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 2, newDeviceId: randomUUID() }, cap: 100, now: T0 }),
-        ),
+        sessions.map((session) => store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 2, newDeviceId: randomUUID() }, cap: 100, now: T0 })),
       );
       expect(result).toEqual({ fulfilled: 2, codes: { DEVICE_LIMIT_REACHED: 38 } });
       expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(2);
@@ -119,7 +106,15 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id, { allowedDevices: 3 });
       const result = await tally(
-        times(40, (i) => store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() }, file: { id: randomUUID(), ttlMinutes: 60, issuedBy: { type: 'end_user', id: user.id } }, now: T0 })),
+        times(40, (i) =>
+          store().admitLicenseFileDevice({
+            applicationId: app.id,
+            userId: user.id,
+            device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() },
+            file: { id: randomUUID(), ttlMinutes: 60, issuedBy: { type: 'end_user', id: user.id } },
+            now: T0,
+          }),
+        ),
       );
       expect(result).toEqual({ fulfilled: 3, codes: { DEVICE_LIMIT_REACHED: 37 } });
       expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(3);
@@ -129,9 +124,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const sessions = times(40, () => makeSession(app.id, user.id, { hardwareId: 'hw-same' }));
-      const result = await tally(
-        sessions.map((session) => store().openSession({ session, device: { hardwareId: 'hw-same', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 })),
-      );
+      const result = await tally(sessions.map((session) => store().openSession({ session, device: { hardwareId: 'hw-same', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 })));
       expect(result).toEqual({ fulfilled: 40, codes: {} });
       const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
       expect(stored.filter((s) => s !== null && s.revokedAt === null)).toHaveLength(1);
@@ -152,7 +145,11 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       // The 10 guesses fail, in parallel too: the account locks and no settlement is lost.
       await Promise.all(times(10, () => store().settleAuthAttempt(attempt, 'failure', limits)));
       expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
-        failures: 0, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null,
+        failures: 0,
+        lockedUntil: T0 + 60_000,
+        lockouts: 1,
+        inFlight: 0,
+        inFlightUntil: null,
       });
       await domainError(store().reserveAuthAttempt({ ...attempt, now: T0 + 1 }, limits), 'ACCOUNT_LOCKED');
     });
@@ -168,7 +165,13 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
 
     test('30 parallel sign-up reservations from one address with a limit of 10: exactly 10 pass', async () => {
       const { app } = await seedApp(store());
-      const result = await tallyValues(times(30, () => store().reserveSignUp({ applicationId: app.id, address: '198.51.100.90', now: T0 }, { perAddress: 10, perApplication: 1000 }).then(() => undefined)));
+      const result = await tallyValues(
+        times(30, () =>
+          store()
+            .reserveSignUp({ applicationId: app.id, address: '198.51.100.90', now: T0 }, { perAddress: 10, perApplication: 1000 })
+            .then(() => undefined),
+        ),
+      );
       expect(result).toEqual({ values: { undefined: 10 }, codes: { RATE_LIMITED: 20 } });
     });
 
@@ -210,9 +213,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
 
     test('50 parallel sign-ups with one username: exactly one succeeds', async () => {
       const { app } = await seedApp(store());
-      const result = await tally(
-        times(50, (i) => store().signUp({ user: makeUser(app.id, { username: i % 2 ? 'Carol' : 'CAROL', usernameKey: 'carol' }), device: null, now: T0 })),
-      );
+      const result = await tally(times(50, (i) => store().signUp({ user: makeUser(app.id, { username: i % 2 ? 'Carol' : 'CAROL', usernameKey: 'carol' }), device: null, now: T0 })));
       expect(result).toEqual({ fulfilled: 1, codes: { USERNAME_TAKEN: 49 } });
     });
   });

@@ -53,7 +53,7 @@ export function eventContract({ store, connect, test, section }: ContractContext
       for (let i = 0; i < 60; i++) await store().recordEvent(draft(apps[i % 2]!.id, i), T0 + i);
       const drain = async (s: Store) => {
         let n = 0;
-        for (let linked = -1; linked !== 0; ) n += linked = await s.chainEvents(7);
+        for (let linked = -1; linked !== 0;) n += linked = await s.chainEvents(7);
         return n;
       };
       const linked = await Promise.all([drain(store()), drain(peer), drain(store()), drain(peer)]);

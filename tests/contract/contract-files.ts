@@ -81,7 +81,13 @@ export function fileContract({ store, test, section }: ContractContext): void {
       const replaced = await store().replaceFileContents(app.id, file.id, patch, job);
       const expected = {
         ...file,
-        name: 'b.txt', mimeType: 'text/plain', originalFilename: 'b.txt', isPublic: true, storeEncrypted: true, source: 'DASHBOARD', updatedAt: T0 + 1000,
+        name: 'b.txt',
+        mimeType: 'text/plain',
+        originalFilename: 'b.txt',
+        isPublic: true,
+        storeEncrypted: true,
+        source: 'DASHBOARD',
+        updatedAt: T0 + 1000,
         state: { processingStatus: 'PENDING', stored: contents, pendingJobId: job.id, processingError: null },
       };
       expect(replaced).toEqual({ file: expected, discard: [] });
@@ -202,9 +208,7 @@ export function fileContract({ store, test, section }: ContractContext): void {
       const { app: other } = await seedApp(store());
       const fresh = makeUpload(other.id);
       await store().createFile(fresh.file, fresh.job);
-      expect(await store().referencedBlobKeys()).toEqual(
-        new Set([contents.blobKey, pending.stagingKey, fresh.job.stagingKey]),
-      );
+      expect(await store().referencedBlobKeys()).toEqual(new Set([contents.blobKey, pending.stagingKey, fresh.job.stagingKey]));
       await store().deleteFile(app.id, file.id, T0);
       expect(await store().referencedBlobKeys()).toEqual(new Set([fresh.job.stagingKey]));
     });

@@ -86,7 +86,11 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       expect(await store().heartbeat(job.id, 'w1', T0 + 200, LEASE_MS)).toBe(false);
       expect(await store().claimJob('w2', T0 + 4099, LEASE_MS)).toBeNull();
       expect(await store().claimJob('w2', T0 + 4100, LEASE_MS)).toEqual({
-        ...job, attempts: 2, runAfter: T0 + 4100, leaseOwner: 'w2', leaseUntil: T0 + 4100 + LEASE_MS,
+        ...job,
+        attempts: 2,
+        runAfter: T0 + 4100,
+        leaseOwner: 'w2',
+        leaseUntil: T0 + 4100 + LEASE_MS,
       });
       expect(await store().findFile(app.id, file.id)).toEqual(file);
       expect(await store().failJob(job.id, 'w2', 'again', T0 + 4200, 0)).toEqual([]);
@@ -146,9 +150,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       const uploads = Array.from({ length: 5 }, (_, i) => makeUpload(app.id, {}, { createdAt: T0 + i }));
       for (const u of uploads) await store().createFile(u.file, u.job);
       const peer = await connect();
-      const claims = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? store() : peer).claimJob(`w${i}`, T0, LEASE_MS)),
-      );
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? store() : peer).claimJob(`w${i}`, T0, LEASE_MS)));
       const claimed = claims.filter((j) => j !== null);
       expect(claimed.map((j) => j.id).sort()).toEqual(uploads.map((u) => u.job.id).sort());
       expect(claimed.every((j) => j.attempts === 1)).toBe(true);

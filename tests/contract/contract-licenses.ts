@@ -93,8 +93,16 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const expectedUser = { ...user, licenseId: license.id, membership: { activeUntil: T0 + 90 * MIN, isLifetime: false } };
       expect(result.user).toEqual(expectedUser);
       expect(result.adjustment).toEqual({
-        id: adjustmentId, applicationId: app.id, userId: user.id, type: 'license', occurredAt: T0,
-        minutes: 90, grantsLifetime: false, revokesLifetime: false, licenseId: license.id, reason: null,
+        id: adjustmentId,
+        applicationId: app.id,
+        userId: user.id,
+        type: 'license',
+        occurredAt: T0,
+        minutes: 90,
+        grantsLifetime: false,
+        revokesLifetime: false,
+        licenseId: license.id,
+        reason: null,
       });
       expect(await store().findUserByLicenseId(app.id, license.id)).toEqual(expectedUser);
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id });
@@ -154,8 +162,16 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const adjustmentId = randomUUID();
       const adjustment = await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId, device: null, now: T0 });
       expect(adjustment).toEqual({
-        id: adjustmentId, applicationId: app.id, userId: user.id, type: 'license', occurredAt: T0,
-        minutes: 120, grantsLifetime: false, revokesLifetime: false, licenseId: license.id, reason: null,
+        id: adjustmentId,
+        applicationId: app.id,
+        userId: user.id,
+        type: 'license',
+        occurredAt: T0,
+        minutes: 120,
+        grantsLifetime: false,
+        revokesLifetime: false,
+        licenseId: license.id,
+        reason: null,
       });
       const details = await store().getUserDetails(app.id, user.id);
       expect(details?.user.membership).toEqual({ activeUntil: T0 + HOUR_MS + 120 * MIN, isLifetime: false });

@@ -38,12 +38,7 @@ export function overviewContract({ store, test, section }: ContractContext): voi
         await seedUser(store(), app.id, { membership });
       }
       await seedUser(store(), other.id, { membership: { activeUntil: null, isLifetime: true } });
-      await store().insertLicenses([
-        makeLicense(app.id, { usedAt: T0 }),
-        makeLicense(app.id),
-        makeLicense(app.id),
-        makeLicense(other.id, { usedAt: T0 }),
-      ]);
+      await store().insertLicenses([makeLicense(app.id, { usedAt: T0 }), makeLicense(app.id), makeLicense(app.id), makeLicense(other.id, { usedAt: T0 })]);
       await storedFile(store(), app.id, 'a.bin');
       await storedFile(store(), app.id, 'b.bin');
       await storedFile(store(), other.id, 'c.bin');

@@ -38,7 +38,7 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       expect((await store().findOwnerById(owner.id))?.passwordHash).toBe('$argon2id$new');
     });
 
-    test('sampleSealedSecret is null on an empty database, then one application\'s sealed key', async () => {
+    test("sampleSealedSecret is null on an empty database, then one application's sealed key", async () => {
       expect(await store().sampleSealedSecret()).toBeNull();
       const { app } = await seedApp(store());
       expect(await store().sampleSealedSecret()).toBe(app.filesKeySealed);
@@ -86,7 +86,16 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       const other = makeOwner();
       await store().createOwner(owner);
       await store().createOwner(other);
-      const make = (ownerId: string, createdAt: number) => ({ id: randomUUID(), ownerId, digest: `ct:${randomUUID()}`, createdAt, revokedAt: null, expiresAt: null, kind: 'bearer' as const, lastUsedAt: null });
+      const make = (ownerId: string, createdAt: number) => ({
+        id: randomUUID(),
+        ownerId,
+        digest: `ct:${randomUUID()}`,
+        createdAt,
+        revokedAt: null,
+        expiresAt: null,
+        kind: 'bearer' as const,
+        lastUsedAt: null,
+      });
       const [a, b, c] = [make(owner.id, T0 + 2), make(owner.id, T0), make(owner.id, T0 + 1)];
       const theirs = make(other.id, T0);
       for (const token of [a, b, c, theirs]) await store().createConsoleToken(token);
@@ -114,7 +123,7 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       expect(await store().findApplicationByAdminKeyDigest('admin:unknown')).toBeNull();
     });
 
-    test('listApplications lists only the owner\'s applications, oldest first', async () => {
+    test("listApplications lists only the owner's applications, oldest first", async () => {
       const owner = makeOwner();
       const other = makeOwner();
       await store().createOwner(owner);
@@ -131,12 +140,16 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
     test('updateApplication applies a patch and returns the updated record', async () => {
       const { app } = await seedApp(store());
       const settings = { ...app.settings, legacyAuth: true, defaultAllowedSessions: 3 };
-      const updated = await store().updateApplication(app.id, {
-        name: 'Renamed',
-        settings,
-        apiSecretDigest: 'secret:rotated',
-        adminApiKeyDigest: 'admin:rotated',
-      }, T0);
+      const updated = await store().updateApplication(
+        app.id,
+        {
+          name: 'Renamed',
+          settings,
+          apiSecretDigest: 'secret:rotated',
+          adminApiKeyDigest: 'admin:rotated',
+        },
+        T0,
+      );
       const expected = { ...app, name: 'Renamed', settings, apiSecretDigest: 'secret:rotated', adminApiKeyDigest: 'admin:rotated' };
       expect(updated).toEqual(expected);
       expect(await store().findApplication(app.id)).toEqual(expected);

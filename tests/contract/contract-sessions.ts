@@ -13,8 +13,7 @@ async function userOf(store: Store) {
 }
 
 /** The user's registered hardware ids, sorted. */
-const devicesOf = async (store: Store, applicationId: string, userId: string) =>
-  ((await store.getUserDetails(applicationId, userId))?.devices ?? []).map((d) => d.hardwareId).sort();
+const devicesOf = async (store: Store, applicationId: string, userId: string) => ((await store.getUserDetails(applicationId, userId))?.devices ?? []).map((d) => d.hardwareId).sort();
 
 /** A license file to record at issuance (SessionStore.admitLicenseFileDevice). */
 const fileOf = (ttlMinutes = 60) => ({ id: randomUUID(), ttlMinutes, issuedBy: { type: 'end_user' as const, id: 'someone' } });
@@ -45,7 +44,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const cut = T0 - 30 * DAY;
       const kept = ended.filter((x) => x.expiresAt >= cut);
       expect(await store().purgeEndedSessions(cut, 7)).toBe(ended.length - kept.length);
-      for (const session of ended) expect(await store().findSession(session.id) !== null, session.id).toBe(session.expiresAt >= cut);
+      for (const session of ended) expect((await store().findSession(session.id)) !== null, session.id).toBe(session.expiresAt >= cut);
       expect(await store().findSession(live.id)).not.toBeNull();
       expect(await store().purgeEndedSessions(cut)).toBe(0);
       // The overview's login counts are kept apart from the sessions.
@@ -84,7 +83,11 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const licenses = [makeLicense(app.id), makeLicense(app.id), makeLicense(app.id)];
       await store().insertLicenses(licenses);
       const other = await seedUser(store(), app.id);
-      for (const [license, by] of [[licenses[0]!, user], [licenses[1]!, user], [licenses[2]!, other]] as const) {
+      for (const [license, by] of [
+        [licenses[0]!, user],
+        [licenses[1]!, user],
+        [licenses[2]!, other],
+      ] as const) {
         await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       }
       const access = await store().findSessionAccess(app.id, session.id, user.id);
@@ -105,7 +108,10 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const licenses = [makeLicense(app.id), makeLicense(app.id)];
       await store().insertLicenses(licenses);
       const other = await seedUser(store(), app.id);
-      for (const [license, by] of [[licenses[0]!, user], [licenses[1]!, other]] as const) {
+      for (const [license, by] of [
+        [licenses[0]!, user],
+        [licenses[1]!, other],
+      ] as const) {
         await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
       }
       const { app: elsewhere } = await seedApp(store());
@@ -148,7 +154,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
         ['a setting', () => store().patchApplication(app.id, { settings: { ...app.settings, anonymousAccess: !app.settings.anonymousAccess } }, T0)],
         ['the API secret', () => store().updateApplication(app.id, { apiSecretDigest: 'rotated-digest' }, T0)],
         ['a redeemed license (and the membership it adds)', redeem(0)],
-        ['the user\'s limits', () => store().updateUserLimits(app.id, user.id, { allowedSessions: 7 })],
+        ["the user's limits", () => store().updateUserLimits(app.id, user.id, { allowedSessions: 7 })],
         ['another license', redeem(1)],
         ['the session revoked', () => store().revokeSession(session.id, T0 + 1)],
         ['a timeout', () => store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: 'calm down' }, T0 + 2)],
@@ -159,7 +165,12 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(again).toEqual(before);
       expect(before).toEqual(await fresh());
       // Remembered or not, every read makes its own records: a caller may change the ones it got.
-      expect([again.app === before.app, again.access.session === before.access.session, again.access.user === before.access.user, again.access.licenseIds === before.access.licenseIds]).toEqual([false, false, false, false]);
+      expect([again.app === before.app, again.access.session === before.access.session, again.access.user === before.access.user, again.access.licenseIds === before.access.licenseIds]).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
       for (const [what, change] of changes) {
         await change();
         const after = await read();
@@ -310,7 +321,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await devicesOf(store(), app.id, lapsed.id)).toEqual([]);
     });
 
-    test('a license file holds its machine\'s device slot through a reset until it expires; logins and legacy seats count it too', async () => {
+    test("a license file holds its machine's device slot through a reset until it expires; logins and legacy seats count it too", async () => {
       const { app, user } = await userOf(store());
       await store().updateUserLimits(app.id, user.id, { allowedDevices: 1 });
       const HOUR = 3_600_000;
@@ -323,7 +334,12 @@ export function sessionContract({ store, test, section }: ContractContext): void
       // The reset freed no slot: A's file still verifies, so B is refused a file, a login and a legacy seat.
       await domainError(issue('hw-b', T0 + 2), 'DEVICE_LIMIT_REACHED');
       const login = (hardwareId: string, now: number) =>
-        store().openSession({ session: makeSession(app.id, user.id, { hardwareId, createdAt: now, expiresAt: now + HOUR }), device: { hardwareId, allowed: 1, newDeviceId: randomUUID() }, cap: 5, now });
+        store().openSession({
+          session: makeSession(app.id, user.id, { hardwareId, createdAt: now, expiresAt: now + HOUR }),
+          device: { hardwareId, allowed: 1, newDeviceId: randomUUID() },
+          cap: 5,
+          now,
+        });
       await domainError(login('hw-b', T0 + 3), 'DEVICE_LIMIT_REACHED');
       const legacy = { applicationId: app.id, userId: user.id, hardwareId: 'hw-b', address: '198.51.100.1', cap: 5, newSessionId: randomUUID(), holdMs: 10_000 };
       await domainError(store().holdLegacySession({ ...legacy, device: { hardwareId: 'hw-b', allowed: 1, newDeviceId: randomUUID() }, now: T0 + 4 }), 'DEVICE_LIMIT_REACHED');
@@ -340,8 +356,15 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string) =>
         store().holdLegacySession({
-          applicationId: app.id, userId: user.id, hardwareId, address: '198.51.100.1', device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
-          cap: 100, newSessionId: randomUUID(), holdMs: 10_000, now: T0,
+          applicationId: app.id,
+          userId: user.id,
+          hardwareId,
+          address: '198.51.100.1',
+          device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
+          cap: 100,
+          newSessionId: randomUUID(),
+          holdMs: 10_000,
+          now: T0,
         });
       await admit('hw-1');
       await admit('hw-1');

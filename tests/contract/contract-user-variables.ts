@@ -47,7 +47,7 @@ export function userVariableContract({ store, connect, test, section }: Contract
       expect((await store().listUserVariables(app.id, user.id)).map((v) => v.value)).toEqual(['replaced', 'v']);
     });
 
-    test("USER_NOT_FOUND for a user of another application, and nothing is written", async () => {
+    test('USER_NOT_FOUND for a user of another application, and nothing is written', async () => {
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());
       const user = await seedUser(store(), app.id);
@@ -114,9 +114,7 @@ export function userVariableContract({ store, connect, test, section }: Contract
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const peer = await connect();
-      const result = await tally(
-        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store() : peer).resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + i })),
-      );
+      const result = await tally(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store() : peer).resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + i })));
       expect(result).toEqual({ fulfilled: 1, codes: { RESET_COOLDOWN: 19 } });
     });
   });

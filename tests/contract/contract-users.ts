@@ -28,7 +28,12 @@ export function userContract({ store, test, section }: ContractContext): void {
       const bob = await seedUser(store(), app.id, { username: 'bob', usernameKey: 'bob' });
       const foreign = await seedUser(store(), other.id, { username: 'mallory', usernameKey: 'mallory' });
       const names = await store().usernamesOf(app.id, [alice.id, bob.id, foreign.id, randomUUID(), 'not-an-id']);
-      expect(names).toEqual(new Map([[alice.id, 'Alice'], [bob.id, 'bob']]));
+      expect(names).toEqual(
+        new Map([
+          [alice.id, 'Alice'],
+          [bob.id, 'bob'],
+        ]),
+      );
       expect(await store().usernamesOf(app.id, [])).toEqual(new Map());
     });
 
@@ -52,8 +57,7 @@ export function userContract({ store, test, section }: ContractContext): void {
       }
       const { app: other } = await seedApp(store());
       await seedUser(store(), other.id, { username: 'Annabel', usernameKey: 'annabel' });
-      const search = async (q: string, limit = 50, offset = 0) =>
-        (await store().searchUsers(app.id, q, { limit, offset })).map((u) => u.username);
+      const search = async (q: string, limit = 50, offset = 0) => (await store().searchUsers(app.id, q, { limit, offset })).map((u) => u.username);
       expect(await search('ann')).toEqual(['Anna', 'joANNe', 'hANNah']);
       expect(await search('ANN', 2)).toEqual(['Anna', 'joANNe']);
       expect(await search('ann', 2, 2)).toEqual(['hANNah']);
@@ -184,8 +188,14 @@ export function userContract({ store, test, section }: ContractContext): void {
     test('an invalid change is VALIDATION_FAILED and writes nothing', async () => {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
-      await domainError(store().bulkAdjust(app.id, [user.id], { minutes: 10, grantLifetime: true }, T0, () => randomUUID()), 'VALIDATION_FAILED');
-      await domainError(store().bulkAdjust(app.id, [user.id], {}, T0, () => randomUUID()), 'VALIDATION_FAILED');
+      await domainError(
+        store().bulkAdjust(app.id, [user.id], { minutes: 10, grantLifetime: true }, T0, () => randomUUID()),
+        'VALIDATION_FAILED',
+      );
+      await domainError(
+        store().bulkAdjust(app.id, [user.id], {}, T0, () => randomUUID()),
+        'VALIDATION_FAILED',
+      );
       expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [], adjustments: [] });
     });
   });

@@ -117,7 +117,11 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       await store().fanOutWebhookEvents(T0, 100);
       expect(await store().claimWebhookDelivery('w1', T0 - 1, LEASE)).toBeNull();
       const claimed = await store().claimWebhookDelivery('w1', T0, LEASE);
-      expect(claimed).toMatchObject({ attempts: 0, endpoint: { id: e.id, url: e.url, enabled: true, secretSealed: 'sealed' }, event: { type: 'user.created', applicationId: app.id, occurredAt: T0, data: { hello: 'world' } } });
+      expect(claimed).toMatchObject({
+        attempts: 0,
+        endpoint: { id: e.id, url: e.url, enabled: true, secretSealed: 'sealed' },
+        event: { type: 'user.created', applicationId: app.id, occurredAt: T0, data: { hello: 'world' } },
+      });
       expect(await store().claimWebhookDelivery('w2', T0 + LEASE - 1, LEASE)).toBeNull();
       const takeover = await store().claimWebhookDelivery('w2', T0 + LEASE, LEASE);
       expect(takeover?.id).toBe(claimed?.id);

@@ -26,20 +26,38 @@ describe('swapCounters', () => {
   it('reads and decides again after each lost race, answering from the last decision', async () => {
     const { d, steps } = dialect(2);
     let reads = 0;
-    const answer = await swapCounters(d, async () => ++reads, (n) => ({ answer: `decided on read ${n}`, writes: [write] }));
+    const answer = await swapCounters(
+      d,
+      async () => ++reads,
+      (n) => ({ answer: `decided on read ${n}`, writes: [write] }),
+    );
     expect(answer).toBe('decided on read 3');
     expect(steps).toEqual([1, 2, 3]);
   });
 
   it('writes nothing for a decision without writes', async () => {
     const { d, steps } = dialect(0);
-    expect(await swapCounters(d, async () => 0, () => ({ answer: 'busy', writes: [] }))).toBe('busy');
+    expect(
+      await swapCounters(
+        d,
+        async () => 0,
+        () => ({ answer: 'busy', writes: [] }),
+      ),
+    ).toBe('busy');
     expect(steps).toEqual([]);
   });
 
   it('writes nothing when the decision refuses', async () => {
     const { d, steps } = dialect(0);
-    await expect(swapCounters(d, async () => 0, () => { throw new Error('RATE_LIMITED'); })).rejects.toThrow('RATE_LIMITED');
+    await expect(
+      swapCounters(
+        d,
+        async () => 0,
+        () => {
+          throw new Error('RATE_LIMITED');
+        },
+      ),
+    ).rejects.toThrow('RATE_LIMITED');
     expect(steps).toEqual([]);
   });
 });
@@ -94,4 +112,3 @@ describe('serialLanes', () => {
     expect(await run).toBe('next');
   });
 });
-

@@ -54,9 +54,16 @@ for (const [name, open, skipped] of dialects) {
       const p = sql.placeholder;
       // Writes are built with placeholders (write i's are ip<i>, failures<i>) and bound per step.
       const counter = (i: number) => (db: typeof d.db) =>
-        db.insert(ips).values({ applicationId: p('app'), ip: p(`ip${i}`), windowStart: p('start'), failures: p(`failures${i}`) }).returning({ ip: ips.ip });
+        db
+          .insert(ips)
+          .values({ applicationId: p('app'), ip: p(`ip${i}`), windowStart: p('start'), failures: p(`failures${i}`) })
+          .returning({ ip: ips.ip });
       const bump = (i: number) => (db: typeof d.db) =>
-        db.update(ips).set({ failures: 9 }).where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p(`ip${i}`)))).returning({ ip: ips.ip });
+        db
+          .update(ips)
+          .set({ failures: 9 })
+          .where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p(`ip${i}`))))
+          .returning({ ip: ips.ip });
       const values = (...ipsAndFailures: Array<[string, number?]>) => {
         const v: Record<string, unknown> = { app: app.id, start: T0 };
         ipsAndFailures.forEach(([ip, failures], i) => {
@@ -65,8 +72,7 @@ for (const [name, open, skipped] of dialects) {
         });
         return v;
       };
-      const stored = async () =>
-        (await d.db.select({ ip: ips.ip, failures: ips.failures }).from(ips).where(eq(ips.applicationId, app.id))).sort((a, b) => a.ip.localeCompare(b.ip));
+      const stored = async () => (await d.db.select({ ip: ips.ip, failures: ips.failures }).from(ips).where(eq(ips.applicationId, app.id))).sort((a, b) => a.ip.localeCompare(b.ip));
       return { d, counter, bump, values, stored };
     }
 
@@ -134,7 +140,12 @@ for (const [name, open, skipped] of dialects) {
         builds++;
         return db.insert(ips).values({ applicationId: p('app'), ip: p('ip'), windowStart: T0, failures: p('failures') });
       });
-      const bump = d.compile((db) => db.update(ips).set({ failures: sql`${ips.failures} + ${p('by')}` }).where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p('ip')))));
+      const bump = d.compile((db) =>
+        db
+          .update(ips)
+          .set({ failures: sql`${ips.failures} + ${p('by')}` })
+          .where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p('ip')))),
+      );
       await d.transaction(async (tx) => {
         await insert(tx, { app: app.id, ip: 'a', failures: 1 });
         await insert(tx, { app: app.id, ip: 'b', failures: 2 });
@@ -177,7 +188,10 @@ for (const [name, open, skipped] of dialects) {
       const fields = { accountKey: a.accountKey, failures: a.failures, lockedUntil: a.lockedUntil, inFlightUntil: a.inFlightUntil };
       const counters = d.compileRead(fields, (db) => {
         builds++;
-        return db.select(fields).from(a).where(and(eq(a.applicationId, p('app')), eq(a.ip, p('ip'))));
+        return db
+          .select(fields)
+          .from(a)
+          .where(and(eq(a.applicationId, p('app')), eq(a.ip, p('ip'))));
       });
       const row = { applicationId: app.id, ip: '192.0.2.1', failures: 2, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null, touchedAt: T0 };
       const read = await d.transaction(async (tx) => {
@@ -185,7 +199,15 @@ for (const [name, open, skipped] of dialects) {
         return counters(tx, { app: app.id, ip: '192.0.2.1' });
       });
       expect(read).toEqual([{ accountKey: 'user:alice', failures: 2, lockedUntil: T0 + 60_000, inFlightUntil: null }]);
-      const locked = d.compileRead(fields, (db) => db.select(fields).from(a).where(eq(a.applicationId, p('app'))), { lock: true });
+      const locked = d.compileRead(
+        fields,
+        (db) =>
+          db
+            .select(fields)
+            .from(a)
+            .where(eq(a.applicationId, p('app'))),
+        { lock: true },
+      );
       expect(await d.transaction((tx) => locked(tx, { app: app.id }))).toEqual(read);
       expect(await d.transaction((tx) => counters(tx, { app: app.id, ip: '192.0.2.2' }))).toEqual([]);
       expect(builds).toBe(1);
@@ -212,7 +234,10 @@ describe.skipIf(!adminUrl)('PostgreSQL transactions', () => {
       d.transaction(async (tx) => {
         await tx.insert(ips).values(row('b'));
         // A unique violation, caught: the transaction is aborted all the same.
-        await tx.insert(ips).values(row('a')).catch(() => {});
+        await tx
+          .insert(ips)
+          .values(row('a'))
+          .catch(() => {});
       }),
     ).rejects.toThrow(/ROLLBACK/);
     expect((await d.db.select({ ip: ips.ip }).from(ips).where(eq(ips.applicationId, app.id))).map((r) => r.ip)).toEqual(['a']);

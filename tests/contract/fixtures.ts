@@ -2,15 +2,7 @@
 // unique string, so tests never collide with each other's rows.
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../src/application/ports/store.js';
-import type {
-  ApplicationRecord,
-  FileRecord,
-  JobRecord,
-  LicenseRecord,
-  OwnerRecord,
-  SessionRecord,
-  UserRecord,
-} from '../../src/application/records.js';
+import type { ApplicationRecord, FileRecord, JobRecord, LicenseRecord, OwnerRecord, SessionRecord, UserRecord } from '../../src/application/records.js';
 import { defaultSettings } from '../../src/domain/application-settings.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
 import { acceptUpload, type StoredContents } from '../../src/domain/files.js';
@@ -197,9 +189,11 @@ export async function tally(promises: Promise<unknown>[]) {
 /** Like tally, but counts the values the fulfilled promises resolved to (as strings). */
 export async function tallyValues(promises: Promise<unknown>[]) {
   const values: Record<string, number> = {};
-  const settled = await tally(promises.map(async (p) => {
-    const value = String(await p);
-    values[value] = (values[value] ?? 0) + 1;
-  }));
+  const settled = await tally(
+    promises.map(async (p) => {
+      const value = String(await p);
+      values[value] = (values[value] ?? 0) + 1;
+    }),
+  );
   return { values, codes: settled.codes };
 }

@@ -46,7 +46,11 @@ describe.skipIf(!adminUrl)('request batches (PostgreSQL)', () => {
       lane,
       fields,
       ['apiKey'],
-      (requests) => db.select({ ...requests.tag, ...fields }).from(requests.source).innerJoin(applications, eq(applications.apiKey, requests.key('apiKey'))),
+      (requests) =>
+        db
+          .select({ ...requests.tag, ...fields })
+          .from(requests.source)
+          .innerJoin(applications, eq(applications.apiKey, requests.key('apiKey'))),
       {},
       options.maxRequests,
     );

@@ -92,9 +92,7 @@ describe.skipIf(!adminUrl)('PostgreSQL', () => {
       await a.insertLicenses([license]);
       const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
       const result = await tally(
-        users.map((u, i) =>
-          (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
-        ),
+        users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);

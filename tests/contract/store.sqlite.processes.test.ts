@@ -120,7 +120,12 @@ describe('SQLite store shared by several processes', () => {
 
   it('processes opening a fresh file together all migrate it successfully', async () => {
     const path = join(root, `${randomUUID()}.db`);
-    const result = await race(runtime, 'open', path, Array.from({ length: PROCESSES }, () => ({})));
+    const result = await race(
+      runtime,
+      'open',
+      path,
+      Array.from({ length: PROCESSES }, () => ({})),
+    );
     expect(result).toEqual({ fulfilled: PROCESSES, values: {}, codes: {} });
   });
 
@@ -132,7 +137,10 @@ describe('SQLite store shared by several processes', () => {
     await store.insertLicenses([license]);
     const users = await Promise.all(Array.from({ length: PROCESSES * 10 }, () => seedUser(store, app.id)));
     const inputs = Array.from({ length: PROCESSES }, (_, p) => ({
-      appId: app.id, digest: license.codeDigest, now: T0, userIds: users.slice(p * 10, p * 10 + 10).map((u) => u.id),
+      appId: app.id,
+      digest: license.codeDigest,
+      now: T0,
+      userIds: users.slice(p * 10, p * 10 + 10).map((u) => u.id),
     }));
     try {
       const result = await race(runtime, 'activate', path, inputs);
@@ -152,7 +160,12 @@ describe('SQLite store shared by several processes', () => {
     const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
     try {
       const reserve = { attempt, limits, count: 10 };
-      const reserved = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => reserve));
+      const reserved = await race(
+        runtime,
+        'reserve',
+        path,
+        Array.from({ length: PROCESSES }, () => reserve),
+      );
       expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
       expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
         account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
@@ -161,13 +174,27 @@ describe('SQLite store shared by several processes', () => {
       });
       // The 10 checks settle as failures, two per process at once: none is lost, so the account locks.
       const settle = { attempt, limits, outcome: 'failure', count: 10 / PROCESSES };
-      const settled = await race(runtime, 'settle', path, Array.from({ length: PROCESSES }, () => settle));
+      const settled = await race(
+        runtime,
+        'settle',
+        path,
+        Array.from({ length: PROCESSES }, () => settle),
+      );
       expect(settled).toEqual({ fulfilled: 10, values: {}, codes: {} });
       expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
-        failures: 0, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null,
+        failures: 0,
+        lockedUntil: T0 + 60_000,
+        lockouts: 1,
+        inFlight: 0,
+        inFlightUntil: null,
       });
       // The lockout holds for every process.
-      const again = await race(runtime, 'reserve', path, Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })));
+      const again = await race(
+        runtime,
+        'reserve',
+        path,
+        Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })),
+      );
       expect(again).toEqual({ fulfilled: 0, values: {}, codes: { ACCOUNT_LOCKED: PROCESSES * 2 } });
       await domainError(store.reserveAuthAttempt({ ...attempt, now: T0 + 59_999 }, limits), 'ACCOUNT_LOCKED');
     } finally {
@@ -184,7 +211,12 @@ describe('SQLite store shared by several processes', () => {
       await store.recordEvent({ applicationId: app.id, action: 'variable.changed', target: { type: 'variable', id: `v${i}`, label: null }, data: { i } }, T0 + i);
     }
     try {
-      const result = await race(runtime, 'chain', path, Array.from({ length: PROCESSES }, () => ({ batch: 7, count: 4 })));
+      const result = await race(
+        runtime,
+        'chain',
+        path,
+        Array.from({ length: PROCESSES }, () => ({ batch: 7, count: 4 })),
+      );
       const linked = Object.entries(result.values).reduce((n, [value, times]) => n + Number(value) * times, 0);
       expect(result.codes).toEqual({});
       // Whatever the processes left (each chains at most 4 x 7), one more pass finishes.
@@ -205,7 +237,12 @@ describe('SQLite store shared by several processes', () => {
     const uploads = Array.from({ length: 8 }, (_, i) => makeUpload(app.id, {}, { createdAt: T0 + i }));
     for (const u of uploads) await store.createFile(u.file, u.job);
     try {
-      const result = await race(runtime, 'claim', path, Array.from({ length: PROCESSES }, () => ({ now: T0, count: 4 })));
+      const result = await race(
+        runtime,
+        'claim',
+        path,
+        Array.from({ length: PROCESSES }, () => ({ now: T0, count: 4 })),
+      );
       const once = Object.fromEntries(uploads.map((u) => [u.job.id, 1]));
       expect(result).toEqual({ fulfilled: PROCESSES * 4, values: { ...once, none: PROCESSES * 4 - 8 }, codes: {} });
       expect(await store.claimJob('late', T0, 30_000)).toBeNull();

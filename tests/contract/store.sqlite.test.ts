@@ -67,7 +67,9 @@ describe('SQLite store on a file', () => {
     try {
       // The live-session read of openSession (store/session-store.ts), as drizzle writes it.
       const plan = db
-        .prepare('explain query plan select "id", "hardware_id", "expires_at", "revoked_at" from "sessions" where ("sessions"."user_id" = ? and "sessions"."revoked_at" is null and "sessions"."expires_at" > ?)')
+        .prepare(
+          'explain query plan select "id", "hardware_id", "expires_at", "revoked_at" from "sessions" where ("sessions"."user_id" = ? and "sessions"."revoked_at" is null and "sessions"."expires_at" > ?)',
+        )
         .all('u', T0) as Array<{ detail: string }>;
       // The partial index holds unrevoked sessions only: replaced ones, revoked long before they
       // expire, are not stepped over (the session_history bench).
@@ -85,9 +87,7 @@ describe('SQLite store on a file', () => {
     await a.insertLicenses([license]);
     const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
     const result = await tally(
-      users.map((u, i) =>
-        (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }),
-      ),
+      users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
     );
     expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
     expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);

@@ -39,11 +39,7 @@ describe('batched signer', () => {
 
   it('refuses only the answer whose key cannot sign; the rest of its batch is signed', async () => {
     const signer = createBatchedSigner(1);
-    const [good, bad, alsoGood] = await Promise.allSettled([
-      signer.sign(pairs[0]!.privateKey, 'a'),
-      signer.sign(createSecretKey(Buffer.alloc(32, 7)), 'b'),
-      signer.sign(pairs[1]!.privateKey, 'c'),
-    ]);
+    const [good, bad, alsoGood] = await Promise.allSettled([signer.sign(pairs[0]!.privateKey, 'a'), signer.sign(createSecretKey(Buffer.alloc(32, 7)), 'b'), signer.sign(pairs[1]!.privateKey, 'c')]);
     expect(good.status === 'fulfilled' && verifies(pairs[0]!.publicKey, 'a', good.value)).toBe(true);
     expect(bad.status).toBe('rejected');
     expect(alsoGood.status === 'fulfilled' && verifies(pairs[1]!.publicKey, 'c', alsoGood.value)).toBe(true);

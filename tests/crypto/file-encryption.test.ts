@@ -129,10 +129,7 @@ function referenceEncrypt(key: Buffer, prefix: Buffer, chunkSize: number, plaint
     chunks.push(plaintext.subarray(offset, offset + chunkSize));
   }
   if (chunks.length === 0) chunks.push(Buffer.alloc(0));
-  return Buffer.concat([
-    header,
-    ...chunks.map((chunk, index) => referenceSeal(key, header, index, index === chunks.length - 1, chunk)),
-  ]);
+  return Buffer.concat([header, ...chunks.map((chunk, index) => referenceSeal(key, header, index, index === chunks.length - 1, chunk))]);
 }
 
 function referenceDecrypt(key: Buffer, stored: Buffer): Buffer {
@@ -165,8 +162,7 @@ function chunkBoundaries(plainSize: number, chunkSize: number): number[] {
 const chunkSizeArb = fc.constantFrom(1, 16, 17, 1000);
 
 /** Interesting sizes for a chunk size: 0, 1, c-1, c, c+1, 2c, 2c+1, 3c, and random ones. */
-const sizeFor = (c: number) =>
-  fc.oneof(fc.constantFrom(0, 1, Math.max(0, c - 1), c, c + 1, 2 * c, 2 * c + 1, 3 * c), fc.nat({ max: 5000 }));
+const sizeFor = (c: number) => fc.oneof(fc.constantFrom(0, 1, Math.max(0, c - 1), c, c + 1, 2 * c, 2 * c + 1, 3 * c), fc.nat({ max: 5000 }));
 
 const caseArb = chunkSizeArb.chain((chunkSize) =>
   sizeFor(chunkSize).chain((size) =>
@@ -243,21 +239,13 @@ describe('round trips', () => {
 
   it('streams fed with randomly sized pieces give the same bytes as the buffer functions', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        caseArb,
-        fc.array(fc.nat(), { maxLength: 20 }),
-        fc.array(fc.nat(), { maxLength: 20 }),
-        async ({ chunkSize, plaintext }, encryptCuts, decryptCuts) => {
-          const stored = await through(
-            createEncryptStream(KEY, { chunkSize, noncePrefix: PREFIX }),
-            split(plaintext, encryptCuts),
-          );
-          expectSameBytes(stored, encryptBuffer(KEY, plaintext, { chunkSize, noncePrefix: PREFIX }));
-          expect(stored.length).toBe(encryptedSize(plaintext.length, chunkSize));
-          const decrypted = await through(createDecryptStream(KEY), split(stored, decryptCuts));
-          expectSameBytes(decrypted, Buffer.from(plaintext));
-        },
-      ),
+      fc.asyncProperty(caseArb, fc.array(fc.nat(), { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 20 }), async ({ chunkSize, plaintext }, encryptCuts, decryptCuts) => {
+        const stored = await through(createEncryptStream(KEY, { chunkSize, noncePrefix: PREFIX }), split(plaintext, encryptCuts));
+        expectSameBytes(stored, encryptBuffer(KEY, plaintext, { chunkSize, noncePrefix: PREFIX }));
+        expect(stored.length).toBe(encryptedSize(plaintext.length, chunkSize));
+        const decrypted = await through(createDecryptStream(KEY), split(stored, decryptCuts));
+        expectSameBytes(decrypted, Buffer.from(plaintext));
+      }),
       { numRuns: 200 },
     );
   });
@@ -396,21 +384,13 @@ describe('tampering, truncation and extension', () => {
 
   it('property: any single-byte change anywhere is detected, by the buffer and the stream decryptor', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        caseArb,
-        fc.nat(),
-        fc.integer({ min: 1, max: 255 }),
-        fc.array(fc.nat(), { maxLength: 5 }),
-        async ({ chunkSize: size, plaintext: data }, where, mask, cuts) => {
-          const tampered = encryptBuffer(KEY, data, { chunkSize: size });
-          const position = where % tampered.length;
-          flip(tampered, position, mask);
-          decryptError(tampered);
-          await expect(through(createDecryptStream(KEY), split(tampered, cuts))).rejects.toBeInstanceOf(
-            EncryptedFileError,
-          );
-        },
-      ),
+      fc.asyncProperty(caseArb, fc.nat(), fc.integer({ min: 1, max: 255 }), fc.array(fc.nat(), { maxLength: 5 }), async ({ chunkSize: size, plaintext: data }, where, mask, cuts) => {
+        const tampered = encryptBuffer(KEY, data, { chunkSize: size });
+        const position = where % tampered.length;
+        flip(tampered, position, mask);
+        decryptError(tampered);
+        await expect(through(createDecryptStream(KEY), split(tampered, cuts))).rejects.toBeInstanceOf(EncryptedFileError);
+      }),
       { numRuns: 200 },
     );
   });
@@ -470,21 +450,15 @@ describe('tampering, truncation and extension', () => {
     expect(error.message).toContain('after its final chunk');
     expect(decryptError(Buffer.concat([full, full.subarray(17 + 64)])).code).toBe('TRAILING_DATA');
     // An empty file followed by anything.
-    expectDecryptError(Buffer.concat([encryptBuffer(KEY, Buffer.alloc(0)), randomBytes(20)]), [
-      'AUTHENTICATION_FAILED',
-    ]);
+    expectDecryptError(Buffer.concat([encryptBuffer(KEY, Buffer.alloc(0)), randomBytes(20)]), ['AUTHENTICATION_FAILED']);
   });
 
   it('property: any appended bytes are detected', () => {
     fc.assert(
-      fc.property(
-        caseArb,
-        fc.uint8Array({ minLength: 1, maxLength: 100 }),
-        ({ chunkSize: size, plaintext: data }, extra) => {
-          const full = encryptBuffer(KEY, data, { chunkSize: size });
-          expectDecryptError(Buffer.concat([full, extra]), ['AUTHENTICATION_FAILED', 'TRAILING_DATA']);
-        },
-      ),
+      fc.property(caseArb, fc.uint8Array({ minLength: 1, maxLength: 100 }), ({ chunkSize: size, plaintext: data }, extra) => {
+        const full = encryptBuffer(KEY, data, { chunkSize: size });
+        expectDecryptError(Buffer.concat([full, extra]), ['AUTHENTICATION_FAILED', 'TRAILING_DATA']);
+      }),
       { numRuns: 200 },
     );
   });
@@ -516,11 +490,7 @@ describe('tampering, truncation and extension', () => {
 
   it('an empty final chunk after data (never written by the encryptor) is rejected', () => {
     const header = referenceHeader(16, PREFIX);
-    const crafted = Buffer.concat([
-      header,
-      referenceSeal(KEY, header, 0, false, plaintextOf(16)),
-      referenceSeal(KEY, header, 1, true, Buffer.alloc(0)),
-    ]);
+    const crafted = Buffer.concat([header, referenceSeal(KEY, header, 0, false, plaintextOf(16)), referenceSeal(KEY, header, 1, true, Buffer.alloc(0))]);
     expectSameBytes(referenceDecrypt(KEY, crafted), plaintextOf(16)); // authentic, yet not canonical
     expect(decryptError(crafted).code).toBe('MALFORMED');
   });
@@ -652,9 +622,7 @@ describe('test vectors (tests/crypto/vectors/file-encryption-v1.json)', () => {
   it('an independent raw-AES-GCM implementation of the documented layout agrees with every vector', () => {
     for (const v of vectors) {
       expect(referenceDecrypt(v.keyBytes, v.storedBytes).toString('hex')).toBe(v.plaintext);
-      expect(referenceEncrypt(v.keyBytes, v.prefixBytes, v.chunkSize, v.plainBytes).toString('hex')).toBe(
-        v.ciphertext,
-      );
+      expect(referenceEncrypt(v.keyBytes, v.prefixBytes, v.chunkSize, v.plainBytes).toString('hex')).toBe(v.ciphertext);
     }
   });
 

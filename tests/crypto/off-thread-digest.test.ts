@@ -18,7 +18,6 @@ import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-
 // Tiny batches: chunks span several of them and the in-flight bound is hit all the time.
 const tiny = createCryptoPool({ maxWorkers: 2, batchBytes: 7, maxInFlightBytes: 21 });
 const standard = createCryptoPool();
@@ -140,7 +139,14 @@ process.stdout.write(JSON.stringify([done.result(), sealed.result()]));
   it('never keeps the process alive', async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-digest-'));
     // The pool and what it imports, transpiled one by one into the same layout as src/.
-    for (const file of ['adapters/crypto/crypto-pool', 'adapters/crypto/crypto-workers', 'adapters/crypto/supervised-worker', 'adapters/crypto/off-thread-digest', 'adapters/crypto/off-thread-sealing', 'file-format/encrypted-file']) {
+    for (const file of [
+      'adapters/crypto/crypto-pool',
+      'adapters/crypto/crypto-workers',
+      'adapters/crypto/supervised-worker',
+      'adapters/crypto/off-thread-digest',
+      'adapters/crypto/off-thread-sealing',
+      'file-format/encrypted-file',
+    ]) {
       const source = await readFile(new URL(`../../src/${file}.ts`, import.meta.url), 'utf8');
       const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
       await mkdir(dirname(join(dir, file)), { recursive: true });

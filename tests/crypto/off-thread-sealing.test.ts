@@ -13,7 +13,6 @@ import { decryptBuffer, encryptBuffer, encryptedSize, EncryptedFileError, planEn
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const key = randomBytes(32);
 
-
 // One chunk per batch, one batch out at a time: every batch boundary is a chunk boundary and
 // the in-flight bound is hit all the time. The other pool batches several chunks.
 const single = createCryptoPool({ maxWorkers: 2, batchChunks: 1, maxInFlightBatches: 1 });
@@ -115,7 +114,7 @@ describe('off-thread sealer', () => {
     }
   });
 
-  it('takes its nonces from a plan that refuses chunks past the format\'s last (TOO_LARGE)', () => {
+  it("takes its nonces from a plan that refuses chunks past the format's last (TOO_LARGE)", () => {
     // 2^31 chunks are out of a test's reach even at 1 byte each; the sealer throws what the plan
     // throws, inside its stream.
     const plan = planEncryptedFile({ chunkSize: 1 });

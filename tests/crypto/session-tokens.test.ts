@@ -101,9 +101,15 @@ describe('session tokens', () => {
     const tokens = createSessionTokens(randomBytes(32));
     const segment = fc.stringMatching(/^[A-Za-z0-9_\-=.+/]{0,40}$/);
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.tuple(segment, segment, segment).map((parts) => parts.join('.'))), async (text) => {
-        expect(tokens.read(text)).toBeNull();
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.tuple(segment, segment, segment).map((parts) => parts.join('.')),
+        ),
+        async (text) => {
+          expect(tokens.read(text)).toBeNull();
+        },
+      ),
       { seed: 19, numRuns: 500 },
     );
   });

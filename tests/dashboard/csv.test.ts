@@ -22,6 +22,14 @@ describe('dashboard CSV', () => {
   });
 
   it('writes a header and rows with CRLF line ends', () => {
-    expect(toCsv(['code', 'note'], [['AB-CD', '=x'], ['EF', 'plain']])).toBe('"code","note"\r\n"AB-CD","\'=x"\r\n"EF","plain"\r\n');
+    expect(
+      toCsv(
+        ['code', 'note'],
+        [
+          ['AB-CD', '=x'],
+          ['EF', 'plain'],
+        ],
+      ),
+    ).toBe('"code","note"\r\n"AB-CD","\'=x"\r\n"EF","plain"\r\n');
   });
 });

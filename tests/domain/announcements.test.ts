@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  announcementStatuses,
-  isAnnouncementLive,
-  liveAnnouncements,
-  publicationDate,
-  validateWindow,
-  type AnnouncementWindow,
-} from '../../src/domain/announcements.js';
+import { announcementStatuses, isAnnouncementLive, liveAnnouncements, publicationDate, validateWindow, type AnnouncementWindow } from '../../src/domain/announcements.js';
 import { expectValidationError } from './expect-domain-error.js';
 
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
@@ -67,7 +60,10 @@ describe('liveAnnouncements', () => {
   });
 
   it('the set changes as time passes', () => {
-    const all = [{ id: 'a', ...published(NOW, NOW + HOUR) }, { id: 'b', ...published(NOW + HOUR) }];
+    const all = [
+      { id: 'a', ...published(NOW, NOW + HOUR) },
+      { id: 'b', ...published(NOW + HOUR) },
+    ];
     expect(liveAnnouncements(all, NOW - 1).map((a) => a.id)).toEqual([]);
     expect(liveAnnouncements(all, NOW).map((a) => a.id)).toEqual(['a']);
     expect(liveAnnouncements(all, NOW + HOUR).map((a) => a.id)).toEqual(['b']);

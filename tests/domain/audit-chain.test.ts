@@ -2,16 +2,7 @@
 // closed by a keyed entry, prunes, and the attacks of someone who can write the database but has
 // no key: edit and re-link with plain SHA-256, cut the tail, forge a prune.
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson,
-  chainHash,
-  type ChainedEntry,
-  entrySeal,
-  legacyChainHash,
-  PRUNED_ACTION,
-  type StoredEntry,
-  verifyChain,
-} from '../../src/domain/audit-chain.js';
+import { canonicalJson, chainHash, type ChainedEntry, entrySeal, legacyChainHash, PRUNED_ACTION, type StoredEntry, verifyChain } from '../../src/domain/audit-chain.js';
 
 const KEY = Buffer.alloc(32, 7);
 const OTHER_KEY = Buffer.alloc(32, 8);
@@ -61,7 +52,7 @@ describe('canonical JSON', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
   });
   it('escapes as JSON does and leaves undefined members out', () => {
-    expect(canonicalJson({ 'é': 'a"b\n', u: undefined })).toBe('{"é":"a\\"b\\n"}');
+    expect(canonicalJson({ é: 'a"b\n', u: undefined })).toBe('{"é":"a\\"b\\n"}');
   });
 });
 
@@ -99,7 +90,10 @@ describe('verifyChain', () => {
   });
   it('attack: an entry edited and the chain re-linked with plain SHA-256 (head and all) is refused', () => {
     const c = chain(5);
-    const forged = relinked(c.map((e) => (e.seq === 3 ? { ...e, data: { user: { id: 'forged' } } } : e)), legacyChainHash);
+    const forged = relinked(
+      c.map((e) => (e.seq === 3 ? { ...e, data: { user: { id: 'forged' } } } : e)),
+      legacyChainHash,
+    );
     // Every link is a valid unkeyed one, but none is keyed: nothing vouches for them.
     expect(verifyChain(KEY, forged, headOf(forged))).toMatchObject({ ok: false, problem: 'unkeyed', seq: 1 });
     // Re-linked from the edit on, the first re-linked entry no longer matches its keyed link.
@@ -168,7 +162,10 @@ describe('verifyChain', () => {
     const after = [...reanchored, ...chain(1, 6, reanchored[4]!.hash, entry, legacyChainHash)];
     expect(verifyChain(KEY, after, headOf(after))).toMatchObject({ ok: false, problem: 'changed', seq: 6 });
     // An edit in the unkeyed part, re-linked up to the keyed entry, breaks the keyed link.
-    const edited = relinked(old.map((e) => (e.seq === 2 ? { ...e, outcome: 'forged' } : e)), legacyChainHash);
+    const edited = relinked(
+      old.map((e) => (e.seq === 2 ? { ...e, outcome: 'forged' } : e)),
+      legacyChainHash,
+    );
     const broken = [...edited, ...reanchored.slice(3)];
     expect(verifyChain(KEY, broken, headOf(broken))).toMatchObject({ ok: false, problem: 'changed', seq: 4 });
   });

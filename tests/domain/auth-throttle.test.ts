@@ -395,8 +395,8 @@ describe('IP counter', () => {
   });
 });
 
-describe('an account\'s failures from every address', () => {
-  it('count in an hour\'s window; at the limit the account is locked everywhere until the window ends', () => {
+describe("an account's failures from every address", () => {
+  it("count in an hour's window; at the limit the account is locked everywhere until the window ends", () => {
     let c = null as ReturnType<typeof reserveAccountWindow> | null;
     for (let i = 0; i < 3; i++) c = reserveAccountWindow(c, 3, NOW + i);
     expect(c).toEqual({ windowStart: NOW, failures: 3 });

@@ -17,7 +17,10 @@ describe('identifierKeys', () => {
   it('skips missing, null and empty identifiers', () => {
     expect(identifierKeys({})).toEqual([]);
     expect(identifierKeys({ ip: '203.0.113.7', hardwareId: null, licenseIds: [], userId: '' })).toEqual([ipKey]);
-    expect(identifierKeys({ licenseIds: ['a', 'b'] })).toEqual([{ type: 'license', value: 'a' }, { type: 'license', value: 'b' }]);
+    expect(identifierKeys({ licenseIds: ['a', 'b'] })).toEqual([
+      { type: 'license', value: 'a' },
+      { type: 'license', value: 'b' },
+    ]);
     expect(identifierKeys({ userId: 'user-1', hardwareId: 'hw-1' })).toEqual([hwKey, userKey]);
   });
 

@@ -10,7 +10,7 @@ describe('console browser sessions', () => {
     for (const method of ['GET', 'POST', 'DELETE']) expect(needsCsrfToken('bearer', method)).toBe(false);
   });
 
-  it('tells a foreign Origin from the server\'s own, ignoring case and default ports', () => {
+  it("tells a foreign Origin from the server's own, ignoring case and default ports", () => {
     const own = { protocol: 'https', host: 'Gate.Example.com' };
     expect(isForeignOrigin(undefined, own)).toBe(false);
     expect(isForeignOrigin('https://gate.example.com', own)).toBe(false);

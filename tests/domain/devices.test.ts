@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { admitDevice, requireHardwareId, type RegisteredDevice } from '../../src/domain/devices.js';
 import { expectDomainError } from './expect-domain-error.js';
 
-const devices = (n: number): RegisteredDevice[] =>
-  Array.from({ length: n }, (_, i) => ({ id: `dev-${i}`, hardwareId: `hw-${i}` }));
+const devices = (n: number): RegisteredDevice[] => Array.from({ length: n }, (_, i) => ({ id: `dev-${i}`, hardwareId: `hw-${i}` }));
 
 describe('admitDevice', () => {
   it('a known hardware id passes with its device id', () => {

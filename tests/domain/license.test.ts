@@ -116,16 +116,10 @@ describe('canonicalLicenseCode', () => {
 
   it('canonicalises lower-case, dash-less and look-alike variants to the same code', () => {
     fc.assert(
-      fc.property(
-        randomBytes,
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }),
-        fc.boolean(),
-        fc.array(fc.nat(5), { minLength: 1, maxLength: 30 }),
-        (bytes, lower, dropDash, lookAlikes) => {
-          const code = formatLicenseCode(bytes);
-          expect(canonicalLicenseCode(humanise(code, lower, dropDash, lookAlikes))).toBe(code);
-        },
-      ),
+      fc.property(randomBytes, fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }), fc.boolean(), fc.array(fc.nat(5), { minLength: 1, maxLength: 30 }), (bytes, lower, dropDash, lookAlikes) => {
+        const code = formatLicenseCode(bytes);
+        expect(canonicalLicenseCode(humanise(code, lower, dropDash, lookAlikes))).toBe(code);
+      }),
     );
   });
 

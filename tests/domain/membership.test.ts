@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyBulkChange,
-  applyLicense,
-  emptyMembership,
-  isMembershipActive,
-  membershipView,
-  validateBulkChange,
-  type BulkChange,
-  type Membership,
-} from '../../src/domain/membership.js';
+import { applyBulkChange, applyLicense, emptyMembership, isMembershipActive, membershipView, validateBulkChange, type BulkChange, type Membership } from '../../src/domain/membership.js';
 import { MINUTE_MS } from '../../src/domain/time.js';
 import { expectValidationError } from './expect-domain-error.js';
 

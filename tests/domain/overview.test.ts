@@ -27,7 +27,14 @@ describe('the overview window', () => {
 describe('daily activity', () => {
   it('zero-fills every day, oldest first, and places counts by day index', () => {
     const window = overviewWindow(at('2026-11-23T10:00:00.000Z'));
-    const daily = dailyActivity(window, [{ day: 0, count: 2 }, { day: 29, count: 5 }], [{ day: 28, count: 3 }]);
+    const daily = dailyActivity(
+      window,
+      [
+        { day: 0, count: 2 },
+        { day: 29, count: 5 },
+      ],
+      [{ day: 28, count: 3 }],
+    );
     expect(daily).toHaveLength(30);
     expect(daily[0]).toEqual({ date: '2026-10-25', signUps: 2, logins: 0 });
     expect(daily[28]).toEqual({ date: '2026-11-22', signUps: 0, logins: 3 });
@@ -37,7 +44,15 @@ describe('daily activity', () => {
 
   it('ignores counts outside the window rather than misplacing them', () => {
     const window = overviewWindow(at('2026-11-23T10:00:00.000Z'));
-    const daily = dailyActivity(window, [{ day: -1, count: 9 }, { day: 30, count: 9 }, { day: 1.5, count: 9 }], []);
+    const daily = dailyActivity(
+      window,
+      [
+        { day: -1, count: 9 },
+        { day: 30, count: 9 },
+        { day: 1.5, count: 9 },
+      ],
+      [],
+    );
     expect(daily.reduce((sum, d) => sum + d.signUps, 0)).toBe(0);
   });
 });

@@ -33,7 +33,7 @@ describe('planSession', () => {
     expect(planSession([], null, 1, NOW)).toEqual({ replace: [] });
   });
 
-  it('logging in again on the same hardware replaces that device\'s live sessions', () => {
+  it("logging in again on the same hardware replaces that device's live sessions", () => {
     const existing = [session('a1', 'hw-a'), session('a2', 'hw-a'), session('b1', 'hw-b')];
     expect(planSession(existing, 'hw-a', 2, NOW)).toEqual({ replace: ['a1', 'a2'] });
   });
@@ -50,11 +50,7 @@ describe('planSession', () => {
   });
 
   it('expired and revoked sessions do not count and are not replaced', () => {
-    const existing = [
-      session('old', 'hw-a', { expiresAt: NOW }),
-      session('gone', 'hw-b', { revokedAt: NOW - 1000 }),
-      session('older', 'hw-c', { expiresAt: NOW - 1 }),
-    ];
+    const existing = [session('old', 'hw-a', { expiresAt: NOW }), session('gone', 'hw-b', { revokedAt: NOW - 1000 }), session('older', 'hw-c', { expiresAt: NOW - 1 })];
     expect(planSession(existing, 'hw-d', 1, NOW)).toEqual({ replace: [] });
     expect(planSession(existing, 'hw-a', 1, NOW)).toEqual({ replace: [] });
   });
@@ -104,8 +100,14 @@ describe('sessionRejection', () => {
 describe('planLegacyHold', () => {
   const NOW = 50_000;
   const HERE = '198.51.100.1';
-  const s = (id: string, hardwareId: string | null, legacy: boolean, expiresAt = NOW + 1, revokedAt: number | null = null, address: string | null = legacy ? HERE : null) =>
-    ({ id, hardwareId, legacy, expiresAt, revokedAt, address });
+  const s = (id: string, hardwareId: string | null, legacy: boolean, expiresAt = NOW + 1, revokedAt: number | null = null, address: string | null = legacy ? HERE : null) => ({
+    id,
+    hardwareId,
+    legacy,
+    expiresAt,
+    revokedAt,
+    address,
+  });
   const at = (hardwareId: string | null, address = HERE) => ({ hardwareId, address });
 
   it('holds on the live legacy seat of the same hardware id and address', () => {
@@ -113,7 +115,7 @@ describe('planLegacyHold', () => {
     expect(planLegacyHold([s('a', null, true)], at(null), 1, NOW)).toEqual({ kind: 'extend', id: 'a' });
   });
 
-  it('opens a seat under the cap, replacing the same device\'s token sessions like a login', () => {
+  it("opens a seat under the cap, replacing the same device's token sessions like a login", () => {
     expect(planLegacyHold([s('a', 'hw-1', false)], at('hw-1'), 1, NOW)).toEqual({ kind: 'open', replace: ['a'] });
     expect(planLegacyHold([s('a', 'hw-1', true, NOW)], at('hw-2'), 1, NOW)).toEqual({ kind: 'open', replace: [] });
   });

@@ -5,7 +5,7 @@ import { expectDomainError } from './expect-domain-error.js';
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
 
 describe('sign-up limits', () => {
-  it('count sign-ups in an hour\'s window and refuse past the limit until it ends', () => {
+  it("count sign-ups in an hour's window and refuse past the limit until it ends", () => {
     let c = null as ReturnType<typeof reserveSignUp> | null;
     for (let i = 0; i < 3; i++) c = reserveSignUp(c, 'address', 3, NOW + i * 1000);
     expect(c).toEqual({ windowStart: NOW, failures: 3 });

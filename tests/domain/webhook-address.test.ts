@@ -50,12 +50,22 @@ describe('addressRefusal', () => {
     expect(addressRefusal(address)).toBe(why);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.253.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2001:db8::1', '64:ff9b::8.8.8.8', '::ffff:0:8.8.8.8', '2002:808:808::1'])(
-    'accepts the public address %s',
-    (address) => {
-      expect(addressRefusal(address)).toBeNull();
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '172.15.255.255',
+    '100.128.0.1',
+    '169.253.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '2001:db8::1',
+    '64:ff9b::8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '2002:808:808::1',
+  ])('accepts the public address %s', (address) => {
+    expect(addressRefusal(address)).toBeNull();
+  });
 });
 
 describe('parseWebhookUrl', () => {

@@ -25,7 +25,10 @@ describe.skipIf(!browserAvailable())('API reference page in a browser', { timeou
     const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     const { context, page, problems } = await openPage(browser, DESKTOP);
     await page.goto(`${base}/api/docs`);
-    await page.locator('section.op').nth(operations - 1).waitFor();
+    await page
+      .locator('section.op')
+      .nth(operations - 1)
+      .waitFor();
     expect(await page.locator('section.op').count()).toBe(operations);
     const login = page.locator('section.op', { hasText: '/api/integration/auth/login' });
     await expect(login.getByText('Authentication: applicationKey + applicationSecret').count()).resolves.toBe(1);

@@ -132,4 +132,3 @@ export async function integrationGet(base: string, api: { key: string; secret: s
   const res = await fetch(`${base}/api/integration${path}`, { headers: { 'x-api-key': api.key, 'x-api-secret': api.secret } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
-

@@ -35,7 +35,14 @@ const OTHER = { email: 'other@example.com', password: 'other-password-1' };
 /** The dashboard's page size (components/pager.tsx), which its audit log asks the API for. */
 const PAGE = 20;
 
-type AuditEntry = { id: string; action: string; occurred_at: string; actor: { type: string; id: string | null }; target: { type: string; id: string; label: string | null }; changes: Record<string, unknown[]> | null };
+type AuditEntry = {
+  id: string;
+  action: string;
+  occurred_at: string;
+  actor: { type: string; id: string | null };
+  target: { type: string; id: string; label: string | null };
+  changes: Record<string, unknown[]> | null;
+};
 type AuditPage = { entries: AuditEntry[]; next_cursor: string | null; names: Record<string, string> };
 type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; disabled_reason: string | null };
 
@@ -138,10 +145,9 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(await page.locator('[data-no-owner]').count()).toBe(0);
     await page.getByText('Forgot your password?').click();
     const lost = page.locator('details.lost-password');
-    await expect.poll(() => lost.locator('code').allTextContents()).toEqual([
-      'npm run --silent gatehouse -- owner reset-password --email you@example.com',
-      'npm run --silent gatehouse -- owner login --email you@example.com',
-    ]);
+    await expect
+      .poll(() => lost.locator('code').allTextContents())
+      .toEqual(['npm run --silent gatehouse -- owner reset-password --email you@example.com', 'npm run --silent gatehouse -- owner login --email you@example.com']);
     await screenshot(page, 'sign-in');
     await page.locator('input[name=email]').fill(OWNER.email);
     await page.locator('input[name=password]').fill('not the password');
@@ -217,7 +223,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.locator('input[name=search]').fill('');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = await readFile((await download.path()), 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('"code","duration","minutes","note","created_at","used_at","used_by_user_id","banned"');
     expect(lines).toHaveLength(6);
@@ -264,10 +270,16 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
   });
 
   it('sets a timeout with a reason, which the integration API enforces, and lifts it', async () => {
-    await page.locator('section.card', { has: page.getByRole('heading', { name: 'Timeout' }) }).locator('input[name=reason]').fill('chargeback under review');
+    await page
+      .locator('section.card', { has: page.getByRole('heading', { name: 'Timeout' }) })
+      .locator('input[name=reason]')
+      .fill('chargeback under review');
     await page.getByRole('button', { name: 'Set timeout' }).click();
     await page.getByText('chargeback under review').waitFor();
-    await page.getByText(/timed out until/).first().waitFor();
+    await page
+      .getByText(/timed out until/)
+      .first()
+      .waitFor();
     await screenshot(page, 'user-timed-out');
     const refused = await integration('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' }, hardware_id: 'hw-alice-1' });
     expect(refused.body).toMatchObject({ error_code: 'TIMED_OUT', reason: 'chargeback under review' });
@@ -306,9 +318,14 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByText('Limits saved.').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download license file' }).click()]);
     expect(download.suggestedFilename()).toBe('alice.lic');
-    const text = await readFile((await download.path()), 'utf8');
+    const text = await readFile(await download.path(), 'utf8');
     const { body: app } = await consoleGet<{ response_signing_public_key: string }>(`/applications/${appId}`);
-    const claims = verifyLicenseFile(text, { keys: pinnedEd25519Keys(app.response_signing_public_key, 'key'), applicationId: appId, hardwareId: 'hw-air-1', now: Math.floor(server.t.clock.now() / 1000) });
+    const claims = verifyLicenseFile(text, {
+      keys: pinnedEd25519Keys(app.response_signing_public_key, 'key'),
+      applicationId: appId,
+      hardwareId: 'hw-air-1',
+      now: Math.floor(server.t.clock.now() / 1000),
+    });
     expect(claims.username).toBe('alice');
     await page.getByText(/License file downloaded; it expires/).waitFor();
     await page.getByText('hw-air-1').waitFor();
@@ -384,7 +401,10 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByRole('button', { name: 'Add variable' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/name/i);
     await screenshot(page, 'user-variables');
-    await page.getByRole('row', { name: /save_slot/ }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('row', { name: /save_slot/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await confirm(page);
     await expect.poll(() => page.getByRole('cell', { name: 'save_slot' }).count()).toBe(0);
     expect((await asAlice('GET', 'save_slot')).status).toBe(404);
@@ -405,7 +425,8 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.locator('input[name=title]').fill('Version 2 is out');
     await page.locator('select[name=status]').selectOption('PUBLISHED');
     expect(problems).toEqual([]);
-    const hostile = '<h3>New</h3><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com/notes">notes</a></p><img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script><p style="color:red" onclick="window.__pwned=3">styled</p>';
+    const hostile =
+      '<h3>New</h3><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com/notes">notes</a></p><img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script><p style="color:red" onclick="window.__pwned=3">styled</p>';
     await page.locator('textarea[name=content_html]').fill(hostile);
     const preview = page.getByTestId('announcement-preview');
     await preview.locator('h3').waitFor();
@@ -692,7 +713,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await screenshot(page, 'files');
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download' }).click()]);
-    expect((await readFile((await download.path()))).equals(contents)).toBe(true);
+    expect((await readFile(await download.path())).equals(contents)).toBe(true);
 
     await row.getByRole('button', { name: 'Delete' }).click();
     await confirm(page);
@@ -707,7 +728,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(await notes.textContent()).toContain('public');
   });
 
-  it('replaces a file\'s contents, with a moving progress bar: same id, PENDING, then COMPLETED with the new bytes', async () => {
+  it("replaces a file's contents, with a moving progress bar: same id, PENDING, then COMPLETED with the new bytes", async () => {
     type FileRecord = { id: string; name: string; processing_status: string; size_bytes: number | null; sha256: string | null };
     const files = async () => (await consoleGet<FileRecord[]>(`/applications/${appId}/files`)).body;
     await page.goto(`${base}/dashboard/apps/${appId}/files`);
@@ -734,7 +755,9 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
       // A function, not a string: the page's CSP refuses eval. Its body runs in the page, where
       // `document` exists (this file is compiled without the DOM's types).
       const partWay = await page.waitForFunction(() => {
-        const bar = (globalThis as unknown as { document: { querySelector(s: string): { value: number; nextElementSibling: { textContent: string } } | null } }).document.querySelector('progress[aria-label="Upload progress"]');
+        const bar = (globalThis as unknown as { document: { querySelector(s: string): { value: number; nextElementSibling: { textContent: string } } | null } }).document.querySelector(
+          'progress[aria-label="Upload progress"]',
+        );
         return bar !== null && bar.value > 0 && bar.value < 1 && { value: bar.value, label: bar.nextElementSibling.textContent };
       });
       const { value, label } = (await partWay.jsonValue()) as { value: number; label: string };
@@ -759,7 +782,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(after).toMatchObject([{ id: original.id, processing_status: 'COMPLETED', size_bytes: second.length, sha256: sha256(second) }]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download' }).click()]);
-    expect(sha256(await readFile((await download.path())))).toBe(sha256(second));
+    expect(sha256(await readFile(await download.path()))).toBe(sha256(second));
 
     // Gone again, so the overview counts only notes.txt.
     await row.getByRole('button', { name: 'Delete' }).click();
@@ -816,7 +839,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(refused.body['error_code']).toBe('INVALID_API_CREDENTIALS');
   });
 
-  it('never shows owner A\'s applications to owner B', async () => {
+  it("never shows owner A's applications to owner B", async () => {
     await createOwner(server.t.deps, OTHER.email, OTHER.password);
     const other = await openPage(browser, DESKTOP);
     try {
@@ -874,7 +897,10 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
       range.selectNodeContents(tr.children[1]);
       return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
     })`);
-    expect(lineBoxes.every((n) => n === 1), `line boxes per action: ${lineBoxes.join(',')}`).toBe(true);
+    expect(
+      lineBoxes.every((n) => n === 1),
+      `line boxes per action: ${lineBoxes.join(',')}`,
+    ).toBe(true);
 
     // Load more follows the cursor until the last page: every entry, once each.
     const everything = await all();
@@ -941,7 +967,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.getByRole('button', { name: 'Clear' }).click();
     await rows.first().waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);
-    const lines = (await readFile((await download.path()), 'utf8')).trim().split('\n');
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
     const exported = lines.map((line) => JSON.parse(line) as AuditEntry);
     expect(exported.map((e) => e.id)).toEqual((await all()).map((e) => e.id));
   });

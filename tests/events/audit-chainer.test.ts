@@ -43,7 +43,10 @@ describe('audit chainer', () => {
 
   it('start runs a pass at once; stop waits for it; errors go to onError', async () => {
     const errors: unknown[] = [];
-    const chainer = createAuditChainer({ clock: { now: () => 0 }, store: { reanchorUnkeyedChains: async () => 0, chainEvents: async () => Promise.reject(new Error('db down')) } }, { pollMs: 60_000, onError: (e) => errors.push(e) });
+    const chainer = createAuditChainer(
+      { clock: { now: () => 0 }, store: { reanchorUnkeyedChains: async () => 0, chainEvents: async () => Promise.reject(new Error('db down')) } },
+      { pollMs: 60_000, onError: (e) => errors.push(e) },
+    );
     chainer.start();
     await chainer.stop();
     expect(errors).toHaveLength(1);

@@ -51,7 +51,10 @@ describe('the webhook name resolver', () => {
   it('answers localhost as loopback and refuses .invalid names without asking', async () => {
     server = await startDnsServer({});
     const resolve = createDnsResolver({ timeoutMs: 300, servers: [server.address] });
-    expect(await resolve('localhost')).toEqual([{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
+    expect(await resolve('localhost')).toEqual([
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
     expect(await resolve('api.localhost')).toHaveLength(2);
     await expect(resolve('hooks.invalid')).rejects.toThrow('never resolves');
     expect(server.questions).toEqual([]);

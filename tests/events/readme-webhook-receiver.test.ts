@@ -61,7 +61,10 @@ beforeAll(async () => {
   stop = () => child.kill('SIGKILL');
   // Listening once a connection is accepted (a bound, not a wait).
   for (let i = 0; i < 100; i++) {
-    const up = await fetch(url, { method: 'POST' }).then(() => true, () => false);
+    const up = await fetch(url, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
     if (up) return;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -205,7 +205,10 @@ describe('crash recovery of file processing', () => {
 
   it('every file accepted before a SIGKILL ends COMPLETED with its bytes; no blob is lost or left over', async () => {
     const startedAt = Date.now();
-    const { stdout } = await run(process.execPath, [join(outDir, 'src', 'cli.js'), 'owner', 'create', '--init', '--email', 'crash@example.com', '--password', 'crash-test-password-1'], { cwd: repo, env });
+    const { stdout } = await run(process.execPath, [join(outDir, 'src', 'cli.js'), 'owner', 'create', '--init', '--email', 'crash@example.com', '--password', 'crash-test-password-1'], {
+      cwd: repo,
+      env,
+    });
     const { token } = JSON.parse(stdout) as { token: string };
 
     server = await startServer();

@@ -47,14 +47,14 @@ interface Uploaded {
 async function post(name: string, content: Buffer, encrypted = false): Promise<Uploaded> {
   const res = await upload(t, 'POST', '/api/admin/files', auth, { name, is_public: 'true', store_encrypted: String(encrypted) }, { content });
   if (res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
-  return { id: (res.json<{ id: string }>()).id, content };
+  return { id: res.json<{ id: string }>().id, content };
 }
 
 /** PUT /files/by-name/{name}: creates or replaces. */
 async function put(name: string, content: Buffer, encrypted = false): Promise<Uploaded> {
   const res = await upload(t, 'PUT', `/api/admin/files/by-name/${encodeURIComponent(name)}`, auth, { is_public: 'true', store_encrypted: String(encrypted) }, { content });
   if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
-  return { id: (res.json<{ id: string }>()).id, content };
+  return { id: res.json<{ id: string }>().id, content };
 }
 
 async function fileView(id: string): Promise<Record<string, unknown>> {
@@ -537,4 +537,3 @@ describe('orphan sweep', () => {
     expect(await blobKeys()).toEqual([]);
   });
 });
-

@@ -32,7 +32,7 @@ describe('POST /activate_license', () => {
     const [second] = await createLicenses(t, app.id, 1, 60);
     t.clock.advance(30 * 60_000);
     await activate({ code: second, username: 'alice', password: 'password123' });
-    const user = await t.inject({ method: 'GET', url: '/api/admin/user/alice', headers: { authorization: `Bearer ${(await adminKey())}` } });
+    const user = await t.inject({ method: 'GET', url: '/api/admin/user/alice', headers: { authorization: `Bearer ${await adminKey()}` } });
     expect(user.json().membership.active_until).toBe('2026-06-08T15:00:00.000Z');
   });
 

@@ -97,11 +97,18 @@ describe('POST /files', () => {
 
   it('415 for a JSON body; 401 INVALID_ADMIN_API_KEY with a wrong key', async () => {
     expectError(await t.inject({ method: 'POST', url: '/api/admin/files', headers: { authorization: auth }, payload: { name: 'x' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectError(await upload(t, 'POST', '/api/admin/files', 'Bearer gh_adm_nope', { name: 'x', is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('a') }), 401, 'INVALID_ADMIN_API_KEY');
+    expectError(
+      await upload(t, 'POST', '/api/admin/files', 'Bearer gh_adm_nope', { name: 'x', is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('a') }),
+      401,
+      'INVALID_ADMIN_API_KEY',
+    );
   });
 
   it('multipart is taken by the file routes only: a JSON route given a form answers 415 and creates nothing', async () => {
-    const form = multipartBody([['username', 'formed'], ['password', 'correct horse battery']]);
+    const form = multipartBody([
+      ['username', 'formed'],
+      ['password', 'correct horse battery'],
+    ]);
     const signUp = (body: { payload: Buffer | object; headers: Record<string, string> }) =>
       t.inject({ method: 'POST', url: '/api/integration/sign_up', headers: { ...app.headers, ...body.headers }, payload: body.payload });
     expectError(await signUp(form), 415, 'UNSUPPORTED_MEDIA_TYPE');

@@ -33,7 +33,15 @@ describe('GET /api/admin/user/{username_or_license_code}', () => {
         is_lifetime: false,
         is_active: true,
         adjustments: [
-          { id: expect.any(String), type: 'license', occurred_at: '2026-06-08T12:00:00.000Z', minutes: 60, grants_lifetime_access: false, revokes_lifetime_access: false, license_id: expect.any(String) },
+          {
+            id: expect.any(String),
+            type: 'license',
+            occurred_at: '2026-06-08T12:00:00.000Z',
+            minutes: 60,
+            grants_lifetime_access: false,
+            revokes_lifetime_access: false,
+            license_id: expect.any(String),
+          },
         ],
       },
     });

@@ -23,7 +23,10 @@ async function appAnswering(body: unknown, status = 200) {
   typed.get('/undeclared', async () => body);
   // A route that answers JSON text it made itself (config.serialised), as app_context does.
   typed.get('/text', { schema: { response: answers({ 200: Thing }) }, config: { serialised: true } }, async (_request, reply) =>
-    reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body) as never),
+    reply
+      .code(status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(body) as never),
   );
   await app.ready();
   return app;
@@ -31,7 +34,7 @@ async function appAnswering(body: unknown, status = 200) {
 
 const silenced = <T>(run: () => Promise<T>) => {
   const write = process.stderr.write;
-  process.stderr.write = (() => true);
+  process.stderr.write = () => true;
   return run().finally(() => (process.stderr.write = write));
 };
 

@@ -59,7 +59,7 @@ describe('answers per turn', () => {
     expect(log).toEqual(['answered 1', 'written 1', 'answered 2', 'written 2', 'answered 3', 'written 3']);
   });
 
-  it('runs the held answers\' later hooks outside any request\'s async context, never in another request\'s', async () => {
+  it("runs the held answers' later hooks outside any request's async context, never in another request's", async () => {
     const scope = new AsyncLocalStorage<string>();
     const seen: Array<string | undefined> = [];
     app = Fastify({ logger: false });

@@ -71,8 +71,8 @@ describe('GET /app_context', () => {
       const res = answers[i]!;
       if (ok) {
         expect(res.statusCode).toBe(200);
-        expect((res.json<{ application: { id: string; variables: Array<{ name: string }> } }>()).application).toMatchObject({ id: apps[a]!.id, variables: [{ name: `only_${a}`, value: `v${a}` }] });
-        expect((res.json<{ user: { username: string } }>()).user.username).toBe(`user${a}`);
+        expect(res.json<{ application: { id: string; variables: Array<{ name: string }> } }>().application).toMatchObject({ id: apps[a]!.id, variables: [{ name: `only_${a}`, value: `v${a}` }] });
+        expect(res.json<{ user: { username: string } }>().user.username).toBe(`user${a}`);
       } else {
         expectError(res, 401, 'INVALID_CREDENTIALS');
         expect(res.body).not.toContain('only_');
@@ -171,16 +171,8 @@ describe('legacy per-request credentials', () => {
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().user.username).toBe('frank');
-    expectError(
-      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'frank', 'x-api-password': u.password } }),
-      401,
-      'DEVICE_REQUIRED',
-    );
-    expectError(
-      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'frank', 'x-api-password': 'nope-nope', 'x-hardware-id': 'HW-F' } }),
-      401,
-      'INVALID_CREDENTIALS',
-    );
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'frank', 'x-api-password': u.password } }), 401, 'DEVICE_REQUIRED');
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'frank', 'x-api-password': 'nope-nope', 'x-hardware-id': 'HW-F' } }), 401, 'INVALID_CREDENTIALS');
     const [code] = await createLicenses(t, app.id, 1, 60);
     await call(t, app, 'POST', '/sign_up_with_license_code', { code, hardware_id: 'HW-L' });
     const byCode = await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': code as string, 'x-hardware-id': 'HW-L' } });
@@ -191,11 +183,7 @@ describe('legacy per-request credentials', () => {
     const app = await createApplication(t, { device_auth: true, legacy_auth: true });
     const u = await member(t, app, 'gina', undefined, 60, { hardware_id: 'HW-G' });
     await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${u.id}/timeout`, { until: '2026-06-08T12:10:00.000Z' });
-    const body = expectError(
-      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'gina', 'x-api-password': u.password, 'x-hardware-id': 'HW-G' } }),
-      403,
-      'TIMED_OUT',
-    );
+    const body = expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'gina', 'x-api-password': u.password, 'x-hardware-id': 'HW-G' } }), 403, 'TIMED_OUT');
     expect(body).toMatchObject({ timed_out_until: '2026-06-08T12:10:00.000Z' });
     // reason is an optional string: absent when the owner gave none.
     expect(body).not.toHaveProperty('reason');
@@ -204,10 +192,6 @@ describe('legacy per-request credentials', () => {
   it('403 MEMBERSHIP_INACTIVE for legacy credentials of a user without a membership', async () => {
     const app = await createApplication(t, { device_auth: true, legacy_auth: true });
     await signUp(t, app, 'hank', 'password123', { hardware_id: 'HW-H' });
-    expectError(
-      await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'hank', 'x-api-password': 'password123', 'x-hardware-id': 'HW-H' } }),
-      403,
-      'MEMBERSHIP_INACTIVE',
-    );
+    expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'hank', 'x-api-password': 'password123', 'x-hardware-id': 'HW-H' } }), 403, 'MEMBERSHIP_INACTIVE');
   });
 });

@@ -75,7 +75,10 @@ describe('the audit log', () => {
     expect(page.names[stranger.id]).toBeUndefined();
     expect(JSON.stringify(page.names)).not.toContain('mallory');
     // The export keeps the entries as hashed, with no names beside them.
-    const exported = (await consoleRequest(t, 'GET', `/applications/${app.id}/audit.ndjson`)).body.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const exported = (await consoleRequest(t, 'GET', `/applications/${app.id}/audit.ndjson`)).body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(exported.some((e) => 'names' in e)).toBe(false);
   });
 
@@ -91,7 +94,10 @@ describe('the audit log', () => {
     const res = await consoleRequest(t, 'GET', `/applications/${app.id}/audit.ndjson?action=variable.changed`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    const lines = res.body.trimEnd().split('\n').map((l) => JSON.parse(l) as { target: { id: string }; seq: number });
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { target: { id: string }; seq: number });
     expect(lines.map((l) => l.target.id)).toEqual(['v4', 'v3', 'v2', 'v0', 'v0']);
     expect(lines.map((l) => l.seq)).toEqual([...lines.map((l) => l.seq)].sort((a, b) => b - a));
   });

@@ -52,7 +52,8 @@ describe('the ban memory', () => {
   });
 
   it('a remembered ban that expires stops matching at its expiry, with nothing written', async () => {
-    await sqlBehindTheServer(t, 
+    await sqlBehindTheServer(
+      t,
       `insert into bans (id, application_id, type, value, reason, created_at, expires_at) values ('brief', '${app.id}', 'ip', '10.9.0.3', null, ${T0}, ${t.clock.now() + 60_000})`,
     );
     expectError(await context('10.9.0.3'), 403, 'BANNED');

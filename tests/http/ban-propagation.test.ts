@@ -42,7 +42,12 @@ describe('ban propagation through shared addresses (the review reproductions)', 
     const ownerBan = await ban(t, app, 'user', alice.id);
     expectError(await login(t, app, { username: 'alice', password: alice.password }, { hardware_id: 'HW-A' }, { ip: NAT }), 403, 'BANNED');
     const propagated = (await listBans()).filter((b) => b.id !== ownerBan.id);
-    expect(propagated.map((b) => [b.type, b.value]).sort()).toEqual([['hardware_id', 'HW-A'], ['license', alice.code]].sort());
+    expect(propagated.map((b) => [b.type, b.value]).sort()).toEqual(
+      [
+        ['hardware_id', 'HW-A'],
+        ['license', alice.code],
+      ].sort(),
+    );
     // Everyone else behind the address is still served there.
     expect((await login(t, app, { username: 'bob', password: bob.password }, { hardware_id: 'HW-B' }, { ip: NAT })).statusCode).toBe(200);
     expect((await call(t, app, 'POST', '/sign_up', { username: 'newbie', password: 'password123', hardware_id: 'HW-N' }, { ip: NAT })).statusCode).toBe(201);

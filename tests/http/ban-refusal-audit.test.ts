@@ -21,7 +21,7 @@ afterEach(() => t.close());
 const poll = (ip: string) => call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip });
 const refusals = async () => (await t.store.listEvents(app.id, {}, { limit: 1000 })).filter((e) => e.action === 'request.refused');
 
-it('300 polls from a banned address are all refused, and write only the address\'s budget of audit entries', async () => {
+it("300 polls from a banned address are all refused, and write only the address's budget of audit entries", async () => {
   await ban(t, app, 'ip', '10.70.0.1');
   await ban(t, app, 'ip', '10.70.0.2');
   for (let i = 0; i < 300; i++) expectError(await poll('10.70.0.1'), 403, 'BANNED');

@@ -53,7 +53,7 @@ describe('devices', () => {
 
   async function userId(appId: string, username: string): Promise<string> {
     const res = await consoleRequest(t, 'GET', `/applications/${appId}/users?query=${username}`);
-    return (res.json<Array<{ id: string }>>())[0]!.id;
+    return res.json<Array<{ id: string }>>()[0]!.id;
   }
 
   it('sessions opened before device auth was turned on must log in again with a hardware id', async () => {

@@ -101,9 +101,11 @@ describe('PUT /api/console/applications/{app_id}/users/{user_id}/password', () =
     expect((await login(t, app, { username: 'alice', password: 'set by the owner' })).statusCode).toBe(200);
   });
 
-  it('422 for a password the policy refuses and for a license-code user; 404 for another application\'s user', async () => {
+  it("422 for a password the policy refuses and for a license-code user; 404 for another application's user", async () => {
     const alice = await member(t, app, 'alice');
-    const body = expectError(await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${alice.id}/password`, { password: 'short' }), 422, 'VALIDATION_FAILED') as unknown as { errors: Array<{ field: string }> };
+    const body = expectError(await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${alice.id}/password`, { password: 'short' }), 422, 'VALIDATION_FAILED') as unknown as {
+      errors: Array<{ field: string }>;
+    };
     expect(body.errors[0]?.field).toBe('password');
     const [code] = await createLicenses(t, app.id, 1, 60);
     const holder = (await call(t, app, 'POST', '/sign_up_with_license_code', { code })).json<{ id: string }>();

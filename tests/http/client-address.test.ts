@@ -40,14 +40,11 @@ it('one connection from a trusted proxy carrying several clients: each request i
   const sockets = new Set<unknown>();
   const get = (forwarded: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = request(
-        { host: base.hostname, port: base.port, path: '/api/integration/app_context', agent, headers: { ...app.headers, 'x-forwarded-for': forwarded } },
-        (res) => {
-          sockets.add(res.socket);
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
+      const req = request({ host: base.hostname, port: base.port, path: '/api/integration/app_context', agent, headers: { ...app.headers, 'x-forwarded-for': forwarded } }, (res) => {
+        sockets.add(res.socket);
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
       req.on('error', reject);
       req.end();
     });

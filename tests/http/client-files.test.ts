@@ -67,7 +67,14 @@ describe('client downloads and the app context', () => {
     const foreignPriv = await stored(other, 'foreign-private.bin', false);
     const foreignPub = await stored(other, 'foreign-public.bin', true);
     await t.processor.drain();
-    await upload(t, 'PUT', `/api/admin/files/${pendingPriv.id}`, `Bearer ${app.credentials.admin_api_key}`, { name: 'pending-private.bin', is_public: 'false', store_encrypted: 'false' }, { content: Buffer.from('y') });
+    await upload(
+      t,
+      'PUT',
+      `/api/admin/files/${pendingPriv.id}`,
+      `Bearer ${app.credentials.admin_api_key}`,
+      { name: 'pending-private.bin', is_public: 'false', store_encrypted: 'false' },
+      { content: Buffer.from('y') },
+    );
 
     const res = expectError(await call(t, app, 'GET', `/files/${priv.id}/download`), 401, 'LOGIN_REQUIRED');
     expect(res.message).toBe('Only logged in users are allowed to access');
@@ -93,4 +100,3 @@ describe('client downloads and the app context', () => {
     expect(part.rawPayload.equals(file.content.subarray(0, 10))).toBe(true);
   });
 });
-

@@ -10,8 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const statuses = (responses: Array<{ statusCode: number }>) =>
-  responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
+const statuses = (responses: Array<{ statusCode: number }>) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
 
 describe('under parallel requests', () => {
   it('50 parallel activations of one license code by 50 users: exactly one succeeds', async () => {
@@ -29,9 +28,7 @@ describe('under parallel requests', () => {
   it('the device cap holds under 40 parallel logins from 40 devices', async () => {
     const app = await createApplication(t, { device_auth: true, default_allowed_devices: 3, default_allowed_sessions: 100 });
     const u = await member(t, app, 'alice', undefined, 60, { hardware_id: 'HW-0' });
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => login(t, app, { username: 'alice', password: u.password }, { hardware_id: `HW-${i + 1}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => login(t, app, { username: 'alice', password: u.password }, { hardware_id: `HW-${i + 1}` })));
     // HW-0 is registered already: two more devices fit.
     expect(statuses(results)).toEqual({ 200: 2, 401: 38 });
     const detail = await consoleRequest(t, 'GET', `/applications/${app.id}/users/${u.id}`);
@@ -70,9 +67,7 @@ describe('under parallel requests', () => {
     await t.close();
     t = await startTestApp({ passwordQueue: 1000, limits: { ipFailureLimit: 20, lockoutThreshold: 1000 } });
     const app = await createApplication(t, { device_auth: false });
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => login(t, app, { username: `guess${i}`, password: 'wrong password' }, {}, { ip: '10.7.7.7' })),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => login(t, app, { username: `guess${i}`, password: 'wrong password' }, {}, { ip: '10.7.7.7' })));
     expect(statuses(results)).toEqual({ 401: 20, 429: 10 });
     const limited = results.find((r) => r.statusCode === 429);
     expect(limited?.json().error_code).toBe('RATE_LIMITED');

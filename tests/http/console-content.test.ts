@@ -167,7 +167,9 @@ describe('announcements', () => {
     const served = (await context()).json().announcements[0].content_html;
     expect(served).toBe(kept);
 
-    const patched = await consoleRequest(t, 'PATCH', `/applications/${app.id}/announcements/${created.json().id}`, { content_html: '<h2>Fixed</h2><img src="https://example.com/a.png" alt="shot" onload="x()">' });
+    const patched = await consoleRequest(t, 'PATCH', `/applications/${app.id}/announcements/${created.json().id}`, {
+      content_html: '<h2>Fixed</h2><img src="https://example.com/a.png" alt="shot" onload="x()">',
+    });
     expect(patched.json().content_html).toBe('<h2>Fixed</h2><img src="https://example.com/a.png" alt="shot" />');
     expect((await context()).json().announcements[0].content_html).toBe(patched.json().content_html);
   });

@@ -18,7 +18,7 @@ export async function signUpWithCode(t: TestApp, headers: Record<string, string>
     payload: { code, hardware_id: hardwareId },
   });
   if (res.statusCode !== 201) throw new Error(`sign up with code: ${res.statusCode} ${res.body}`);
-  return (res.json<{ id: string }>()).id;
+  return res.json<{ id: string }>().id;
 }
 
 /** Signs a user up with a username and password; returns the user's id. */
@@ -30,7 +30,7 @@ export async function signUp(t: TestApp, headers: Record<string, string>, userna
     payload: { username, password: 'user-password-1', hardware_id: hardwareId },
   });
   if (res.statusCode !== 201) throw new Error(`sign up: ${res.statusCode} ${res.body}`);
-  return (res.json<{ id: string }>()).id;
+  return res.json<{ id: string }>().id;
 }
 
 /** Logs a license-code user in; returns the raw response. */
@@ -59,5 +59,5 @@ export async function browserSignIn(t: TestApp, email = 'owner@example.com', pas
   if (res.statusCode !== 200) throw new Error(`browser sign-in: ${res.statusCode} ${res.body}`);
   const token = /gh_console=([^;]+)/.exec(setCookieOf(res) ?? '')?.[1];
   if (token === undefined) throw new Error('browser sign-in set no cookie');
-  return { cookie: `gh_console=${token}`, token, csrf: (res.json<{ csrf_token: string }>()).csrf_token };
+  return { cookie: `gh_console=${token}`, token, csrf: res.json<{ csrf_token: string }>().csrf_token };
 }

@@ -70,7 +70,12 @@ describe('license listing and lookup', () => {
 
     const all = await consoleRequest(t, 'GET', `/applications/${app.id}/licenses`);
     expect(all.statusCode).toBe(200);
-    expect(all.json().map((l: { code: string }) => l.code).sort()).toEqual([used, unused].sort());
+    expect(
+      all
+        .json()
+        .map((l: { code: string }) => l.code)
+        .sort(),
+    ).toEqual([used, unused].sort());
 
     const usedList = await consoleRequest(t, 'GET', `/applications/${app.id}/licenses?status=used`);
     expect(usedList.json()).toEqual([expect.objectContaining({ code: used, used_by_user_id: userId, used_at: expect.stringMatching(ISO) })]);

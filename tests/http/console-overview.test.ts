@@ -65,7 +65,12 @@ describe('the application overview', () => {
     await createLicenses(t, app.id, 2, 30);
     // The dashboard's upload: cookie, CSRF token and multipart form.
     const session = await browserSignIn(t);
-    const { payload, headers } = multipartBody([['name', 'build.bin'], ['is_public', 'false'], ['store_encrypted', 'true'], ['file', { content: Buffer.alloc(1000, 7) }]]);
+    const { payload, headers } = multipartBody([
+      ['name', 'build.bin'],
+      ['is_public', 'false'],
+      ['store_encrypted', 'true'],
+      ['file', { content: Buffer.alloc(1000, 7) }],
+    ]);
     const uploaded = await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/files`, headers: { ...headers, cookie: session.cookie, 'x-csrf-token': session.csrf }, payload });
     expect(uploaded.statusCode).toBe(201);
     await processAll(t);
@@ -91,7 +96,7 @@ describe('the application overview', () => {
     expect(later.users).toBe(4);
   });
 
-  it('answers 404 for another owner\'s application and a missing one, 422 for a malformed id, 401 without a token', async () => {
+  it("answers 404 for another owner's application and a missing one, 422 for a malformed id, 401 without a token", async () => {
     const theirs = await createApplication(t, {}, await otherOwnerToken(t));
     for (const id of [theirs.id, MISSING_ID]) {
       const res = await consoleRequest(t, 'GET', `/applications/${id}/overview`);

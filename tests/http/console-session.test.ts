@@ -141,8 +141,7 @@ describe('GET and DELETE /api/console/session', () => {
 });
 
 describe('cookie-authenticated console requests', () => {
-  const create = (headers: Record<string, string>) =>
-    t.inject({ method: 'POST', url: '/api/console/applications', headers, payload: { name: 'From the dashboard' } });
+  const create = (headers: Record<string, string>) => t.inject({ method: 'POST', url: '/api/console/applications', headers, payload: { name: 'From the dashboard' } });
 
   it('reads with the cookie alone and changes with the cookie and its CSRF token', async () => {
     const session = await browserSignIn(t);
@@ -153,7 +152,7 @@ describe('cookie-authenticated console requests', () => {
     expect((await create({ cookie: session.cookie, 'x-csrf-token': session.csrf, origin: 'http://localhost' })).statusCode).toBe(201);
   });
 
-  it('refuses a change without the CSRF token, with a wrong one, with another session\'s, or from a foreign origin', async () => {
+  it("refuses a change without the CSRF token, with a wrong one, with another session's, or from a foreign origin", async () => {
     const session = await browserSignIn(t);
     const another = await browserSignIn(t);
     const cases: Array<Record<string, string>> = [
@@ -195,7 +194,7 @@ describe('cookie-authenticated console requests', () => {
     expect(malformed.statusCode).toBe(401);
   });
 
-  it('never reaches another owner\'s application', async () => {
+  it("never reaches another owner's application", async () => {
     const other = await otherOwnerToken(t);
     const theirs = await createApplication(t, {}, other);
     const session = await browserSignIn(t);

@@ -8,8 +8,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const signIn = (password: string, ip = '10.40.0.1') =>
-  t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password }, remoteAddress: ip });
+const signIn = (password: string, ip = '10.40.0.1') => t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password }, remoteAddress: ip });
 
 it('owner sign-in is throttled: parallel guesses lock the owner account after the threshold', async () => {
   const results = await Promise.all(Array.from({ length: 20 }, () => signIn('not the password')));
@@ -22,7 +21,7 @@ it('owner sign-in is throttled: parallel guesses lock the owner account after th
   expect((await signIn('owner-password-1')).statusCode).toBe(200);
 });
 
-it('an attacker\'s guesses from one address do not stop the owner signing in from another', async () => {
+it("an attacker's guesses from one address do not stop the owner signing in from another", async () => {
   for (let i = 0; i < 5; i++) expect((await signIn(`guess-${i}`, '203.0.113.66')).statusCode).toBe(401);
   expect((await signIn('owner-password-1', '203.0.113.66')).statusCode).toBe(429);
   expect((await signIn('owner-password-1', '10.40.0.2')).statusCode).toBe(200);

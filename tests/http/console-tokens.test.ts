@@ -116,10 +116,9 @@ describe('GET /api/console/tokens', () => {
 });
 
 describe('DELETE /api/console/tokens/{id}', () => {
-  const idsOf = async (token: string) =>
-    ((await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json<Array<{ id: string; current: boolean }>>());
+  const idsOf = async (token: string) => (await t.inject({ method: 'GET', url: '/api/console/tokens', headers: bearerOf(token) })).json<Array<{ id: string; current: boolean }>>();
 
-  it('revokes one of the owner\'s tokens: it answers 401 afterwards, the caller keeps working', async () => {
+  it("revokes one of the owner's tokens: it answers 401 afterwards, the caller keeps working", async () => {
     const token = await login();
     const bootstrapId = (await idsOf(token)).find((e) => !e.current)?.id;
     const res = await t.inject({ method: 'DELETE', url: `/api/console/tokens/${bootstrapId}`, headers: bearerOf(token) });
@@ -177,8 +176,7 @@ describe('POST /api/console/tokens/revoke_all', () => {
 });
 
 describe('POST /api/console/password', () => {
-  const change = (token: string, payload: Record<string, unknown>) =>
-    t.inject({ method: 'POST', url: '/api/console/password', headers: bearerOf(token), payload });
+  const change = (token: string, payload: Record<string, unknown>) => t.inject({ method: 'POST', url: '/api/console/password', headers: bearerOf(token), payload });
 
   it('sets the new password and revokes every other token of the owner; the caller keeps working', async () => {
     const { cookie } = await browserSignIn(t);

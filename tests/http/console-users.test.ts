@@ -14,8 +14,7 @@ afterEach(async () => {
 
 const MINUTE = 60_000;
 const users = (query = '') => consoleRequest(t, 'GET', `/applications/${app.id}/users${query}`);
-const contextWith = (token: string) =>
-  t.inject({ method: 'GET', url: '/api/integration/app_context', headers: { ...app.headers, authorization: `Bearer ${token}` } });
+const contextWith = (token: string) => t.inject({ method: 'GET', url: '/api/integration/app_context', headers: { ...app.headers, authorization: `Bearer ${token}` } });
 
 /** A license-code user with 60 minutes, logged in once; returns their id, code and session token. */
 async function activeUser(hardwareId = 'hw-1') {
@@ -234,9 +233,7 @@ describe('bulk adjustments', () => {
 
     const shown = (await consoleRequest(t, 'GET', `/applications/${app.id}/users/${alice}`)).json();
     expect(shown.membership).toMatchObject({ is_active: true, active_until: new Date(T0 + 90 * MINUTE).toISOString() });
-    expect(shown.membership.adjustments).toEqual([
-      expect.objectContaining({ type: 'bulk', minutes: 90, grants_lifetime_access: false, revokes_lifetime_access: false, reason: 'outage' }),
-    ]);
+    expect(shown.membership.adjustments).toEqual([expect.objectContaining({ type: 'bulk', minutes: 90, grants_lifetime_access: false, revokes_lifetime_access: false, reason: 'outage' })]);
     const strangerShown = (await consoleRequest(t, 'GET', `/applications/${other.id}/users/${stranger}`)).json();
     expect(strangerShown.membership.adjustments).toEqual([]);
   });

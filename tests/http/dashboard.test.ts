@@ -105,12 +105,7 @@ describe('a built dashboard', () => {
 
   it('refuses path traversal, encoded or not, and symlinks out of the build; dot files are routes, not files', async () => {
     t = await startTestApp({ dashboardDir: built });
-    for (const url of [
-      '/dashboard/assets/..%2f..%2fsecret.txt',
-      '/dashboard/%2E%2E%2Fsecret.txt',
-      '/dashboard/..%5csecret.txt',
-      '/dashboard/assets/linked.js',
-    ]) {
+    for (const url of ['/dashboard/assets/..%2f..%2fsecret.txt', '/dashboard/%2E%2E%2Fsecret.txt', '/dashboard/..%5csecret.txt', '/dashboard/assets/linked.js']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.body, url).not.toContain(SECRET);

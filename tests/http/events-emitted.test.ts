@@ -66,7 +66,12 @@ describe('events of the console owner', () => {
     // Values appear as their length and SHA-256, never themselves.
     const hello = { length: 5, sha256: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824' };
     expect(await one('variable.changed')).toMatchObject({ actor: asOwner, data: { scope: 'application', variable: { name: 'motd', value: hello } }, changes: { value: [null, hello] } });
-    const announcement = await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, { title: 'News', content_html: '<p>hi</p>', status: 'DRAFT', publish_from: new Date(t.clock.now()).toISOString() });
+    const announcement = await consoleRequest(t, 'POST', `/applications/${app.id}/announcements`, {
+      title: 'News',
+      content_html: '<p>hi</p>',
+      status: 'DRAFT',
+      publish_from: new Date(t.clock.now()).toISOString(),
+    });
     expect(announcement.statusCode).toBe(201);
     expect(await one('announcement.changed')).toMatchObject({ actor: asOwner, data: { change: 'created', announcement: { title: 'News' } } });
 
@@ -102,7 +107,7 @@ describe('events of the console owner', () => {
     expect(await one('webhook.secret_rotated')).toMatchObject({ actor: asOwner, target });
     expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/webhooks/${endpoint.id}`)).statusCode).toBe(204);
     expect(await one('webhook.deleted')).toMatchObject({ actor: asOwner, target });
-    await expectNoSecret([secret, (rotated.json<{ secret: string }>()).secret, secret.replace(/^whsec_/, '')]);
+    await expectNoSecret([secret, rotated.json<{ secret: string }>().secret, secret.replace(/^whsec_/, '')]);
   });
 
   it("an owner's device removal and session revocation name the owner; the sessions' end is one event", async () => {
@@ -204,7 +209,12 @@ describe('refused signatures', () => {
     const res = await t.inject({ method: 'GET', url: '/api/integration/app_context', headers: signed.headers, remoteAddress: '203.0.113.5' });
     expect(res.json().error_code).toBe('SIGNATURE_REQUIRED');
     const [refused] = await t.store.listEvents(signed.id, { action: 'request.refused' }, { limit: 5 });
-    expect(refused).toMatchObject({ actor: { type: 'end_user', id: null, ip: '203.0.113.5' }, outcome: 'SIGNATURE_REQUIRED', target: { type: 'application', id: signed.id }, data: { code: 'SIGNATURE_REQUIRED' } });
+    expect(refused).toMatchObject({
+      actor: { type: 'end_user', id: null, ip: '203.0.113.5' },
+      outcome: 'SIGNATURE_REQUIRED',
+      target: { type: 'application', id: signed.id },
+      data: { code: 'SIGNATURE_REQUIRED' },
+    });
   });
 });
 
@@ -215,7 +225,11 @@ describe('events of the admin key and the system', () => {
     expect(res.statusCode).toBe(201);
     const fileId = res.json().id as string;
     await processAll(t);
-    expect(await one('file.completed')).toMatchObject({ actor: { type: 'system', id: null, ip: null }, target: { type: 'file', id: fileId, label: 'build.bin' }, data: { file: { processing_status: 'COMPLETED' } } });
+    expect(await one('file.completed')).toMatchObject({
+      actor: { type: 'system', id: null, ip: null },
+      target: { type: 'file', id: fileId, label: 'build.bin' },
+      data: { file: { processing_status: 'COMPLETED' } },
+    });
     expect((await t.inject({ method: 'DELETE', url: `/api/admin/files/${fileId}`, headers: { authorization: admin } })).statusCode).toBe(204);
     expect(await one('file.deleted')).toMatchObject({ actor: { type: 'admin_key', id: app.id, ip: '127.0.0.1' }, target: { id: fileId } });
     await expectNoSecret([app.credentials.admin_api_key]);

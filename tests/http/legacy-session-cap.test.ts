@@ -17,8 +17,7 @@ afterEach(() => t.close());
 describe('legacy header authentication holds a seat per machine', () => {
   it('six machines on a one-seat license: one is served, the others answer 401 SESSION_LIMIT_REACHED until it has been quiet for 10 s', async () => {
     const u = await member(t, app, 'sixpack', undefined, 600, { hardware_id: 'PC-1' });
-    const machine = (n: number) =>
-      call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'sixpack', 'x-api-password': u.password, 'x-hardware-id': `PC-${n}` } });
+    const machine = (n: number) => call(t, app, 'GET', '/app_context', undefined, { headers: { 'x-api-username': 'sixpack', 'x-api-password': u.password, 'x-hardware-id': `PC-${n}` } });
 
     expect((await machine(1)).statusCode).toBe(200);
     for (let n = 2; n <= 6; n++) expectError(await machine(n), 401, 'SESSION_LIMIT_REACHED');

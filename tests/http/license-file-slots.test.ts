@@ -27,7 +27,7 @@ const reset = (app: App, who: { username: string; password: string }) => call(t,
 const userPage = async (app: App, id: string) => (await consoleRequest(t, 'GET', `/applications/${app.id}/users/${id}`)).json();
 
 describe('a license file keeps its device slot until it expires', () => {
-  it('file on A, reset, B is refused a login and a file while A\'s file is valid; the slot is back when it lapses', async () => {
+  it("file on A, reset, B is refused a login and a file while A's file is valid; the slot is back when it lapses", async () => {
     const app = await oneDevice();
     const u = await member(t, app, 'mallory', undefined, 600, { hardware_id: 'A' });
     const who = { username: 'mallory', password: u.password };
@@ -49,14 +49,13 @@ describe('a license file keeps its device slot until it expires', () => {
     expectError(await login(t, app, who, { hardware_id: 'C' }), 401, 'DEVICE_LIMIT_REACHED');
   });
 
-  it('20 machines racing after a reset: none takes the slot A\'s file holds; once it lapses exactly one does', async () => {
+  it("20 machines racing after a reset: none takes the slot A's file holds; once it lapses exactly one does", async () => {
     const app = await oneDevice();
     const u = await member(t, app, 'racer', undefined, 600, { hardware_id: 'A' });
     const who = { username: 'racer', password: u.password };
     expect((await fileFor(app, who, 'A')).statusCode).toBe(200);
     expect((await reset(app, who)).statusCode).toBe(200);
-    const race = () =>
-      Promise.all(Array.from({ length: 20 }, (_, i) => login(t, app, who, { hardware_id: `M-${i}` }).then((r) => r.statusCode)));
+    const race = () => Promise.all(Array.from({ length: 20 }, (_, i) => login(t, app, who, { hardware_id: `M-${i}` }).then((r) => r.statusCode)));
     expect(await race()).toEqual(Array(20).fill(401));
     t.clock.advance(HOUR);
     const codes = await race();
@@ -80,11 +79,11 @@ describe('a license file keeps its device slot until it expires', () => {
   });
 });
 
-describe('the admin API issues within the application\'s license_file_ttl_minutes, recorded with its key', () => {
+describe("the admin API issues within the application's license_file_ttl_minutes, recorded with its key", () => {
   const adminIssue = (app: App, body: Record<string, unknown>) =>
     t.inject({ method: 'POST', url: '/api/admin/license_files', headers: { authorization: `Bearer ${app.credentials.admin_api_key}` }, payload: body });
 
-  it('a year-long file is refused; one within the setting is recorded with the key\'s fingerprint in the audit log', async () => {
+  it("a year-long file is refused; one within the setting is recorded with the key's fingerprint in the audit log", async () => {
     const app = await oneDevice();
     const u = await member(t, app, 'victim', undefined, null, { hardware_id: 'HW-1' });
     expectError(await adminIssue(app, { username_or_license_code: 'victim', hardware_id: 'HW-1', ttl_minutes: 525_600 }), 422, 'VALIDATION_FAILED');

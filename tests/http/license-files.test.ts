@@ -81,8 +81,7 @@ describe('POST /api/integration/license_file', () => {
     const app = await createApplication(t, { device_auth: false, license_file_ttl_minutes: 60 * 24 });
     const long = await member(t, app, 'carol', undefined, 5 * 24 * 60);
     const short = await member(t, app, 'dave', undefined, 90);
-    const fileOf = async (username: string, password: string) =>
-      verified(app, await call(t, app, 'POST', '/license_file', {}, { headers: bearer(await token(t, app, { username, password })) }), null);
+    const fileOf = async (username: string, password: string) => verified(app, await call(t, app, 'POST', '/license_file', {}, { headers: bearer(await token(t, app, { username, password })) }), null);
     expect((await fileOf('carol', long.password)).exp).toBe(seconds(T0 + DAY_MS));
     expect((await fileOf('dave', short.password)).exp).toBe(seconds(T0 + 90 * 60_000));
   });
@@ -162,10 +161,8 @@ describe('POST /api/integration/license_file', () => {
     const app = await createApplication(t, { default_allowed_devices: 3 });
     const u = await member(t, app, 'liz', undefined, 60, { hardware_id: 'HW-0' });
     const tok = await token(t, app, { username: 'liz', password: u.password }, { hardware_id: 'HW-0' });
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(t, app, 'POST', '/license_file', { hardware_id: `HW-P${i}` }, { headers: bearer(tok) })),
-    );
-    const statuses = answers.map((r) => (r.statusCode === 200 ? 'ok' : (r.json<{ error_code: string }>()).error_code));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(t, app, 'POST', '/license_file', { hardware_id: `HW-P${i}` }, { headers: bearer(tok) })));
+    const statuses = answers.map((r) => (r.statusCode === 200 ? 'ok' : r.json<{ error_code: string }>().error_code));
     expect(statuses.filter((s) => s === 'ok')).toHaveLength(2);
     expect(statuses.filter((s) => s === 'DEVICE_LIMIT_REACHED')).toHaveLength(18);
     expect(await devicesOf(app, u.id)).toHaveLength(3);
@@ -192,7 +189,7 @@ describe('owner issuance for air-gapped machines', () => {
     for (const ttl of [59, 525_601, 0]) {
       const refused = await consoleIssue(app, u.id, { hardware_id: 'HW-1', ttl_minutes: ttl });
       expectError(refused, 422, 'VALIDATION_FAILED');
-      expect((refused.json<{ errors: Array<{ field: string }> }>()).errors[0]!.field).toBe('ttl_minutes');
+      expect(refused.json<{ errors: Array<{ field: string }> }>().errors[0]!.field).toBe('ttl_minutes');
     }
   });
 
@@ -229,7 +226,7 @@ describe('owner issuance for air-gapped machines', () => {
     const app = await createApplication(t, { default_allowed_devices: 4 });
     const u = await member(t, app, 'ursula', undefined, 60, { hardware_id: 'HW-0' });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => consoleIssue(app, u.id, { hardware_id: `HW-C${i}` })));
-    const statuses = answers.map((r) => (r.statusCode === 201 ? 'ok' : (r.json<{ error_code: string }>()).error_code));
+    const statuses = answers.map((r) => (r.statusCode === 201 ? 'ok' : r.json<{ error_code: string }>().error_code));
     expect(statuses.filter((s) => s === 'ok')).toHaveLength(3);
     expect(statuses.filter((s) => s === 'DEVICE_LIMIT_REACHED')).toHaveLength(17);
     expect(await devicesOf(app, u.id)).toHaveLength(4);
@@ -251,7 +248,7 @@ describe('owner issuance for air-gapped machines', () => {
     expectError(wrongKey, 401, 'INVALID_ADMIN_API_KEY');
   });
 
-  it('a file for one application does not verify as another application\'s', async () => {
+  it("a file for one application does not verify as another application's", async () => {
     const app = await createApplication(t, { device_auth: false });
     const other = await createApplication(t, { device_auth: false });
     await member(t, app, 'walter', undefined, null);

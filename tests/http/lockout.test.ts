@@ -20,7 +20,7 @@ async function guessTenTimes(username: string) {
   for (let i = 0; i < 10; i++) expectError(await login(t, app, { username, password: `guess-${i}-wrong` }, {}, ATTACKER), 401, 'INVALID_CREDENTIALS');
 }
 
-describe('a stranger\'s guesses', () => {
+describe("a stranger's guesses", () => {
   it('lock the account for the guessing address only: its owner still signs in from home', async () => {
     const alice = await member(t, app, 'alice');
     await guessTenTimes('alice');
@@ -78,7 +78,7 @@ describe('eleven addresses, ten wrong passwords each (the default limits)', () =
     expectError(await login(t, defaults, { username: 'carol', password: 'wrong' }, { hardware_id: 'carols-laptop' }, HOME), 401, 'INVALID_CREDENTIALS');
   });
 
-  it('from eleven addresses of one /24: they share one network\'s ten guesses, and nobody else is locked', async () => {
+  it("from eleven addresses of one /24: they share one network's ten guesses, and nobody else is locked", async () => {
     const dave = await member(t, defaults, 'dave', 'dave-password-1', 60, { hardware_id: 'daves-pc' });
     await attack('dave', elevenNeighbours);
     // Every address of that network is locked for dave after the first ten guesses...
@@ -87,7 +87,7 @@ describe('eleven addresses, ten wrong passwords each (the default limits)', () =
     expect((await login(t, defaults, { username: 'dave', password: dave.password }, { hardware_id: 'daves-pc' }, { ip: '192.0.2.202' })).statusCode).toBe(200);
   });
 
-  it('IPv6: addresses of one /48 share one network\'s guesses', async () => {
+  it("IPv6: addresses of one /48 share one network's guesses", async () => {
     const erin = await member(t, defaults, 'erin', 'erin-password-1', 60, { hardware_id: 'erins-pc' });
     const sixty4s = Array.from({ length: 11 }, (_, i) => `2001:db8:77:${i + 1}::5`);
     await attack('erin', sixty4s);
@@ -97,7 +97,7 @@ describe('eleven addresses, ten wrong passwords each (the default limits)', () =
 });
 
 describe('DELETE /api/console/applications/{app_id}/users/{user_id}/lock', () => {
-  it('lifts the user\'s locks at every address: password, license code and code guesses', async () => {
+  it("lifts the user's locks at every address: password, license code and code guesses", async () => {
     const alice = await member(t, app, 'alice');
     await guessTenTimes('alice');
     // Alice locked on code guesses at activation too; carol is a license-code user.
@@ -114,7 +114,7 @@ describe('DELETE /api/console/applications/{app_id}/users/{user_id}/lock', () =>
     expect((await login(t, app, { code: code as string }, {}, HOME)).statusCode).toBe(200);
   });
 
-  it('404 USER_NOT_FOUND for an unknown user, another application\'s user, or another owner\'s application', async () => {
+  it("404 USER_NOT_FOUND for an unknown user, another application's user, or another owner's application", async () => {
     const other = await createApplication(t, { device_auth: false });
     const stranger = await member(t, other, 'stranger');
     await guessTenTimesAt(other, 'stranger');

@@ -51,11 +51,7 @@ describe('POST /auth/login', () => {
     expect((await call(t, legacy, 'POST', '/activate_license', { code, username: 'alice', password: 'password123', ...HW })).statusCode).toBe(200);
     expectError(await login(t, legacy, { code: code as string }, HW), 401, 'LICENSE_USED');
     expectError(await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': code as string, 'x-hardware-id': 'HW-1' } }), 401, 'LICENSE_USED');
-    expectError(
-      await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', 'x-hardware-id': 'HW-1' } }),
-      401,
-      'LICENSE_INVALID',
-    );
+    expectError(await call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', 'x-hardware-id': 'HW-1' } }), 401, 'LICENSE_INVALID');
   });
 
   it('401 DEVICE_REQUIRED without a hardware id when device auth is on', async () => {
@@ -114,12 +110,7 @@ describe('POST /auth/login', () => {
     await ban(t, app, 'user', u.id);
     expectError(await login(t, app, { username: 'oscar', password: u.password }, { hardware_id: 'HW-O' }, { ip: '10.21.0.1' }), 403, 'BANNED');
     const all = await bans(t, app);
-    expect(all).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ type: 'ip', value: '10.21.0.1' }),
-        expect.objectContaining({ type: 'hardware_id', value: 'HW-O' }),
-      ]),
-    );
+    expect(all).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ip', value: '10.21.0.1' }), expect.objectContaining({ type: 'hardware_id', value: 'HW-O' })]));
     // Without propagation only the banned identifier is refused.
     const quiet = await createApplication(t, { device_auth: false, ban_propagation: false });
     const q = await member(t, quiet, 'pia');
@@ -234,8 +225,6 @@ describe('sessions', () => {
     // A ban of the device does propagate, to the address and the user the token proves.
     await ban(t, app, 'hardware_id', HW.hardware_id);
     expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok), ip: '10.23.0.2' }), 403, 'BANNED');
-    expect(await bans(t, app)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id }), expect.objectContaining({ type: 'ip', value: '10.23.0.2' })]),
-    );
+    expect(await bans(t, app)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'user', value: u.id }), expect.objectContaining({ type: 'ip', value: '10.23.0.2' })]));
   });
 });

@@ -24,7 +24,12 @@ beforeAll(async () => {
   session = await token(t, app, { username: 'alice', password: u.password });
   [code] = (await createLicenses(t, app.id, 1, 60)) as [string];
   signing = await createApplication(t, { device_auth: false, legacy_auth: true, anonymous_access: true, request_signing: true });
-  const hook = await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/webhooks`, headers: { authorization: `Bearer ${t.ownerToken}` }, payload: { url: 'https://93.184.216.34/hook', events: ['*'] } });
+  const hook = await t.inject({
+    method: 'POST',
+    url: `/api/console/applications/${app.id}/webhooks`,
+    headers: { authorization: `Bearer ${t.ownerToken}` },
+    payload: { url: 'https://93.184.216.34/hook', events: ['*'] },
+  });
   hookId = hook.json().endpoint.id;
   await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/webhooks/${hookId}/test`, headers: { authorization: `Bearer ${t.ownerToken}` } });
   // The delivery workers make deliveries from recorded events; here without attempting any.
@@ -135,7 +140,39 @@ const pathParam = fc.oneof(
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('username', 'password', 'code', 'hardware_id', 'credentials', 'name', 'count', 'minutes', 'user_ids', 'until', 'type', 'value', 'status', 'publish_from', 'email', 'is_public', 'title', 'current_password', 'new_password', 'response_signing', 'request_signing', 'signature_window_seconds', 'license_file_ttl_minutes', 'ttl_minutes', 'username_or_license_code', 'max_user_variables', 'device_reset_cooldown_hours', 'url', 'events', 'enabled', 'description'),
+    fc.constantFrom(
+      'username',
+      'password',
+      'code',
+      'hardware_id',
+      'credentials',
+      'name',
+      'count',
+      'minutes',
+      'user_ids',
+      'until',
+      'type',
+      'value',
+      'status',
+      'publish_from',
+      'email',
+      'is_public',
+      'title',
+      'current_password',
+      'new_password',
+      'response_signing',
+      'request_signing',
+      'signature_window_seconds',
+      'license_file_ttl_minutes',
+      'ttl_minutes',
+      'username_or_license_code',
+      'max_user_variables',
+      'device_reset_cooldown_hours',
+      'url',
+      'events',
+      'enabled',
+      'description',
+    ),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
 );
@@ -166,28 +203,25 @@ function encodePathParam(param: string): string {
   let out = '';
   for (const ch of param) {
     const cp = ch.codePointAt(0) ?? 0;
-    out +=
-      cp >= 0xd800 && cp <= 0xdfff
-        ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
-        : encodeURIComponent(ch);
+    out += cp >= 0xd800 && cp <= 0xdfff ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)].map((b) => `%${b.toString(16).toUpperCase()}`).join('') : encodeURIComponent(ch);
   }
   return out;
 }
 
 const fill = (template: string, param: string) =>
-  template
-    .replace('{app}', app.id)
-    .replace('{user}', userId)
-    .replace('{hook}', hookId)
-    .replace('{delivery}', deliveryId)
-    .replace(ID, encodePathParam(param));
+  template.replace('{app}', app.id).replace('{user}', userId).replace('{hook}', hookId).replace('{delivery}', deliveryId).replace(ID, encodePathParam(param));
 
 describe('malformed input never yields 5xx', () => {
   it('JSON bodies of any shape on every route', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), pathParam, body, fc.constantFrom<'valid' | 'random'>('valid', 'random'), async ([method, template, kind], param, payload, auth) => {
         const url = fill(template, param);
-        const res = await t.inject({ method, url, headers: headersFor(kind, auth, { 'x-api-key': 'k', authorization: 'Bearer x' }), ...(method === 'GET' || method === 'DELETE' ? {} : { payload: payload as object }) });
+        const res = await t.inject({
+          method,
+          url,
+          headers: headersFor(kind, auth, { 'x-api-key': 'k', authorization: 'Bearer x' }),
+          ...(method === 'GET' || method === 'DELETE' ? {} : { payload: payload as object }),
+        });
         expectClientError(res, `${method} ${url}`);
       }),
       { numRuns: 400 },
@@ -225,11 +259,15 @@ describe('malformed input never yields 5xx', () => {
 
   it('malformed URLs and query strings', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/api/console/applications/%', '/api/admin/user/%zz', '/api/console/applications/{app}/users?limit=%', '/api/console/applications/{app}/licenses?status=%E0%A4%A'), fc.string({ maxLength: 20 }), async (template, suffix) => {
-        const url = template.replace('{app}', app.id) + encodeURIComponent(suffix);
-        const res = await t.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
-        expectClientError(res, url);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/api/console/applications/%', '/api/admin/user/%zz', '/api/console/applications/{app}/users?limit=%', '/api/console/applications/{app}/licenses?status=%E0%A4%A'),
+        fc.string({ maxLength: 20 }),
+        async (template, suffix) => {
+          const url = template.replace('{app}', app.id) + encodeURIComponent(suffix);
+          const res = await t.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.ownerToken}` } });
+          expectClientError(res, url);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -335,9 +373,21 @@ describe('malformed input never yields 5xx', () => {
 
 describe('malformed input never yields 5xx with request signing on', () => {
   const integration = [...routes.filter(([, , k]) => k === 'integration').map(([m, path]) => [m, path] as const), ['GET', '/api/integration/files/{id}/download'] as const];
-  const timestamp = fc.oneof(asciiHeader, fc.integer({ min: -1e6, max: 1e6 }).map((skew) => String(Math.floor(t.clock.now() / 1000) + skew)), fc.constantFrom('1e12', '99999999999999999999', '-1', '0x10', ' 1'));
-  const nonce = fc.oneof(asciiHeader, fc.constant('').map(() => freshNonce()), fc.stringMatching(/^[A-Za-z0-9_-]{10,70}$/));
-  const signature = fc.oneof(asciiHeader, fc.base64String({ maxLength: 60 }).map((b) => `v1=${b}`), fc.constantFrom('v1=', 'v1= ', 'v2=abc'));
+  const timestamp = fc.oneof(
+    asciiHeader,
+    fc.integer({ min: -1e6, max: 1e6 }).map((skew) => String(Math.floor(t.clock.now() / 1000) + skew)),
+    fc.constantFrom('1e12', '99999999999999999999', '-1', '0x10', ' 1'),
+  );
+  const nonce = fc.oneof(
+    asciiHeader,
+    fc.constant('').map(() => freshNonce()),
+    fc.stringMatching(/^[A-Za-z0-9_-]{10,70}$/),
+  );
+  const signature = fc.oneof(
+    asciiHeader,
+    fc.base64String({ maxLength: 60 }).map((b) => `v1=${b}`),
+    fc.constantFrom('v1=', 'v1= ', 'v2=abc'),
+  );
   const credentialHeaders = fc.dictionary(fc.constantFrom('authorization', 'x-api-license-code', 'x-api-username', 'x-api-password', 'x-hardware-id'), asciiHeader);
   /** Bodies the routes accept, so that many requests get as far as the signature check and past it. */
   const wellFormed = fc.constantFrom<unknown>(

@@ -40,7 +40,14 @@ describe('malicious names', () => {
     expect(outside).toEqual([]);
     const ids: string[] = [];
     for (const name of names) {
-      const res = await upload(t, 'POST', '/api/admin/files', `Bearer ${app.credentials.admin_api_key}`, { name, is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from(name), filename: name });
+      const res = await upload(
+        t,
+        'POST',
+        '/api/admin/files',
+        `Bearer ${app.credentials.admin_api_key}`,
+        { name, is_public: 'true', store_encrypted: 'false' },
+        { content: Buffer.from(name), filename: name },
+      );
       expect(res.statusCode, name.slice(0, 30)).toBe(201);
       expect(res.json().name).toBe(name);
       ids.push(res.json().id);
@@ -56,7 +63,14 @@ describe('malicious names', () => {
       expect(got.rawPayload.toString()).toBe(names[i]);
     }
     // The by-name route takes them too, as metadata.
-    const put = await upload(t, 'PUT', `/api/admin/files/by-name/${encodeURIComponent('../../x')}`, `Bearer ${app.credentials.admin_api_key}`, { is_public: 'true', store_encrypted: 'false' }, { content: Buffer.from('v2') });
+    const put = await upload(
+      t,
+      'PUT',
+      `/api/admin/files/by-name/${encodeURIComponent('../../x')}`,
+      `Bearer ${app.credentials.admin_api_key}`,
+      { is_public: 'true', store_encrypted: 'false' },
+      { content: Buffer.from('v2') },
+    );
     expect(put.statusCode).toBe(200);
     // Nothing appeared beside the data folder, and inside it only server-made keys.
     expect(tree(parent).filter((p) => !p.startsWith(relative(parent, t.dataDir)))).toEqual([]);

@@ -36,8 +36,7 @@ const operation = (method: string, path: string): Operation => {
   return op;
 };
 /** The error codes an operation documents, over all its statuses. */
-const codesOf = (op: Operation) =>
-  Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {}).flatMap((m) => Object.values(m.examples ?? {}).map((e) => e.value.error_code)));
+const codesOf = (op: Operation) => Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {}).flatMap((m) => Object.values(m.examples ?? {}).map((e) => e.value.error_code)));
 
 type Spec = Parameters<Validator['validate']>[0];
 
@@ -68,19 +67,22 @@ it('has every registered route as an operation, and leaves out only the dashboar
   const missing = routes.filter((r) => !r.undocumented && !documented.has(`${r.method} ${r.path}`));
   expect(missing).toEqual([]);
   // Nothing else may be hidden: a route marked undocumented by mistake fails here.
-  expect(routes.filter((r) => r.undocumented).map((r) => `${r.method} ${r.path}`).sort()).toEqual(
-    ['GET /', 'GET /api/docs', 'GET /api/docs/reference.css', 'GET /api/docs/reference.js', 'GET /dashboard', 'GET /dashboard/*'].sort(),
-  );
+  expect(
+    routes
+      .filter((r) => r.undocumented)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort(),
+  ).toEqual(['GET /', 'GET /api/docs', 'GET /api/docs/reference.css', 'GET /api/docs/reference.js', 'GET /dashboard', 'GET /dashboard/*'].sort());
   // And nothing is documented that is not served.
   expect(documented.size).toBe(routes.filter((r) => !r.undocumented).length);
 });
 
 describe('security', () => {
-  it('declares the three APIs\' schemes', () => {
+  it("declares the three APIs' schemes", () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminApiKey', 'applicationKey', 'applicationSecret', 'consoleSession', 'consoleToken']);
   });
 
-  it('puts each operation under its API\'s scheme; the console sign-ins and the health checks need none', () => {
+  it("puts each operation under its API's scheme; the console sign-ins and the health checks need none", () => {
     expect(operation('post', '/api/integration/auth/login').security).toEqual([{ applicationKey: [], applicationSecret: [] }]);
     expect(operation('get', '/api/admin/license/{code}').security).toEqual([{ adminApiKey: [] }]);
     expect(operation('get', '/api/console/applications').security).toEqual([{ consoleToken: [] }, { consoleSession: [] }]);
@@ -116,17 +118,12 @@ describe('error codes per operation (docs/api.md, API reference)', () => {
     expect(operation('post', '/api/integration/auth/logout').responses['204']?.content).toBeUndefined();
     expect(Object.keys(operation('get', '/api/admin/files/{file_id}/download').responses['200']?.content ?? {})).toEqual(['application/octet-stream']);
     expect(Object.keys(operation('get', '/api/console/applications').responses['200']?.content ?? {})).toEqual(['application/json']);
-    expect(operation('get', '/api/console/applications/{app_id}/users').parameters.map((p) => `${p.in} ${p.name}`)).toEqual([
-      'path app_id',
-      'query query',
-      'query limit',
-      'query offset',
-    ]);
+    expect(operation('get', '/api/console/applications/{app_id}/users').parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['path app_id', 'query query', 'query limit', 'query offset']);
   });
 });
 
 describe('the reference page', () => {
-  it.each(['/api/docs', '/api/docs/reference.js', '/api/docs/reference.css'])('%s is served under the dashboard\'s headers', async (url) => {
+  it.each(['/api/docs', '/api/docs/reference.js', '/api/docs/reference.css'])("%s is served under the dashboard's headers", async (url) => {
     const res = await t.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     for (const [name, value] of Object.entries(DASHBOARD_HEADERS)) expect(res.headers[name]).toBe(value);
@@ -146,9 +143,7 @@ describe('examples', () => {
     const addFormats = (await import('ajv-formats')).default;
     const ajv = new Ajv({ strict: false });
     addFormats.default(ajv);
-    const shapes = Object.entries(await import('../../src/adapters/http/wire-schemas.js')).filter(
-      ([, schema]) => Array.isArray((schema as { examples?: unknown }).examples),
-    );
+    const shapes = Object.entries(await import('../../src/adapters/http/wire-schemas.js')).filter(([, schema]) => Array.isArray((schema as { examples?: unknown }).examples));
     expect(shapes.length).toBeGreaterThan(8);
     for (const [name, schema] of shapes) {
       const plain = JSON.parse(JSON.stringify(schema)) as { examples: unknown[] };

@@ -87,14 +87,23 @@ describe('planner statistics', () => {
 
         for (const [i, l] of LOOKUPS.entries()) {
           const nodes = await explain(pg, i, app.id);
-          expect(nodes.some((n) => n.node === 'Seq Scan'), `${l.name}: ${JSON.stringify(nodes)}`).toBe(false);
-          expect(nodes.filter((n) => n.index !== null).map((n) => n.index), l.name).toEqual([l.key === 'id' ? 'users_pkey' : 'users_app_username_key_uq']);
+          expect(
+            nodes.some((n) => n.node === 'Seq Scan'),
+            `${l.name}: ${JSON.stringify(nodes)}`,
+          ).toBe(false);
+          expect(
+            nodes.filter((n) => n.index !== null).map((n) => n.index),
+            l.name,
+          ).toEqual([l.key === 'id' ? 'users_pkey' : 'users_app_username_key_uq']);
           expect(Math.max(...nodes.map((n) => n.removed)), l.name).toBeLessThan(10);
         }
         // The user of each request is probed by its key, however many requests a statement carries.
         const [row] = await pg.unsafe(`explain (analyze, format json) ${executeAccess}`);
         const access = planNodes((row!['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan);
-        expect(access.filter((n) => n.node === 'Seq Scan'), JSON.stringify(access)).toEqual(access.filter((n) => n.node === 'Seq Scan' && n.removed < 10));
+        expect(
+          access.filter((n) => n.node === 'Seq Scan'),
+          JSON.stringify(access),
+        ).toEqual(access.filter((n) => n.node === 'Seq Scan' && n.removed < 10));
         expect(access.map((n) => n.index)).toContain('users_pkey');
         expect(access.map((n) => n.index)).not.toContain('users_app_created_idx');
       } finally {
@@ -107,7 +116,9 @@ describe('planner statistics', () => {
         expect(await t.store.refreshStatistics()).toEqual([]);
         for (const l of LOOKUPS) {
           const plan = db.prepare(`explain query plan select id from users where ${l.where.replace('$1', '?').replace('$2', '?')}`).all(app.id, 'seed77') as Array<{ detail: string }>;
-          expect(plan.map((p) => p.detail).join('; '), l.name).toMatch(l.key === 'id' ? /SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/ : /SEARCH users USING INDEX users_app_username_key_uq \(application_id=\? AND username_key=\?\)/);
+          expect(plan.map((p) => p.detail).join('; '), l.name).toMatch(
+            l.key === 'id' ? /SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/ : /SEARCH users USING INDEX users_app_username_key_uq \(application_id=\? AND username_key=\?\)/,
+          );
         }
         const access = (db.prepare(`explain query plan ${ACCESS_SQLITE}`).all(app.credentials.api_key, 'no-session', 'seed77') as Array<{ detail: string }>).map((p) => p.detail);
         expect(access.join('; ')).toMatch(/SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/);

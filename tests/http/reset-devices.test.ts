@@ -17,8 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const reset = (on: TestApplication, body: unknown, headers: Record<string, string> = {}, ip?: string) =>
-  call(t, on, 'POST', '/reset_devices', body, { headers, ...(ip ? { ip } : {}) });
+const reset = (on: TestApplication, body: unknown, headers: Record<string, string> = {}, ip?: string) => call(t, on, 'POST', '/reset_devices', body, { headers, ...(ip ? { ip } : {}) });
 const userPage = async (on: TestApplication, id: string) => (await consoleRequest(t, 'GET', `/applications/${on.id}/users/${id}`)).json();
 
 describe('POST /api/integration/reset_devices', () => {

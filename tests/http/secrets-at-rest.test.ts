@@ -65,7 +65,7 @@ it('no issued secret or password is stored in plain text', async () => {
   expect(dump.includes(Buffer.from(app.credentials.api_key, 'utf8'))).toBe(true);
 });
 
-it('a fresh data folder, its SQLite database and the database\'s -wal and -shm are readable by the owner only', async () => {
+it("a fresh data folder, its SQLite database and the database's -wal and -shm are readable by the owner only", async () => {
   const parent = mkdtempSync(join(tmpdir(), 'gatehouse-modes-'));
   // A usual umask would leave 0755 folders and 0644 files: the modes must not depend on it.
   const umask = process.umask(0o022);
@@ -75,9 +75,7 @@ it('a fresh data folder, its SQLite database and the database\'s -wal and -shm a
     const booted = await boot(readConfig({ GATEHOUSE_DATA_DIR: dataDir }), { argon2: testArgon2 });
     try {
       const db = join(dataDir, 'gatehouse.db');
-      const modes = Object.fromEntries(
-        [dataDir, db, `${db}-wal`, `${db}-shm`, join(dataDir, 'master.key')].map((p) => [p.slice(parent.length), statSync(p).mode & 0o777]),
-      );
+      const modes = Object.fromEntries([dataDir, db, `${db}-wal`, `${db}-shm`, join(dataDir, 'master.key')].map((p) => [p.slice(parent.length), statSync(p).mode & 0o777]));
       expect(modes).toEqual({
         '/data': 0o700,
         '/data/gatehouse.db': 0o600,

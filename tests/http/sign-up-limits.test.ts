@@ -39,7 +39,7 @@ it('an IPv6 client counts by its /64, and failed sign-ups (a taken name) do not 
   expect((await signUp(app, 'six3', '2001:db8:5:7::1')).statusCode).toBe(201);
 });
 
-it('a full application refuses sign-ups from every address, and another application\'s are unaffected', async () => {
+it("a full application refuses sign-ups from every address, and another application's are unaffected", async () => {
   t = await startTestApp({ signUpLimits: { perAddress: 100 } });
   const app = await createApplication(t, { device_auth: false, sign_ups_per_hour: 3 });
   const other = await createApplication(t, { device_auth: false, sign_ups_per_hour: 3 });
@@ -65,7 +65,7 @@ it('by default an application takes any number of sign-ups an hour; each address
   expectError(await signUp(app, 'again3', '10.90.0.1'), 429, 'RATE_LIMITED');
 });
 
-it('an owner\'s limit records sign_up.limited once, when a sign-up fills the window, and webhooks may subscribe to it', async () => {
+it("an owner's limit records sign_up.limited once, when a sign-up fills the window, and webhooks may subscribe to it", async () => {
   t = await startTestApp({ signUpLimits: { perAddress: 100 } });
   const app = await createApplication(t, { device_auth: false });
   const set = await consoleRequest(t, 'PATCH', `/applications/${app.id}`, { sign_ups_per_hour: 2 });

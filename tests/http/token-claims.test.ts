@@ -17,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 describe('token claims and the session row', () => {
-  it("a token re-signed to name another member is refused, and the real token still serves its own member", async () => {
+  it('a token re-signed to name another member is refused, and the real token still serves its own member', async () => {
     const alice = await member(t, app, 'alice');
     const mallory = await member(t, app, 'mallory');
     const aliceToken = await token(t, app, { username: 'alice', password: alice.password });
@@ -29,10 +29,7 @@ describe('token claims and the session row', () => {
     expect(aliceClaims).not.toBeNull();
 
     // Mallory's session, naming Alice as its user; and Alice's session, naming Mallory.
-    for (const forged of [
-      await tokens.issue({ ...malloryClaims!, userId: aliceClaims!.userId }),
-      await tokens.issue({ ...aliceClaims!, userId: malloryClaims!.userId }),
-    ]) {
+    for (const forged of [await tokens.issue({ ...malloryClaims!, userId: aliceClaims!.userId }), await tokens.issue({ ...aliceClaims!, userId: malloryClaims!.userId })]) {
       const res = await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(forged) });
       expectError(res, 401, 'INVALID_CREDENTIALS');
       expect(res.body).not.toContain('alice');
@@ -40,6 +37,6 @@ describe('token claims and the session row', () => {
 
     const own = await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(malloryToken) });
     expect(own.statusCode).toBe(200);
-    expect((own.json<{ user: { username: string } }>()).user.username).toBe('mallory');
+    expect(own.json<{ user: { username: string } }>().user.username).toBe('mallory');
   });
 });

@@ -175,7 +175,12 @@ describe('webhook deliveries (receivers on loopback)', () => {
     expect(verifyDelivery(c.secret, toCreated!)).toEqual(body);
     expect(() => verifyDelivery(c.secret, toAll!)).toThrow();
     expect(Object.keys(body)).toEqual(['type', 'timestamp', 'application_id', 'data']);
-    expect(body).toMatchObject({ type: 'user.created', timestamp: new Date(t.clock.now()).toISOString(), application_id: app.id, data: { user: { id: user.id, username: 'alice' }, source: 'sign_up' } });
+    expect(body).toMatchObject({
+      type: 'user.created',
+      timestamp: new Date(t.clock.now()).toISOString(),
+      application_id: app.id,
+      data: { user: { id: user.id, username: 'alice' }, source: 'sign_up' },
+    });
     for (const secret of [a.secret, c.secret, 'password123', 'argon2']) expect(toAll!.body).not.toContain(secret);
 
     const [delivery] = await deliveries(a.id);

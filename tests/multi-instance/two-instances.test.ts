@@ -142,7 +142,9 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     for (;;) {
       const res = await request(base, 'GET', '/api/admin/files', adminAuth);
       expect(res.status).toBe(200);
-      const files = (res.body as Array<{ id: string; processing_status: string; sha256: string | null; storage_path: string | null; processing_error: string | null }>).filter((f) => ids.includes(f.id));
+      const files = (res.body as Array<{ id: string; processing_status: string; sha256: string | null; storage_path: string | null; processing_error: string | null }>).filter((f) =>
+        ids.includes(f.id),
+      );
       if (files.length === ids.length && files.every((f) => f.processing_status !== 'PENDING')) return { files, ms: Date.now() - started };
       if (Date.now() - started > limitMs) throw new Error(`still PENDING after ${limitMs} ms: ${JSON.stringify(files.filter((f) => f.processing_status === 'PENDING').map((f) => f.id))}`);
       await sleep(200);
@@ -195,9 +197,7 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     const registered = (before.body.registered_devices as unknown[]).length;
     expect(registered).toBe(1);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        request(pick(i), 'POST', '/api/integration/auth/login', appHeaders, { credentials: { username: 'devcap', password }, hardware_id: `devcap-new-${i}` }),
-      ),
+      Array.from({ length: 40 }, (_, i) => request(pick(i), 'POST', '/api/integration/auth/login', appHeaders, { credentials: { username: 'devcap', password }, hardware_id: `devcap-new-${i}` })),
     );
     log.push(`device cap 2 (1 registered) login x40: ${JSON.stringify(tally(answers))}`);
     expect(answers.filter((r) => r.status === 200)).toHaveLength(2 - registered);
@@ -210,9 +210,7 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     const [code2] = await licenses(open.id, 1);
     const act2 = await request(pick(0), 'POST', '/api/integration/activate_license', open.headers, { code: code2, username: 'sescap', password });
     expect(act2.status, JSON.stringify(act2.body)).toBe(200);
-    const sessions = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => request(pick(i), 'POST', '/api/integration/auth/login', open.headers, { credentials: { username: 'sescap', password } })),
-    );
+    const sessions = await Promise.all(Array.from({ length: 40 }, (_, i) => request(pick(i), 'POST', '/api/integration/auth/login', open.headers, { credentials: { username: 'sescap', password } })));
     log.push(`session cap 3 login x40: ${JSON.stringify(tally(sessions))}`);
     expect(sessions.filter((r) => r.status === 200)).toHaveLength(3);
     expect(sessions.every((r) => r.status === 200 || (r.status >= 400 && r.status < 500))).toBe(true);
@@ -297,7 +295,11 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
 
   it('every upload, spread over both instances, is processed exactly once', async () => {
     const uploads = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTo(pick(i), i, 2 * MiB + random.int(2 * MiB), i % 3 === 0)));
-    const { files, ms } = await settle(pick(1), uploads.map((u) => u.id), 90_000);
+    const { files, ms } = await settle(
+      pick(1),
+      uploads.map((u) => u.id),
+      90_000,
+    );
     log.push(`10 uploads over A and B settled in ${ms} ms`);
     for (const u of uploads) {
       const f = files.find((x) => x.id === u.id)!;
@@ -309,7 +311,10 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     const objects = await backend.fileObjects();
     for (const u of uploads) {
       const f = files.find((x) => x.id === u.id)!;
-      expect(objects.filter((k) => k.startsWith(jobPrefix(f.storage_path))), u.id).toEqual([f.storage_path]);
+      expect(
+        objects.filter((k) => k.startsWith(jobPrefix(f.storage_path))),
+        u.id,
+      ).toEqual([f.storage_path]);
     }
     expect(objects.filter((k) => k.startsWith(`files/${appId}/`))).toHaveLength(uploads.length);
     expect(await backend.jobRows()).toBe(0);
@@ -326,7 +331,11 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     const pendingAtKill = await backend.jobRows();
     // The kill landed while A still held work (queued or claimed).
     expect(pendingAtKill).toBeGreaterThan(0);
-    const { files, ms } = await settle(sB.base, uploads.map((u) => u.id), 90_000);
+    const { files, ms } = await settle(
+      sB.base,
+      uploads.map((u) => u.id),
+      90_000,
+    );
     log.push(`6 large uploads to A, A SIGKILLed with ${pendingAtKill} jobs queued; B settled them ${Date.now() - killedAt} ms after the kill (${ms} ms polling)`);
     for (const u of uploads) {
       const f = files.find((x) => x.id === u.id)!;
@@ -374,74 +383,82 @@ describe.skipIf(!postgresUrl)('two instances on postgres+s3', () => {
   let sql: postgres.Sql | null = null;
   const dirs: string[] = [];
 
-  scenarios('postgres+s3', async () => {
-    s3 = await startS3Server();
-    const bucket = await s3.createBucket();
-    db = await freshDatabase();
-    sql = postgres(db.url, { max: 1, onnotice: () => {} });
-    const masterKey = randomBytes(32).toString('base64');
-    const shared = {
-      ...commonEnv(),
-      DATABASE_URL: db.url,
-      GATEHOUSE_BLOB_STORE: 's3',
-      S3_BUCKET: bucket,
-      S3_ENDPOINT: s3.endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_REGION: S3_TEST_REGION,
-      S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
-      S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
-      GATEHOUSE_MASTER_KEY: masterKey,
-    };
-    const envFor = () => {
-      const dir = mkdtempSync(join(tmpdir(), 'gatehouse-multi-pg-'));
-      dirs.push(dir);
-      return baseServerEnv({ ...shared, GATEHOUSE_DATA_DIR: dir });
-    };
-    const list = async (prefix: string) => {
-      const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const out = await s3!.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-        for (const o of out.Contents ?? []) keys.push(o.Key ?? '');
-        token = out.IsTruncated ? out.NextContinuationToken : undefined;
-      } while (token);
-      return keys;
-    };
-    return {
-      envs: [envFor(), envFor()],
-      fileObjects: () => list('files/'),
-      stagingObjects: () => list('staging/'),
-      jobRows: async () => Number((await sql!`select count(*)::int as n from jobs`)[0]!['n']),
-    };
-  }, async () => {
-    await sql?.end({ timeout: 5 });
-    await db?.drop();
-    await s3?.close();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  scenarios(
+    'postgres+s3',
+    async () => {
+      s3 = await startS3Server();
+      const bucket = await s3.createBucket();
+      db = await freshDatabase();
+      sql = postgres(db.url, { max: 1, onnotice: () => {} });
+      const masterKey = randomBytes(32).toString('base64');
+      const shared = {
+        ...commonEnv(),
+        DATABASE_URL: db.url,
+        GATEHOUSE_BLOB_STORE: 's3',
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: s3.endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_REGION: S3_TEST_REGION,
+        S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+        S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+        GATEHOUSE_MASTER_KEY: masterKey,
+      };
+      const envFor = () => {
+        const dir = mkdtempSync(join(tmpdir(), 'gatehouse-multi-pg-'));
+        dirs.push(dir);
+        return baseServerEnv({ ...shared, GATEHOUSE_DATA_DIR: dir });
+      };
+      const list = async (prefix: string) => {
+        const keys: string[] = [];
+        let token: string | undefined;
+        do {
+          const out = await s3!.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+          for (const o of out.Contents ?? []) keys.push(o.Key ?? '');
+          token = out.IsTruncated ? out.NextContinuationToken : undefined;
+        } while (token);
+        return keys;
+      };
+      return {
+        envs: [envFor(), envFor()],
+        fileObjects: () => list('files/'),
+        stagingObjects: () => list('staging/'),
+        jobRows: async () => Number((await sql!`select count(*)::int as n from jobs`)[0]!['n']),
+      };
+    },
+    async () => {
+      await sql?.end({ timeout: 5 });
+      await db?.drop();
+      await s3?.close();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    },
+  );
 });
 
 describe('two instances on sqlite', () => {
   let dataDir = '';
 
-  scenarios('sqlite', async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-multi-sqlite-'));
-    const env = baseServerEnv({ ...commonEnv(), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MASTER_KEY: randomBytes(32).toString('base64') });
-    const blobs = join(dataDir, 'blobs');
-    return {
-      envs: [env, { ...env }],
-      fileObjects: async () => walk(join(blobs, 'files')).map((k) => `files/${k}`),
-      stagingObjects: async () => walk(join(blobs, 'staging')).map((k) => `staging/${k}`),
-      jobRows: async () => {
-        const db = new Database(join(dataDir, 'gatehouse.db'), { readonly: true, fileMustExist: true });
-        try {
-          return (db.prepare('select count(*) as n from jobs').get() as { n: number }).n;
-        } finally {
-          db.close();
-        }
-      },
-    };
-  }, async () => {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  scenarios(
+    'sqlite',
+    async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-multi-sqlite-'));
+      const env = baseServerEnv({ ...commonEnv(), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MASTER_KEY: randomBytes(32).toString('base64') });
+      const blobs = join(dataDir, 'blobs');
+      return {
+        envs: [env, { ...env }],
+        fileObjects: async () => walk(join(blobs, 'files')).map((k) => `files/${k}`),
+        stagingObjects: async () => walk(join(blobs, 'staging')).map((k) => `staging/${k}`),
+        jobRows: async () => {
+          const db = new Database(join(dataDir, 'gatehouse.db'), { readonly: true, fileMustExist: true });
+          try {
+            return (db.prepare('select count(*) as n from jobs').get() as { n: number }).n;
+          } finally {
+            db.close();
+          }
+        },
+      };
+    },
+    async () => {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  );
 });

@@ -103,8 +103,7 @@ function scenarios(name: string, envs: () => Promise<{ a: NodeJS.ProcessEnv; b: 
     return { id: app.body.application.id as string, hookId: hook.body.endpoint.id as string, headers: { 'x-api-key': c.api_key, 'x-api-secret': c.api_secret } };
   }
 
-  const signUp = (base: string, headers: Record<string, string>, username: string) =>
-    request(base, 'POST', '/api/integration/sign_up', headers, { username, password: 'webhook-user-password' });
+  const signUp = (base: string, headers: Record<string, string>, username: string) => request(base, 'POST', '/api/integration/sign_up', headers, { username, password: 'webhook-user-password' });
 
   async function deliveries(base: string, appId: string, hookId: string) {
     const res = await request(base, 'GET', `/api/console/applications/${appId}/webhooks/${hookId}/deliveries`, ownerAuth);

@@ -44,7 +44,8 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-async function consoleCall(method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function consoleCall(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${server.base}/api/console${path}`, {
     method,
     headers: { authorization: ownerAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -55,7 +56,8 @@ async function consoleCall(method: string, path: string, body?: unknown): Promis
 }
 
 /** A python3 program with the SDK importable; its stdout's last line, parsed. */
-function python(program: string, env: Record<string, string>): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function python(program: string, env: Record<string, string>): Promise<any> {
   return new Promise((done, fail) => {
     const child = spawn('python3', ['-c', program], { env: { ...process.env, ...env, PYTHONPATH: join(repoRoot, 'sdk', 'python'), PYTHONDONTWRITEBYTECODE: '1' } });
     const out: string[] = [];
@@ -140,7 +142,9 @@ describe.skipIf(missing !== null)(`the server with its PostgreSQL stopped${missi
     const refusedContext = await ts.appContext().catch((e: unknown) => e);
     expect(refusedContext).toBeInstanceOf(GatehouseError);
     expect(refusedContext).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 5 });
-    const refusedLogin = await client('HW-TS').login({ username: 'alice', password: 'alice-password-1' }).catch((e: unknown) => e);
+    const refusedLogin = await client('HW-TS')
+      .login({ username: 'alice', password: 'alice-password-1' })
+      .catch((e: unknown) => e);
     expect(refusedLogin).toBeInstanceOf(GatehouseError);
     expect(refusedLogin).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
 

@@ -96,7 +96,13 @@ describe.skipIf(missing !== null)(`the Python SDK against a real server${missing
   it('passes its unittest suite, with no test skipped', async () => {
     const { code, output } = await unittestRun(printedInstall().pythonPath);
     if (code !== 0) console.error(output);
-    else console.log(output.split('\n').filter((l) => /skipped|^64 MiB|^Ran |^OK/.test(l)).join('\n'));
+    else
+      console.log(
+        output
+          .split('\n')
+          .filter((l) => /skipped|^64 MiB|^Ran |^OK/.test(l))
+          .join('\n'),
+      );
     expect(code, 'python3 -m unittest exit code').toBe(0);
     const ran = /^Ran (\d+) tests? in /m.exec(output);
     expect(ran, 'a "Ran N tests" line').not.toBeNull();

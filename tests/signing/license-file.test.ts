@@ -61,9 +61,15 @@ describe('verifyLicenseFile', () => {
 
   it('refuses any text as MALFORMED, never with another error', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.base64String({ maxLength: 300 }).map((b) => `${LICENSE_FILE_BEGIN}\n${b}\n${LICENSE_FILE_END}`)), (text) => {
-        expect(verdict(text)).toBe('MALFORMED');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.base64String({ maxLength: 300 }).map((b) => `${LICENSE_FILE_BEGIN}\n${b}\n${LICENSE_FILE_END}`),
+        ),
+        (text) => {
+          expect(verdict(text)).toBe('MALFORMED');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -90,7 +96,7 @@ describe('verifyLicenseFile', () => {
     );
   });
 
-  it('refuses a file with any one character of its base64, or of its envelope\'s base64url, changed', () => {
+  it("refuses a file with any one character of its base64, or of its envelope's base64url, changed", () => {
     const file = signedFile(JSON.stringify(claims));
     const body = file.split('\n')[1] as string;
     fc.assert(

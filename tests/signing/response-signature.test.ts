@@ -5,15 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createResponseSigningKeys } from '../../src/adapters/crypto/response-signing-keys.js';
 import { createSecrets } from '../../src/adapters/crypto/secrets.js';
-import {
-  bodyDigest,
-  downloadBodyDigest,
-  isWellFormedNonce,
-  parseSignatureHeader,
-  responseKeyId,
-  responseSignatureBase,
-  signatureHeader,
-} from '../../src/signing/response-signature.js';
+import { bodyDigest, downloadBodyDigest, isWellFormedNonce, parseSignatureHeader, responseKeyId, responseSignatureBase, signatureHeader } from '../../src/signing/response-signature.js';
 
 const docs = readFileSync(new URL('../../docs/signing.md', import.meta.url), 'utf8');
 const secrets = createSecrets(randomBytes(32));
@@ -71,12 +63,20 @@ describe('response signing keys', () => {
   });
 
   it('the header holds one entry per key, space-separated', () => {
-    expect(signatureHeader([{ keyId: 'aaaa', signature: 'c2ln' }, { keyId: 'bbbb', signature: 'c2lnMg==' }])).toBe('v1=aaaa:c2ln v1=bbbb:c2lnMg==');
+    expect(
+      signatureHeader([
+        { keyId: 'aaaa', signature: 'c2ln' },
+        { keyId: 'bbbb', signature: 'c2lnMg==' },
+      ]),
+    ).toBe('v1=aaaa:c2ln v1=bbbb:c2lnMg==');
     expect(downloadBodyDigest('ff', undefined)).toBe('ff:');
   });
 
   it('a client reads the entries back, passing over those of another version or shape', () => {
-    const entries = [{ keyId: '0123456789abcdef', signature: 'c2ln' }, { keyId: 'fedcba9876543210', signature: 'c2lnMg==' }];
+    const entries = [
+      { keyId: '0123456789abcdef', signature: 'c2ln' },
+      { keyId: 'fedcba9876543210', signature: 'c2lnMg==' },
+    ];
     expect(parseSignatureHeader(signatureHeader(entries))).toEqual(entries);
     expect(parseSignatureHeader(`v2=0123456789abcdef:c2ln ${signatureHeader(entries.slice(1))} v1=short:c2ln v1=0123456789ABCDEF:c2ln`)).toEqual(entries.slice(1));
     expect(parseSignatureHeader('')).toEqual([]);

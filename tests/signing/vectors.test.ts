@@ -119,7 +119,10 @@ function verdictOf(c: ResponseCase): Verdict {
 
 /** The SDK's verdict on the case, as a Response it received. */
 async function sdkVerdict(c: ResponseCase): Promise<string> {
-  const verifier = createResponseVerifier(c.pinned_keys.map((name) => keyOf(name).public_key_base64), vectors.application_id);
+  const verifier = createResponseVerifier(
+    c.pinned_keys.map((name) => keyOf(name).public_key_base64),
+    vectors.application_id,
+  );
   const body = c.response.body === '' ? null : Buffer.from(c.response.body, 'utf8');
   const response = new Response(body, { status: c.response.status, headers: c.response.headers });
   const sent = { method: c.request.method, pathAndQuery: c.request.path_and_query, nonce: c.request.x_nonce, requestSignature: c.request.x_signature };
@@ -197,7 +200,15 @@ describe.each(vectors.request_cases.map((c) => [c.name, c] as const))('request c
     const r = c.request;
     expect(credentialsDigest(r.credential_headers)).toBe(c.credentials_digest);
     expect(requestBodyDigest(Buffer.from(r.body, 'utf8'))).toBe(c.body_digest);
-    const base = requestSignatureBase({ timestamp: r.x_timestamp, nonce: r.x_nonce, method: r.method, pathAndQuery: r.path_and_query, apiKey: r.x_api_key, credentialsDigest: c.credentials_digest, bodyDigest: c.body_digest });
+    const base = requestSignatureBase({
+      timestamp: r.x_timestamp,
+      nonce: r.x_nonce,
+      method: r.method,
+      pathAndQuery: r.path_and_query,
+      apiKey: r.x_api_key,
+      credentialsDigest: c.credentials_digest,
+      bodyDigest: c.body_digest,
+    });
     expect(base).toBe(c.signed_text);
     const key = vectors.keys.request_signing_key_base64;
     expect(createRequestSignatures(secrets).matches(secrets.seal(key), base, c.x_signature)).toBe(c.expected.valid);
@@ -209,7 +220,10 @@ describe.each(vectors.request_cases.map((c) => [c.name, c] as const))('request c
 function licenseVerdict(c: LicenseFileCase): string {
   try {
     verifyLicenseFile(c.license_file, {
-      keys: pinnedEd25519Keys(c.pinned_keys.map((name) => keyOf(name).public_key_base64), 'pinned_keys'),
+      keys: pinnedEd25519Keys(
+        c.pinned_keys.map((name) => keyOf(name).public_key_base64),
+        'pinned_keys',
+      ),
       applicationId: c.application_id,
       hardwareId: c.hardware_id,
       now: c.now,

@@ -12,6 +12,8 @@ export interface DocsPage {
 }
 
 export function docsPages(): DocsPage[] {
-  const docs = readdirSync(join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(join(repoRoot, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => `docs/${name}`)].map((path) => ({ path, text: readFileSync(join(repoRoot, path), 'utf8') }));
 }

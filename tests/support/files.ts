@@ -19,9 +19,7 @@ export function multipartBody(parts: Array<[string, string | FilePart]>): { payl
     } else {
       const filename = (value.filename ?? 'build.bin').replace(/"/g, '%22');
       chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${value.type ?? 'application/octet-stream'}\r\n\r\n`,
-        ),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${value.type ?? 'application/octet-stream'}\r\n\r\n`),
         value.content,
         Buffer.from('\r\n'),
       );
@@ -38,15 +36,7 @@ export interface UploadFields {
 }
 
 /** An upload with the usual fields (name, is_public, store_encrypted) and a file. */
-export function upload(
-  t: TestApp,
-  method: 'POST' | 'PUT',
-  url: string,
-  authorization: string,
-  fields: UploadFields,
-  file: FilePart | null,
-  fileFirst = false,
-): Promise<LightMyRequestResponse> {
+export function upload(t: TestApp, method: 'POST' | 'PUT', url: string, authorization: string, fields: UploadFields, file: FilePart | null, fileFirst = false): Promise<LightMyRequestResponse> {
   const fieldParts = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<[string, string]>;
   const fileParts: Array<[string, FilePart]> = file === null ? [] : [['file', file]];
   const { payload, headers } = multipartBody(fileFirst ? [...fileParts, ...fieldParts] : [...fieldParts, ...fileParts]);

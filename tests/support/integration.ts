@@ -13,14 +13,7 @@ export interface CallOptions {
   ip?: string;
 }
 
-export function call(
-  t: TestApp,
-  app: TestApplication,
-  method: 'GET' | 'POST',
-  path: string,
-  payload?: unknown,
-  options: CallOptions = {},
-): Promise<LightMyRequestResponse> {
+export function call(t: TestApp, app: TestApplication, method: 'GET' | 'POST', path: string, payload?: unknown, options: CallOptions = {}): Promise<LightMyRequestResponse> {
   return t.inject({
     method,
     url: `/api/integration${path}`,
@@ -37,14 +30,7 @@ export async function signUp(t: TestApp, app: TestApplication, username: string,
 }
 
 /** A username-and-password user with `minutes` of membership (null: lifetime). */
-export async function member(
-  t: TestApp,
-  app: TestApplication,
-  username: string,
-  password = 'correct horse battery',
-  minutes: number | null = 60,
-  extra: Record<string, unknown> = {},
-) {
+export async function member(t: TestApp, app: TestApplication, username: string, password = 'correct horse battery', minutes: number | null = 60, extra: Record<string, unknown> = {}) {
   const user = await signUp(t, app, username, password, extra);
   const [code] = await createLicenses(t, app.id, 1, minutes);
   const res = await call(t, app, 'POST', '/activate_license', { code, username, password, ...extra });
@@ -59,7 +45,7 @@ export async function login(t: TestApp, app: TestApplication, credentials: Recor
 export async function token(t: TestApp, app: TestApplication, credentials: Record<string, string>, extra: Record<string, unknown> = {}) {
   const res = await login(t, app, credentials, extra);
   if (res.statusCode !== 200) throw new Error(`login: ${res.statusCode} ${res.body}`);
-  return (res.json<{ session_token: string }>()).session_token;
+  return res.json<{ session_token: string }>().session_token;
 }
 
 export const bearer = (tok: string) => ({ authorization: `Bearer ${tok}` });

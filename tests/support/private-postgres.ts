@@ -12,7 +12,11 @@ const run = promisify(execFile);
 /** Debian's binaries of the newest PostgreSQL installed (/usr/lib/postgresql/<major>/bin), or null. */
 function postgresBin(): string | null {
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const major = majors.find((v) => existsSync(join(root, v, 'bin', 'initdb')));
   return major === undefined ? null : join(root, major, 'bin');
 }
@@ -47,8 +51,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
     chownSync(dir, uid, gid);
   }
-  const pg = (tool: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args);
+  const pg = (tool: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args));
   const data = join(dir, 'data');
   await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const port = await freePort();

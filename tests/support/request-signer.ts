@@ -21,16 +21,7 @@ export interface RequestToSign {
 /** The x-signature value of `r` under `key` (the base64 request signing key). */
 export function signRequest(r: RequestToSign, key: string): string {
   const credentials = ['authorization', 'x-api-username', 'x-api-password', 'x-api-license-code', 'x-hardware-id'].map((h) => r.headers[h] ?? '').join('\n');
-  const text = [
-    'gatehouse-request-v1',
-    String(r.timestamp),
-    r.nonce,
-    r.method,
-    r.url,
-    r.headers['x-api-key'] ?? '',
-    sha256(credentials),
-    sha256(r.body ?? ''),
-  ].join('\n');
+  const text = ['gatehouse-request-v1', String(r.timestamp), r.nonce, r.method, r.url, r.headers['x-api-key'] ?? '', sha256(credentials), sha256(r.body ?? '')].join('\n');
   return `v1=${createHmac('sha256', Buffer.from(key, 'base64')).update(text, 'utf8').digest('base64')}`;
 }
 

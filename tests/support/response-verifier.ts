@@ -61,16 +61,7 @@ export function signatureEntries(res: LightMyRequestResponse): Map<string, strin
 export function verifies(res: LightMyRequestResponse, fields: SignedFields, publicKey: string): boolean {
   const signature = signatureEntries(res).get(keyIdOf(publicKey));
   if (signature === undefined) return false;
-  const text = [
-    'gatehouse-response-v1',
-    fields.timestamp,
-    fields.status,
-    fields.requestLine,
-    fields.applicationId,
-    fields.nonce,
-    fields.requestSignature,
-    fields.bodyDigest,
-  ].join('\n');
+  const text = ['gatehouse-response-v1', fields.timestamp, fields.status, fields.requestLine, fields.applicationId, fields.nonce, fields.requestSignature, fields.bodyDigest].join('\n');
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey, 'base64').toString('base64url') }, format: 'jwk' });
   return verify(null, Buffer.from(text, 'utf8'), key, Buffer.from(signature, 'base64'));
 }

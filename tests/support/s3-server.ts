@@ -151,7 +151,7 @@ const S3Object = require('s3rver/lib/models/object.js') as S3ObjectClass;
 const S3Error = require('s3rver/lib/models/error.js') as S3ErrorClass;
 const authenticate = (require('s3rver/lib/middleware/authentication.js') as () => Middleware)();
 
-const errorCode = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? (e).code : undefined);
+const errorCode = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined);
 /** No such object: nothing there, or a name too long for any object s3rver could have stored. */
 const isMissing = (e: unknown) => errorCode(e) === 'ENOENT' || errorCode(e) === 'ENAMETOOLONG';
 const ignoreMissing = (e: unknown) => {
@@ -294,9 +294,7 @@ function addedRoutes(store: S3rverStore): Middleware {
       const prefix = queryString(ctx.query.prefix) ?? '';
       const delimiter = queryString(ctx.query.delimiter) || undefined;
       const result: S3rverListing =
-        maxKeys === 0
-          ? { objects: [], commonPrefixes: [], isTruncated: false }
-          : await store.listObjects(bucket, { prefix: prefix || undefined, delimiter, startAfter, maxKeys });
+        maxKeys === 0 ? { objects: [], commonPrefixes: [], isTruncated: false } : await store.listObjects(bucket, { prefix: prefix || undefined, delimiter, startAfter, maxKeys });
       const last = result.objects.at(-1)?.key;
       ctx.body = {
         ListBucketResult: {
@@ -391,11 +389,7 @@ interface Fault {
 function faults(pending: Fault[]): Middleware {
   return async (ctx, next) => {
     const fault = pending.find(
-      (f) =>
-        f.remaining > 0 &&
-        f.match.method === ctx.method &&
-        (f.match.query === undefined || f.match.query.test(ctx.querystring)) &&
-        (f.match.path === undefined || f.match.path === ctx.path),
+      (f) => f.remaining > 0 && f.match.method === ctx.method && (f.match.query === undefined || f.match.query.test(ctx.querystring)) && (f.match.path === undefined || f.match.path === ctx.path),
     );
     if (fault === undefined) return next();
     fault.remaining--;

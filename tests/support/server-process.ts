@@ -41,7 +41,11 @@ function sourcesDigest(): string {
         .map((e) => relative(repoRoot, join(e.parentPath, e.name)));
     })
     .sort();
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(repoRoot, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(repoRoot, file)))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -57,7 +61,7 @@ export async function buildServer(): Promise<Build> {
   const marker = join(buildDir, 'complete');
   const lock = `${buildDir}.lock`;
   mkdirSync(cache, { recursive: true });
-  for (const started = Date.now(); !existsSync(marker); ) {
+  for (const started = Date.now(); !existsSync(marker);) {
     if (tryLock(lock)) {
       try {
         if (!existsSync(marker)) {

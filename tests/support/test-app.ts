@@ -227,7 +227,7 @@ export async function createLicenses(t: TestApp, appId: string, count: number, m
     payload: { count, minutes },
   });
   if (res.statusCode !== 201) throw new Error(`create licenses: ${res.statusCode} ${res.body}`);
-  return (res.json<{ licenses: Array<{ code: string }> }>()).licenses.map((l) => l.code);
+  return res.json<{ licenses: Array<{ code: string }> }>().licenses.map((l) => l.code);
 }
 
 /** Console request shorthand. */

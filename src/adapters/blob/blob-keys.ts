@@ -13,10 +13,7 @@ const KEY = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/;
 const describeKey = (key: unknown) => (typeof key === 'string' ? JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key) : typeof key);
 
 export const isBlobKey = (key: string): boolean =>
-  typeof key === 'string' &&
-  key.length <= MAX_BLOB_KEY_LENGTH &&
-  KEY.test(key) &&
-  key.split('/').every((segment) => segment.length <= MAX_BLOB_KEY_SEGMENT_LENGTH);
+  typeof key === 'string' && key.length <= MAX_BLOB_KEY_LENGTH && KEY.test(key) && key.split('/').every((segment) => segment.length <= MAX_BLOB_KEY_SEGMENT_LENGTH);
 
 export function assertBlobKey(key: string): void {
   if (!isBlobKey(key)) throw new Error(`invalid blob key ${describeKey(key)}`);

@@ -48,8 +48,7 @@ const WRITE_BEHIND_BYTES = 32 * 1024 * 1024;
 const openFd = promisify(openCallback);
 const RENAME_ATTEMPTS = 5;
 
-const errorCode = (e: unknown): string | undefined =>
-  typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+const errorCode = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined);
 
 /** Errors meaning "no object here": nothing at the path, or a folder where the file would be. */
 const isMissing = (e: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(errorCode(e) ?? '');

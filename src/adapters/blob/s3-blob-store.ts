@@ -40,16 +40,7 @@
 // CRC checksums are sent and checked only where an operation requires them, as S3-compatible
 // stores vary in their support for them.
 import { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
@@ -91,7 +82,7 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
-const shape = (e: unknown): SdkErrorShape => (typeof e === 'object' && e !== null ? (e) : {});
+const shape = (e: unknown): SdkErrorShape => (typeof e === 'object' && e !== null ? e : {});
 const statusOf = (e: unknown): number | undefined => {
   const status = shape(e).$metadata?.httpStatusCode;
   return typeof status === 'number' ? status : undefined;
@@ -152,11 +143,7 @@ const secondsOf = (date: Date | undefined): number => {
 };
 
 /** The body's bytes, copied, counted, and failing past maxBytes; records the failure it raised. */
-async function* countBytes(
-  body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>,
-  maxBytes: number,
-  state: { size: number; failure: { error: unknown } | null },
-): AsyncGenerator<Buffer> {
+async function* countBytes(body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>, maxBytes: number, state: { size: number; failure: { error: unknown } | null }): AsyncGenerator<Buffer> {
   const iterator = (body as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
   let finished = false;
   try {
@@ -343,9 +330,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       if (range !== undefined) assertBlobRange(range);
       let body: unknown;
       try {
-        const out = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: objectKey, Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` }),
-        );
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey, Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` }));
         body = out.Body;
       } catch (e) {
         if (isNotFound(e)) return null;

@@ -57,12 +57,7 @@ export function createArgon2Hasher(options: Argon2HasherOptions): PasswordHasher
     needsRehash(stored) {
       try {
         const p = parseOptions(stored);
-        return (
-          (p.algorithm as number) !== ARGON2ID ||
-          p.memoryCost < parameters.memoryCost ||
-          p.timeCost < parameters.timeCost ||
-          p.parallelism < parameters.parallelism
-        );
+        return (p.algorithm as number) !== ARGON2ID || p.memoryCost < parameters.memoryCost || p.timeCost < parameters.timeCost || p.parallelism < parameters.parallelism;
       } catch {
         return true;
       }

@@ -78,10 +78,7 @@ parentPort.on('message', (m) => {
 });
 `;
 
-export type FromWorker =
-  | { op: 'ack'; id: number; buffer: ArrayBuffer }
-  | { op: 'digest'; id: number; sha256: string }
-  | { op: 'sealed'; id: number; buffer: ArrayBuffer; out: ArrayBuffer };
+export type FromWorker = { op: 'ack'; id: number; buffer: ArrayBuffer } | { op: 'digest'; id: number; sha256: string } | { op: 'sealed'; id: number; buffer: ArrayBuffer; out: ArrayBuffer };
 
 /** What a worker calls back on, per stream. */
 export interface Listener {

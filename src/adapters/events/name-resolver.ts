@@ -26,7 +26,11 @@ const isLocalhost = (host: string) => /(^|\.)localhost\.?$/i.test(host);
 
 export function createDnsResolver(options: DnsResolverOptions): Resolver {
   return async (host) => {
-    if (isLocalhost(host)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+    if (isLocalhost(host))
+      return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ];
     if (/(^|\.)invalid\.?$/i.test(host)) throw new Error(`${host} is under .invalid, which never resolves`);
     // One resolver per lookup, so cancelling at the deadline cancels only this lookup's queries.
     const dns = new DnsResolver({ timeout: Math.max(1, Math.floor(options.timeoutMs / 2)), tries: 1 });

@@ -24,7 +24,6 @@ import type { WebhookEndpointRecord } from '../../application/ports/webhook-stor
 const userTarget = (u: Pick<UserRecord, 'id' | 'username'>) => ({ type: 'user', id: u.id, label: u.username });
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
-
 const deviceData = (d: DeviceRecord) => ({ id: d.id, hardware_id: d.hardwareId, registered_at: toIso(d.registeredAt) });
 
 /** `user.created`: by a sign-up (`sign_up`) or a sign-up with a license code. */
@@ -163,7 +162,12 @@ export const variableChanged = (applicationId: string, name: string, before: Var
   changes: { value: [valueDigest(before?.value), valueDigest(after?.value)], is_public: [before?.isPublic ?? null, after?.isPublic ?? null] },
 });
 
-export const userVariableChanged = (user: { applicationId: string; id: string; username: string | null }, name: string, before: UserVariableRecord | null, after: UserVariableRecord | null): EventDraft => ({
+export const userVariableChanged = (
+  user: { applicationId: string; id: string; username: string | null },
+  name: string,
+  before: UserVariableRecord | null,
+  after: UserVariableRecord | null,
+): EventDraft => ({
   applicationId: user.applicationId,
   action: 'variable.changed',
   target: { type: 'user_variable', id: `${user.id}/${name}`, label: name },

@@ -61,10 +61,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
   );
 
-  app.get(
-    '/license/:code',
-    { schema: { params: Type.Object({ code: LicenseCode }, closed), response: answers({ 200: LicenseLookup }) }, config: { errors: ['LICENSE_NOT_FOUND'] } },
-    async (request) =>
+  app.get('/license/:code', { schema: { params: Type.Object({ code: LicenseCode }, closed), response: answers({ 200: LicenseLookup }) }, config: { errors: ['LICENSE_NOT_FOUND'] } }, async (request) =>
     licenseLookupJson(await lookupLicense(deps, applicationOf(request), request.params.code)),
   );
 

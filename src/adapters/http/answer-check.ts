@@ -76,8 +76,6 @@ export function checkAnswers(app: FastifyInstance): void {
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     const options = request.routeOptions;
     if (options.config?.serialised !== true || reply.statusCode >= 400 || typeof payload !== 'string') return done(null, payload);
-    checked(done, payload, () =>
-      checker.check(`${request.method} ${options.url ?? ''}`, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, JSON.parse(payload)),
-    );
+    checked(done, payload, () => checker.check(`${request.method} ${options.url ?? ''}`, options.schema?.response as Record<string, unknown> | undefined, reply.statusCode, JSON.parse(payload)));
   });
 }

@@ -76,9 +76,7 @@ fetch('${OPENAPI_PATH}').then((r) => r.json()).then(render, (e) => { document.ge
 /** GET /api/docs and its two files; not part of the document itself. */
 export function apiDocsRoutes(app: FastifyInstance): void {
   const page = (path: string, type: string, body: string) =>
-    app.get(path, { config: { undocumented: true } }, async (_request, reply) =>
-      reply.headers(DASHBOARD_HEADERS).header('cache-control', 'no-cache').type(type).send(body),
-    );
+    app.get(path, { config: { undocumented: true } }, async (_request, reply) => reply.headers(DASHBOARD_HEADERS).header('cache-control', 'no-cache').type(type).send(body));
   page('/api/docs', 'text/html; charset=utf-8', PAGE);
   page('/api/docs/reference.js', 'text/javascript; charset=utf-8', SCRIPT);
   page('/api/docs/reference.css', 'text/css; charset=utf-8', STYLE);

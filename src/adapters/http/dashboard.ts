@@ -85,8 +85,7 @@ async function readIndex(root: string): Promise<Buffer | null> {
   }
 }
 
-const sendIndex = (reply: FastifyReply, index: Buffer) =>
-  reply.header('cache-control', REVALIDATE).type('text/html; charset=utf-8').send(index);
+const sendIndex = (reply: FastifyReply, index: Buffer) => reply.header('cache-control', REVALIDATE).type('text/html; charset=utf-8').send(index);
 
 /**
  * Registers /dashboard on `app`. Files are read per request (a rebuilt dashboard is served

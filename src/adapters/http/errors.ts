@@ -89,7 +89,10 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetails = {}) {
   noteErrorCode(reply, code);
   if (details.retryAfterSeconds !== undefined) reply.header('retry-after', String(details.retryAfterSeconds));
-  return reply.code(statusOf(code, details)).type('application/json; charset=utf-8').send(errorBody(code, message, details));
+  return reply
+    .code(statusOf(code, details))
+    .type('application/json; charset=utf-8')
+    .send(errorBody(code, message, details));
 }
 
 interface AjvIssue {
@@ -116,12 +119,7 @@ function validationIssues(error: FastifyError): FieldError[] {
   if (union) return [{ field: fieldOf(context, union), message: 'does not match any accepted shape' }];
   return issues.slice(0, 20).map((issue) => ({
     field: fieldOf(context, issue),
-    message:
-      issue.keyword === 'additionalProperties'
-        ? 'is not an accepted field'
-        : issue.keyword === 'required'
-          ? 'is required'
-          : (issue.message ?? 'is invalid'),
+    message: issue.keyword === 'additionalProperties' ? 'is not an accepted field' : issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid'),
   }));
 }
 

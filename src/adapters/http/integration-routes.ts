@@ -96,10 +96,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
   );
 
-  const Credentials = Type.Union([
-    Type.Object({ username: Username, password: Password }, closed),
-    Type.Object({ code: LicenseCode }, closed),
-  ]);
+  const Credentials = Type.Union([Type.Object({ username: Username, password: Password }, closed), Type.Object({ code: LicenseCode }, closed)]);
 
   app.post(
     '/auth/login',
@@ -117,19 +114,19 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/auth/logout',
     { ...takesNoBody, schema: { response: answers({ 204: NoBody }) }, config: { errors: ['LOGIN_REQUIRED', 'INVALID_CREDENTIALS', 'SESSION_EXPIRED'] } },
     async (request, reply) => {
-    const app = await applicationOf(request);
-    const token = bearer(request);
-    if (token === undefined) throw loginRequired();
-    await logout(deps, app, token);
-    return reply.code(204).send();
-  });
+      const app = await applicationOf(request);
+      const token = bearer(request);
+      if (token === undefined) throw loginRequired();
+      await logout(deps, app, token);
+      return reply.code(204).send();
+    },
+  );
 
   // An offline license file for the authenticated user's machine (docs/signing.md, Offline license files).
   app.post(
     '/license_file',
     { schema: { body: Type.Object({ hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: LicenseFile }) }, config: { errors: USER_CREDENTIAL_ERRORS } },
-    async (request) =>
-    licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request))),
+    async (request) => licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request))),
   );
 
   // Answered as JSON text made mostly of serialised pieces kept with the content cache (views.ts).
@@ -150,11 +147,12 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: [...USER_CREDENTIAL_ERRORS, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'] },
     },
     async (request, reply) => {
-    const application = await applicationOf(request);
-    const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request));
-    signing.streamsStoredFile(request, file);
-    return sendFile(deps, request, reply, file);
-  });
+      const application = await applicationOf(request);
+      const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request));
+      signing.streamsStoredFile(request, file);
+      return sendFile(deps, request, reply, file);
+    },
+  );
 
   app.post(
     '/activate_license',
@@ -182,10 +180,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.put(
     '/user_variables/:name',
     { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: OWN_VARIABLE_SET_ERRORS } },
-    async (request) =>
-    userVariableJson(
-      await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value),
-    ),
+    async (request) => userVariableJson(await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value)),
   );
 
   app.delete('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: OWN_VARIABLE_DELETE_ERRORS } }, async (request, reply) => {
@@ -213,7 +208,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: ['INVALID_CREDENTIALS', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'RESET_DISABLED', 'RESET_COOLDOWN'] },
     },
     async (request) => {
-    const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request));
-    return { next_reset_at: toIso(nextResetAt) };
-  });
+      const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request));
+      return { next_reset_at: toIso(nextResetAt) };
+    },
+  );
 };

@@ -8,14 +8,7 @@ import type { Deps } from '../../application/deps.js';
 import type { ApplicationRecord, FileRecord, ResponseSigningKey } from '../../application/records.js';
 import { withSigningKeys } from '../../application/signing-keys.js';
 import { isDomainError, validationError } from '../../domain/errors.js';
-import {
-  bodyDigest,
-  downloadBodyDigest,
-  isWellFormedNonce,
-  responseKeyId,
-  responseSignatureBase,
-  signatureHeader,
-} from '../../signing/response-signature.js';
+import { bodyDigest, downloadBodyDigest, isWellFormedNonce, responseKeyId, responseSignatureBase, signatureHeader } from '../../signing/response-signature.js';
 import { bearer, header } from './request-parts.js';
 
 export interface ResponseSigning {
@@ -51,9 +44,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     return application;
   };
   const knownWhileUnavailable = (request: FastifyRequest, error: unknown): ApplicationRecord | null =>
-    isDomainError(error) && error.code === 'SERVICE_UNAVAILABLE'
-      ? matchKnownApplication(deps, (apiKey) => lastKnown.get(apiKey), header(request, 'x-api-key'), header(request, 'x-api-secret'))
-      : null;
+    isDomainError(error) && error.code === 'SERVICE_UNAVAILABLE' ? matchKnownApplication(deps, (apiKey) => lastKnown.get(apiKey), header(request, 'x-api-key'), header(request, 'x-api-secret')) : null;
   const authenticate = (request: FastifyRequest) =>
     authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret')).then(remember, (error: unknown) => knownWhileUnavailable(request, error));
   // A key's id is a digest of its public key: made once per key, not per answer (a few keys sign
@@ -83,10 +74,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
       applicationId: application.id,
       nonce: header(request, 'x-nonce') ?? '',
       requestSignature: header(request, 'x-signature') ?? '',
-      bodyDigest:
-        storedSha256 === undefined
-          ? bodyDigest(sentBody(request, payload))
-          : downloadBodyDigest(storedSha256, contentRange === undefined ? undefined : String(contentRange)),
+      bodyDigest: storedSha256 === undefined ? bodyDigest(sentBody(request, payload)) : downloadBodyDigest(storedSha256, contentRange === undefined ? undefined : String(contentRange)),
     });
     if (storedSha256 !== undefined) reply.header('x-content-sha256', storedSha256);
     reply.header('x-timestamp', String(timestamp));

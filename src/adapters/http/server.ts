@@ -182,10 +182,11 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   if (options.metrics !== undefined) {
     const { metrics, route } = options.metrics;
     metrics.observe(app);
-    if (route) app.get('/metrics', { schema: { response: answers({ 200: MetricsText }) } }, async (_request, reply) => {
-      const { contentType, text } = await metrics.scrape();
-      return reply.type(contentType).send(text);
-    });
+    if (route)
+      app.get('/metrics', { schema: { response: answers({ 200: MetricsText }) } }, async (_request, reply) => {
+        const { contentType, text } = await metrics.scrape();
+        return reply.type(contentType).send(text);
+      });
   }
   lingeringClose(app);
   answersPerTurn(app);
@@ -204,9 +205,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   await app.register(consoleRoutes, { prefix: '/api/console', deps: options.deps, cookies: createSessionCookies(options.cookieSecure ?? 'auto') });
   await dashboardRoutes(app, options.dashboardDir ?? defaultDashboardDir());
   // The API reference (docs/api.md, API reference): the document, and a page that reads it.
-  app.get(OPENAPI_PATH, { schema: { response: answers({ 200: OpenApiDocument }) } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(openApi.document()),
-  );
+  app.get(OPENAPI_PATH, { schema: { response: answers({ 200: OpenApiDocument }) } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi.document()));
   apiDocsRoutes(app);
   return app;
 }

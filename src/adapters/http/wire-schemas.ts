@@ -42,10 +42,7 @@ export const LicenseFile = Type.Object(
   { ...closed, title: 'LicenseFile', examples: [{ license_file: '-----BEGIN GATEHOUSE LICENSE FILE-----\n...', expires_at: '2030-01-15T00:00:00.000Z' }] },
 );
 
-export const Session = Type.Object(
-  { session_token: Type.String(), expires_at: Instant },
-  { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z' }] },
-);
+export const Session = Type.Object({ session_token: Type.String(), expires_at: Instant }, { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z' }] });
 
 export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, examples: [{ next_reset_at: '2030-01-02T00:00:00.000Z' }] });
 
@@ -100,10 +97,7 @@ export const UserPage = Type.Object(
   { ...closed, title: 'UserPage' },
 );
 
-export const ResponseSigningKey = Type.Object(
-  { response_signing_public_key: Nullable(Type.String()), response_signing_key_id: Nullable(Type.String()) },
-  closed,
-);
+export const ResponseSigningKey = Type.Object({ response_signing_public_key: Nullable(Type.String()), response_signing_key_id: Nullable(Type.String()) }, closed);
 
 export const Application = Type.Object(
   {
@@ -170,10 +164,7 @@ export const License = Type.Object(licenseFields, { ...closed, title: 'License' 
 export const IssuedLicenses = Type.Object({ licenses: Type.Array(License) }, closed);
 
 /** GET /api/admin/license/{code} (docs/api.md, GET /license/{code}). */
-export const LicenseLookup = Type.Object(
-  { application_id: Id, ...licenseFields, is_credentials_license: Type.Boolean() },
-  { ...closed, title: 'LicenseLookup' },
-);
+export const LicenseLookup = Type.Object({ application_id: Id, ...licenseFields, is_credentials_license: Type.Boolean() }, { ...closed, title: 'LicenseLookup' });
 
 export const Variable = Type.Object(
   { name: Type.String(), value: Type.String(), is_public: Type.Boolean() },
@@ -313,10 +304,7 @@ export const AuditHead = Type.Object(
  * A page of the audit log, newest first; `next_cursor` is null on the last page. `names`: what
  * the entries' user and license ids (and the owner's own id) stand for, outside the hashed entries.
  */
-export const AuditPage = Type.Object(
-  { entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()), names: Type.Record(Type.String(), Type.String()) },
-  closed,
-);
+export const AuditPage = Type.Object({ entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()), names: Type.Record(Type.String(), Type.String()) }, closed);
 
 /** A webhook endpoint (docs/events.md, Webhooks); its secret only in WebhookSecret. */
 export const WebhookEndpoint = Type.Object(

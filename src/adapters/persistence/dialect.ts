@@ -299,8 +299,7 @@ export async function firstRow<Row>(d: Pick<Dialect, 'locked'>, query: Lockable<
 }
 
 /** The row `id` of the application's `table`. */
-export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) =>
-  and(eq(table.applicationId, applicationId), eq(table.id, id));
+export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) => and(eq(table.applicationId, applicationId), eq(table.id, id));
 
 /** Splits long id lists so one statement stays below either database's bound-parameter limit. */
 export function chunks<T>(items: readonly T[], size = 500): T[][] {

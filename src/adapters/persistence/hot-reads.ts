@@ -17,8 +17,12 @@ export function hotReads(dialect: Dialect) {
   const rowsOf = <T extends PgTable>(table: T, where: SQL | undefined, ...order: SQL[]) => {
     const fields = getTableColumns(table);
     // tsc needs the widening to check `from` on a generic table; the linter's checker does not.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-    const query = db.select(fields).from(table as PgTable).where(where).orderBy(...order);
+    const query = db
+      .select(fields)
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...order);
     // Every column of the table, as drizzle's select infers it for one table: its $inferSelect.
     return prepare(fields, query as unknown as BuiltSelect<T['$inferSelect']>);
   };

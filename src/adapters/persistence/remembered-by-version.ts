@@ -21,11 +21,7 @@ export interface RememberedByVersion<T> {
   set(key: string, versions: string, value: T): void;
 }
 
-export function rememberedByVersion<T>(
-  capacity = REMEMBERED_ANSWERS,
-  maxAgeMs = REMEMBERED_MAX_AGE_MS,
-  now: () => number = () => performance.now(),
-): RememberedByVersion<T> {
+export function rememberedByVersion<T>(capacity = REMEMBERED_ANSWERS, maxAgeMs = REMEMBERED_MAX_AGE_MS, now: () => number = () => performance.now()): RememberedByVersion<T> {
   // Insertion order is recency: a hit moves its entry to the end.
   const entries = new Map<string, { versions: string; value: T; at: number }>();
   return {

@@ -56,25 +56,28 @@ export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
 export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const { dialect, inFlight } = counted(opened);
   const reads = hotReads(dialect);
-  return answeringUnreachable<Store>({
-    ...ownerStore(dialect),
-    ...applicationStore(dialect, reads),
-    ...overviewStore(dialect),
-    ...licenseStore(dialect, reads),
-    ...userStore(dialect, reads),
-    ...userVariableStore(dialect),
-    ...sessionStore(dialect, reads),
-    ...banStore(dialect, reads),
-    ...throttleStore(dialect),
-    ...requestNonceStore(dialect),
-    ...contentStore(dialect, reads),
-    ...fileStore(dialect, reads),
-    ...jobQueue(dialect),
-    ...eventStore(dialect, options.auditKey ?? UNKEYED_AUDIT_KEY),
-    ...webhookStore(dialect),
-    databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
-    refreshStatistics: () => dialect.refreshStatistics(),
-    ping: () => dialect.ping(),
-    close: () => dialect.close(),
-  }, dialect.unreachable);
+  return answeringUnreachable<Store>(
+    {
+      ...ownerStore(dialect),
+      ...applicationStore(dialect, reads),
+      ...overviewStore(dialect),
+      ...licenseStore(dialect, reads),
+      ...userStore(dialect, reads),
+      ...userVariableStore(dialect),
+      ...sessionStore(dialect, reads),
+      ...banStore(dialect, reads),
+      ...throttleStore(dialect),
+      ...requestNonceStore(dialect),
+      ...contentStore(dialect, reads),
+      ...fileStore(dialect, reads),
+      ...jobQueue(dialect),
+      ...eventStore(dialect, options.auditKey ?? UNKEYED_AUDIT_KEY),
+      ...webhookStore(dialect),
+      databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
+      refreshStatistics: () => dialect.refreshStatistics(),
+      ping: () => dialect.ping(),
+      close: () => dialect.close(),
+    },
+    dialect.unreachable,
+  );
 }

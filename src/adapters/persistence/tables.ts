@@ -5,17 +5,7 @@
 // Everything an application owns cascades from `applications`, so deleting one row removes it all.
 // How to add a table or a column: docs/architecture.md.
 import { sql } from 'drizzle-orm';
-import type {
-  check,
-  index,
-  PgBigInt53BuilderInitial,
-  PgBooleanBuilderInitial,
-  PgIntegerBuilderInitial,
-  pgTable,
-  primaryKey,
-  text,
-  unique,
-} from 'drizzle-orm/pg-core';
+import type { check, index, PgBigInt53BuilderInitial, PgBooleanBuilderInitial, PgIntegerBuilderInitial, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 type Number53 = PgBigInt53BuilderInitial<string>;
 
@@ -57,7 +47,8 @@ export function defineTables(k: Kit) {
     'console_tokens',
     {
       id: k.text('id').primaryKey(),
-      ownerId: k.text('owner_id')
+      ownerId: k
+        .text('owner_id')
         .notNull()
         .references(() => owners.id, { onDelete: 'cascade' }),
       digest: k.text('digest').notNull().unique(),
@@ -79,7 +70,8 @@ export function defineTables(k: Kit) {
   const ownerIps = k.table(
     'owner_ips',
     {
-      ownerId: k.text('owner_id')
+      ownerId: k
+        .text('owner_id')
         .notNull()
         .references(() => owners.id, { onDelete: 'cascade' }),
       ip: k.text('ip').notNull(),
@@ -93,7 +85,8 @@ export function defineTables(k: Kit) {
     'applications',
     {
       id: k.text('id').primaryKey(),
-      ownerId: k.text('owner_id')
+      ownerId: k
+        .text('owner_id')
         .notNull()
         .references(() => owners.id, { onDelete: 'cascade' }),
       name: k.text('name').notNull(),
@@ -151,7 +144,8 @@ export function defineTables(k: Kit) {
   );
 
   const appRef = () =>
-    k.text('application_id')
+    k
+      .text('application_id')
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' });
 
@@ -186,7 +180,8 @@ export function defineTables(k: Kit) {
   );
 
   const userRef = () =>
-    k.text('user_id')
+    k
+      .text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' });
 
@@ -241,7 +236,10 @@ export function defineTables(k: Kit) {
     // serves deleting a user's sessions with the user; expires: the retention purge finds
     // sessions that ended long ago. (The overview counts logins in login_days, not here.)
     (t) => [
-      k.index('sessions_user_live_idx').on(t.userId, t.expiresAt).where(sql`${t.revokedAt} is null`),
+      k
+        .index('sessions_user_live_idx')
+        .on(t.userId, t.expiresAt)
+        .where(sql`${t.revokedAt} is null`),
       k.index('sessions_user_expires_idx').on(t.userId, t.expiresAt),
       k.index('sessions_expires_idx').on(t.expiresAt),
     ],
@@ -457,7 +455,10 @@ export function defineTables(k: Kit) {
       k.unique('files_app_name_uq').on(t.applicationId, t.name),
       k.check(
         'files_stored_together',
-        sql.join([t.sizeBytes, t.sha256, t.storedSizeBytes, t.storedSha256, t.storedEncrypted].map((c) => sql`(${t.storedBlobKey} is null) = (${c} is null)`), sql` and `),
+        sql.join(
+          [t.sizeBytes, t.sha256, t.storedSizeBytes, t.storedSha256, t.storedEncrypted].map((c) => sql`(${t.storedBlobKey} is null) = (${c} is null)`),
+          sql` and `,
+        ),
       ),
     ],
   );
@@ -467,7 +468,8 @@ export function defineTables(k: Kit) {
     {
       id: k.text('id').primaryKey(),
       applicationId: appRef(),
-      fileId: k.text('file_id')
+      fileId: k
+        .text('file_id')
         .notNull()
         .references(() => files.id, { onDelete: 'cascade' }),
       stagingKey: k.text('staging_key').notNull(),
@@ -543,7 +545,8 @@ export function defineTables(k: Kit) {
   // the newest entries is noticed too (docs/events.md, Tamper evidence). `keyed`: the last link
   // was keyed; a chain made before keying is re-anchored once (audit.rekeyed).
   const auditChainHeads = k.table('audit_chain_heads', {
-    applicationId: k.text('application_id')
+    applicationId: k
+      .text('application_id')
       .primaryKey()
       .references(() => applications.id, { onDelete: 'cascade' }),
     seq: k.bigNumber('seq').notNull(),
@@ -584,10 +587,12 @@ export function defineTables(k: Kit) {
     {
       id: k.text('id').primaryKey(),
       applicationId: appRef(),
-      endpointId: k.text('endpoint_id')
+      endpointId: k
+        .text('endpoint_id')
         .notNull()
         .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-      eventId: k.text('event_id')
+      eventId: k
+        .text('event_id')
         .notNull()
         .references(() => events.id, { onDelete: 'cascade' }),
       /** `pending`, `succeeded` or `failed` (attempts exhausted, endpoint disabled). */
@@ -612,7 +617,8 @@ export function defineTables(k: Kit) {
     'webhook_attempts',
     {
       id: k.text('id').primaryKey(),
-      deliveryId: k.text('delivery_id')
+      deliveryId: k
+        .text('delivery_id')
         .notNull()
         .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
       attemptedAt: k.instant('attempted_at').notNull(),
@@ -626,14 +632,45 @@ export function defineTables(k: Kit) {
 
   // Each application's test sends in its current minute (domain/webhook-limits.ts).
   const webhookTestWindows = k.table('webhook_test_windows', {
-    applicationId: k.text('application_id')
+    applicationId: k
+      .text('application_id')
       .primaryKey()
       .references(() => applications.id, { onDelete: 'cascade' }),
     windowStart: k.instant('window_start').notNull(),
     sends: k.integer('sends').notNull(),
   });
 
-  return { owners, consoleTokens, ownerIps, applications, users, devices, licenseFiles, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return {
+    owners,
+    consoleTokens,
+    ownerIps,
+    applications,
+    users,
+    devices,
+    licenseFiles,
+    sessions,
+    loginDays,
+    licenses,
+    adjustments,
+    userIps,
+    variables,
+    userVariables,
+    announcements,
+    bans,
+    authAccountCounters,
+    authAccountWindows,
+    authIpCounters,
+    signUpCounters,
+    requestNonces,
+    files,
+    jobs,
+    events,
+    auditChainHeads,
+    webhookEndpoints,
+    webhookDeliveries,
+    webhookAttempts,
+    webhookTestWindows,
+  };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

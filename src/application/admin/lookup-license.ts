@@ -14,11 +14,7 @@ export interface LicenseLookup extends IssuedLicense {
  * A license of the admin key's application by its code, in any case (docs/api.md,
  * GET /license/{code}). Another application's code answers like an unknown one.
  */
-export async function lookupLicense(
-  deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore },
-  app: ApplicationRecord,
-  code: string,
-): Promise<LicenseLookup> {
+export async function lookupLicense(deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore }, app: ApplicationRecord, code: string): Promise<LicenseLookup> {
   const found = await findLicenseByCode(deps, app.id, code);
   if (found === null) throw new DomainError('LICENSE_NOT_FOUND', 'no license with that code');
   const holder = await deps.store.findUserByLicenseId(app.id, found.license.id);

@@ -10,11 +10,7 @@ import type { ApplicationRecord, UserDetails } from '../records.js';
  * A user by username, or by a license code: the user who redeemed that license. Usernames win:
  * a generated username can never look like a license code, so the two never compete.
  */
-export async function lookupUser(
-  deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore },
-  app: ApplicationRecord,
-  usernameOrCode: string,
-): Promise<UserDetails> {
+export async function lookupUser(deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore }, app: ApplicationRecord, usernameOrCode: string): Promise<UserDetails> {
   let user = await deps.store.findUserByUsernameKey(app.id, usernameKey(usernameOrCode));
   if (user === null) {
     const digest = licenseDigest(deps, usernameOrCode);

@@ -42,11 +42,7 @@ export async function createAnnouncement(
   return record;
 }
 
-export async function listAnnouncements(
-  deps: { store: ApplicationStore & ContentStore },
-  owner: OwnerRecord,
-  appId: string,
-): Promise<AnnouncementRecord[]> {
+export async function listAnnouncements(deps: { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string): Promise<AnnouncementRecord[]> {
   const app = await ownedApplication(deps, owner, appId);
   return deps.store.listAnnouncements(app.id);
 }
@@ -71,12 +67,7 @@ export async function updateAnnouncement(
   return next;
 }
 
-export async function deleteAnnouncement(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore },
-  owner: OwnerRecord,
-  appId: string,
-  id: string,
-): Promise<void> {
+export async function deleteAnnouncement(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string, id: string): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteAnnouncement(app.id, id, deps.clock.now()))) throw notFound();
 }

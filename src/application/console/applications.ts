@@ -78,8 +78,7 @@ export async function createApplication(
   return { application, credentials };
 }
 
-export const listApplications = (deps: { store: ApplicationStore }, owner: OwnerRecord): Promise<ApplicationRecord[]> =>
-  deps.store.listApplications(owner.id);
+export const listApplications = (deps: { store: ApplicationStore }, owner: OwnerRecord): Promise<ApplicationRecord[]> => deps.store.listApplications(owner.id);
 
 /**
  * Merges a new name and any settings given into the stored ones in one store operation (the
@@ -108,12 +107,7 @@ export async function deleteApplication(deps: { store: ApplicationStore }, owner
  * is replaced); the request signing key rotated out is kept, with when, so request signing accepts
  * it for the signature window more.
  */
-export async function rotateCredential(
-  deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore },
-  owner: OwnerRecord,
-  appId: string,
-  kind: RotatableCredential,
-): Promise<string> {
+export async function rotateCredential(deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string, kind: RotatableCredential): Promise<string> {
   const app = await ownedApplication(deps, owner, appId);
   if (kind === 'request_signing_key') {
     const key = newRequestSigningKey(deps);

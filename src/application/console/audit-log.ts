@@ -32,13 +32,7 @@ export interface AuditPageResult {
   names: Record<string, string>;
 }
 
-export async function auditPage(
-  deps: AuditDeps & AuditNamesDeps,
-  owner: OwnerRecord,
-  appId: string,
-  filter: EventFilter,
-  page: { cursor?: string; limit?: number },
-): Promise<AuditPageResult> {
+export async function auditPage(deps: AuditDeps & AuditNamesDeps, owner: OwnerRecord, appId: string, filter: EventFilter, page: { cursor?: string; limit?: number }): Promise<AuditPageResult> {
   const app = await ownedApplication(deps, owner, appId);
   const limit = page.limit ?? AUDIT_PAGE_DEFAULT;
   if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_PAGE_MAX) throw validationError('limit', `must be from 1 to ${AUDIT_PAGE_MAX}`);

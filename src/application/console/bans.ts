@@ -19,12 +19,7 @@ export interface ShownBan {
   shownValue: string;
 }
 
-async function resolveValue(
-  deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore },
-  app: ApplicationRecord,
-  type: BanType,
-  raw: string,
-): Promise<{ stored: string; shown: string }> {
+async function resolveValue(deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore }, app: ApplicationRecord, type: BanType, raw: string): Promise<{ stored: string; shown: string }> {
   const value = raw.trim();
   if (value === '' || value.length > BAN_VALUE_MAX) throw validationError('value', `must be 1 to ${BAN_VALUE_MAX} characters`);
   switch (type) {
@@ -64,21 +59,13 @@ export async function addBan(
   const { stored, shown } = await resolveValue(deps, app, input.type, input.value);
   const reason = input.reason === undefined || input.reason === null || input.reason.trim() === '' ? null : input.reason;
   const now = deps.clock.now();
-  const [ban] = await deps.store.addBans(
-    app.id,
-    [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now, propagatedFrom: null, expiresAt: null }],
-    now,
-  );
+  const [ban] = await deps.store.addBans(app.id, [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now, propagatedFrom: null, expiresAt: null }], now);
   if (ban === undefined) throw new Error('the store returned no ban for the one it was given');
   return { ban, shownValue: shown };
 }
 
 /** The live bans, newest first. A license ban whose license no longer exists shows the license id. */
-export async function listBans(
-  deps: Pick<Deps, 'clock' | 'secrets'> & { store: ApplicationStore & BanStore & LicenseStore },
-  owner: OwnerRecord,
-  appId: string,
-): Promise<ShownBan[]> {
+export async function listBans(deps: Pick<Deps, 'clock' | 'secrets'> & { store: ApplicationStore & BanStore & LicenseStore }, owner: OwnerRecord, appId: string): Promise<ShownBan[]> {
   const app = await ownedApplication(deps, owner, appId);
   const bans = await deps.store.listBans(app.id, deps.clock.now());
   return Promise.all(
@@ -91,13 +78,7 @@ export async function listBans(
 }
 
 /** Lifts a ban; with `cascade`, also the bans it propagated. */
-export async function deleteBan(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & BanStore },
-  owner: OwnerRecord,
-  appId: string,
-  banId: string,
-  options: { cascade: boolean },
-): Promise<void> {
+export async function deleteBan(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & BanStore }, owner: OwnerRecord, appId: string, banId: string, options: { cascade: boolean }): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteBan(app.id, banId, deps.clock.now(), options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
 }

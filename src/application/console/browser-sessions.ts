@@ -4,15 +4,7 @@
 import { BROWSER_SESSION_MS, type ConsoleCredentialSource, isForeignOrigin, needsCsrfToken } from '../../domain/console-session.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Caller, Deps } from '../deps.js';
-import {
-  type ConsoleIdentity,
-  type ConsoleTokenDeps,
-  issueConsoleToken,
-  type OwnerSignInDeps,
-  resolveConsoleToken,
-  type TokenIssueDeps,
-  verifyOwnerSignIn,
-} from './owners.js';
+import { type ConsoleIdentity, type ConsoleTokenDeps, issueConsoleToken, type OwnerSignInDeps, resolveConsoleToken, type TokenIssueDeps, verifyOwnerSignIn } from './owners.js';
 
 /** What a console request presents, as the HTTP adapter read it. */
 export interface ConsoleRequest {

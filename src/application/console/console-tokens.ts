@@ -47,10 +47,6 @@ export async function revokeOwnConsoleToken(deps: LiveTokenDeps, caller: Console
 }
 
 /** `POST /tokens/revoke_all`: signs the owner out everywhere else, or everywhere; returns how many. */
-export async function revokeAllConsoleTokens(
-  deps: Pick<Deps, 'clock'> & { store: OwnerStore },
-  caller: ConsoleIdentity,
-  includeCurrent: boolean,
-): Promise<number> {
+export async function revokeAllConsoleTokens(deps: Pick<Deps, 'clock'> & { store: OwnerStore }, caller: ConsoleIdentity, includeCurrent: boolean): Promise<number> {
   return deps.store.revokeConsoleTokensOf(caller.owner.id, includeCurrent ? null : caller.token.id, deps.clock.now());
 }

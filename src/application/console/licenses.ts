@@ -54,35 +54,21 @@ export async function createLicenses(
   return issued;
 }
 
-export async function listLicenses(
-  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore },
-  owner: OwnerRecord,
-  appId: string,
-  status?: 'used' | 'unused',
-): Promise<IssuedLicense[]> {
+export async function listLicenses(deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore }, owner: OwnerRecord, appId: string, status?: 'used' | 'unused'): Promise<IssuedLicense[]> {
   const app = await ownedApplication(deps, owner, appId);
   const licenses = await deps.store.listLicenses(app.id, status);
   return licenses.map((license) => ({ license, code: deps.secrets.open(license.codeSealed) }));
 }
 
 /** A license of the application by its code, as a person may type it. */
-export async function findLicenseByCode(
-  deps: Pick<Deps, 'secrets'> & { store: LicenseStore },
-  appId: string,
-  code: string,
-): Promise<IssuedLicense | null> {
+export async function findLicenseByCode(deps: Pick<Deps, 'secrets'> & { store: LicenseStore }, appId: string, code: string): Promise<IssuedLicense | null> {
   const canonical = canonicalLicenseCode(code);
   if (canonical === null) return null;
   const license = await deps.store.findLicenseByDigest(appId, deps.secrets.digest(canonical));
   return license === null ? null : { license, code: canonical };
 }
 
-export async function getLicense(
-  deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore },
-  owner: OwnerRecord,
-  appId: string,
-  code: string,
-): Promise<IssuedLicense> {
+export async function getLicense(deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore }, owner: OwnerRecord, appId: string, code: string): Promise<IssuedLicense> {
   const app = await ownedApplication(deps, owner, appId);
   const found = await findLicenseByCode(deps, app.id, code);
   if (found === null) throw notFound();
@@ -90,12 +76,7 @@ export async function getLicense(
 }
 
 /** Only an unused license can be deleted: a used one is part of a membership's history. */
-export async function deleteLicense(
-  deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore & LicenseStore },
-  owner: OwnerRecord,
-  appId: string,
-  code: string,
-): Promise<void> {
+export async function deleteLicense(deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore & LicenseStore }, owner: OwnerRecord, appId: string, code: string): Promise<void> {
   const { license } = await getLicense(deps, owner, appId, code);
   const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id, deps.clock.now());
   if (outcome === 'missing') throw notFound();

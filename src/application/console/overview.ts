@@ -13,11 +13,7 @@ export type ApplicationOverview = Omit<ApplicationOverviewCounts, 'signUpsByDay'
   daily: DailyActivity[];
 };
 
-export async function applicationOverview(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & OverviewStore },
-  owner: OwnerRecord,
-  appId: string,
-): Promise<ApplicationOverview> {
+export async function applicationOverview(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & OverviewStore }, owner: OwnerRecord, appId: string): Promise<ApplicationOverview> {
   const app = await ownedApplication(deps, owner, appId);
   const now = deps.clock.now();
   const window = overviewWindow(now);

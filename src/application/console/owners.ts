@@ -64,13 +64,7 @@ export async function createOwner(deps: TokenIssueDeps & Pick<Deps, 'hasher'>, e
  * costs the same and answers the same as a wrong password. Returns the owner; the caller issues
  * the kind of token it needs.
  */
-export async function verifyOwnerSignIn(
-  deps: OwnerSignInDeps,
-  email: string,
-  password: string,
-  caller: Caller,
-  field = 'password',
-): Promise<OwnerRecord> {
+export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, password: string, caller: Caller, field = 'password'): Promise<OwnerRecord> {
   const pw = presentedPassword(password, field);
   const key = email.trim().toLowerCase();
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
@@ -122,11 +116,7 @@ export async function unlockOwner(deps: { store: ThrottleStore }, owner: OwnerRe
  * whose account someone else may hold, so every console token and browser session of the owner is
  * revoked and the sign-in locks are lifted. Returns how many tokens were revoked.
  */
-export async function resetOwnerPassword(
-  deps: Pick<Deps, 'clock' | 'hasher'> & { store: OwnerStore & ThrottleStore },
-  owner: OwnerRecord,
-  password: string,
-): Promise<number> {
+export async function resetOwnerPassword(deps: Pick<Deps, 'clock' | 'hasher'> & { store: OwnerStore & ThrottleStore }, owner: OwnerRecord, password: string): Promise<number> {
   const hash = await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8)));
   await deps.store.updateOwnerPasswordHash(owner.id, hash);
   const revoked = await deps.store.revokeConsoleTokensOf(owner.id, null, deps.clock.now());
@@ -173,12 +163,7 @@ export async function revokeConsoleToken(deps: Pick<Deps, 'clock'> & { store: Ow
  * the owner, so whoever holds an old one is signed out; the caller's own token keeps working.
  * Returns how many tokens were revoked.
  */
-export async function changeOwnerPassword(
-  deps: OwnerSignInDeps,
-  caller: ConsoleIdentity,
-  input: { currentPassword: string; newPassword: string },
-  from: Caller,
-): Promise<number> {
+export async function changeOwnerPassword(deps: OwnerSignInDeps, caller: ConsoleIdentity, input: { currentPassword: string; newPassword: string }, from: Caller): Promise<number> {
   // A new password that could never be accepted is refused before it costs a sign-in attempt.
   const accepted = acceptNewPassword(input.newPassword, 8, 'new_password');
   const owner = await verifyOwnerSignIn(deps, caller.owner.email, input.currentPassword, from, 'current_password');

@@ -63,12 +63,7 @@ export interface UserPage {
   nextDeviceResetAt: Instant | null;
 }
 
-export async function getUserPage(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore & UserVariableStore },
-  owner: OwnerRecord,
-  appId: string,
-  userId: string,
-): Promise<UserPage> {
+export async function getUserPage(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore & UserVariableStore }, owner: OwnerRecord, appId: string, userId: string): Promise<UserPage> {
   const app = await ownedApplication(deps, owner, appId);
   const found = await details(deps, app.id, userId);
   const next = nextDeviceResetAt(found.user.lastDeviceResetAt, app.settings.deviceResetCooldownHours);
@@ -121,23 +116,12 @@ export async function timeOutUser(
   return timeout;
 }
 
-export async function liftTimeout(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
-  owner: OwnerRecord,
-  appId: string,
-  userId: string,
-): Promise<void> {
+export async function liftTimeout(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.setUserTimeout(app.id, userId, null, deps.clock.now()))) throw notFound();
 }
 
-export async function deleteDevice(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
-  owner: OwnerRecord,
-  appId: string,
-  userId: string,
-  deviceId: string,
-): Promise<void> {
+export async function deleteDevice(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string, deviceId: string): Promise<void> {
   // A missing user answers USER_NOT_FOUND; a device that is not the user's, DEVICE_NOT_FOUND.
   const { app } = await ownedUser(deps, owner, appId, userId);
   if (!(await deps.store.deleteDevice(app.id, userId, deviceId, deps.clock.now()))) {
@@ -145,23 +129,13 @@ export async function deleteDevice(
   }
 }
 
-export async function revokeSessions(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
-  owner: OwnerRecord,
-  appId: string,
-  userId: string,
-): Promise<number> {
+export async function revokeSessions(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string): Promise<number> {
   const { app } = await ownedUser(deps, owner, appId, userId);
   return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
 }
 
 /** Lifts every sign-in lock on the user, at every address (docs/choices.md, "Throttling"). */
-export async function unlockUser(
-  deps: { store: ApplicationStore & LicenseStore & ThrottleStore & UserStore },
-  owner: OwnerRecord,
-  appId: string,
-  userId: string,
-): Promise<void> {
+export async function unlockUser(deps: { store: ApplicationStore & LicenseStore & ThrottleStore & UserStore }, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
   const { app, user } = await ownedUser(deps, owner, appId, userId);
   const license = user.licenseId === null ? null : await deps.store.findLicenseById(app.id, user.licenseId);
   await deps.store.unlockAccounts(app.id, userAccountKeys(user, license?.codeDigest ?? null));

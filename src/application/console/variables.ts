@@ -26,12 +26,7 @@ export async function listVariables(deps: { store: ApplicationStore & ContentSto
   return deps.store.listVariables(app.id);
 }
 
-export async function deleteVariable(
-  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore },
-  owner: OwnerRecord,
-  appId: string,
-  name: string,
-): Promise<void> {
+export async function deleteVariable(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string, name: string): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
   if (!(await deps.store.deleteVariable(app.id, name, deps.clock.now()))) throw new DomainError('VARIABLE_NOT_FOUND', 'no such variable');
 }

@@ -142,13 +142,7 @@ export async function listWebhookDeliveries(deps: ConsoleDeps, owner: OwnerRecor
 }
 
 /** Another attempt soon, with the same event (the same webhook-id). */
-export async function redeliverWebhook(
-  deps: Pick<Deps, 'clock'> & ConsoleDeps,
-  owner: OwnerRecord,
-  appId: string,
-  endpointId: string,
-  deliveryId: string,
-): Promise<void> {
+export async function redeliverWebhook(deps: Pick<Deps, 'clock'> & ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string, deliveryId: string): Promise<void> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
   if (!(await deps.store.redeliverWebhook(endpoint.applicationId, endpoint.id, deliveryId, deps.clock.now()))) {
     throw new DomainError('WEBHOOK_DELIVERY_NOT_FOUND', 'no such delivery of this endpoint');

@@ -42,7 +42,7 @@ export async function verifyAuditChain(deps: VerifyAuditDeps, applicationId: str
   const start = startAfterPrune(pruned === null ? null : chainedEntryOf(pruned, pruned.seq!));
   const verifier = createChainVerifier(key, start, head, anchor === null || anchorRefused ? null : { seq: anchor.seq, hash: anchor.hash });
   // Read in batches and checked as read, so a long log is never held whole.
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const batch = await deps.store.chainedEvents(applicationId, afterSeq, BATCH);
     const whole = batch.every((e) => verifier.add({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
     if (!whole || batch.length < BATCH) break;

@@ -8,7 +8,10 @@ import type { ApplicationRecord, FileRecord } from '../records.js';
 
 /** The files a client may see: stored ones, public ones only for anonymous callers. */
 export function clientFiles(files: readonly FileRecord[], audience: Audience): FileRecord[] {
-  return visibleTo(files.filter((f) => isDownloadable(f.state)), audience);
+  return visibleTo(
+    files.filter((f) => isDownloadable(f.state)),
+    audience,
+  );
 }
 
 /**
@@ -17,13 +20,7 @@ export function clientFiles(files: readonly FileRecord[], audience: Audience): F
  * client acts on); ids of no file or of another application's file answer 404, as does a file
  * whose contents are not stored yet.
  */
-export async function clientDownload(
-  deps: ReaderDeps & { store: FileStore },
-  app: ApplicationRecord,
-  fileId: string,
-  presented: PresentedUser,
-  caller: Caller,
-): Promise<FileRecord> {
+export async function clientDownload(deps: ReaderDeps & { store: FileStore }, app: ApplicationRecord, fileId: string, presented: PresentedUser, caller: Caller): Promise<FileRecord> {
   const user = await authenticateReader(deps, app, presented, caller);
   const file = await deps.store.findFile(app.id, fileId);
   if (file === null) throw fileNotFound();

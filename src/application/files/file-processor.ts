@@ -59,12 +59,7 @@ export interface FileProcessorOptions {
  * publishes it under the job's output key. Nothing is committed here: the caller records the
  * contents only once they are durably stored.
  */
-async function produce(
-  deps: Pick<Deps, 'blobs' | 'secrets'> & { store: ApplicationStore },
-  job: JobRecord,
-  options: FileProcessorOptions,
-  signal: AbortSignal,
-): Promise<StoredContents> {
+async function produce(deps: Pick<Deps, 'blobs' | 'secrets'> & { store: ApplicationStore }, job: JobRecord, options: FileProcessorOptions, signal: AbortSignal): Promise<StoredContents> {
   // Each claim publishes under a key of its own (claims number the attempts): a worker that lost
   // its lease and finishes late can never overwrite what the job's new owner stored, whose bytes
   // differ when encrypted (fresh nonces), nor leave a blob where a superseded job's key was freed.
@@ -115,12 +110,15 @@ async function runJob(deps: FileProcessorDeps, job: JobRecord, options: FileProc
   const lease = deps.files.jobLeaseMs;
   const aborter = new AbortController();
   // The heartbeat keeps the claim alive; losing it means another worker took over: stop.
-  const heartbeat = setInterval(() => {
-    deps.store.heartbeat(job.id, workerId, deps.clock.now(), lease).then(
-      (held) => held || aborter.abort(new Error('lease lost')),
-      () => undefined,
-    );
-  }, Math.max(100, Math.floor(lease / 3)));
+  const heartbeat = setInterval(
+    () => {
+      deps.store.heartbeat(job.id, workerId, deps.clock.now(), lease).then(
+        (held) => held || aborter.abort(new Error('lease lost')),
+        () => undefined,
+      );
+    },
+    Math.max(100, Math.floor(lease / 3)),
+  );
   try {
     const contents = await produce(deps, job, options, aborter.signal);
     const done = await deps.store.completeJob(job.id, workerId, contents, deps.clock.now());

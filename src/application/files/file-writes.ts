@@ -16,14 +16,7 @@ export interface UploadDescription {
   originalFilename: string;
 }
 
-function newJob(
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  app: ApplicationRecord,
-  fileId: string,
-  staged: StagedUpload,
-  encrypt: boolean,
-  id = deps.ids.uuid(),
-): JobRecord {
+function newJob(deps: Pick<Deps, 'clock' | 'ids'>, app: ApplicationRecord, fileId: string, staged: StagedUpload, encrypt: boolean, id = deps.ids.uuid()): JobRecord {
   return {
     id,
     applicationId: app.id,
@@ -50,14 +43,7 @@ async function consuming<T>(deps: Pick<Deps, 'blobs'>, staged: StagedUpload | nu
   }
 }
 
-function newFile(
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  app: ApplicationRecord,
-  name: string,
-  fields: FileFields,
-  upload: UploadDescription,
-  jobId: string,
-): FileRecord {
+function newFile(deps: Pick<Deps, 'clock' | 'ids'>, app: ApplicationRecord, name: string, fields: FileFields, upload: UploadDescription, jobId: string): FileRecord {
   const now = deps.clock.now();
   return {
     id: deps.ids.uuid(),
@@ -75,14 +61,7 @@ function newFile(
 }
 
 /** A new file record and the job that will process its staged upload. */
-function pendingFile(
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  app: ApplicationRecord,
-  name: string,
-  fields: FileFields,
-  upload: UploadDescription,
-  staged: StagedUpload,
-) {
+function pendingFile(deps: Pick<Deps, 'clock' | 'ids'>, app: ApplicationRecord, name: string, fields: FileFields, upload: UploadDescription, staged: StagedUpload) {
   const jobId = deps.ids.uuid();
   const file = newFile(deps, app, acceptFileName(name), fields, upload, jobId);
   return { file, job: newJob(deps, app, file.id, staged, fields.storeEncrypted, jobId) };
@@ -92,14 +71,7 @@ function pendingFile(
 type FileWriteDeps = Pick<Deps, 'blobs' | 'clock' | 'files' | 'ids'> & { store: FileStore };
 
 /** POST /files: a new file, PENDING until its contents are processed. */
-export async function createFile(
-  deps: FileWriteDeps,
-  app: ApplicationRecord,
-  name: string,
-  fields: FileFields,
-  upload: UploadDescription,
-  staged: StagedUpload,
-): Promise<FileRecord> {
+export async function createFile(deps: FileWriteDeps, app: ApplicationRecord, name: string, fields: FileFields, upload: UploadDescription, staged: StagedUpload): Promise<FileRecord> {
   return consuming(deps, staged, async () => {
     const { file, job } = pendingFile(deps, app, name, fields, upload, staged);
     await deps.store.createFile(file, job);
@@ -143,12 +115,7 @@ export async function updateFile(
       return file;
     }
     const job = newJob(deps, app, fileId, upload.staged, fields.storeEncrypted);
-    const result = await deps.store.replaceFileContents(
-      app.id,
-      fileId,
-      { ...patch, mimeType: upload.mimeType, originalFilename: upload.originalFilename },
-      job,
-    );
+    const result = await deps.store.replaceFileContents(app.id, fileId, { ...patch, mimeType: upload.mimeType, originalFilename: upload.originalFilename }, job);
     if (result === null) throw fileNotFound();
     await discardBlobs(deps, result.discard);
     deps.files.jobQueued.ring();

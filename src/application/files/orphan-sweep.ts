@@ -9,11 +9,7 @@ import type { FileStore } from '../ports/file-store.js';
 export const ORPHAN_GRACE_MS = 10 * 60_000;
 
 /** Deletes blobs that no file or job refers to any more. Returns how many it removed. */
-export async function sweepOrphanBlobs(
-  deps: Pick<Deps, 'blobs'> & { store: FileStore },
-  graceMs = ORPHAN_GRACE_MS,
-  now = Date.now(),
-): Promise<number> {
+export async function sweepOrphanBlobs(deps: Pick<Deps, 'blobs'> & { store: FileStore }, graceMs = ORPHAN_GRACE_MS, now = Date.now()): Promise<number> {
   // Blob times come from the storage's own clock, not the service clock.
   const cutoff = now - graceMs;
   // Listed before the references are read: a blob written and referenced in between is

@@ -10,10 +10,7 @@ export interface StagedUpload {
  * Streams an upload to a fresh staging object, never holding it in memory. Past the configured
  * maximum it fails with PAYLOAD_TOO_LARGE and leaves nothing behind.
  */
-export async function stageUpload(
-  deps: Pick<Deps, 'blobs' | 'files' | 'ids'>,
-  content: NodeJS.ReadableStream | AsyncIterable<Uint8Array>,
-): Promise<StagedUpload> {
+export async function stageUpload(deps: Pick<Deps, 'blobs' | 'files' | 'ids'>, content: NodeJS.ReadableStream | AsyncIterable<Uint8Array>): Promise<StagedUpload> {
   const key = `staging/${deps.ids.uuid()}`;
   const info = await deps.blobs.write(key, content, { maxBytes: deps.files.maxUploadBytes });
   return { key, size: info.size };
@@ -21,7 +18,5 @@ export async function stageUpload(
 
 /** Removes blobs no longer needed. Best effort: whatever fails here the orphan sweep collects. */
 export async function discardBlobs(deps: Pick<Deps, 'blobs'>, keys: Iterable<string | null | undefined>): Promise<void> {
-  await Promise.all(
-    [...keys].filter((k): k is string => typeof k === 'string').map((k) => deps.blobs.delete(k).catch(() => undefined)),
-  );
+  await Promise.all([...keys].filter((k): k is string => typeof k === 'string').map((k) => deps.blobs.delete(k).catch(() => undefined)));
 }

@@ -45,13 +45,19 @@ export async function activateLicense(
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, userProof(deps, app, user));
   if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
-  const adjustment = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => deps.store.activateLicense({
-    applicationId: app.id,
-    userId: user.id,
-    licenseDigest: digest,
-    adjustmentId: deps.ids.uuid(),
-    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-    now,
-  }));
+  const adjustment = await recordingRefusal(
+    deps,
+    'DEVICE_LIMIT_REACHED',
+    () => deviceLimitReached(app.id, user, hardwareId),
+    () =>
+      deps.store.activateLicense({
+        applicationId: app.id,
+        userId: user.id,
+        licenseDigest: digest,
+        adjustmentId: deps.ids.uuid(),
+        device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+        now,
+      }),
+  );
   return adjustment;
 }

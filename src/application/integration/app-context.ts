@@ -30,12 +30,7 @@ function visibleContent(content: ApplicationContent, audience: Audience): Pick<A
   return (sets[audience] ??= { variables: visibleTo(content.variables, audience), files: clientFiles(content.files, audience) });
 }
 
-export async function appContext(
-  deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>,
-  app: ApplicationRecord,
-  presented: PresentedUser,
-  caller: Caller,
-): Promise<AppContext> {
+export async function appContext(deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>, app: ApplicationRecord, presented: PresentedUser, caller: Caller): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller);
   const content = await deps.content.contentOf(app);
   const now = deps.clock.now();

@@ -47,10 +47,7 @@ function claimsOf(deps: LiveSessionDeps, app: ApplicationRecord, token: string):
 
 /** The session row behind verified claims, if it is theirs and still lives. */
 function checkSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string, claims: SessionClaims, session: SessionRecord | null): SessionRecord {
-  if (
-    session !== null &&
-    (session.applicationId !== app.id || session.userId !== claims.userId || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token)))
-  ) {
+  if (session !== null && (session.applicationId !== app.id || session.userId !== claims.userId || !deps.secrets.sameDigest(session.tokenDigest, deps.secrets.digest(token)))) {
     throw invalidToken();
   }
   const rejection = sessionRejection(session, deps.clock.now());
@@ -69,22 +66,17 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
 }
 
 /** Token authentication: a live session, and a user still allowed in. */
-async function userFromToken(
-  deps: LiveSessionDeps & UserAccessDeps,
-  app: ApplicationRecord,
-  token: string,
-  caller: Caller,
-  read: TokenAccess | undefined,
-): Promise<UserRecord> {
+async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller, read: TokenAccess | undefined): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = claimsOf(deps, app, token);
   // The signed token names its user, so the user and their licenses are read with the session,
   // in one statement (or with the application, before: authenticateIntegration); they count only
   // once the session row has confirmed the token (docs/performance-log.md, app_context).
-  const { session: found, user, licenseIds } =
-    read !== undefined && read.token === token && read.applicationId === app.id
-      ? read.access
-      : await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
+  const {
+    session: found,
+    user,
+    licenseIds,
+  } = read !== undefined && read.token === token && read.applicationId === app.id ? read.access : await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
   const session = checkSession(deps, app, token, claims, found);
   // A session opened before the application turned device auth on is tied to no device.
   if (app.settings.deviceAuth && session.hardwareId === null) {
@@ -134,12 +126,7 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
  * The authenticated user of an integration request, or null when it carries no user credentials.
  * Credentials that are presented are always checked in full, even where anonymous access is allowed.
  */
-export async function authenticateUser(
-  deps: AuthenticateUserDeps,
-  app: ApplicationRecord,
-  p: PresentedUser,
-  caller: Caller,
-): Promise<UserRecord | null> {
+export async function authenticateUser(deps: AuthenticateUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord | null> {
   if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, p.tokenAccess);
   if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
     return userFromLegacyHeaders(deps, app, p, caller);
@@ -151,12 +138,7 @@ export async function authenticateUser(
  * The caller of a read endpoint (app_context, download): a user, or anonymous where the
  * application allows it. Anonymous callers still answer for their address's ban.
  */
-export async function authenticateReader(
-  deps: ReaderDeps,
-  app: ApplicationRecord,
-  p: PresentedUser,
-  caller: Caller,
-): Promise<UserRecord | null> {
+export async function authenticateReader(deps: ReaderDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord | null> {
   const user = await authenticateUser(deps, app, p, caller);
   if (user !== null) return user;
   if (!app.settings.anonymousAccess) throw loginRequired();

@@ -15,25 +15,14 @@ export const notAPasswordUser = () => new DomainError('NOT_A_PASSWORD_USER', 'th
 type ChangePasswordDeps = PasswordCheckDeps & UserAccessDeps & Pick<Deps, 'clock' | 'hasher'> & { store: UserStore };
 
 /** The new password hashed under the application's queue of password work, and set (sessions revoked). */
-export async function setNewPassword(
-  deps: Pick<Deps, 'clock' | 'hasher'> & { store: UserStore },
-  app: ApplicationRecord,
-  user: UserRecord,
-  newPassword: string,
-  field = 'password',
-): Promise<boolean> {
+export async function setNewPassword(deps: Pick<Deps, 'clock' | 'hasher'> & { store: UserStore }, app: ApplicationRecord, user: UserRecord, newPassword: string, field = 'password'): Promise<boolean> {
   if (user.credentialType !== 'username_password') throw notAPasswordUser();
   const accepted = acceptNewPassword(newPassword, app.settings.passwordMinLength, field);
   const hash = await withPasswordWork(deps, app.id, (work) => work.hash(accepted));
   return deps.store.replacePassword(app.id, user.id, hash, deps.clock.now());
 }
 
-export async function changePassword(
-  deps: ChangePasswordDeps,
-  app: ApplicationRecord,
-  body: { username: string; password: string; new_password: string },
-  caller: Caller,
-): Promise<void> {
+export async function changePassword(deps: ChangePasswordDeps, app: ApplicationRecord, body: { username: string; password: string; new_password: string }, caller: Caller): Promise<void> {
   // Checked before any password work: a new password the policy refuses costs no guess.
   acceptNewPassword(body.new_password, app.settings.passwordMinLength, 'new_password');
   let user: UserRecord;

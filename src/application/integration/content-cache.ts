@@ -26,11 +26,7 @@ export function createContentCache(store: ContentStore & FileStore, capacity = C
   // requests that arrive while it loads share one load.
   const entries = new Map<string, { version: number; content: Promise<ApplicationContent> }>();
   const load = async (applicationId: string): Promise<ApplicationContent> => {
-    const [variables, announcements, files] = await Promise.all([
-      store.listVariables(applicationId),
-      store.listAnnouncements(applicationId),
-      store.listFiles(applicationId),
-    ]);
+    const [variables, announcements, files] = await Promise.all([store.listVariables(applicationId), store.listAnnouncements(applicationId), store.listFiles(applicationId)]);
     return { variables, announcements, files };
   };
   return {

@@ -17,23 +17,14 @@ export interface LoginBody {
 }
 
 /** What a token login uses: either credential check, the access re-check, the token and its session. */
-type LoginDeps = PasswordCheckDeps &
-  LicenseLoginDeps &
-  UserAccessDeps &
-  Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> &
-  { store: SessionStore & UserStore & EventStore };
+type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> & { store: SessionStore & UserStore & EventStore };
 
 /**
  * Token login. Cheap refusals come first (disabled method, missing device), then the throttled
  * credential check, then bans (once the user is proven, so propagation may reach their account),
  * timeout and membership, and last the atomic device and session admission.
  */
-export async function login(
-  deps: LoginDeps,
-  app: ApplicationRecord,
-  body: LoginBody,
-  caller: Caller,
-): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
   const user = await checkCredentials(deps, app, body.credentials, caller, hardwareId);
@@ -56,13 +47,19 @@ export async function login(
     hardwareId,
     expiresAt: session.expiresAt,
   });
-  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => deps.store.openSession({
-    session: { ...session, tokenDigest: deps.secrets.digest(token) },
-    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-    cap: user.allowedSessions,
-    now,
-    ip: caller.ip,
-  }));
+  await recordingRefusal(
+    deps,
+    'DEVICE_LIMIT_REACHED',
+    () => deviceLimitReached(app.id, user, hardwareId),
+    () =>
+      deps.store.openSession({
+        session: { ...session, tokenDigest: deps.secrets.digest(token) },
+        device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+        cap: user.allowedSessions,
+        now,
+        ip: caller.ip,
+      }),
+  );
   return { token, expiresAt: session.expiresAt, user };
 }
 

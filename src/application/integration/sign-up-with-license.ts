@@ -17,18 +17,9 @@ function generatedUsername(deps: Pick<Deps, 'secrets'>): { username: string; use
 }
 
 /** What a sign-up with a license uses: the throttled code check, the ban check, the limits and the redemption. */
-type SignUpWithLicenseDeps = ThrottleDeps &
-  BanGuardDeps &
-  SignUpLimitDeps &
-  Pick<Deps, 'clock' | 'ids' | 'secrets'> &
-  { store: LicenseStore & UserStore };
+type SignUpWithLicenseDeps = ThrottleDeps & BanGuardDeps & SignUpLimitDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: LicenseStore & UserStore };
 
-export async function signUpWithLicense(
-  deps: SignUpWithLicenseDeps,
-  app: ApplicationRecord,
-  body: { code: string; hardware_id?: string },
-  caller: Caller,
-): Promise<UserRecord> {
+export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: ApplicationRecord, body: { code: string; hardware_id?: string }, caller: Caller): Promise<UserRecord> {
   const hardwareId = signUpDevice(app, body.hardware_id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
@@ -36,9 +27,7 @@ export async function signUpWithLicense(
   // lock yet, and locking the code itself would let a leak of it lock out its rightful owner.
   const attempt = { applicationId: app.id, accountKey: null, ip: caller.ip, now };
   // Only "is this a license of the application" is throttled; bans and single use come after.
-  const license = await throttledCheck(deps, attempt, async () =>
-    digest === null ? null : deps.store.findLicenseByDigest(app.id, digest),
-  );
+  const license = await throttledCheck(deps, attempt, async () => (digest === null ? null : deps.store.findLicenseByDigest(app.id, digest)));
   // A valid code is proven; the device it came with is not (no user owns it yet), so propagation
   // reaches the address and the license.
   const ids = { ip: caller.ip, hardwareId: body.hardware_id ?? null, licenseIds: license === null ? [] : [license.id] };

@@ -76,12 +76,7 @@ export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: Applicat
 /** What a sign-up uses: the ban check, the limits, the throttled name check, the hash and the new user. */
 type SignUpDeps = BanGuardDeps & SignUpLimitDeps & ThrottleDeps & Pick<Deps, 'clock' | 'hasher' | 'ids'> & { store: UserStore };
 
-export async function signUp(
-  deps: SignUpDeps,
-  app: ApplicationRecord,
-  body: { username: string; password: string; hardware_id?: string },
-  caller: Caller,
-): Promise<UserRecord> {
+export async function signUp(deps: SignUpDeps, app: ApplicationRecord, body: { username: string; password: string; hardware_id?: string }, caller: Caller): Promise<UserRecord> {
   const { username, key } = acceptUsername(body.username);
   const password = acceptNewPassword(body.password, app.settings.passwordMinLength);
   const hardwareId = signUpDevice(app, body.hardware_id);

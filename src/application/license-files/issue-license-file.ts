@@ -33,14 +33,7 @@ export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'>
  * ban, timeout and membership (as a login's does), then signs a file granting the membership as
  * that transaction read it. Without device auth the file is bound to no machine.
  */
-async function issue(
-  deps: IssueDeps,
-  app: ApplicationRecord,
-  userId: string,
-  hardwareId: string | null,
-  ttlMinutes: number,
-  issuedBy: IssuedFileInput['issuedBy'],
-): Promise<IssuedLicenseFile> {
+async function issue(deps: IssueDeps, app: ApplicationRecord, userId: string, hardwareId: string | null, ttlMinutes: number, issuedBy: IssuedFileInput['issuedBy']): Promise<IssuedLicenseFile> {
   const keyed = await withSigningKeys(deps, app);
   const key = keyed.signing.response;
   if (key === null) throw new Error(`application ${app.id} has no response signing key`);
@@ -121,13 +114,7 @@ async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRec
 }
 
 /** The console's issuance: POST /api/console/applications/{app_id}/users/{user_id}/license_files. */
-export async function issueLicenseFileAsOwner(
-  deps: OwnerIssueDeps,
-  owner: OwnerRecord,
-  appId: string,
-  userId: string,
-  input: OwnerIssueInput,
-): Promise<IssuedLicenseFile> {
+export async function issueLicenseFileAsOwner(deps: OwnerIssueDeps, owner: OwnerRecord, appId: string, userId: string, input: OwnerIssueInput): Promise<IssuedLicenseFile> {
   const { app, user } = await ownedUser(deps, owner, appId, userId);
   return issueLicenseFileForUser(deps, app, user, input, { issuedBy: { type: 'owner', id: owner.id } });
 }
@@ -137,12 +124,7 @@ export async function issueLicenseFileAsOwner(
  * /user/{username_or_license_code} names one. A key kept on a build server must not mint files
  * that outlive the application's own setting, so ttl_minutes is capped by it.
  */
-export async function issueLicenseFileAsAdmin(
-  deps: OwnerIssueDeps & { store: LicenseStore },
-  app: ApplicationRecord,
-  usernameOrCode: string,
-  input: OwnerIssueInput,
-): Promise<IssuedLicenseFile> {
+export async function issueLicenseFileAsAdmin(deps: OwnerIssueDeps & { store: LicenseStore }, app: ApplicationRecord, usernameOrCode: string, input: OwnerIssueInput): Promise<IssuedLicenseFile> {
   const { user } = await lookupUser(deps, app, usernameOrCode);
   const issuer = { issuedBy: { type: 'admin_key' as const, id: adminKeyFingerprint(app) }, maxTtlMinutes: app.settings.licenseFileTtlMinutes };
   return issueLicenseFileForUser(deps, app, user, input, issuer);

@@ -23,9 +23,7 @@ export interface IssuedFileInput {
 }
 
 /** A session as token authentication reads it (SessionStore.findSessionAccess). */
-export type SessionAccess =
-  | { session: null; user: null; licenseIds: [] }
-  | { session: SessionRecord; user: UserRecord | null; licenseIds: string[] };
+export type SessionAccess = { session: null; user: null; licenseIds: [] } | { session: SessionRecord; user: UserRecord | null; licenseIds: string[] };
 
 /** An application found by its API key, with the session a token names (SessionStore.findApplicationWithSessionAccess). */
 export interface ApplicationWithSessionAccess {

@@ -19,7 +19,8 @@ import type { UserStore } from './user-store.js';
 import type { UserVariableStore } from './user-variable-store.js';
 
 export interface Store
-  extends OwnerStore,
+  extends
+    OwnerStore,
     OverviewStore,
     ApplicationStore,
     LicenseStore,

@@ -57,11 +57,7 @@ export interface UserStore {
   getUserDetails(applicationId: string, userId: string): Promise<UserDetails | null>;
   /** Users whose username contains `query` (case-insensitive), oldest first. */
   searchUsers(applicationId: string, query: string, page: { limit: number; offset: number }): Promise<UserRecord[]>;
-  updateUserLimits(
-    applicationId: string,
-    userId: string,
-    limits: { allowedDevices?: number; allowedSessions?: number },
-  ): Promise<UserRecord | null>;
+  updateUserLimits(applicationId: string, userId: string, limits: { allowedDevices?: number; allowedSessions?: number }): Promise<UserRecord | null>;
   /** ATOMIC: sets (and revokes the user's sessions) or lifts a timeout. False when no such user. */
   setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant): Promise<boolean>;
   /** ATOMIC: unregisters a device and revokes the sessions bound to it. False when not found. */

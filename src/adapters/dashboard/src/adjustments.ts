@@ -14,4 +14,3 @@ export function adjustmentBody(mode: AdjustMode, minutes: number, alsoRevoke: bo
   if (reason.trim()) body['reason'] = reason.trim();
   return body;
 }
-

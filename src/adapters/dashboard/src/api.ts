@@ -60,9 +60,7 @@ export function errorFromBody(status: number, text: string, retryAfter: string |
   const code = typeof body.error_code === 'string' ? body.error_code : `HTTP_${status}`;
   let message = FRIENDLY[code] ?? (typeof body.message === 'string' ? capitalize(body.message) : `The server answered ${status}.`);
   if (status === 429 && retryAfter) message += ` Try again in ${retryAfter} seconds.`;
-  const fields = Array.isArray(body.errors)
-    ? (body.errors as unknown[]).filter((e): e is FieldError => typeof e === 'object' && e !== null && 'field' in e && 'message' in e)
-    : [];
+  const fields = Array.isArray(body.errors) ? (body.errors as unknown[]).filter((e): e is FieldError => typeof e === 'object' && e !== null && 'field' in e && 'message' in e) : [];
   return new ApiError(status, code, message, fields);
 }
 

@@ -5,12 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 export const BASE = '/dashboard';
 
 export type Route =
-  | { page: 'signin' }
-  | { page: 'applications' }
-  | { page: 'new-application' }
-  | { page: AppPage; appId: string }
-  | { page: 'user'; appId: string; userId: string }
-  | { page: 'not-found' };
+  { page: 'signin' } | { page: 'applications' } | { page: 'new-application' } | { page: AppPage; appId: string } | { page: 'user'; appId: string; userId: string } | { page: 'not-found' };
 
 export const APP_PAGES = ['overview', 'settings', 'licenses', 'users', 'bans', 'variables', 'announcements', 'files', 'webhooks', 'activity'] as const;
 export type AppPage = (typeof APP_PAGES)[number];

@@ -12,10 +12,7 @@ export type Session = Shape<'BrowserSession'>;
 export type Application = Shape<'Application'>;
 
 /** What the settings form edits: the Application without what the server assigns. */
-export type ApplicationSettings = Omit<
-  Application,
-  'id' | 'api_key' | 'response_signing_public_key' | 'response_signing_key_id' | 'response_signing_previous_key_id' | 'created_at'
->;
+export type ApplicationSettings = Omit<Application, 'id' | 'api_key' | 'response_signing_public_key' | 'response_signing_key_id' | 'response_signing_previous_key_id' | 'created_at'>;
 
 export type Credentials = Shape<'ApplicationCredentials'>;
 export type License = Shape<'License'>;

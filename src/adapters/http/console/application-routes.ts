@@ -137,14 +137,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/applications/:app_id/credentials/response_signing_key/rotate',
     { ...takesNoBody, schema: { params: AppParams, response: answers({ 200: ResponseSigningKey }) }, config: APP },
-    async (request) =>
-    responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id)),
+    async (request) => responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id)),
   );
 
-  app.delete(
-    '/applications/:app_id/credentials/response_signing_key/previous',
-    { schema: { params: AppParams, response: answers({ 204: NoBody }) }, config: APP },
-    async (request, reply) => {
+  app.delete('/applications/:app_id/credentials/response_signing_key/previous', { schema: { params: AppParams, response: answers({ 204: NoBody }) }, config: APP }, async (request, reply) => {
     await dropPreviousResponseSigningKey(deps, ownerOf(request), request.params.app_id);
     return reply.code(204).send();
   });

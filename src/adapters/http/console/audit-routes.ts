@@ -23,10 +23,7 @@ const filterFields = {
   until: Type.Optional(Timestamp),
 };
 // Query strings arrive as strings (no coercion anywhere): numbers are checked by pattern, then parsed.
-const PageQuery = Type.Object(
-  { ...filterFields, cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) },
-  closed,
-);
+const PageQuery = Type.Object({ ...filterFields, cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) }, closed);
 const ExportQuery = Type.Object(filterFields, closed);
 
 type FilterQuery = { action?: string; actor_type?: string; target_type?: string; target_id?: string; since?: string; until?: string };
@@ -58,10 +55,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   );
 
   // Signed, for the owner to keep outside the database; NOT_FOUND while the chain is empty.
-  app.get(
-    '/applications/:app_id/audit/head',
-    { schema: { params: AppParams, response: answers({ 200: AuditHead }) }, config: { errors: [...APP, 'NOT_FOUND'] } },
-    async (request) => exportAuditHead(deps, ownerOf(request), request.params.app_id),
+  app.get('/applications/:app_id/audit/head', { schema: { params: AppParams, response: answers({ 200: AuditHead }) }, config: { errors: [...APP, 'NOT_FOUND'] } }, async (request) =>
+    exportAuditHead(deps, ownerOf(request), request.params.app_id),
   );
 
   // Streamed: the answer starts with the first batch, however long the log.

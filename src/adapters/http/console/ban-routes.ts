@@ -22,9 +22,10 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     '/applications/:app_id/bans',
     { schema: { params: AppParams, body: BanBody, response: answers({ 201: Ban }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'USER_NOT_FOUND'] } },
     async (request, reply) => {
-    const { ban, shownValue } = await addBan(deps, ownerOf(request), request.params.app_id, request.body);
-    return reply.code(201).send(banJson(ban, shownValue));
-  });
+      const { ban, shownValue } = await addBan(deps, ownerOf(request), request.params.app_id, request.body);
+      return reply.code(201).send(banJson(ban, shownValue));
+    },
+  );
 
   app.get('/applications/:app_id/bans', { schema: { params: AppParams, response: answers({ 200: Type.Array(Ban) }) }, config: { errors: ['APPLICATION_NOT_FOUND'] } }, async (request) =>
     (await listBans(deps, ownerOf(request), request.params.app_id)).map(({ ban, shownValue }) => banJson(ban, shownValue)),

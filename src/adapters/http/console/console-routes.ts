@@ -24,10 +24,7 @@ import { ConsoleSetup, NoBody, OwnerLogin } from '../wire-schemas.js';
 
 /** The owner console API (docs/api.md, API reference, "Console API"), under /api/console. */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
-  app.post(
-    '/login',
-    { schema: { body: SignInBody, response: answers({ 200: OwnerLogin }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] } },
-    async (request) =>
+  app.post('/login', { schema: { body: SignInBody, response: answers({ 200: OwnerLogin }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] } }, async (request) =>
     loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
   );
   await app.register(browserSignInRoute, { deps, cookies });

@@ -1,11 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  type AnnouncementInput,
-  createAnnouncement,
-  deleteAnnouncement,
-  listAnnouncements,
-  updateAnnouncement,
-} from '../../../application/console/announcements.js';
+import { type AnnouncementInput, createAnnouncement, deleteAnnouncement, listAnnouncements, updateAnnouncement } from '../../../application/console/announcements.js';
 import { deleteVariable, listVariables, putVariable } from '../../../application/console/variables.js';
 import type { Deps } from '../../../application/deps.js';
 import { Timestamp, Uuid, closed } from '../schemas.js';
@@ -17,10 +11,7 @@ import type { ErrorCode } from '../../../domain/errors.js';
 
 const APP: readonly ErrorCode[] = ['APPLICATION_NOT_FOUND'];
 
-const VariableParams = Type.Object(
-  { app_id: Uuid, name: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]{1,128}$' }) },
-  closed,
-);
+const VariableParams = Type.Object({ app_id: Uuid, name: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]{1,128}$' }) }, closed);
 const VariableBody = Type.Object({ value: Type.String({ maxLength: 65_536 }), is_public: Type.Boolean() }, closed);
 
 const Title = Type.String({ minLength: 1, maxLength: 200 });
@@ -28,10 +19,7 @@ const ContentHtml = Type.String({ maxLength: 100_000 });
 const Status = Type.Enum(['DRAFT', 'PUBLISHED', 'ARCHIVED']);
 const PublishUntil = Type.Union([Timestamp, Type.Null()]);
 
-const CreateAnnouncement = Type.Object(
-  { title: Title, content_html: ContentHtml, status: Status, publish_from: Timestamp, publish_until: Type.Optional(PublishUntil) },
-  closed,
-);
+const CreateAnnouncement = Type.Object({ title: Title, content_html: ContentHtml, status: Status, publish_from: Timestamp, publish_until: Type.Optional(PublishUntil) }, closed);
 const PatchAnnouncement = Type.Object(
   {
     title: Type.Optional(Title),
@@ -48,10 +36,7 @@ const untilOf = (v: string | null | undefined) => (v === undefined ? undefined :
 
 export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // ---- Variables ----
-  app.put(
-    '/applications/:app_id/variables/:name',
-    { schema: { params: VariableParams, body: VariableBody, response: answers({ 200: Variable }) }, config: { errors: APP } },
-    async (request) => {
+  app.put('/applications/:app_id/variables/:name', { schema: { params: VariableParams, body: VariableBody, response: answers({ 200: Variable }) }, config: { errors: APP } }, async (request) => {
     const variable = await putVariable(deps, ownerOf(request), request.params.app_id, request.params.name, {
       value: request.body.value,
       isPublic: request.body.is_public,
@@ -67,30 +52,29 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/variables/:name',
     { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: [...APP, 'VARIABLE_NOT_FOUND'] } },
     async (request, reply) => {
-    await deleteVariable(deps, ownerOf(request), request.params.app_id, request.params.name);
-    return reply.code(204).send();
-  });
+      await deleteVariable(deps, ownerOf(request), request.params.app_id, request.params.name);
+      return reply.code(204).send();
+    },
+  );
 
   // ---- Announcements ----
   app.post(
     '/applications/:app_id/announcements',
     { schema: { params: AppParams, body: CreateAnnouncement, response: answers({ 201: Announcement }) }, config: { errors: APP } },
     async (request, reply) => {
-    const b = request.body;
-    const created = await createAnnouncement(deps, ownerOf(request), request.params.app_id, {
-      title: b.title,
-      contentHtml: b.content_html,
-      status: b.status,
-      publishFrom: instantOf('publish_from', b.publish_from),
-      publishUntil: untilOf(b.publish_until) ?? null,
-    });
-    return reply.code(201).send(announcementJson(created));
-  });
+      const b = request.body;
+      const created = await createAnnouncement(deps, ownerOf(request), request.params.app_id, {
+        title: b.title,
+        contentHtml: b.content_html,
+        status: b.status,
+        publishFrom: instantOf('publish_from', b.publish_from),
+        publishUntil: untilOf(b.publish_until) ?? null,
+      });
+      return reply.code(201).send(announcementJson(created));
+    },
+  );
 
-  app.get(
-    '/applications/:app_id/announcements',
-    { schema: { params: AppParams, response: answers({ 200: Type.Array(Announcement) }) }, config: { errors: APP } },
-    async (request) =>
+  app.get('/applications/:app_id/announcements', { schema: { params: AppParams, response: answers({ 200: Type.Array(Announcement) }) }, config: { errors: APP } }, async (request) =>
     (await listAnnouncements(deps, ownerOf(request), request.params.app_id)).map(announcementJson),
   );
 
@@ -118,7 +102,8 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/announcements/:announcement_id',
     { schema: { params: AnnouncementParams, response: answers({ 204: NoBody }) }, config: { errors: [...APP, 'ANNOUNCEMENT_NOT_FOUND'] } },
     async (request, reply) => {
-    await deleteAnnouncement(deps, ownerOf(request), request.params.app_id, request.params.announcement_id);
-    return reply.code(204).send();
-  });
+      await deleteAnnouncement(deps, ownerOf(request), request.params.app_id, request.params.announcement_id);
+      return reply.code(204).send();
+    },
+  );
 };

@@ -25,9 +25,10 @@ export const licenseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/licenses',
     { schema: { params: AppParams, body: CreateBody, response: answers({ 201: IssuedLicenses }) }, config: { errors: ['APPLICATION_NOT_FOUND'] } },
     async (request, reply) => {
-    const issued = await createLicenses(deps, ownerOf(request), request.params.app_id, request.body);
-    return reply.code(201).send({ licenses: issued.map(({ license, code }) => licenseJson(license, code)) });
-  });
+      const issued = await createLicenses(deps, ownerOf(request), request.params.app_id, request.body);
+      return reply.code(201).send({ licenses: issued.map(({ license, code }) => licenseJson(license, code)) });
+    },
+  );
 
   app.get(
     '/applications/:app_id/licenses',
@@ -49,15 +50,17 @@ export const licenseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/licenses/:code',
     { schema: { params: CodeParams, response: answers({ 200: License }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND'] } },
     async (request) => {
-    const { license, code } = await getLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
-    return licenseJson(license, code);
-  });
+      const { license, code } = await getLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
+      return licenseJson(license, code);
+    },
+  );
 
   app.delete(
     '/applications/:app_id/licenses/:code',
     { schema: { params: CodeParams, response: answers({ 204: NoBody }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'LICENSE_CONSUMED'] } },
     async (request, reply) => {
-    await deleteLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
-    return reply.code(204).send();
-  });
+      await deleteLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
+      return reply.code(204).send();
+    },
+  );
 };

@@ -17,11 +17,12 @@ export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps; cookies
     '/session',
     { schema: { body: SignInBody, response: answers({ 200: BrowserSession }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL', 'CSRF_REJECTED'] } },
     async (request, reply) => {
-    const { email, password } = request.body;
-    const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: cookies.ownOrigin(request) }, callerOf(request));
-    cookies.set(request, reply, session.token);
-    return { owner: session.owner, csrf_token: session.csrfToken };
-  });
+      const { email, password } = request.body;
+      const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: cookies.ownOrigin(request) }, callerOf(request));
+      cookies.set(request, reply, session.token);
+      return { owner: session.owner, csrf_token: session.csrfToken };
+    },
+  );
 };
 
 /** `GET` and `DELETE /session`: inside the authenticated scope (cookie or Bearer). */

@@ -28,9 +28,10 @@ export const consoleTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     '/tokens/:token_id',
     { schema: { params: Type.Object({ token_id: Uuid }, closed), response: answers({ 204: NoBody }) }, config: { errors: ['CONSOLE_TOKEN_NOT_FOUND'] } },
     async (request, reply) => {
-    await revokeOwnConsoleToken(deps, consoleCallerOf(request), request.params.token_id);
-    return reply.code(204).send();
-  });
+      await revokeOwnConsoleToken(deps, consoleCallerOf(request), request.params.token_id);
+      return reply.code(204).send();
+    },
+  );
 
   app.post(
     '/tokens/revoke_all',
@@ -49,12 +50,7 @@ export const consoleTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] },
     },
     async (request) => ({
-      revoked: await changeOwnerPassword(
-        deps,
-        consoleCallerOf(request),
-        { currentPassword: request.body.current_password, newPassword: request.body.new_password },
-        callerOf(request),
-      ),
+      revoked: await changeOwnerPassword(deps, consoleCallerOf(request), { currentPassword: request.body.current_password, newPassword: request.body.new_password }, callerOf(request)),
     }),
   );
 };

@@ -38,10 +38,7 @@ const SearchQuery = Type.Object(
 const UserParams = Type.Object({ app_id: Uuid, user_id: Uuid }, closed);
 const VariableParams = Type.Object({ app_id: Uuid, user_id: Uuid, name: UserVariableName }, closed);
 const DeviceParams = Type.Object({ app_id: Uuid, user_id: Uuid, device_id: Uuid }, closed);
-const LimitsBody = Type.Object(
-  { allowed_number_of_devices: Type.Optional(Type.Integer()), allowed_number_of_simultaneous_sessions: Type.Optional(Type.Integer()) },
-  closed,
-);
+const LimitsBody = Type.Object({ allowed_number_of_devices: Type.Optional(Type.Integer()), allowed_number_of_simultaneous_sessions: Type.Optional(Type.Integer()) }, closed);
 const TimeoutBody = Type.Object({ until: Timestamp, reason: Type.Optional(Type.Union([Reason, Type.Null()])) }, closed);
 const AdjustmentBody = Type.Object(
   {
@@ -59,10 +56,7 @@ const LicenseFileBody = Type.Object({ hardware_id: HardwareId, ttl_minutes: Type
 const intOrUndefined = (s: string | undefined) => (s === undefined ? undefined : Number.parseInt(s, 10));
 
 export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.get(
-    '/applications/:app_id/users',
-    { schema: { params: AppParams, querystring: SearchQuery, response: answers({ 200: Type.Array(AdminUser) }) }, config: { errors: APP } },
-    async (request) => {
+  app.get('/applications/:app_id/users', { schema: { params: AppParams, querystring: SearchQuery, response: answers({ 200: Type.Array(AdminUser) }) }, config: { errors: APP } }, async (request) => {
     const found = await searchUsers(deps, ownerOf(request), request.params.app_id, {
       query: request.query.query,
       limit: intOrUndefined(request.query.limit),
@@ -77,10 +71,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     userPageJson(await getUserPage(deps, ownerOf(request), request.params.app_id, request.params.user_id), deps.clock.now()),
   );
 
-  app.get(
-    '/applications/:app_id/users/:user_id/variables',
-    { schema: { params: UserParams, response: answers({ 200: Type.Array(UserVariable) }) }, config: { errors: USER } },
-    async (request) =>
+  app.get('/applications/:app_id/users/:user_id/variables', { schema: { params: UserParams, response: answers({ 200: Type.Array(UserVariable) }) }, config: { errors: USER } }, async (request) =>
     (await listUserVariables(deps, ownerOf(request), request.params.app_id, request.params.user_id)).map(userVariableJson),
   );
 
@@ -88,26 +79,29 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     '/applications/:app_id/users/:user_id/variables/:name',
     { schema: { params: VariableParams, response: answers({ 200: UserVariable }) }, config: { errors: [...USER, 'VARIABLE_NOT_FOUND'] } },
     async (request) => {
-    const { app_id, user_id, name } = request.params;
-    return userVariableJson(await getUserVariable(deps, ownerOf(request), app_id, user_id, name));
-  });
+      const { app_id, user_id, name } = request.params;
+      return userVariableJson(await getUserVariable(deps, ownerOf(request), app_id, user_id, name));
+    },
+  );
 
   app.put(
     '/applications/:app_id/users/:user_id/variables/:name',
     { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: USER } },
     async (request) => {
-    const { app_id, user_id, name } = request.params;
-    return userVariableJson(await putUserVariable(deps, ownerOf(request), app_id, user_id, name, request.body.value));
-  });
+      const { app_id, user_id, name } = request.params;
+      return userVariableJson(await putUserVariable(deps, ownerOf(request), app_id, user_id, name, request.body.value));
+    },
+  );
 
   app.delete(
     '/applications/:app_id/users/:user_id/variables/:name',
     { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: [...USER, 'VARIABLE_NOT_FOUND'] } },
     async (request, reply) => {
-    const { app_id, user_id, name } = request.params;
-    await deleteUserVariable(deps, ownerOf(request), app_id, user_id, name);
-    return reply.code(204).send();
-  });
+      const { app_id, user_id, name } = request.params;
+      await deleteUserVariable(deps, ownerOf(request), app_id, user_id, name);
+      return reply.code(204).send();
+    },
+  );
 
   app.put(
     '/applications/:app_id/users/:user_id/password',
@@ -121,10 +115,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
   );
 
-  app.patch(
-    '/applications/:app_id/users/:user_id',
-    { schema: { params: UserParams, body: LimitsBody, response: answers({ 200: AdminUser }) }, config: { errors: USER } },
-    async (request) => {
+  app.patch('/applications/:app_id/users/:user_id', { schema: { params: UserParams, body: LimitsBody, response: answers({ 200: AdminUser }) }, config: { errors: USER } }, async (request) => {
     const details = await updateUserLimits(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
       allowedDevices: request.body.allowed_number_of_devices,
       allowedSessions: request.body.allowed_number_of_simultaneous_sessions,
@@ -132,10 +123,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return userAdminJson(details, deps.clock.now());
   });
 
-  app.put(
-    '/applications/:app_id/users/:user_id/timeout',
-    { schema: { params: UserParams, body: TimeoutBody, response: answers({ 200: UserTimeout }) }, config: { errors: USER } },
-    async (request) => {
+  app.put('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, body: TimeoutBody, response: answers({ 200: UserTimeout }) }, config: { errors: USER } }, async (request) => {
     const timeout = await timeOutUser(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
       until: instantOf('until', request.body.until),
       reason: request.body.reason,
@@ -143,10 +131,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     return { timed_out_until: toIso(timeout.until), reason: timeout.reason };
   });
 
-  app.delete(
-    '/applications/:app_id/users/:user_id/timeout',
-    { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } },
-    async (request, reply) => {
+  app.delete('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } }, async (request, reply) => {
     await liftTimeout(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
@@ -155,23 +140,18 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     '/applications/:app_id/users/:user_id/devices/:device_id',
     { schema: { params: DeviceParams, response: answers({ 204: NoBody }) }, config: { errors: [...USER, 'DEVICE_NOT_FOUND'] } },
     async (request, reply) => {
-    const { app_id, user_id, device_id } = request.params;
-    await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id);
-    return reply.code(204).send();
-  });
+      const { app_id, user_id, device_id } = request.params;
+      await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.delete(
-    '/applications/:app_id/users/:user_id/lock',
-    { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } },
-    async (request, reply) => {
+  app.delete('/applications/:app_id/users/:user_id/lock', { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } }, async (request, reply) => {
     await unlockUser(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
 
-  app.delete(
-    '/applications/:app_id/users/:user_id/sessions',
-    { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } },
-    async (request, reply) => {
+  app.delete('/applications/:app_id/users/:user_id/sessions', { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } }, async (request, reply) => {
     await revokeSessions(deps, ownerOf(request), request.params.app_id, request.params.user_id);
     return reply.code(204).send();
   });
@@ -184,18 +164,16 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       config: { errors: [...USER, 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
-    const { app_id, user_id } = request.params;
-    const issued = await issueLicenseFileAsOwner(deps, ownerOf(request), app_id, user_id, {
-      hardwareId: request.body.hardware_id,
-      ttlMinutes: request.body.ttl_minutes,
-    });
-    return reply.code(201).send(licenseFileJson(issued));
-  });
+      const { app_id, user_id } = request.params;
+      const issued = await issueLicenseFileAsOwner(deps, ownerOf(request), app_id, user_id, {
+        hardwareId: request.body.hardware_id,
+        ttlMinutes: request.body.ttl_minutes,
+      });
+      return reply.code(201).send(licenseFileJson(issued));
+    },
+  );
 
-  app.post(
-    '/applications/:app_id/adjustments',
-    { schema: { params: AppParams, body: AdjustmentBody, response: answers({ 200: Adjusted }) }, config: { errors: APP } },
-    async (request) => {
+  app.post('/applications/:app_id/adjustments', { schema: { params: AppParams, body: AdjustmentBody, response: answers({ 200: Adjusted }) }, config: { errors: APP } }, async (request) => {
     const b = request.body;
     const adjusted = await adjustMemberships(deps, ownerOf(request), request.params.app_id, b.user_ids, {
       minutes: b.minutes ?? null,

@@ -1,15 +1,6 @@
 // Webhook endpoints of an application (docs/api.md, Webhooks), under /api/console.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  createWebhook,
-  deleteWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
-  redeliverWebhook,
-  rotateWebhookSecret,
-  testWebhook,
-  updateWebhook,
-} from '../../../application/console/webhooks.js';
+import { createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../../../application/console/webhooks.js';
 import type { Deps } from '../../../application/deps.js';
 import type { ErrorCode } from '../../../domain/errors.js';
 import { answers } from '../answers.js';
@@ -27,10 +18,7 @@ const Events = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minIte
 const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
 
 const CreateBody = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, closed);
-const PatchBody = Type.Object(
-  { url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), enabled: Type.Optional(Type.Boolean()) },
-  closed,
-);
+const PatchBody = Type.Object({ url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), enabled: Type.Optional(Type.Boolean()) }, closed);
 const EndpointParams = Type.Object({ app_id: Uuid, webhook_id: Uuid }, closed);
 const DeliveryParams = Type.Object({ app_id: Uuid, webhook_id: Uuid, delivery_id: Uuid }, closed);
 
@@ -46,10 +34,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
   );
 
-  app.get(
-    '/applications/:app_id/webhooks',
-    { schema: { params: AppParams, response: answers({ 200: Type.Array(WebhookEndpoint) }) }, config: { errors: APP } },
-    async (request) => (await listWebhooks(deps, ownerOf(request), request.params.app_id)).map(webhookEndpointJson),
+  app.get('/applications/:app_id/webhooks', { schema: { params: AppParams, response: answers({ 200: Type.Array(WebhookEndpoint) }) }, config: { errors: APP } }, async (request) =>
+    (await listWebhooks(deps, ownerOf(request), request.params.app_id)).map(webhookEndpointJson),
   );
 
   app.patch(
@@ -58,14 +44,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     async (request) => webhookEndpointJson(await updateWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id, request.body)),
   );
 
-  app.delete(
-    '/applications/:app_id/webhooks/:webhook_id',
-    { schema: { params: EndpointParams, response: answers({ 204: NoBody }) }, config: { errors: ENDPOINT } },
-    async (request, reply) => {
-      await deleteWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id);
-      return reply.code(204).send();
-    },
-  );
+  app.delete('/applications/:app_id/webhooks/:webhook_id', { schema: { params: EndpointParams, response: answers({ 204: NoBody }) }, config: { errors: ENDPOINT } }, async (request, reply) => {
+    await deleteWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id);
+    return reply.code(204).send();
+  });
 
   app.post(
     '/applications/:app_id/webhooks/:webhook_id/rotate_secret',

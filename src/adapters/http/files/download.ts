@@ -15,7 +15,11 @@ export function contentDisposition(name: string): string {
   const base = name.split(/[/\\]/).pop() || 'download';
   // Control characters (C0, C1) and the bidi overrides that disguise extensions go entirely.
   const visible = base.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '') || 'download';
-  const ascii = visible.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%;]/g, '_').slice(0, 200) || 'download';
+  const ascii =
+    visible
+      .replace(/[^\x20-\x7e]/g, '_')
+      .replace(/["\\%;]/g, '_')
+      .slice(0, 200) || 'download';
   const encoded = encodeURIComponent(visible).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -64,10 +64,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
     return reply.code(created ? 201 : 200).send(fileJson(file));
   });
 
-  app.put(
-    '/files/:file_id',
-    { config: { ...upload, errors: ['FILE_NOT_FOUND', 'FILE_NAME_TAKEN'] }, schema: { params: FileParams, response: answers({ 200: File }) } },
-    async (request) => {
+  app.put('/files/:file_id', { config: { ...upload, errors: ['FILE_NOT_FOUND', 'FILE_NAME_TAKEN'] }, schema: { params: FileParams, response: answers({ 200: File }) } }, async (request) => {
     const target = await application(request);
     const form = await readUploadForm(deps, request);
     const { name, fields } = await formOrDiscard(deps, form, (f) => ({ name: formText(f.fields, 'name'), fields: writeFields(f.fields, source) }));
@@ -76,15 +73,18 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
 
   app.get('/files', { schema: { params: ListParams, response: answers({ 200: Type.Array(File) }) } }, async (request) => (await listFiles(deps, await application(request))).map(fileJson));
 
-  app.get('/files/:file_id', { schema: { params: FileParams, response: answers({ 200: File }) }, config: { errors: ['FILE_NOT_FOUND'] } }, async (request) => fileJson(await getFile(deps, await application(request), request.params.file_id)));
+  app.get('/files/:file_id', { schema: { params: FileParams, response: answers({ 200: File }) }, config: { errors: ['FILE_NOT_FOUND'] } }, async (request) =>
+    fileJson(await getFile(deps, await application(request), request.params.file_id)),
+  );
 
   app.get(
     '/files/:file_id/download',
     { schema: { params: FileParams, response: answers({ 200: FileBytes, 206: FileBytes, 304: NoBody }) }, config: { errors: ['FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'] } },
     async (request, reply) => {
-    const file = await getFile(deps, await application(request), request.params.file_id);
-    return sendFile(deps, request, reply, file);
-  });
+      const file = await getFile(deps, await application(request), request.params.file_id);
+      return sendFile(deps, request, reply, file);
+    },
+  );
 
   app.delete('/files/:file_id', { schema: { params: FileParams, response: answers({ 204: NoBody }) }, config: { errors: ['FILE_NOT_FOUND'] } }, async (request, reply) => {
     await deleteFile(deps, await application(request), request.params.file_id);

@@ -9,7 +9,21 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { BanKey, MatchedBan } from '../../../domain/bans.js';
-import { assertSelects, bansAmong, matchedBanFields, bindPlaceholders, type Db, type Dialect, driverError, liveMatches, type LockableSelect, migrationsFolder, type PlaceholderValues, positionalRows, type UniqueViolation } from '../dialect.js';
+import {
+  assertSelects,
+  bansAmong,
+  matchedBanFields,
+  bindPlaceholders,
+  type Db,
+  type Dialect,
+  driverError,
+  liveMatches,
+  type LockableSelect,
+  migrationsFolder,
+  type PlaceholderValues,
+  positionalRows,
+  type UniqueViolation,
+} from '../dialect.js';
 import { preparedRead } from './prepared-read.js';
 import { requestBatch } from './request-batch.js';
 import { preparingClient } from './prepared-client.js';
@@ -54,7 +68,11 @@ function pgError(e: unknown): { code: string; table: string | null; detail: stri
 function uniqueViolation(e: unknown): UniqueViolation | null {
   const err = pgError(e);
   if (err === null || err.code !== '23505') return null;
-  const columns = /^Key \(([^)]*)\)=/.exec(err.detail ?? '')?.[1]?.split(',').map((c) => c.trim()) ?? [];
+  const columns =
+    /^Key \(([^)]*)\)=/
+      .exec(err.detail ?? '')?.[1]
+      ?.split(',')
+      .map((c) => c.trim()) ?? [];
   return { table: err.table ?? '', columns };
 }
 
@@ -122,8 +140,7 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     const built = pgDialect.sqlToQuery(query);
     return { text: built.sql, bind: bindPlaceholders<unknown>(built) };
   };
-  const run = (tx: Db, { text, bind }: CompiledStatement, values: PlaceholderValues) =>
-    clientOf(tx).unsafe(text, bind(values) as postgres.ParameterOrJSON<never>[]);
+  const run = (tx: Db, { text, bind }: CompiledStatement, values: PlaceholderValues) => clientOf(tx).unsafe(text, bind(values) as postgres.ParameterOrJSON<never>[]);
   const compiledSteps = new Map<string, CompiledStatement>();
 
   // One statement whatever the number of keys: the keys travel as two arrays, so the text (and
@@ -143,8 +160,14 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
         // Each write a data-modifying CTE; the statement divides by the product of their row
         // counts, so a write that applied to no row fails it (division_by_zero) and undoes all.
         const steps = writes(db);
-        const ctes = sql.join(steps.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `);
-        const product = sql.join(steps.map((_, i) => sql.raw(`(select count(*) from w${i})`)), sql` * `);
+        const ctes = sql.join(
+          steps.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`),
+          sql`, `,
+        );
+        const product = sql.join(
+          steps.map((_, i) => sql.raw(`(select count(*) from w${i})`)),
+          sql` * `,
+        );
         compiledSteps.set(shape, (step = render(sql`with ${ctes} select 1 / (${product}) as applied`)));
       }
       try {
@@ -174,7 +197,9 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
       // mapped by the columns: positionalRows).
       return async (tx: Db, values: PlaceholderValues) => {
         const { text, bind, decode } = (compiled ??= compileOnce());
-        const rows = await clientOf(tx).unsafe(text, bind(values) as postgres.ParameterOrJSON<never>[]).values();
+        const rows = await clientOf(tx)
+          .unsafe(text, bind(values) as postgres.ParameterOrJSON<never>[])
+          .values();
         return rows.map(decode);
       };
     },

@@ -24,7 +24,10 @@ const versionOf = (table: Table) => `"${getTableName(table)}".xmin::text`;
 
 /** The requests' keys unnested into rows, numbered from 1 in their order (`with ordinality`). */
 export function unnestedRequests(keys: readonly string[], versioned: Readonly<Record<string, Table>> = {}): RequestRows {
-  const arrays = sql.join(keys.map((k) => sql`${sql.placeholder(k)}::text[]`), sql`, `);
+  const arrays = sql.join(
+    keys.map((k) => sql`${sql.placeholder(k)}::text[]`),
+    sql`, `,
+  );
   const columns = sql.raw([...keys, 'n'].map((k) => `"${k}"`).join(', '));
   const versions = Object.fromEntries(Object.entries(versioned).map(([name, table]) => [name, sql.raw(versionOf(table))]));
   return { source: sql`unnest(${arrays}) with ordinality as "requests"(${columns})`, key: requestKey, tag: { request: sql.raw(TAG) }, versions };

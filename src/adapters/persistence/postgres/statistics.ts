@@ -28,9 +28,7 @@ const lockNotAvailable = (e: unknown) => driverError(e, (cur) => ((cur as { code
  * instance at a time: the others find the lock taken and leave the work to it.
  */
 export async function refreshStatistics(db: Db): Promise<string[]> {
-  const candidates = [
-    ...(await db.execute(sql`select relname from pg_stat_user_tables where schemaname = current_schema() and ${STALE} order by relname`)),
-  ] as Array<{ relname: string }>;
+  const candidates = [...(await db.execute(sql`select relname from pg_stat_user_tables where schemaname = current_schema() and ${STALE} order by relname`))] as Array<{ relname: string }>;
   const analyzed: string[] = [];
   for (const { relname } of candidates) {
     const outcome = await analyzeOne(db, relname);

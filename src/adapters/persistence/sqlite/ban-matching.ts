@@ -22,12 +22,7 @@ const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
 type BanRow = Parameters<typeof liveMatches>[0][number];
 
 /** `remember` wraps each prepared read (the dialect's memory of unchanged answers, or nothing). */
-export function prepareMatchingBans(
-  db: Db,
-  bans: Tables['bans'],
-  client: Database.Database,
-  remember: <Row>(read: PreparedRead<Row>) => PreparedRead<Row>,
-): Dialect['matchingBans'] {
+export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database, remember: <Row>(read: PreparedRead<Row>) => PreparedRead<Row>): Dialect['matchingBans'] {
   const bySize = new Map<number, PreparedRead<BanRow>>();
   const statementFor = (size: number) => {
     let read = bySize.get(size);

@@ -8,7 +8,19 @@ import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { bindPlaceholders, type BuiltSelect, requestKey, type RequestRows, type BuiltWrite, type Db, type Dialect, driverError, migrationsFolder, type PlaceholderValues, type UniqueViolation } from '../dialect.js';
+import {
+  bindPlaceholders,
+  type BuiltSelect,
+  requestKey,
+  type RequestRows,
+  type BuiltWrite,
+  type Db,
+  type Dialect,
+  driverError,
+  migrationsFolder,
+  type PlaceholderValues,
+  type UniqueViolation,
+} from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { prepareMatchingBans } from './ban-matching.js';
 import { prepareRead, type PreparedRead, type ReadParams } from './prepared-read.js';
@@ -134,9 +146,7 @@ const notApplied = new Error('a write of an all-or-none step applied to no row')
 
 /** SQLite names the columns: "UNIQUE constraint failed: users.application_id, users.username_key". */
 function uniqueViolation(e: unknown): UniqueViolation | null {
-  const err = driverError(e, ({ code, message }: Error & { code?: unknown }) =>
-    typeof code === 'string' && code.startsWith('SQLITE_') ? { code, message } : null,
-  );
+  const err = driverError(e, ({ code, message }: Error & { code?: unknown }) => (typeof code === 'string' && code.startsWith('SQLITE_') ? { code, message } : null));
   if (err === null || (err.code !== 'SQLITE_CONSTRAINT_UNIQUE' && err.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY')) return null;
   const list = err.message.split('failed: ')[1] ?? '';
   const qualified = list.split(',').map((c) => c.trim().split('.'));
@@ -231,8 +241,7 @@ export function openSqliteDialect(path: string): Dialect {
     unreachable: sqliteUnreachable,
     // BINARY is SQLite's default collation already.
     binary: (column: Column) => sql`${column}`,
-    insertionOrder: <K extends string>(key: K, column: Column) =>
-      ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
+    insertionOrder: <K extends string>(key: K, column: Column) => ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
     rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
     prepare: (fields, query) => {
       const read = remembered(prepareRead(reader, fields, query));
@@ -240,7 +249,10 @@ export function openSqliteDialect(path: string): Dialect {
     },
     // One request a statement: the keys as a row of their own, the read remembered as any other.
     prepareForRequests: <Row>(fields: Record<string, Column>, keys: readonly string[], build: (requests: RequestRows) => BuiltSelect<unknown>) => {
-      const columns = sql.join(keys.map((k) => sql`${sql.placeholder(k)} as ${sql.raw(`"${k}"`)}`), sql`, `);
+      const columns = sql.join(
+        keys.map((k) => sql`${sql.placeholder(k)} as ${sql.raw(`"${k}"`)}`),
+        sql`, `,
+      );
       const query = build({ source: sql`(select ${columns}) as "requests"`, key: requestKey, tag: {}, versions: {} }) as BuiltSelect<Row>;
       const read = remembered(prepareRead(reader, fields, query));
       return async (values: ReadParams) => read(values);

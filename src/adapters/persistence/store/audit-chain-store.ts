@@ -48,7 +48,11 @@ async function chainApplication(d: Dialect, link: CompiledWrite, key: ChainKey, 
       hash = next;
       linked += 1;
     }
-    if (linked > 0) await tx.update(heads).set({ seq, hash: hash ?? '', keyed: true }).where(ofHead);
+    if (linked > 0)
+      await tx
+        .update(heads)
+        .set({ seq, hash: hash ?? '', keyed: true })
+        .where(ofHead);
     return rows.length;
   });
 }
@@ -59,10 +63,19 @@ export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
   const { auditChainHeads: heads, events } = d.t;
   // Each event is linked by one update, built once (Dialect.compile).
   const p = sql.placeholder;
-  const link = d.compile((db) => db.update(events).set({ seq: sql`${p('seq')}`, hash: sql`${p('hash')}` }).where(eq(events.id, p('id'))));
+  const link = d.compile((db) =>
+    db
+      .update(events)
+      .set({ seq: sql`${p('seq')}`, hash: sql`${p('hash')}` })
+      .where(eq(events.id, p('id'))),
+  );
   return {
     async chainEvents(limit) {
-      const pending = await d.db.selectDistinct({ applicationId: events.applicationId }).from(events).where(and(isNull(events.seq), isNull(events.hash))).limit(100);
+      const pending = await d.db
+        .selectDistinct({ applicationId: events.applicationId })
+        .from(events)
+        .where(and(isNull(events.seq), isNull(events.hash)))
+        .limit(100);
       let seen = 0;
       for (const { applicationId } of pending) {
         if (seen >= limit) break;
@@ -107,7 +120,10 @@ export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
     },
 
     async reanchorUnkeyedChains(now) {
-      const unkeyed = await d.db.select().from(heads).where(and(eq(heads.keyed, false), ne(heads.seq, 0)));
+      const unkeyed = await d.db
+        .select()
+        .from(heads)
+        .where(and(eq(heads.keyed, false), ne(heads.seq, 0)));
       for (const head of unkeyed) {
         const draft = { applicationId: head.applicationId, action: REKEYED_ACTION, target: { type: 'application', id: head.applicationId, label: null }, data: { unkeyed_through_seq: head.seq } };
         await d.transaction((tx) => recordEvents(d, tx, [draft], now));
@@ -129,7 +145,10 @@ export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
         const throughSeq = Number(through);
         removed += await d.transaction(async (tx) => {
           // The last removed entry's hash, so the first one left is still recomputed, not trusted.
-          const [last] = await tx.select({ hash: events.hash }).from(events).where(and(eq(events.applicationId, applicationId), eq(events.seq, throughSeq)));
+          const [last] = await tx
+            .select({ hash: events.hash })
+            .from(events)
+            .where(and(eq(events.applicationId, applicationId), eq(events.seq, throughSeq)));
           const gone = await tx
             .delete(events)
             .where(and(eq(events.applicationId, applicationId), isNotNull(events.seq), lte(events.seq, throughSeq)))

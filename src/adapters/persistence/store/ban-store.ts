@@ -35,7 +35,11 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
             // An expired ban is gone, and an owner's ban takes over a propagated one: the stored
             // row becomes the new ban (its id too, so nothing still names the old one).
             if (replacesStoredBan(row, ban, now)) {
-              [row] = await tx.update(bans).set({ ...ban, applicationId }).where(sameKey).returning();
+              [row] = await tx
+                .update(bans)
+                .set({ ...ban, applicationId })
+                .where(sameKey)
+                .returning();
               created = true;
             }
             if (!row) throw new Error('ban vanished inside its own transaction');
@@ -51,7 +55,10 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
             await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
           } else if (ban.type === 'license') {
             // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
-            await tx.update(licenses).set({ banned: true }).where(ofApplication(licenses, applicationId, ban.value));
+            await tx
+              .update(licenses)
+              .set({ banned: true })
+              .where(ofApplication(licenses, applicationId, ban.value));
           }
         }
         return stored;
@@ -72,7 +79,10 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
     },
     async deleteBan(applicationId, banId, now, options) {
       return d.transaction(async (tx) => {
-        const [row] = await tx.delete(bans).where(ofApplication(bans, applicationId, banId)).returning();
+        const [row] = await tx
+          .delete(bans)
+          .where(ofApplication(bans, applicationId, banId))
+          .returning();
         if (!row) return false;
         // Propagated bans never propagate further, so what a ban propagated is one level deep.
         const propagated =
@@ -82,7 +92,12 @@ export function banStore(d: Dialect, reads: HotReads): BanStore {
                 .where(and(eq(bans.applicationId, applicationId), eq(bans.propagatedFrom, banId)))
                 .returning()
             : [];
-        await recordEvents(d, tx, [row, ...propagated].map((b) => banRemoved(toBan(b))), now);
+        await recordEvents(
+          d,
+          tx,
+          [row, ...propagated].map((b) => banRemoved(toBan(b))),
+          now,
+        );
         const licenseIds = [row, ...propagated].filter((b) => b.type === 'license').map((b) => b.value);
         for (const ids of chunks(licenseIds)) {
           await tx

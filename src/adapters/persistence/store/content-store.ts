@@ -48,23 +48,37 @@ export function contentStore(d: Dialect, reads: HotReads): ContentStore {
     },
     async patchAnnouncement(applicationId, id, patch, now) {
       return d.transaction(async (tx) => {
-        const [row] = await d.locked(tx.select().from(announcements).where(ofApplication(announcements, applicationId, id)));
+        const [row] = await d.locked(
+          tx
+            .select()
+            .from(announcements)
+            .where(ofApplication(announcements, applicationId, id)),
+        );
         if (row === undefined) return null;
         const next = mergeAnnouncement<AnnouncementRecord>(toAnnouncement(row), patch);
         const { title, contentHtml, status, publishFrom, publishUntil } = next;
-        await tx.update(announcements).set({ title, contentHtml, status, publishFrom, publishUntil }).where(ofApplication(announcements, applicationId, id));
+        await tx
+          .update(announcements)
+          .set({ title, contentHtml, status, publishFrom, publishUntil })
+          .where(ofApplication(announcements, applicationId, id));
         await recordEvents(d, tx, [announcementChanged(applicationId, id, 'updated', toAnnouncement(row), next)], now);
         return next;
       });
     },
     async findAnnouncement(applicationId, id) {
-      const [row] = await db.select().from(announcements).where(ofApplication(announcements, applicationId, id));
+      const [row] = await db
+        .select()
+        .from(announcements)
+        .where(ofApplication(announcements, applicationId, id));
       return row ? toAnnouncement(row) : null;
     },
     listAnnouncements: reads.listAnnouncements,
     async deleteAnnouncement(applicationId, id, now) {
       return d.transaction(async (tx) => {
-        const [deleted] = await tx.delete(announcements).where(ofApplication(announcements, applicationId, id)).returning();
+        const [deleted] = await tx
+          .delete(announcements)
+          .where(ofApplication(announcements, applicationId, id))
+          .returning();
         if (deleted === undefined) return false;
         await recordEvents(d, tx, [announcementChanged(applicationId, id, 'deleted', toAnnouncement(deleted), null)], now);
         return true;

@@ -92,15 +92,23 @@ function swap(db: Db, w: CounterWrite, i: number): AppliedWrite {
   // A row read as missing is inserted, unless it appeared meanwhile; a row read (or remembered)
   // with values is updated only while it still holds them: if it was deleted meanwhile (purged,
   // unlocked) the step fails and decides again on what is there now.
-  if (w.before === null) return db.insert(w.table).values({ ...key, ...after }).onConflictDoNothing().returning({ written: sql<number>`1` });
+  if (w.before === null)
+    return db
+      .insert(w.table)
+      .values({ ...key, ...after })
+      .onConflictDoNothing()
+      .returning({ written: sql<number>`1` });
   const where = and(...Object.entries(key).map(([name, value]) => sql`${column(w.table, name)} = ${value}`), stillHolds(w.table, i, w.before));
-  return db.update(w.table).set(after).where(where).returning({ written: sql<number>`1` });
+  return db
+    .update(w.table)
+    .set(after)
+    .where(where)
+    .returning({ written: sql<number>`1` });
 }
 
 /** What the writes' statements depend on: their tables, their columns, and which rows were there. */
 const shapeOf = (writes: CounterWrite[]) =>
-  'counters:' +
-  writes.map((w) => `${getTableName(w.table)}(${Object.keys(w.key).join()}|${Object.keys(w.after).join()}|${w.before === null ? '-' : Object.keys(w.before).join()})`).join(';');
+  'counters:' + writes.map((w) => `${getTableName(w.table)}(${Object.keys(w.key).join()}|${Object.keys(w.after).join()}|${w.before === null ? '-' : Object.keys(w.before).join()})`).join(';');
 
 /** The values of the writes' placeholders. */
 function valuesOf(writes: CounterWrite[]): Record<string, unknown> {
@@ -136,12 +144,7 @@ export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promi
  * the decision's rows if none changed since the read; otherwise starts over. With `memory`, the
  * first round decides on the counters remembered, if any, instead of reading (CounterMemory).
  */
-export async function swapCounters<R, T>(
-  d: Pick<Dialect, 'allOrNone'>,
-  read: () => Promise<R>,
-  decide: (read: R) => Decision<T, R>,
-  memory?: CounterMemory<R>,
-): Promise<T> {
+export async function swapCounters<R, T>(d: Pick<Dialect, 'allOrNone'>, read: () => Promise<R>, decide: (read: R) => Decision<T, R>, memory?: CounterMemory<R>): Promise<T> {
   const guess = memory?.recall();
   if (guess !== undefined) {
     // Only a decision whose writes apply is taken from a guess; a refusal, 'busy' or a lost

@@ -25,7 +25,23 @@ function eventInsert(d: Dialect): CompiledWrite {
   let insert = eventInserts.get(d);
   if (insert === undefined) {
     const { events } = d.t;
-    const names = ['id', 'applicationId', 'occurredAt', 'action', 'actorType', 'actorId', 'actorIp', 'targetType', 'targetId', 'targetLabel', 'data', 'changes', 'outcome', 'webhookPending', 'seal'] as const;
+    const names = [
+      'id',
+      'applicationId',
+      'occurredAt',
+      'action',
+      'actorType',
+      'actorId',
+      'actorIp',
+      'targetType',
+      'targetId',
+      'targetLabel',
+      'data',
+      'changes',
+      'outcome',
+      'webhookPending',
+      'seal',
+    ] as const;
     const values = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<(typeof names)[number], Placeholder>;
     insert = d.compile((db) => db.insert(events).values({ ...values, ...d.insertionOrder('pos', events.pos) }));
     eventInserts.set(d, insert);

@@ -125,7 +125,13 @@ export function fileStore(d: Dialect, reads: HotReads): FileStore {
     async updateFileMetadata(applicationId, fileId, patch) {
       // One UPDATE: nothing is read before it, so no transaction is needed.
       const [row] = await guardName(d, () =>
-        d.write((w) => w.update(files).set(metadataColumns(patch)).where(ofApplication(files, applicationId, fileId)).returning()),
+        d.write((w) =>
+          w
+            .update(files)
+            .set(metadataColumns(patch))
+            .where(ofApplication(files, applicationId, fileId))
+            .returning(),
+        ),
       );
       return row ? toFile(row) : null;
     },

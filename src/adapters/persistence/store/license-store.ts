@@ -73,7 +73,13 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
-      return firstRow(d, db.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
+      return firstRow(
+        d,
+        db
+          .select()
+          .from(licenses)
+          .where(ofApplication(licenses, applicationId, id)),
+      );
     },
     async sealedCodesOf(applicationId, ids) {
       const codes = new Map<string, string>();
@@ -90,7 +96,12 @@ export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemp
     async deleteUnusedLicense(applicationId, id, now) {
       return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
-        const [row] = await d.locked(tx.select().from(licenses).where(ofApplication(licenses, applicationId, id)));
+        const [row] = await d.locked(
+          tx
+            .select()
+            .from(licenses)
+            .where(ofApplication(licenses, applicationId, id)),
+        );
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));

@@ -31,7 +31,10 @@ export function ownerStore(d: Dialect): OwnerStore {
       return firstRow(d, db.select().from(owners).where(eq(owners.id, id)));
     },
     async listOwners() {
-      return (await db.select().from(owners).orderBy(asc(owners.createdAt), asc(d.binary(owners.email))));
+      return await db
+        .select()
+        .from(owners)
+        .orderBy(asc(owners.createdAt), asc(d.binary(owners.email)));
     },
     async hasOwners() {
       return (await db.select({ id: owners.id }).from(owners).limit(1)).length > 0;
@@ -41,11 +44,18 @@ export function ownerStore(d: Dialect): OwnerStore {
     },
     async recordOwnerIp(ownerId, ip, now) {
       await d.write((w) =>
-        w.insert(ownerIps).values({ ownerId, ip, firstSeen: now, lastSeen: now }).onConflictDoUpdate({ target: [ownerIps.ownerId, ownerIps.ip], set: { lastSeen: now } }),
+        w
+          .insert(ownerIps)
+          .values({ ownerId, ip, firstSeen: now, lastSeen: now })
+          .onConflictDoUpdate({ target: [ownerIps.ownerId, ownerIps.ip], set: { lastSeen: now } }),
       );
     },
     async hasOwnerSignedInFrom(ownerId, ip) {
-      const rows = await db.select({ ip: ownerIps.ip }).from(ownerIps).where(and(eq(ownerIps.ownerId, ownerId), eq(ownerIps.ip, ip))).limit(1);
+      const rows = await db
+        .select({ ip: ownerIps.ip })
+        .from(ownerIps)
+        .where(and(eq(ownerIps.ownerId, ownerId), eq(ownerIps.ip, ip)))
+        .limit(1);
       return rows.length > 0;
     },
     async createConsoleToken(token) {
@@ -70,13 +80,7 @@ export function ownerStore(d: Dialect): OwnerStore {
         w
           .update(consoleTokens)
           .set({ lastUsedAt: now })
-          .where(
-            and(
-              eq(consoleTokens.id, id),
-              isNull(consoleTokens.revokedAt),
-              or(isNull(consoleTokens.lastUsedAt), lt(consoleTokens.lastUsedAt, now)),
-            ),
-          ),
+          .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt), or(isNull(consoleTokens.lastUsedAt), lt(consoleTokens.lastUsedAt, now)))),
       );
     },
     async listConsoleTokens(ownerId) {
@@ -173,7 +177,10 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         if (current === null) return null;
         const name = patch.name ?? current.name;
         const settings = mergeSettings(current.settings, patch.settings);
-        await tx.update(applications).set({ name, ...settingsColumns(settings) }).where(eq(applications.id, id));
+        await tx
+          .update(applications)
+          .set({ name, ...settingsColumns(settings) })
+          .where(eq(applications.id, id));
         const next = { ...current, name, settings };
         await recordEvents(d, tx, [applicationSettingsChanged(current, next)], now);
         return next;
@@ -191,15 +198,18 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         return deleted.length > 0;
       });
     },
-    rotateResponseSigningKey: (id, next, now) =>
-      changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response }), { credential: 'response_signing_key', now }),
+    rotateResponseSigningKey: (id, next, now) => changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response }), { credential: 'response_signing_key', now }),
     dropPreviousResponseSigningKey: (id) => changeSigningKeys(id, (k) => ({ ...k, previousResponse: null })),
     rotateRequestSigningKey: (id, nextSealed, now) =>
-      changeSigningKeys(id, (k) => ({
-        ...k,
-        requestSealed: nextSealed,
-        previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
-      }), { credential: 'request_signing_key', now }),
+      changeSigningKeys(
+        id,
+        (k) => ({
+          ...k,
+          requestSealed: nextSealed,
+          previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
+        }),
+        { credential: 'request_signing_key', now },
+      ),
     async applicationsWithoutSigningKeys() {
       const rows = await db
         .select({ id: applications.id })
@@ -208,7 +218,6 @@ export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore 
         .orderBy(asc(d.binary(applications.id)));
       return rows.map((r) => r.id);
     },
-    fillMissingSigningKeys: (id, keys) =>
-      changeSigningKeys(id, (k) => ({ ...k, response: k.response ?? keys.response, requestSealed: k.requestSealed ?? keys.requestSealed })),
+    fillMissingSigningKeys: (id, keys) => changeSigningKeys(id, (k) => ({ ...k, response: k.response ?? keys.response, requestSealed: k.requestSealed ?? keys.requestSealed })),
   };
 }

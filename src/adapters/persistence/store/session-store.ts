@@ -23,7 +23,12 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
       .values({ applicationId: p('applicationId'), day: p('day'), logins: 1 })
       .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } }),
   );
-  const revokeSession = d.compile((db) => db.update(sessions).set({ revokedAt: sql`${p('now')}` }).where(eq(sessions.id, p('id'))));
+  const revokeSession = d.compile((db) =>
+    db
+      .update(sessions)
+      .set({ revokedAt: sql`${p('now')}` })
+      .where(eq(sessions.id, p('id'))),
+  );
   const insertSession = d.compile((db) =>
     db.insert(sessions).values({
       id: p('id'),
@@ -49,7 +54,10 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
     address: sessions.address,
   };
   const liveSessionsOf = d.compileRead(liveFields, (db) =>
-    db.select(liveFields).from(sessions).where(and(eq(sessions.userId, p('userId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, p('now')))),
+    db
+      .select(liveFields)
+      .from(sessions)
+      .where(and(eq(sessions.userId, p('userId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, p('now')))),
   );
   const liveSessions = (tx: Db, userId: string, now: number) => liveSessionsOf(tx, { userId, now });
   // The address a login came from (UserStore.recordIp's writes), built once too.
@@ -69,8 +77,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           liveSessions(tx, userId, now),
         ]);
         const user = admitted(locked, banned, now);
-        const registered =
-          device !== null && known !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
+        const registered = device !== null && known !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
         const { replace } = planSession(current, session.hardwareId, cap, now);
         const drafts: EventDraft[] = [];
         if (registered && device !== null) {
@@ -100,7 +107,13 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         gt(sessions.expiresAt, now),
       );
       // The common case, a device already in use: one statement, no transaction.
-      const extended = await d.write((w) => w.update(sessions).set({ expiresAt: now + holdMs }).where(sameSeat).returning({ id: sessions.id }));
+      const extended = await d.write((w) =>
+        w
+          .update(sessions)
+          .set({ expiresAt: now + holdMs })
+          .where(sameSeat)
+          .returning({ id: sessions.id }),
+      );
       if (extended.length > 0) return;
       await d.transaction(async (tx) => {
         // The user's row lock orders this with logins and other legacy requests of the user.
@@ -112,14 +125,15 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         }
         const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
-          await tx.update(sessions).set({ expiresAt: now + holdMs }).where(eq(sessions.id, plan.id));
+          await tx
+            .update(sessions)
+            .set({ expiresAt: now + holdMs })
+            .where(eq(sessions.id, plan.id));
           return;
         }
         for (const id of plan.replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         // No token is ever issued for it, so it has no digest to match.
-        await tx
-          .insert(sessions)
-          .values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
+        await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
     async admitLicenseFileDevice({ applicationId, userId, device, file, now }) {
@@ -157,7 +171,15 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         const gone = await d.write((w) =>
           w
             .delete(sessions)
-            .where(and(inArray(sessions.id, ids.map((r) => r.id)), lt(sessions.expiresAt, endedBefore)))
+            .where(
+              and(
+                inArray(
+                  sessions.id,
+                  ids.map((r) => r.id),
+                ),
+                lt(sessions.expiresAt, endedBefore),
+              ),
+            )
             .returning({ id: sessions.id }),
         );
         removed += gone.length;

@@ -51,9 +51,27 @@ function counterRows(d: Dialect) {
   const windowFields = { windowStart: w.windowStart, failures: w.failures };
   const ipFields = { windowStart: i.windowStart, failures: i.failures };
   // Primary keys: (application_id, account_key, ip), (application_id, account_key), (application_id, ip).
-  const pairOf = d.prepare(pairFields, d.db.select(pairFields).from(a).where(and(eq(a.applicationId, p('applicationId')), eq(a.accountKey, p('accountKey')), eq(a.ip, p('ip')))));
-  const windowOf = d.prepare(windowFields, d.db.select(windowFields).from(w).where(and(eq(w.applicationId, p('applicationId')), eq(w.accountKey, p('accountKey')))));
-  const ipOf = d.prepare(ipFields, d.db.select(ipFields).from(i).where(and(eq(i.applicationId, p('applicationId')), eq(i.ip, p('ip')))));
+  const pairOf = d.prepare(
+    pairFields,
+    d.db
+      .select(pairFields)
+      .from(a)
+      .where(and(eq(a.applicationId, p('applicationId')), eq(a.accountKey, p('accountKey')), eq(a.ip, p('ip')))),
+  );
+  const windowOf = d.prepare(
+    windowFields,
+    d.db
+      .select(windowFields)
+      .from(w)
+      .where(and(eq(w.applicationId, p('applicationId')), eq(w.accountKey, p('accountKey')))),
+  );
+  const ipOf = d.prepare(
+    ipFields,
+    d.db
+      .select(ipFields)
+      .from(i)
+      .where(and(eq(i.applicationId, p('applicationId')), eq(i.ip, p('ip')))),
+  );
   const first = async <Row>(rows: Promise<Row[]>): Promise<Row | null> => (await rows)[0] ?? null;
 
   async function read(applicationId: string, accountKey: string | null, ip: string): Promise<StoredCounters> {
@@ -78,8 +96,7 @@ function counterRows(d: Dialect) {
     before: before === null ? null : { ...before },
     after: { ...after },
   });
-  const windowWrite = (applicationId: string, accountKey: string, before: AccountWindow | null, after: AccountWindow) =>
-    windowed(w, { applicationId, accountKey }, before, after);
+  const windowWrite = (applicationId: string, accountKey: string, before: AccountWindow | null, after: AccountWindow) => windowed(w, { applicationId, accountKey }, before, after);
   const ipWrite = (applicationId: string, ip: string, before: IpCounter | null, after: IpCounter) => windowed(i, { applicationId, ip }, before, after);
 
   return { read, pairWrite, windowWrite, ipWrite };
@@ -158,7 +175,10 @@ export function throttleStore(d: Dialect): ThrottleStore {
   // Primary key (application_id, scope).
   const signUpWindow = d.prepare(
     signUpFields,
-    d.db.select(signUpFields).from(signUpCounters).where(and(eq(signUpCounters.applicationId, sql.placeholder('applicationId')), eq(signUpCounters.scope, sql.placeholder('scope')))),
+    d.db
+      .select(signUpFields)
+      .from(signUpCounters)
+      .where(and(eq(signUpCounters.applicationId, sql.placeholder('applicationId')), eq(signUpCounters.scope, sql.placeholder('scope')))),
   );
 
   /**
@@ -173,59 +193,72 @@ export function throttleStore(d: Dialect): ThrottleStore {
     now: Instant,
     decide: (c: WindowCounter | null, scope: SignUpScope) => WindowCounter,
   ): Promise<Instant | null> {
-    const scopes = [
-      ...(limits.perApplication === null ? [] : [{ scope: 'application' as const, key: 'application' }]),
-      { scope: 'address' as const, key: `address:${address}` },
-    ];
+    const scopes = [...(limits.perApplication === null ? [] : [{ scope: 'application' as const, key: 'application' }]), { scope: 'address' as const, key: `address:${address}` }];
     const readWindows = () => Promise.all(scopes.map(async ({ key }) => (await signUpWindow({ applicationId, scope: key }))[0] ?? null));
-    return inLane(`sign-ups\n${applicationId}`, () => swapCounters(d, readWindows, (rows) => {
-      let filled: Instant | null = null;
-      const writes = scopes.map(({ scope, key }, i): CounterWrite => {
-        const row = rows[i] ?? null;
-        const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
-        const grew = row === null || row.signUps < next.failures;
-        if (scope === 'application' && grew && filledByThis(next, limits.perApplication)) filled = next.windowStart + SIGN_UP_WINDOW_MS;
-        return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
-      });
-      return { answer: filled, writes };
-    }));
+    return inLane(`sign-ups\n${applicationId}`, () =>
+      swapCounters(d, readWindows, (rows) => {
+        let filled: Instant | null = null;
+        const writes = scopes.map(({ scope, key }, i): CounterWrite => {
+          const row = rows[i] ?? null;
+          const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
+          const grew = row === null || row.signUps < next.failures;
+          if (scope === 'application' && grew && filledByThis(next, limits.perApplication)) filled = next.windowStart + SIGN_UP_WINDOW_MS;
+          return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
+        });
+        return { answer: filled, writes };
+      }),
+    );
   }
 
   return {
     async reserveAuthAttempt({ applicationId, accountKey, ip, now, familiar }, limits) {
       const counters = () => read(applicationId, accountKey, ip);
-      return inLane(addressLane(applicationId, ip), () => swapCounters(d, counters, (c) => {
-        // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
-        // counting on the accounts it names. Every decision precedes any write, so a refusal
-        // or 'busy' writes nothing.
-        const known = familiar === true && accountKey !== null;
-        const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
-        const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
-        if (accountKey === null) return { answer: 'reserved' as const, writes, after: { ...c, ip: ipNext } };
-        const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
-        const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
-        if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
-        writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
-        return { answer: 'reserved' as const, writes, after: { ip: ipNext, window, pair: pair.next } };
-      }, remembered(applicationId, accountKey, ip)));
+      return inLane(addressLane(applicationId, ip), () =>
+        swapCounters(
+          d,
+          counters,
+          (c) => {
+            // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
+            // counting on the accounts it names. Every decision precedes any write, so a refusal
+            // or 'busy' writes nothing.
+            const known = familiar === true && accountKey !== null;
+            const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
+            const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
+            if (accountKey === null) return { answer: 'reserved' as const, writes, after: { ...c, ip: ipNext } };
+            const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
+            const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
+            if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
+            writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
+            return { answer: 'reserved' as const, writes, after: { ip: ipNext, window, pair: pair.next } };
+          },
+          remembered(applicationId, accountKey, ip),
+        ),
+      );
     },
     async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
       const counters = () => read(applicationId, accountKey, ip);
-      return inLane(addressLane(applicationId, ip), () => swapCounters(d, counters, (c) => {
-        // A failure stays counted on the windows, where the reservation put it; a success gives
-        // it back.
-        const success = outcome === 'success';
-        const ipNext = success ? ipAfterSuccess(c.ip, now) : null;
-        const writes = ipNext === null ? [] : [ipWrite(applicationId, ip, c.ip, ipNext)];
-        if (accountKey === null) return { answer: null, writes, after: { ...c, ip: ipNext ?? c.ip } };
-        const pair = c.pair ?? freshAccountCounter;
-        const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
-        const window = success ? accountWindowAfterSuccess(c.window, now) : null;
-        if (window !== null) writes.push(windowWrite(applicationId, accountKey, c.window, window));
-        writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
-        const locked = next.lockedUntil !== null && next.lockouts > pair.lockouts ? { lockedUntil: next.lockedUntil } : null;
-        return { answer: locked, writes, after: { ip: ipNext ?? c.ip, window: window ?? c.window, pair: next } };
-      }, remembered(applicationId, accountKey, ip)));
+      return inLane(addressLane(applicationId, ip), () =>
+        swapCounters(
+          d,
+          counters,
+          (c) => {
+            // A failure stays counted on the windows, where the reservation put it; a success gives
+            // it back.
+            const success = outcome === 'success';
+            const ipNext = success ? ipAfterSuccess(c.ip, now) : null;
+            const writes = ipNext === null ? [] : [ipWrite(applicationId, ip, c.ip, ipNext)];
+            if (accountKey === null) return { answer: null, writes, after: { ...c, ip: ipNext ?? c.ip } };
+            const pair = c.pair ?? freshAccountCounter;
+            const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
+            const window = success ? accountWindowAfterSuccess(c.window, now) : null;
+            if (window !== null) writes.push(windowWrite(applicationId, accountKey, c.window, window));
+            writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
+            const locked = next.lockedUntil !== null && next.lockouts > pair.lockouts ? { lockedUntil: next.lockedUntil } : null;
+            return { answer: locked, writes, after: { ip: ipNext ?? c.ip, window: window ?? c.window, pair: next } };
+          },
+          remembered(applicationId, accountKey, ip),
+        ),
+      );
     },
     async reserveSignUp({ applicationId, address, now }, limits) {
       const filled = await changeSignUps(applicationId, address, limits, now, (c, scope) =>
@@ -239,30 +272,23 @@ export function throttleStore(d: Dialect): ThrottleStore {
     async reserveVariableWrite({ applicationId, userId, now }, limit) {
       const scope = `variable_writes:${userId}`;
       const readWindow = async () => (await signUpWindow({ applicationId, scope }))[0] ?? null;
-      await inLane(`variable-writes\n${applicationId}\n${userId}`, () => swapCounters(d, readWindow, (row) => {
-        const next = countInHourWindow(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, limit, now, 'too many variable writes by this user; try again later');
-        const write: CounterWrite = { table: signUpCounters, key: { applicationId, scope }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
-        return { answer: undefined, writes: [write] };
-      }));
+      await inLane(`variable-writes\n${applicationId}\n${userId}`, () =>
+        swapCounters(d, readWindow, (row) => {
+          const next = countInHourWindow(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, limit, now, 'too many variable writes by this user; try again later');
+          const write: CounterWrite = { table: signUpCounters, key: { applicationId, scope }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
+          return { answer: undefined, writes: [write] };
+        }),
+      );
     },
     async purgeThrottle(now) {
       const cut = throttlePurgeCutoffs(now);
       const c = authAccountCounters;
       const deleted = await d.write(async (db) => {
         const ips = await db.delete(authIpCounters).where(lt(authIpCounters.windowStart, cut.ipWindowStartedBefore)).returning({ ip: authIpCounters.ip });
-        const windows = await db
-          .delete(authAccountWindows)
-          .where(lt(authAccountWindows.windowStart, cut.accountWindowStartedBefore))
-          .returning({ key: authAccountWindows.accountKey });
+        const windows = await db.delete(authAccountWindows).where(lt(authAccountWindows.windowStart, cut.accountWindowStartedBefore)).returning({ key: authAccountWindows.accountKey });
         const pairs = await db
           .delete(c)
-          .where(
-            and(
-              lte(c.touchedAt, cut.idleSince),
-              or(isNull(c.lockedUntil), lte(c.lockedUntil, now)),
-              or(eq(c.inFlight, 0), isNull(c.inFlightUntil), lte(c.inFlightUntil, now)),
-            ),
-          )
+          .where(and(lte(c.touchedAt, cut.idleSince), or(isNull(c.lockedUntil), lte(c.lockedUntil, now)), or(eq(c.inFlight, 0), isNull(c.inFlightUntil), lte(c.inFlightUntil, now))))
           .returning({ key: c.accountKey });
         const signUps = await db
           .delete(signUpCounters)

@@ -11,15 +11,7 @@ import type { HotReads } from '../hot-reads.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { addressWrites, findUser, insertUser, revokeLiveSessions } from './writes.js';
 import { recordEvents } from './event-log.js';
-import {
-  deviceRegistered,
-  deviceRemoved,
-  membershipAdjusted,
-  sessionsRevoked,
-  userCreated,
-  userTimedOut,
-  userTimeoutLifted,
-} from '../../events/payloads.js';
+import { deviceRegistered, deviceRemoved, membershipAdjusted, sessionsRevoked, userCreated, userTimedOut, userTimeoutLifted } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
@@ -46,7 +38,10 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     async usernamesOf(applicationId, ids) {
       const names = new Map<string, string>();
       for (const part of chunks(ids)) {
-        const rows = await db.select({ id: users.id, username: users.username }).from(users).where(and(eq(users.applicationId, applicationId), inArray(users.id, part)));
+        const rows = await db
+          .select({ id: users.id, username: users.username })
+          .from(users)
+          .where(and(eq(users.applicationId, applicationId), inArray(users.id, part)));
         for (const r of rows) names.set(r.id, r.username);
       }
       return names;
@@ -56,7 +51,11 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return d.snapshot(async (tx) => {
         const user = await findUser(d, tx, applicationId, userId);
         if (user === null) return null;
-        const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)));
+        const userDevices = await tx
+          .select()
+          .from(devices)
+          .where(eq(devices.userId, userId))
+          .orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)));
         // Same-instant adjustments are ordered by id, not insertion order (PostgreSQL has no
         // rowid): the contract only ever compares the order of adjustments made at different instants.
         const history = (
@@ -90,7 +89,12 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
     async updateUserLimits(applicationId, userId, { allowedDevices, allowedSessions }) {
       // drizzle leaves a field that is undefined out of the SET, and refuses an empty SET.
       if (allowedDevices !== undefined || allowedSessions !== undefined) {
-        await d.write((w) => w.update(users).set({ allowedDevices, allowedSessions }).where(ofApplication(users, applicationId, userId)));
+        await d.write((w) =>
+          w
+            .update(users)
+            .set({ allowedDevices, allowedSessions })
+            .where(ofApplication(users, applicationId, userId)),
+        );
       }
       return findUser(d, db, applicationId, userId);
     },
@@ -100,7 +104,10 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
         // its session is revoked here, or runs after and sees the timeout.
         const before = await findUser(d, tx, applicationId, userId, true);
         if (before === null) return false;
-        await tx.update(users).set(timeoutColumns(timeout)).where(ofApplication(users, applicationId, userId));
+        await tx
+          .update(users)
+          .set(timeoutColumns(timeout))
+          .where(ofApplication(users, applicationId, userId));
         const drafts: EventDraft[] = [timeout === null ? userTimeoutLifted(before) : userTimedOut(before, timeout.until, timeout.reason)];
         if (timeout !== null) {
           const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
@@ -167,11 +174,19 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       });
     },
     async hasSignedInFrom(userId, ip) {
-      const rows = await d.db.select({ ip: userIps.ip }).from(userIps).where(and(eq(userIps.userId, userId), eq(userIps.ip, ip))).limit(1);
+      const rows = await d.db
+        .select({ ip: userIps.ip })
+        .from(userIps)
+        .where(and(eq(userIps.userId, userId), eq(userIps.ip, ip)))
+        .limit(1);
       return rows.length > 0;
     },
     async hasDevice(userId, hardwareId) {
-      const rows = await d.db.select({ id: devices.id }).from(devices).where(and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId))).limit(1);
+      const rows = await d.db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId)))
+        .limit(1);
       return rows.length > 0;
     },
     async recordIp(userId, ip, now) {
@@ -185,7 +200,11 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return d.transaction(async (tx) => {
         // The UPDATE locks the user's row, as setUserTimeout's does: a login of the user either
         // finished before, and its session is revoked here, or runs after with the new password.
-        const changed = await tx.update(users).set({ passwordHash }).where(ofApplication(users, applicationId, userId)).returning({ id: users.id });
+        const changed = await tx
+          .update(users)
+          .set({ passwordHash })
+          .where(ofApplication(users, applicationId, userId))
+          .returning({ id: users.id });
         if (changed.length === 0) return false;
         const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         if (revoked > 0) {

@@ -18,16 +18,32 @@ export function userVariableStore(d: Dialect): UserVariableStore {
   const named = (applicationId: string, userId: string, name: string) => and(ofUser(applicationId, userId), eq(userVariables.name, name));
   return {
     async listUserVariables(applicationId, userId) {
-      return db.select().from(userVariables).where(ofUser(applicationId, userId)).orderBy(asc(d.binary(userVariables.name)));
+      return db
+        .select()
+        .from(userVariables)
+        .where(ofUser(applicationId, userId))
+        .orderBy(asc(d.binary(userVariables.name)));
     },
     async findUserVariable(applicationId, userId, name) {
-      return firstRow(d, db.select().from(userVariables).where(named(applicationId, userId, name)));
+      return firstRow(
+        d,
+        db
+          .select()
+          .from(userVariables)
+          .where(named(applicationId, userId, name)),
+      );
     },
     async putUserVariable(v, max) {
       return d.transaction(async (tx) => {
         const user = await findUser(d, tx, v.applicationId, v.userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-        const existing = await firstRow(d, tx.select().from(userVariables).where(named(v.applicationId, v.userId, v.name)));
+        const existing = await firstRow(
+          d,
+          tx
+            .select()
+            .from(userVariables)
+            .where(named(v.applicationId, v.userId, v.name)),
+        );
         // octet_length: UTF-8 bytes on both dialects (SQLite 3.43 and later).
         const [others] = await tx
           .select({ bytes: sql<number | string | null>`sum(octet_length(${userVariables.value}))` })
@@ -39,7 +55,10 @@ export function userVariableStore(d: Dialect): UserVariableStore {
           assertRoomForVariable(Number(held?.n ?? 0), true, max);
           await tx.insert(userVariables).values(v);
         } else {
-          await tx.update(userVariables).set({ value: v.value, updatedAt: v.updatedAt }).where(named(v.applicationId, v.userId, v.name));
+          await tx
+            .update(userVariables)
+            .set({ value: v.value, updatedAt: v.updatedAt })
+            .where(named(v.applicationId, v.userId, v.name));
         }
         await recordEvents(d, tx, [userVariableChanged(user, v.name, existing, v)], v.updatedAt);
         return v;
@@ -47,7 +66,10 @@ export function userVariableStore(d: Dialect): UserVariableStore {
     },
     async deleteUserVariable(applicationId, userId, name, now) {
       return d.transaction(async (tx) => {
-        const [deleted] = await tx.delete(userVariables).where(named(applicationId, userId, name)).returning();
+        const [deleted] = await tx
+          .delete(userVariables)
+          .where(named(applicationId, userId, name))
+          .returning();
         if (deleted === undefined) return false;
         const user = await findUser(d, tx, applicationId, userId);
         await recordEvents(d, tx, [userVariableChanged({ applicationId, id: userId, username: user?.username ?? null }, name, deleted, null)], now);

@@ -22,7 +22,10 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
   const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
 
   const readEndpoint = async (applicationId: string, endpointId: string) => {
-    const [row] = await d.db.select().from(e).where(ofApplication(e, applicationId, endpointId));
+    const [row] = await d.db
+      .select()
+      .from(e)
+      .where(ofApplication(e, applicationId, endpointId));
     return row === undefined ? null : toEndpoint(row);
   };
 
@@ -43,7 +46,10 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
         const ofApp = eq(tw.applicationId, draft.applicationId);
         await tx.insert(tw).values({ applicationId: draft.applicationId, windowStart: now, sends: 0 }).onConflictDoNothing({ target: tw.applicationId });
         const [window] = await d.locked(tx.select({ windowStart: tw.windowStart, sends: tw.sends }).from(tw).where(ofApp));
-        await tx.update(tw).set(countTestSend(window ?? null, now)).where(ofApp);
+        await tx
+          .update(tw)
+          .set(countTestSend(window ?? null, now))
+          .where(ofApp);
         await recordEvents(d, tx, [draft], now);
       });
     },
@@ -58,7 +64,12 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
     async updateWebhookEndpoint(applicationId, endpointId, change, now) {
       const { events: names, ...rest } = change;
       return d.transaction(async (tx) => {
-        const [before] = await d.locked(tx.select().from(e).where(ofApplication(e, applicationId, endpointId)));
+        const [before] = await d.locked(
+          tx
+            .select()
+            .from(e)
+            .where(ofApplication(e, applicationId, endpointId)),
+        );
         if (before === undefined) return null;
         const [row] = await tx
           .update(e)
@@ -74,7 +85,10 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
 
     async deleteWebhookEndpoint(applicationId, endpointId, now) {
       return d.transaction(async (tx) => {
-        const [gone] = await tx.delete(e).where(ofApplication(e, applicationId, endpointId)).returning();
+        const [gone] = await tx
+          .delete(e)
+          .where(ofApplication(e, applicationId, endpointId))
+          .returning();
         if (gone === undefined) return false;
         await recordEvents(d, tx, [webhookEndpointChanged('webhook.deleted', toEndpoint(gone))], now);
         return true;
@@ -83,13 +97,14 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
 
     async rotateWebhookSecret(applicationId, endpointId, secretSealed, previousUntil, now) {
       return d.transaction(async (tx) => {
-        const [current] = await d.locked(tx.select({ secretSealed: e.secretSealed }).from(e).where(ofApplication(e, applicationId, endpointId)));
+        const [current] = await d.locked(
+          tx
+            .select({ secretSealed: e.secretSealed })
+            .from(e)
+            .where(ofApplication(e, applicationId, endpointId)),
+        );
         if (current === undefined) return null;
-        const [row] = await tx
-          .update(e)
-          .set({ secretSealed, previousSecretSealed: current.secretSealed, previousSecretUntil: previousUntil, updatedAt: now })
-          .where(eq(e.id, endpointId))
-          .returning();
+        const [row] = await tx.update(e).set({ secretSealed, previousSecretSealed: current.secretSealed, previousSecretUntil: previousUntil, updatedAt: now }).where(eq(e.id, endpointId)).returning();
         if (row === undefined) return null;
         await recordEvents(d, tx, [webhookEndpointChanged('webhook.secret_rotated', toEndpoint(row))], now);
         return toEndpoint(row);
@@ -109,7 +124,12 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
         const attempts = await tx
           .select()
           .from(at)
-          .where(inArray(at.deliveryId, rows.map((r) => r.delivery.id)))
+          .where(
+            inArray(
+              at.deliveryId,
+              rows.map((r) => r.delivery.id),
+            ),
+          )
           .orderBy(asc(at.attemptedAt), asc(at.id));
         return rows.map(({ delivery: r, eventType }): WebhookDeliveryRecord => ({
           id: r.id,
@@ -117,9 +137,7 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
           eventId: r.eventId,
           eventType,
           state: r.state as WebhookDeliveryRecord['state'],
-          attempts: attempts
-            .filter((a) => a.deliveryId === r.id)
-            .map(({ attemptedAt, statusCode, latencyMs, error, responseBody }) => ({ attemptedAt, statusCode, latencyMs, error, responseBody })),
+          attempts: attempts.filter((a) => a.deliveryId === r.id).map(({ attemptedAt, statusCode, latencyMs, error, responseBody }) => ({ attemptedAt, statusCode, latencyMs, error, responseBody })),
           runAfter: r.runAfter,
           createdAt: r.createdAt,
         }));
@@ -151,7 +169,10 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
           { skipLocked: true },
         );
         if (candidate === undefined) return null;
-        await tx.update(dl).set({ leaseOwner: workerId, leaseUntil: now + leaseMs }).where(eq(dl.id, candidate.id));
+        await tx
+          .update(dl)
+          .set({ leaseOwner: workerId, leaseUntil: now + leaseMs })
+          .where(eq(dl.id, candidate.id));
         const [row] = await tx
           .select({ delivery: dl, endpoint: e, event: events })
           .from(dl)
@@ -200,14 +221,17 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
           })
           .where(eq(dl.id, deliveryId));
         if (step.state === 'succeeded') {
-          await tx.update(e).set({ failingSince: null }).where(and(eq(e.id, held.endpointId), isNotNull(e.failingSince)));
-        } else if (step.state === 'failed' && step.why === 'gone') {
           await tx
             .update(e)
-            .set({ enabled: false, disabledReason: 'the receiver answered 410 Gone', updatedAt: now })
-            .where(eq(e.id, held.endpointId));
+            .set({ failingSince: null })
+            .where(and(eq(e.id, held.endpointId), isNotNull(e.failingSince)));
+        } else if (step.state === 'failed' && step.why === 'gone') {
+          await tx.update(e).set({ enabled: false, disabledReason: 'the receiver answered 410 Gone', updatedAt: now }).where(eq(e.id, held.endpointId));
         } else if (step.state === 'failed' && step.why === 'exhausted') {
-          await tx.update(e).set({ failingSince: now }).where(and(eq(e.id, held.endpointId), isNull(e.failingSince)));
+          await tx
+            .update(e)
+            .set({ failingSince: now })
+            .where(and(eq(e.id, held.endpointId), isNull(e.failingSince)));
         }
         return 'settled' as const;
       });

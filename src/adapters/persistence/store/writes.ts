@@ -37,9 +37,18 @@ function buildReads(d: Dialect) {
     user: user(false),
     lockedUser: user(true),
     userBan: d.compileRead(banFields, (db) =>
-      db.select(banFields).from(bans).where(and(eq(bans.applicationId, p('applicationId')), eq(bans.type, 'user'), eq(bans.value, p('userId')))).limit(1),
+      db
+        .select(banFields)
+        .from(bans)
+        .where(and(eq(bans.applicationId, p('applicationId')), eq(bans.type, 'user'), eq(bans.value, p('userId'))))
+        .limit(1),
     ),
-    devices: d.compileRead(deviceFields, (db) => db.select(deviceFields).from(devices).where(eq(devices.userId, p('userId')))),
+    devices: d.compileRead(deviceFields, (db) =>
+      db
+        .select(deviceFields)
+        .from(devices)
+        .where(eq(devices.userId, p('userId'))),
+    ),
     fileHolders: d.compileRead(fileFields, (db) =>
       db
         .select(fileFields)
@@ -100,7 +109,11 @@ export function addressWrites(d: Dialect, db: Db, userId: string | Placeholder, 
       .values({ userId, ip, firstSeen: now, lastSeen: now })
       .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: sql`${now}` } })
       .returning({ userId: userIps.userId }),
-    db.update(users).set({ lastIp: sql`${ip}` }).where(eq(users.id, userId)).returning({ id: users.id }),
+    db
+      .update(users)
+      .set({ lastIp: sql`${ip}` })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id }),
   ];
 }
 
@@ -121,16 +134,7 @@ export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instan
  * holds the user's row lock, so the machines counted here cannot change before the insert. A caller
  * that read them already (`machines`, after taking the lock) passes them in.
  */
-export async function admit(
-  d: Dialect,
-  tx: Db,
-  userId: string,
-  hardwareId: string,
-  allowed: number,
-  newDeviceId: string,
-  now: Instant,
-  machines?: UserMachines,
-): Promise<boolean> {
+export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant, machines?: UserMachines): Promise<boolean> {
   const { devices } = d.t;
   const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, userId, now));
   if (admitDevice(registered, heldByFiles, hardwareId, allowed).kind === 'known') return false;

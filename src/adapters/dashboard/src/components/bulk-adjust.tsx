@@ -36,10 +36,14 @@ export function BulkAdjust({ appId, userIds, onDone, single }: BulkAdjustProps) 
   const submit = (e: Event) => {
     e.preventDefault();
     const label = MODES.find(([m]) => m === mode)?.[1] ?? mode;
-    void runConfirmed(action, { title: `${label} for ${whom}?`, message: single ? 'It is recorded in their membership history.' : 'Each user gets an adjustment in their history.', label: 'Apply' }, async () => {
-      const body = { user_ids: userIds, ...adjustmentBody(mode, Number(amount) * DURATION_UNITS[unit], alsoRevoke, reason) };
-      onDone((await post<{ adjusted: number }>(appPath(appId, '/adjustments'), body)).adjusted);
-    });
+    void runConfirmed(
+      action,
+      { title: `${label} for ${whom}?`, message: single ? 'It is recorded in their membership history.' : 'Each user gets an adjustment in their history.', label: 'Apply' },
+      async () => {
+        const body = { user_ids: userIds, ...adjustmentBody(mode, Number(amount) * DURATION_UNITS[unit], alsoRevoke, reason) };
+        onDone((await post<{ adjusted: number }>(appPath(appId, '/adjustments'), body)).adjusted);
+      },
+    );
   };
   return (
     <Card title={single?.title ?? `Adjust ${n} selected user${n === 1 ? '' : 's'}`}>
@@ -50,7 +54,17 @@ export function BulkAdjust({ appId, userIds, onDone, single }: BulkAdjustProps) 
           {timed && (
             <>
               <TextField label="By" name="amount" type="number" min={1} value={amount} onInput={setAmount} required />
-              <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={[['days', 'days'], ['hours', 'hours'], ['minutes', 'minutes']]} />
+              <SelectField<DurationUnit>
+                label="Unit"
+                name="unit"
+                value={unit}
+                onChange={setUnit}
+                options={[
+                  ['days', 'days'],
+                  ['hours', 'hours'],
+                  ['minutes', 'minutes'],
+                ]}
+              />
             </>
           )}
           <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown in the history" />

@@ -24,9 +24,8 @@ export function ResponseSigningCard({ app, onAppChange }: AppPageProps) {
     );
 
   const removePrevious = () =>
-    step(
-      { title: 'Remove the previous key?', message: 'It stops signing at once: clients that pin only the previous key refuse every answer from then on.', label: 'Remove previous key' },
-      () => del(appPath(app.id, '/credentials/response_signing_key/previous')),
+    step({ title: 'Remove the previous key?', message: 'It stops signing at once: clients that pin only the previous key refuse every answer from then on.', label: 'Remove previous key' }, () =>
+      del(appPath(app.id, '/credentials/response_signing_key/previous')),
     );
 
   return (
@@ -61,8 +60,8 @@ export function ResponseSigningCard({ app, onAppChange }: AppPageProps) {
       ) : (
         <>
           <p>
-            Rotation in progress: the previous key <code data-previous-key-id>{app.response_signing_previous_key_id}</code> also signs every answer.
-            Remove it once every client pins the new public key.
+            Rotation in progress: the previous key <code data-previous-key-id>{app.response_signing_previous_key_id}</code> also signs every answer. Remove it once every client pins the new public
+            key.
           </p>
           <div class="actions actions-start">
             <button type="button" class="btn btn-danger" disabled={action.busy} onClick={() => void removePrevious()}>

@@ -25,13 +25,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
 };
 
 type NumberKey =
-  | 'session_ttl_seconds'
-  | 'default_allowed_devices'
-  | 'default_allowed_sessions'
-  | 'password_min_length'
-  | 'signature_window_seconds'
-  | 'license_file_ttl_minutes'
-  | 'max_user_variables';
+  'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length' | 'signature_window_seconds' | 'license_file_ttl_minutes' | 'max_user_variables';
 /** Optional numbers: left empty, null. */
 type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours' | 'sign_ups_per_hour';
 
@@ -85,34 +79,121 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
 }
 
 export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onChange: (d: SettingsDraft) => void }) {
-  const set = <K extends keyof SettingsDraft>(key: K) => (value: SettingsDraft[K]) => onChange({ ...draft, [key]: value });
+  const set =
+    <K extends keyof SettingsDraft>(key: K) =>
+    (value: SettingsDraft[K]) =>
+      onChange({ ...draft, [key]: value });
   return (
     <div class="form-grid">
       <TextField label="Name" name="name" value={draft.name} onInput={set('name')} required />
       <fieldset class="checks">
         <legend>Access</legend>
-        <CheckField label="Anonymous access" name="anonymous_access" checked={draft.anonymous_access} onChange={set('anonymous_access')} hint="Clients may read the application context without signing in." />
+        <CheckField
+          label="Anonymous access"
+          name="anonymous_access"
+          checked={draft.anonymous_access}
+          onChange={set('anonymous_access')}
+          hint="Clients may read the application context without signing in."
+        />
         <CheckField label="Device authentication" name="device_auth" checked={draft.device_auth} onChange={set('device_auth')} hint="Users sign in with a hardware id, within their device limit." />
         <CheckField label="Token authentication" name="token_auth" checked={draft.token_auth} onChange={set('token_auth')} hint="Login returns a session token." />
         <CheckField label="Legacy authentication" name="legacy_auth" checked={draft.legacy_auth} onChange={set('legacy_auth')} hint="Credentials in headers on every request." />
-        <CheckField label="Ban propagation" name="ban_propagation" checked={draft.ban_propagation} onChange={set('ban_propagation')} hint="A request refused for a banned user, license or device also bans its proven user and licenses. A banned address passes nothing on." />
-        <CheckField label="Propagate bans to addresses" name="ban_propagation_to_addresses" checked={draft.ban_propagation_to_addresses} onChange={set('ban_propagation_to_addresses')} hint="Propagation also bans the address the request came from, for everyone behind it (a campus or carrier NAT too)." />
+        <CheckField
+          label="Ban propagation"
+          name="ban_propagation"
+          checked={draft.ban_propagation}
+          onChange={set('ban_propagation')}
+          hint="A request refused for a banned user, license or device also bans its proven user and licenses. A banned address passes nothing on."
+        />
+        <CheckField
+          label="Propagate bans to addresses"
+          name="ban_propagation_to_addresses"
+          checked={draft.ban_propagation_to_addresses}
+          onChange={set('ban_propagation_to_addresses')}
+          hint="Propagation also bans the address the request came from, for everyone behind it (a campus or carrier NAT too)."
+        />
       </fieldset>
-      <TextField label="Session TTL (seconds)" name="session_ttl_seconds" type="number" min={30} max={2592000} value={draft.session_ttl_seconds} onInput={set('session_ttl_seconds')} hint="30 to 2,592,000" />
+      <TextField
+        label="Session TTL (seconds)"
+        name="session_ttl_seconds"
+        type="number"
+        min={30}
+        max={2592000}
+        value={draft.session_ttl_seconds}
+        onInput={set('session_ttl_seconds')}
+        hint="30 to 2,592,000"
+      />
       <TextField label="Default allowed devices" name="default_allowed_devices" type="number" min={0} max={10000} value={draft.default_allowed_devices} onInput={set('default_allowed_devices')} />
       <TextField label="Default allowed sessions" name="default_allowed_sessions" type="number" min={1} max={10000} value={draft.default_allowed_sessions} onInput={set('default_allowed_sessions')} />
-      <TextField label="Propagated IP bans last (hours)" name="propagated_ip_ban_hours" type="number" min={1} max={8760} value={draft.propagated_ip_ban_hours} onInput={set('propagated_ip_ban_hours')} hint="1 to 8,760; empty: until removed" />
+      <TextField
+        label="Propagated IP bans last (hours)"
+        name="propagated_ip_ban_hours"
+        type="number"
+        min={1}
+        max={8760}
+        value={draft.propagated_ip_ban_hours}
+        onInput={set('propagated_ip_ban_hours')}
+        hint="1 to 8,760; empty: until removed"
+      />
       <TextField label="Minimum password length" name="password_min_length" type="number" min={8} max={64} value={draft.password_min_length} onInput={set('password_min_length')} />
       <TextField label="Variables per user" name="max_user_variables" type="number" min={0} max={1000} value={draft.max_user_variables} onInput={set('max_user_variables')} hint="0 to 1,000" />
-      <TextField label="Device reset cooldown (hours)" name="device_reset_cooldown_hours" type="number" min={1} max={8760} value={draft.device_reset_cooldown_hours} onInput={set('device_reset_cooldown_hours')} hint="1 to 8,760; empty: users cannot reset their devices" />
-      <TextField label="Sign-ups per hour" name="sign_ups_per_hour" type="number" min={1} max={100000000} value={draft.sign_ups_per_hour} onInput={set('sign_ups_per_hour')} hint="From every address together; empty: no limit (each address is still limited)" />
+      <TextField
+        label="Device reset cooldown (hours)"
+        name="device_reset_cooldown_hours"
+        type="number"
+        min={1}
+        max={8760}
+        value={draft.device_reset_cooldown_hours}
+        onInput={set('device_reset_cooldown_hours')}
+        hint="1 to 8,760; empty: users cannot reset their devices"
+      />
+      <TextField
+        label="Sign-ups per hour"
+        name="sign_ups_per_hour"
+        type="number"
+        min={1}
+        max={100000000}
+        value={draft.sign_ups_per_hour}
+        onInput={set('sign_ups_per_hour')}
+        hint="From every address together; empty: no limit (each address is still limited)"
+      />
       <fieldset class="checks">
         <legend>Signing</legend>
-        <CheckField label="Sign responses" name="response_signing" checked={draft.response_signing} onChange={set('response_signing')} hint="Every answer to clients carries a signature they check with the public key." />
-        <CheckField label="Require signed requests" name="request_signing" checked={draft.request_signing} onChange={set('request_signing')} hint="Clients sign every request with the request signing key." />
+        <CheckField
+          label="Sign responses"
+          name="response_signing"
+          checked={draft.response_signing}
+          onChange={set('response_signing')}
+          hint="Every answer to clients carries a signature they check with the public key."
+        />
+        <CheckField
+          label="Require signed requests"
+          name="request_signing"
+          checked={draft.request_signing}
+          onChange={set('request_signing')}
+          hint="Clients sign every request with the request signing key."
+        />
       </fieldset>
-      <TextField label="Signature window (seconds)" name="signature_window_seconds" type="number" min={5} max={300} value={draft.signature_window_seconds} onInput={set('signature_window_seconds')} hint="5 to 300" />
-      <TextField label="License files last (minutes)" name="license_file_ttl_minutes" type="number" min={60} max={525600} value={draft.license_file_ttl_minutes} onInput={set('license_file_ttl_minutes')} hint="60 to 525,600; never past the membership" />
+      <TextField
+        label="Signature window (seconds)"
+        name="signature_window_seconds"
+        type="number"
+        min={5}
+        max={300}
+        value={draft.signature_window_seconds}
+        onInput={set('signature_window_seconds')}
+        hint="5 to 300"
+      />
+      <TextField
+        label="License files last (minutes)"
+        name="license_file_ttl_minutes"
+        type="number"
+        min={60}
+        max={525600}
+        value={draft.license_file_ttl_minutes}
+        onInput={set('license_file_ttl_minutes')}
+        hint="60 to 525,600; never past the membership"
+      />
     </div>
   );
 }

@@ -36,7 +36,10 @@ function toFilters(d: Draft): AuditFilters {
 export function ActivityPage({ app }: AppPageProps) {
   const [draft, setDraft] = useState<Draft>(NONE);
   const [filters, setFilters] = useState<AuditFilters>({});
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft({ ...draft, [key]: value });
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      setDraft({ ...draft, [key]: value });
   const apply = (e: Event) => {
     e.preventDefault();
     setFilters(toFilters(draft));

@@ -92,9 +92,7 @@ export function BansPage({ app }: AppPageProps) {
               <td>
                 {b.reason}
                 {b.propagated_from !== null && (
-                  <div class="muted small">
-                    propagated from {origin(b.propagated_from) ? `${typeName(origin(b.propagated_from)!.type)} ${origin(b.propagated_from)!.value}` : 'a removed ban'}
-                  </div>
+                  <div class="muted small">propagated from {origin(b.propagated_from) ? `${typeName(origin(b.propagated_from)!.type)} ${origin(b.propagated_from)!.value}` : 'a removed ban'}</div>
                 )}
               </td>
               <td>{formatDateTime(b.created_at)}</td>

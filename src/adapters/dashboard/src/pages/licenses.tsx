@@ -57,7 +57,17 @@ export function LicensesPage({ app }: AppPageProps) {
         }
       >
         <div class="toolbar">
-          <SelectField<Filter> label="Show" name="status" value={filter} onChange={setFilter} options={[['all', 'All'], ['unused', 'Unused'], ['used', 'Used']]} />
+          <SelectField<Filter>
+            label="Show"
+            name="status"
+            value={filter}
+            onChange={setFilter}
+            options={[
+              ['all', 'All'],
+              ['unused', 'Unused'],
+              ['used', 'Used'],
+            ]}
+          />
           <TextField label="Search" name="search" type="search" value={search} onInput={setSearch} placeholder="Code or note" />
         </div>
         <ErrorBanner error={list.error ?? action.error} />
@@ -113,7 +123,17 @@ function GenerateLicenses({ appId, onCreated }: { appId: string; onCreated: (l: 
         <div class="form-row">
           <TextField label="How many" name="count" type="number" min={1} max={10000} value={count} onInput={setCount} required />
           <TextField label="Duration" name="amount" type="number" min={1} value={amount} onInput={setAmount} required={!lifetime} />
-          <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={[['days', 'days'], ['hours', 'hours'], ['minutes', 'minutes']]} />
+          <SelectField<DurationUnit>
+            label="Unit"
+            name="unit"
+            value={unit}
+            onChange={setUnit}
+            options={[
+              ['days', 'days'],
+              ['hours', 'hours'],
+              ['minutes', 'minutes'],
+            ]}
+          />
           <TextField label="Note" name="note" value={note} onInput={setNote} placeholder="optional" />
         </div>
         <CheckField label="Lifetime" name="lifetime" checked={lifetime} onChange={setLifetime} hint="Never expires; the duration is ignored." />
@@ -127,7 +147,9 @@ function FreshLicenses({ licenses, onDone }: { licenses: License[]; onDone: () =
   const codes = licenses.map((l) => l.code).join('\n');
   return (
     <Card title={`${licenses.length} new license${licenses.length === 1 ? '' : 's'}`} actions={<CopyButton value={codes} label="Copy all codes" />}>
-      <pre class="codes" data-testid="new-licenses">{codes}</pre>
+      <pre class="codes" data-testid="new-licenses">
+        {codes}
+      </pre>
       <button type="button" class="btn btn-small" onClick={onDone}>
         Dismiss
       </button>

@@ -24,11 +24,7 @@ export function NewApplicationPage() {
       </Link>
       <h1>New application</h1>
       {created ? (
-        <SecretsOnce
-          title={`${created.application.name} is ready`}
-          secrets={{ ...created.credentials }}
-          onDone={() => navigate(appHref(created.application.id))}
-        />
+        <SecretsOnce title={`${created.application.name} is ready`} secrets={{ ...created.credentials }} onDone={() => navigate(appHref(created.application.id))} />
       ) : (
         <Card>
           <form onSubmit={submit}>

@@ -44,10 +44,14 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
     );
 
   const remove = () =>
-    runConfirmed(danger, { title: `Delete ${app.name}?`, message: 'Its users, licenses, files, variables, announcements and bans are deleted with it. This cannot be undone.', label: 'Delete application' }, async () => {
-      await del(appPath(app.id));
-      navigate(`${BASE}/`);
-    });
+    runConfirmed(
+      danger,
+      { title: `Delete ${app.name}?`, message: 'Its users, licenses, files, variables, announcements and bans are deleted with it. This cannot be undone.', label: 'Delete application' },
+      async () => {
+        await del(appPath(app.id));
+        navigate(`${BASE}/`);
+      },
+    );
 
   return (
     <>
@@ -55,7 +59,11 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
       <Card title="Application">
         <form onSubmit={submit}>
           <ErrorBanner error={save.error} />
-          {saved && <div class="banner banner-success" role="status">Settings saved.</div>}
+          {saved && (
+            <div class="banner banner-success" role="status">
+              Settings saved.
+            </div>
+          )}
           <SettingsFields draft={draft} onChange={setDraft} />
           <FormActions label="Save settings" busy={save.busy} />
         </form>

@@ -54,7 +54,9 @@ function NoOwnerYet() {
     <div class="banner banner-warning" role="status" data-no-owner>
       <strong>No owner yet.</strong> Create the first one on the server's machine, in the Gatehouse checkout (it asks for a password), then sign in here:
       <Command text={OWNER_CREATE} />
-      <small>Run it with the server's settings: the same <code>GATEHOUSE_DATA_DIR</code>, or <code>DATABASE_URL</code> and master key.</small>
+      <small>
+        Run it with the server's settings: the same <code>GATEHOUSE_DATA_DIR</code>, or <code>DATABASE_URL</code> and master key.
+      </small>
     </div>
   );
 }

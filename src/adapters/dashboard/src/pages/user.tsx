@@ -56,16 +56,14 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             </dl>
             <button type="button" class="btn btn-danger" onClick={act('Revoke all sessions?', `${u.username} is signed out everywhere.`, 'Revoke sessions', () => del(`${path}/sessions`))}>
               Revoke all sessions
-            </button>
-            {' '}
+            </button>{' '}
             <button
               type="button"
               class="btn"
               onClick={act('Unlock sign-in?', `Failed sign-in attempts on ${u.username} are forgotten and every lock is lifted, at every address.`, 'Unlock', () => del(`${path}/lock`))}
             >
               Unlock sign-in
-            </button>
-            {' '}
+            </button>{' '}
             {ban ? (
               <button
                 type="button"
@@ -105,7 +103,10 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
                   <tr key={d.id}>
                     <td class="mono">{d.hardware_id}</td>
                     <td>{formatDateTime(d.registered_at)}</td>
-                    <RowActions onDelete={act('Unregister this device?', `${d.hardware_id}: its sessions end now.`, 'Unregister', () => del(`${path}/devices/${seg(d.id)}`))} deleteLabel="Unregister" />
+                    <RowActions
+                      onDelete={act('Unregister this device?', `${d.hardware_id}: its sessions end now.`, 'Unregister', () => del(`${path}/devices/${seg(d.id)}`))}
+                      deleteLabel="Unregister"
+                    />
                   </tr>
                 ))}
               </DataTable>
@@ -220,7 +221,11 @@ function LimitsCard({ user, path, onChange }: { user: User; path: string; onChan
     <Card title="Limits">
       <form onSubmit={submit}>
         <ErrorBanner error={action.error} />
-        {saved && <div class="banner banner-success" role="status">Limits saved.</div>}
+        {saved && (
+          <div class="banner banner-success" role="status">
+            Limits saved.
+          </div>
+        )}
         <div class="form-row">
           <TextField label="Allowed devices" name="allowed_devices" type="number" min={0} max={10000} value={devices} onInput={setDevices} required />
           <TextField label="Allowed simultaneous sessions" name="allowed_sessions" type="number" min={1} max={10000} value={sessions} onInput={setSessions} required />
@@ -302,7 +307,11 @@ function PasswordCard({ user, path }: { user: User; path: string }) {
     <Card title="Password">
       <form onSubmit={submit}>
         <ErrorBanner error={action.error} />
-        {saved && <div class="banner banner-success" role="status">Password set. {user.username} is signed out everywhere.</div>}
+        {saved && (
+          <div class="banner banner-success" role="status">
+            Password set. {user.username} is signed out everywhere.
+          </div>
+        )}
         <p class="muted">Sets a new password for the user (no old one needed) and signs them out everywhere.</p>
         <div class="form-row">
           <TextField label="New password" name="new_password" type="password" value={password} onInput={setPassword} autoComplete="new-password" required />

@@ -48,16 +48,12 @@ export function WebhooksPage({ app }: AppPageProps) {
       setRefresh((n) => n + 1);
     });
   const rotate = (e: WebhookEndpoint) =>
-    runConfirmed(
-      action,
-      { title: 'Rotate the signing secret?', message: `${e.url} is sent signatures under the new secret; update your receiver with it.`, label: 'Rotate' },
-      async () => {
-        setNotice(null);
-        const rotated = await post<WebhookWithSecret>(one(e, '/rotate_secret'));
-        setSecret({ title: `New signing secret for ${rotated.endpoint.url}`, value: rotated.secret });
-        await endpoints.reload();
-      },
-    );
+    runConfirmed(action, { title: 'Rotate the signing secret?', message: `${e.url} is sent signatures under the new secret; update your receiver with it.`, label: 'Rotate' }, async () => {
+      setNotice(null);
+      const rotated = await post<WebhookWithSecret>(one(e, '/rotate_secret'));
+      setSecret({ title: `New signing secret for ${rotated.endpoint.url}`, value: rotated.secret });
+      await endpoints.reload();
+    });
   const remove = (e: WebhookEndpoint) =>
     runConfirmed(action, { title: 'Delete this endpoint?', message: `${e.url} receives no more events, and its deliveries are deleted.` }, async () => {
       setNotice(null);
@@ -72,9 +68,7 @@ export function WebhooksPage({ app }: AppPageProps) {
       <h1>Webhooks</h1>
       {failing.length > 0 && (
         <div class="banner banner-error" role="alert" data-testid="failing-endpoints">
-          <strong>
-            {failing.length === 1 ? 'An endpoint is not receiving events:' : `${failing.length} endpoints are not receiving events:`}
-          </strong>
+          <strong>{failing.length === 1 ? 'An endpoint is not receiving events:' : `${failing.length} endpoints are not receiving events:`}</strong>
           <ul>
             {failing.map((e) => {
               const health = endpointHealth(e, formatDateTime);
