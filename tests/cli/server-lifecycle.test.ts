@@ -230,7 +230,9 @@ function npmStartOnTerminal(env: NodeJS.ProcessEnv) {
   const start = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'npm-start-test', private: true, scripts: { start } }));
   symlinkSync(build.outDir, join(project, 'dist'));
-  const child = spawn('script', ['-qfec', 'npm start', '/dev/null'], { cwd: project, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // `exec`: script runs the command through $SHELL, and dash (Debian's /bin/sh) waiting on npm
+  // would itself die of the Ctrl-C; an interactive shell hands the terminal to npm instead.
+  const child = spawn('script', ['-qfec', 'exec npm start', '/dev/null'], { cwd: project, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
   child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
