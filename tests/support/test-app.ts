@@ -17,6 +17,7 @@ import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/application/events/webhook-deliverer.js';
 import { seededRandom } from './seeded-random.js';
+import './shared-schema-compilers.js';
 import { type AuditChainer, createAuditChainer } from '../../src/application/events/audit-chainer.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
