@@ -1,6 +1,6 @@
 // An in-process Gatehouse on a fresh database (SQLite, or PostgreSQL and S3), with a clock the test moves by hand.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -13,6 +13,7 @@ import { createMetrics } from '../../src/adapters/http/metrics.js';
 import { buildHttpApp } from '../../src/adapters/http/server.js';
 import { boot } from '../../src/boot.js';
 import { readConfig } from '../../src/config.js';
+import { openConfiguredStore, SQLITE_FILE } from '../../src/open-store.js';
 import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 import { createFileProcessor, type FileProcessor } from '../../src/application/files/file-processor.js';
 import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/application/events/webhook-deliverer.js';
@@ -29,6 +30,23 @@ const cryptoPool = createCryptoPool();
 
 /** argon2id at a test cost: same code path, a fraction of the time. */
 export const testArgon2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+/**
+ * An empty SQLite database, migrated once per test process: each app starts from a copy of it
+ * instead of running every migration again (docs/testing.md). Nothing else is in it, so each app
+ * still seals and digests under its own master key.
+ */
+let migratedSqlite: Promise<string> | undefined;
+function migratedSqliteFile(): Promise<string> {
+  migratedSqlite ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-migrated-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const store = await openConfiguredStore(readConfig({ GATEHOUSE_DATA_DIR: dir, GATEHOUSE_MASTER_KEY: randomBytes(32).toString('base64') }), { auditKey: randomBytes(32) });
+    await store.close();
+    return join(dir, SQLITE_FILE);
+  })();
+  return migratedSqlite;
+}
 
 export interface TestClock {
   now(): number;
@@ -123,8 +141,9 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'gatehouse-test-'));
-  const dbPath = join(dir, 'gatehouse.db');
+  const dbPath = join(dir, SQLITE_FILE);
   const backend = await backendEnv();
+  if (testBackend === 'sqlite') copyFileSync(await migratedSqliteFile(), dbPath);
   const clock = testClock();
   const masterKey = randomBytes(32);
   const blobRoot = join(dir, 'blobs');
