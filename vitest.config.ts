@@ -38,22 +38,26 @@ for (const entry of readdirSync(testsRoot, { recursive: true, withFileTypes: tru
 }
 
 const globs = (folders: string[]) => folders.map((f) => (f === '.' ? 'tests/*.test.ts' : `tests/${f}/**/*.test.ts`));
-const project = (name: string, include: string[], exclude: string[] = [], env: Record<string, string> = {}) => ({
+const project = (name: string, include: string[], exclude: string[] = [], env: Record<string, string> = {}, isolate = true) => ({
   extends: true as const,
-  test: { name, include, exclude, env },
+  test: { name, include, exclude, env, isolate },
 });
+// In-process tiers reuse a worker process for file after file (isolate: false): the modules of
+// src/ are loaded once per worker instead of once per file. Their files set no globals, mocks or
+// environment; each builds its own apps and stores (docs/testing.md, "What keeps tests fast").
+const isolateFiles = false;
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file gets its own process: SQLite files, ports and argon2 pools stay apart.
+    // Worker processes, not threads: SQLite files, ports and argon2 pools stay apart from the runner.
     pool: 'forks',
     projects: [
-      project('unit', globs(tiers.unit), processFiles),
-      project('contract', globs(tiers.contract), processFiles),
-      project('http:sqlite', globs(tiers.http)),
-      ...(postgresUrl ? [project('http:postgres', globs(tiers.http), embeddedOnly, { GATEHOUSE_TEST_BACKEND: 'postgres' })] : []),
+      project('unit', globs(tiers.unit), processFiles, {}, isolateFiles),
+      project('contract', globs(tiers.contract), processFiles, {}, isolateFiles),
+      project('http:sqlite', globs(tiers.http), [], {}, isolateFiles),
+      ...(postgresUrl ? [project('http:postgres', globs(tiers.http), embeddedOnly, { GATEHOUSE_TEST_BACKEND: 'postgres' }, isolateFiles)] : []),
       project('process', [...globs(tiers.process), ...processFiles]),
       project('e2e', globs(tiers.e2e)),
     ],
