@@ -10,7 +10,6 @@ import { createSessionCookies, type CookieSecurity } from './console/session-coo
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
-import { answersPerTurn } from './answers-per-turn.js';
 import { maskLicenseCodes } from './log-redaction.js';
 import { declareRequestState } from './request-state.js';
 import type { Metrics } from './metrics.js';
@@ -189,7 +188,6 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
       });
   }
   lingeringClose(app);
-  answersPerTurn(app);
   actorScopeHooks(app);
   bodyDeadline(app);
   refuseUnstorableText(app);
