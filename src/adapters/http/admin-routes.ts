@@ -16,13 +16,11 @@ import { AdminUser, LicenseFile, LicenseLookup } from './wire-schemas.js';
 
 const UsernameOrCode = Type.String({ minLength: 1, maxLength: 256 });
 
-// The application of each admin request, set by the scope's onRequest hook.
-const applications = new WeakMap<FastifyRequest, ApplicationRecord>();
-
+/** The application of an admin request (request-state.ts), set by the scope's onRequest hook. */
 function applicationOf(request: FastifyRequest): ApplicationRecord {
-  const app = applications.get(request);
+  const app = request.adminApplication;
   // Only reachable if a route were registered outside the authenticated scope: a bug, not a 401.
-  if (app === undefined) throw new Error('admin route reached without an authenticated application');
+  if (app === null) throw new Error('admin route reached without an authenticated application');
   return app;
 }
 
@@ -34,7 +32,7 @@ function applicationOf(request: FastifyRequest): ApplicationRecord {
 export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.addHook('onRequest', async (request) => {
     const application = await authenticateAdmin(deps, bearer(request));
-    applications.set(request, application);
+    request.adminApplication = application;
     identifyActor(request, { type: 'admin_key', id: application.id });
   });
 

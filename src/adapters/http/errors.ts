@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, type ErrorDetails, type FieldError, isDomainError } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
-import { noteErrorCode } from './answered-error.js';
 
 /** The one table from error code to HTTP status. A new code fails to compile until it is mapped. */
 export const statusByCode = {
@@ -87,7 +86,7 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetails = {}) {
-  noteErrorCode(reply, code);
+  reply.request.answeredErrorCode = code;
   if (details.retryAfterSeconds !== undefined) reply.header('retry-after', String(details.retryAfterSeconds));
   return reply
     .code(statusOf(code, details))

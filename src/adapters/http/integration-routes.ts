@@ -133,9 +133,6 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.get('/app_context', { schema: { response: answers({ 200: AppContext }) }, config: { errors: USER_CREDENTIAL_ERRORS, serialised: true } }, async (request, reply) => {
     const context = await appContext(deps, await applicationOf(request), presentedUser(request), callerOf(request));
     // Text, which the route's schema types do not describe: answer-check.ts holds it to the schema.
-    // Returned rather than sent: an async handler that returns the reply makes the promise adopt
-    // it as a thenable, and while its answer waits for the end of the turn (answers-per-turn.ts)
-    // that means listening for the answer's end, dear per request (docs/performance-log.md).
     reply.header('content-type', 'application/json; charset=utf-8');
     return appContextBody(context) as never;
   });

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Deps } from '../../application/deps.js';
 import { jobPhase, type JobPhase } from '../../domain/files.js';
-import { answeredErrorCode } from './answered-error.js';
 
 export interface Metrics {
   /** The exposition text and its content type. */
@@ -140,7 +139,7 @@ export function createMetrics(deps: Pick<Deps, 'store' | 'hasher' | 'clock'>): M
         const route = request.routeOptions.url ?? 'unmatched';
         requests.inc({ method, route, status: String(reply.statusCode) });
         latency.observe({ method, route }, reply.elapsedTime / 1000);
-        const code = answeredErrorCode(reply);
+        const code = request.answeredErrorCode;
         if (code !== null) {
           refusals.inc({ route, code });
           if (reply.statusCode === 401 || reply.statusCode === 403) authentication.inc({ code });

@@ -40,7 +40,7 @@ export function callerOf(request: FastifyRequest): Caller {
   return caller;
 }
 
-/** Each connection's last address and what it parsed to (frozen: callers share it). */
+/** Each connection's last address and what it parsed to (frozen: callers share it): a cache per socket, not request state. */
 const callers = new WeakMap<object, { raw: string; caller: Caller }>();
 
 function parseCaller(raw: string): Caller {

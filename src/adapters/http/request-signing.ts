@@ -23,11 +23,11 @@ export interface RequestSigning {
  * body digest and parses exactly as before (same body limit, errors and lingering close, which all
  * happen before a parser runs).
  */
-function keepRawJsonBodies(app: FastifyInstance, rawBodies: WeakMap<FastifyRequest, Buffer>): void {
+function keepRawJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
-    rawBodies.set(request, bytes);
+    request.rawJsonBody = bytes;
     // Fastify's default JSON parser is synchronous: it answers through `done`.
     void parse(request, bytes.toString('utf8'), done);
   });
@@ -35,13 +35,12 @@ function keepRawJsonBodies(app: FastifyInstance, rawBodies: WeakMap<FastifyReque
 
 /** Registers what the checks need on the integration plugin. */
 export function requestSigning(app: FastifyInstance, deps: Deps): RequestSigning {
-  const rawBodies = new WeakMap<FastifyRequest, Buffer>();
-  keepRawJsonBodies(app, rawBodies);
+  keepRawJsonBodies(app);
 
   /** The body's bytes as received: none for a request without a body (GET and HEAD bodies are never read). */
   function bodyBytes(request: FastifyRequest): Buffer {
-    const raw = rawBodies.get(request);
-    if (raw !== undefined) return raw;
+    const raw = request.rawJsonBody;
+    if (raw !== null) return raw;
     // Only JSON bodies reach an integration route; the bytes of any other were not kept.
     if (request.body !== undefined) throw signatureInvalid();
     return Buffer.alloc(0);

@@ -30,10 +30,6 @@ function sentBody(request: FastifyRequest, payload: unknown): string | Uint8Arra
 
 /** Registers the signing hooks on the integration plugin; its routes find their application through it. */
 export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigning {
-  // The application each request authenticated as; null when its key or secret was refused.
-  const applications = new WeakMap<FastifyRequest, ApplicationRecord | null>();
-  const storedSha256s = new WeakMap<FastifyRequest, string>();
-
   // The application each API key last authenticated as in this process: while the database cannot
   // be read, an answer to a request whose key and secret match one is still signed by its keys, so
   // a client pinning them can tell the outage from tampering (docs/api.md, Response signing).
@@ -63,7 +59,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     const { response, previousResponse } = application.signing;
     const keys = [response, previousResponse].filter((k): k is ResponseSigningKey => k !== null);
     const status = reply.statusCode;
-    const storedSha256 = status === 200 || status === 206 ? storedSha256s.get(request) : undefined;
+    const storedSha256 = status === 200 || status === 206 ? (request.storedSha256 ?? undefined) : undefined;
     const contentRange = reply.getHeader('content-range');
     const timestamp = Math.floor(deps.clock.now() / 1000);
     const base = responseSignatureBase({
@@ -100,7 +96,7 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
 
   // Callback style: it runs on every answer, and an unsigned one goes on at once.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const known = applications.get(request);
+    const known = request.signingApplication;
     if (known === null || (known !== undefined && !known.settings.responseSigning)) return done(null, payload);
     const signing = known !== undefined && known.signing.response !== null ? sign(request, reply, known, payload) : signLate(request, reply, known, payload);
     signing.then(
@@ -117,15 +113,15 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     async applicationOf(request) {
       try {
         const authenticated = await authenticateIntegration(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'), bearer(request));
-        applications.set(request, remember(authenticated.app));
+        request.signingApplication = remember(authenticated.app);
         return authenticated;
       } catch (error) {
-        applications.set(request, knownWhileUnavailable(request, error));
+        request.signingApplication = knownWhileUnavailable(request, error);
         throw error;
       }
     },
     streamsStoredFile(request, file) {
-      if (file.state.stored !== null) storedSha256s.set(request, file.state.stored.storedSha256);
+      if (file.state.stored !== null) request.storedSha256 = file.state.stored.storedSha256;
     },
   };
 }

@@ -10,8 +10,8 @@ import { createSessionCookies, type CookieSecurity } from './console/session-coo
 import { frameworkErrorHandler, registerErrorHandling, sendError } from './errors.js';
 import { integrationRoutes } from './integration-routes.js';
 import { lingeringClose } from './lingering-close.js';
-import { answersPerTurn } from './answers-per-turn.js';
 import { maskLicenseCodes } from './log-redaction.js';
+import { declareRequestState } from './request-state.js';
 import type { Metrics } from './metrics.js';
 import { createReadinessCheck } from './readiness.js';
 import { answers } from './answers.js';
@@ -83,19 +83,17 @@ function bodyFollows(request: FastifyRequest): boolean {
  * A request without a body has nothing to wait for, so most GETs set no timer at all.
  */
 function bodyDeadline(app: FastifyInstance): void {
-  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   // Callback-style hooks: these run on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.routeOptions.config?.upload && bodyFollows(request)) {
       const timer = setTimeout(() => request.raw.destroy(), BODY_DEADLINE_MS);
       timer.unref();
-      timers.set(request, timer);
+      request.bodyTimer = timer;
     }
     done();
   });
   const clear = (request: FastifyRequest, _reply: unknown, done: () => void) => {
-    const timer = timers.get(request);
-    if (timer !== undefined) clearTimeout(timer);
+    if (request.bodyTimer !== null) clearTimeout(request.bodyTimer);
     done();
   };
   app.addHook('preHandler', clear);
@@ -175,6 +173,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 20_000;
 
+  declareRequestState(app);
   registerErrorHandling(app);
   if (options.checkAnswers) checkAnswers(app);
   // Before any route: the document is made of every route registered after this.
@@ -189,7 +188,6 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
       });
   }
   lingeringClose(app);
-  answersPerTurn(app);
   actorScopeHooks(app);
   bodyDeadline(app);
   refuseUnstorableText(app);

@@ -27,17 +27,15 @@ export function instantOf(field: string, value: string): number {
   return t;
 }
 
-// Who a request was authenticated as, set by the console plugin's onRequest hook.
-const callers = new WeakMap<FastifyRequest, ConsoleCaller>();
-
+/** Who a request was authenticated as (request-state.ts), as the console plugin's onRequest hook found. */
 export function setConsoleCaller(request: FastifyRequest, caller: ConsoleCaller): void {
-  callers.set(request, caller);
+  request.consoleCaller = caller;
 }
 
 export function consoleCallerOf(request: FastifyRequest): ConsoleCaller {
-  const caller = callers.get(request);
+  const caller = request.consoleCaller;
   // Only reachable if a route were registered outside the authenticated scope: a bug, not a 401.
-  if (caller === undefined) throw new Error('console route reached without an authenticated owner');
+  if (caller === null) throw new Error('console route reached without an authenticated owner');
   return caller;
 }
 
