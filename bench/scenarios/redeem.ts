@@ -64,7 +64,9 @@ export async function redeemScenario(ctx: BenchContext): Promise<BenchRow[]> {
   try {
     const setup = await setUpRedeem(server, profile.loginMembers);
     ctx.log(`redeem: ${setup.members.length} members holding ${HELD_LICENSES} licenses each, ${LOGIN_CONNECTIONS} connections; raw verifications in flight ${rawInFlight(ctx)}`);
-    await loadRedeem(setup, profile.warmupSeconds);
+    // Long enough for every connection's first answer: a redemption queued behind seven others
+    // on a busy machine takes longer than a quick run's warm-up.
+    await loadRedeem(setup, Math.max(2, profile.warmupSeconds));
     const runs = await alternate(
       profile.rounds,
       () => loadRedeem(setup, profile.seconds),
