@@ -22,6 +22,7 @@ export async function countDatabaseWork(run: () => Promise<unknown>): Promise<Da
   counting = work;
   try {
     await run();
+    for (const db of sqliteConnections) settleNative(db);
   } finally {
     counting = null;
   }
@@ -60,6 +61,21 @@ export function pgStatementSeen(client: number, connection: number, text: string
   seen(`pg:${client}:${connection}`, text, pgWrites(text));
 }
 
+interface SqliteConnection {
+  inTransaction: boolean;
+}
+const sqliteConnections = new Set<SqliteConnection>();
+
+/**
+ * A transaction better-sqlite3 began or ended itself (its transaction() functions) shows only in
+ * `inTransaction`: taken as begun at its first statement, and as committed once it is over.
+ */
+function settleNative(db: SqliteConnection): void {
+  sqliteConnections.add(db);
+  if (db.inTransaction && !open.has(db)) open.set(db, false);
+  if (!db.inTransaction && open.has(db)) seen(db, 'commit', false);
+}
+
 type Method = (this: { readonly: boolean; source: string; database: unknown }, ...args: unknown[]) => unknown;
 
 /** Counts every statement of every better-sqlite3 connection of this process from now on. */
@@ -71,6 +87,7 @@ export function countSqliteStatements(): void {
   for (const name of ['run', 'get', 'all', 'iterate']) {
     const original = statement[name] as Method;
     statement[name] = function (this: { readonly: boolean; source: string; database: unknown }, ...args: unknown[]) {
+      settleNative(this.database as SqliteConnection);
       seen(this.database, this.source, !this.readonly);
       return original.apply(this, args);
     };
