@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnListening, type ListeningProcess } from './server-process.js';
 
 export type CeilingServer = 'bare-fastify' | 'bare-file-server';
-export type CeilingScript = 'argon2-verify' | 'aes-gcm' | 'durable-write';
+export type CeilingScript = 'argon2-verify' | 'sealing-work' | 'durable-write';
 
 const entry = (name: string) => fileURLToPath(new URL(`./ceilings/${name}.js`, import.meta.url));
 

@@ -15,6 +15,7 @@ import { appContextScenario } from './scenarios/app-context.js';
 import { appContextSignedScenario } from './scenarios/app-context-signed.js';
 import { downloadScenario } from './scenarios/download.js';
 import { loginScenario } from './scenarios/login.js';
+import { redeemScenario } from './scenarios/redeem.js';
 import { scaleScenario } from './scenarios/scale.js';
 import { sessionHistoryScenario } from './scenarios/session-history.js';
 import { signUpFloodScenario } from './scenarios/sign-up-flood.js';
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, Scenario> = {
   app_context: appContextScenario,
   app_context_signed: appContextSignedScenario,
   login: loginScenario,
+  redeem: redeemScenario,
   download: downloadScenario,
   upload: uploadScenario,
   scale: scaleScenario,
