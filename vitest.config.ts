@@ -28,6 +28,10 @@ const processFiles = ['tests/files/crash-recovery.test.ts', 'tests/events/readme
 // they hold on SQLite + local storage, and are not run on PostgreSQL + S3.
 const embeddedOnly = ['tests/http/secrets-at-rest.test.ts', 'tests/http/malicious-names.test.ts'];
 
+// Files that replace a module (vi.mock) get a worker of their own: a shared worker (isolate: false)
+// may have loaded the real module for an earlier file, and the mock would leak into later ones.
+const mockingFiles = ['tests/http/write-transactions.test.ts'];
+
 // A test file in a folder no tier names would never run: refuse to start instead.
 const named = new Set(Object.values(tiers).flat());
 const testsRoot = fileURLToPath(new URL('./tests', import.meta.url));
@@ -56,8 +60,14 @@ export default defineConfig({
     projects: [
       project('unit', globs(tiers.unit), processFiles, {}, isolateFiles),
       project('contract', globs(tiers.contract), processFiles, {}, isolateFiles),
-      project('http:sqlite', globs(tiers.http), [], {}, isolateFiles),
-      ...(postgresUrl ? [project('http:postgres', globs(tiers.http), embeddedOnly, { GATEHOUSE_TEST_BACKEND: 'postgres' }, isolateFiles)] : []),
+      project('http:sqlite', globs(tiers.http), mockingFiles, {}, isolateFiles),
+      project('http:sqlite:isolated', mockingFiles),
+      ...(postgresUrl
+        ? [
+            project('http:postgres', globs(tiers.http), [...embeddedOnly, ...mockingFiles], { GATEHOUSE_TEST_BACKEND: 'postgres' }, isolateFiles),
+            project('http:postgres:isolated', mockingFiles, [], { GATEHOUSE_TEST_BACKEND: 'postgres' }),
+          ]
+        : []),
       project('process', [...globs(tiers.process), ...processFiles]),
       project('e2e', globs(tiers.e2e)),
     ],
