@@ -3,6 +3,9 @@ import type { BlobStore } from './application/ports/blob-store.js';
 import type { Store } from './application/ports/store.js';
 import { createLocalBlobStore } from './adapters/blob/local-blob-store.js';
 import { createS3BlobStore } from './adapters/blob/s3-blob-store.js';
+import { accelerated } from './adapters/persistence/fast/accelerated.js';
+import { openPostgresFastReads } from './adapters/persistence/fast/postgres-fast-reads.js';
+import { openSqliteFastReads } from './adapters/persistence/fast/sqlite-fast-reads.js';
 import { openPostgresStore } from './adapters/persistence/postgres/postgres-store.js';
 import { openSqliteStore } from './adapters/persistence/sqlite/sqlite-store.js';
 import { ConfigError, type Config } from './config.js';
@@ -46,9 +49,13 @@ export function assertSupported(config: Config): void {
  */
 export async function openConfiguredStore(config: Config, keys: { auditKey: Uint8Array }): Promise<Store> {
   assertSupported(config);
-  if (config.databaseUrl === null) return openSqliteStore({ path: join(config.dataDir, SQLITE_FILE), auditKey: keys.auditKey });
+  // The plain store, with the fast path's hot reads over it (docs/architecture.md, "The fast path").
+  if (config.databaseUrl === null) {
+    const path = join(config.dataDir, SQLITE_FILE);
+    return accelerated(openSqliteStore({ path, auditKey: keys.auditKey }), openSqliteFastReads(path));
+  }
   try {
-    return await openPostgresStore({ url: config.databaseUrl, auditKey: keys.auditKey });
+    return accelerated(await openPostgresStore({ url: config.databaseUrl, auditKey: keys.auditKey }), openPostgresFastReads(config.databaseUrl));
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(`DATABASE_URL: cannot open the PostgreSQL database at ${redactedUrl(config.databaseUrl)}: ${reason}`);

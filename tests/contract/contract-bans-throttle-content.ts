@@ -295,8 +295,8 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({ ...fresh, failures: 1, inFlight: 1, inFlightUntil: T0 + 2 * LEASE });
     });
 
-    // A store decides a step on the counters its last step on them left (CounterMemory in
-    // store/counter-swap.ts); what another instance or an owner changed since must still count.
+    // What another instance or an owner changed since this store's last step on the counters
+    // must count at once, whatever a store may keep of them.
     test('a lock lifted through another connection lets the next check through at once', async () => {
       const { app } = await seedApp(store());
       const attempt = attemptOf(app.id);

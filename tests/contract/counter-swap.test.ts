@@ -6,14 +6,17 @@ import type { Dialect } from '../../src/adapters/persistence/dialect.js';
 import { authIpCounters } from '../../src/adapters/persistence/sqlite/schema.js';
 import { serialLanes, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
 
-/** A dialect whose all-or-none steps report the rows changed `conflicts` times, then apply. */
+/**
+ * A dialect whose all-or-none transactions report the rows changed `conflicts` times, then apply:
+ * it answers for the transaction's work (whether its writes applied) without running it.
+ */
 function dialect(conflicts: number) {
   /** The all-or-none steps tried, numbered. */
   const steps: number[] = [];
-  const d: Pick<Dialect, 'allOrNone'> = {
-    allOrNone: async () => {
+  const d: Pick<Dialect, 'transaction'> = {
+    transaction: async <T>() => {
       steps.push(steps.length + 1);
-      return steps.length > conflicts;
+      return (steps.length > conflicts) as T;
     },
   };
   return { d, steps };

@@ -1,17 +1,18 @@
-// Dialect.allOrNone on both databases: the writes of one step apply together, and one that applies
-// to no row undoes the others (store/counter-swap.ts relies on it for every throttle counter).
-// Dialect.compile: a write built once runs in the transaction it is given, and rolls back with it;
-// Dialect.compileRead likewise for reads. PostgreSQL's transactions send BEGIN without waiting for
-// it (postgres/prepared-client.ts): one whose COMMIT the server refused fails.
+// allOrNone (store/counter-swap.ts) on both databases: the writes of one step apply together, and
+// one that applies to no row undoes the others (every throttle counter relies on it). A
+// transaction's writes commit and roll back with it, and its reads see them, decoded as drizzle
+// decodes them. PostgreSQL's transactions send BEGIN without waiting for it
+// (postgres/prepared-client.ts): one whose COMMIT the server refused fails.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Dialect } from '../../src/adapters/persistence/dialect.js';
+import type { Db, Dialect } from '../../src/adapters/persistence/dialect.js';
 import { openPostgresDialect } from '../../src/adapters/persistence/postgres/dialect.js';
 import { openStore } from '../../src/adapters/persistence/sql-store.js';
 import { openSqliteDialect } from '../../src/adapters/persistence/sqlite/dialect.js';
+import { allOrNone } from '../../src/adapters/persistence/store/counter-swap.js';
 import { adminUrl, freshDatabase } from '../support/postgres-databases.js';
 import { seedApp, T0 } from './fixtures.js';
 
@@ -39,7 +40,7 @@ const dialects: Array<[string, () => Promise<Opened>, boolean]> = [
 ];
 
 for (const [name, open, skipped] of dialects) {
-  describe.skipIf(skipped)(`Dialect.allOrNone: ${name}`, () => {
+  describe.skipIf(skipped)(`allOrNone: ${name}`, () => {
     let opened: Opened | null = null;
     afterEach(async () => {
       await opened?.cleanup();
@@ -51,35 +52,25 @@ for (const [name, open, skipped] of dialects) {
       const { d } = opened;
       const { app } = await seedApp(openStore(d));
       const ips = d.t.authIpCounters;
-      const p = sql.placeholder;
-      // Writes are built with placeholders (write i's are ip<i>, failures<i>) and bound per step.
-      const counter = (i: number) => (db: typeof d.db) =>
-        db
-          .insert(ips)
-          .values({ applicationId: p('app'), ip: p(`ip${i}`), windowStart: p('start'), failures: p(`failures${i}`) })
-          .returning({ ip: ips.ip });
-      const bump = (i: number) => (db: typeof d.db) =>
-        db
-          .update(ips)
-          .set({ failures: 9 })
-          .where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p(`ip${i}`))))
-          .returning({ ip: ips.ip });
-      const values = (...ipsAndFailures: Array<[string, number?]>) => {
-        const v: Record<string, unknown> = { app: app.id, start: T0 };
-        ipsAndFailures.forEach(([ip, failures], i) => {
-          v[`ip${i}`] = ip;
-          if (failures !== undefined) v[`failures${i}`] = failures;
-        });
-        return v;
-      };
+      // Each write says whether it applied to a row.
+      const counter = (ip: string, failures: number) => async (tx: Db) => (await tx.insert(ips).values({ applicationId: app.id, ip, windowStart: T0, failures }).returning({ ip: ips.ip })).length > 0;
+      const bump = (ip: string) => async (tx: Db) =>
+        (
+          await tx
+            .update(ips)
+            .set({ failures: 9 })
+            .where(and(eq(ips.applicationId, app.id), eq(ips.ip, ip)))
+            .returning({ ip: ips.ip })
+        ).length > 0;
+      const step = (...writes: Array<(tx: Db) => Promise<boolean>>) => allOrNone(d, (tx) => writes.map((w) => w(tx)));
       const stored = async () => (await d.db.select({ ip: ips.ip, failures: ips.failures }).from(ips).where(eq(ips.applicationId, app.id))).sort((a, b) => a.ip.localeCompare(b.ip));
-      return { d, counter, bump, values, stored };
+      return { counter, bump, step, stored };
     }
 
     it('applies every write when each applies to its row', async () => {
-      const { d, counter, bump, values, stored } = await setUp();
-      expect(await d.allOrNone('insert,insert', (db) => [counter(0)(db), counter(1)(db)], values(['a', 1], ['b', 2]))).toBe(true);
-      expect(await d.allOrNone('bump,insert', (db) => [bump(0)(db), counter(1)(db)], values(['a'], ['c', 3]))).toBe(true);
+      const { counter, bump, step, stored } = await setUp();
+      expect(await step(counter('a', 1), counter('b', 2))).toBe(true);
+      expect(await step(bump('a'), counter('c', 3))).toBe(true);
       expect(await stored()).toEqual([
         { ip: 'a', failures: 9 },
         { ip: 'b', failures: 2 },
@@ -88,32 +79,26 @@ for (const [name, open, skipped] of dialects) {
     });
 
     it('undoes the others when one write applies to no row, and reports it', async () => {
-      const { d, counter, bump, values, stored } = await setUp();
-      expect(await d.allOrNone('insert', (db) => [counter(0)(db)], values(['a', 1]))).toBe(true);
+      const { counter, bump, step, stored } = await setUp();
+      expect(await step(counter('a', 1))).toBe(true);
       // The insert would apply and the update of 'a' would too; the update of a missing row does not.
-      expect(await d.allOrNone('insert,bump,bump', (db) => [counter(0)(db), bump(1)(db), bump(2)(db)], values(['b', 2], ['a'], ['missing']))).toBe(false);
+      expect(await step(counter('b', 2), bump('a'), bump('missing'))).toBe(false);
       expect(await stored()).toEqual([{ ip: 'a', failures: 1 }]);
     });
 
     it('lets a failing write fail the whole step, writing nothing', async () => {
-      const { d, counter, values, stored } = await setUp();
+      const { counter, step, stored } = await setUp();
       // The second insert collides with the first's key: a unique violation, not a "no row".
-      await expect(d.allOrNone('insert,insert', (db) => [counter(0)(db), counter(1)(db)], values(['a', 1], ['a', 2]))).rejects.toThrow();
+      await expect(step(counter('a', 1), counter('a', 2))).rejects.toThrow();
       expect(await stored()).toEqual([]);
     });
 
-    it('builds the writes of a shape once and binds the values of each step to them', async () => {
-      const { d, counter, bump, values, stored } = await setUp();
-      let builds = 0;
-      const step = (db: typeof d.db) => {
-        builds++;
-        return [counter(0)(db), bump(1)(db)];
-      };
-      expect(await d.allOrNone('insert', (db) => [counter(0)(db)], values(['x', 4]))).toBe(true);
-      expect(await d.allOrNone('insert,bump', step, values(['y', 5], ['x']))).toBe(true);
-      expect(await d.allOrNone('insert,bump', step, values(['z', 6], ['missing']))).toBe(false);
-      expect(await d.allOrNone('insert,bump', step, values(['z', 7], ['y']))).toBe(true);
-      expect(builds).toBe(1);
+    it('runs the writes of a step in order, each seeing the ones before it', async () => {
+      const { counter, bump, step, stored } = await setUp();
+      expect(await step(counter('x', 4), bump('x'))).toBe(true);
+      expect(await step(counter('y', 5), bump('x'))).toBe(true);
+      expect(await step(counter('z', 6), bump('missing'))).toBe(false);
+      expect(await step(counter('z', 7), bump('y'))).toBe(true);
       expect(await stored()).toEqual([
         { ip: 'x', failures: 9 },
         { ip: 'y', failures: 9 },
@@ -122,45 +107,38 @@ for (const [name, open, skipped] of dialects) {
     });
   });
 
-  describe.skipIf(skipped)(`Dialect.compile: ${name}`, () => {
+  describe.skipIf(skipped)(`Dialect.transaction: ${name}`, () => {
     let opened: Opened | null = null;
     afterEach(async () => {
       await opened?.cleanup();
       opened = null;
     });
 
-    it('builds once, binds each run, and writes inside the transaction it is given: committed with it, rolled back with it', async () => {
+    it('writes inside the transaction: committed with it, rolled back with it', async () => {
       opened = await open();
       const { d } = opened;
       const { app } = await seedApp(openStore(d));
       const ips = d.t.authIpCounters;
-      const p = sql.placeholder;
-      let builds = 0;
-      const insert = d.compile((db) => {
-        builds++;
-        return db.insert(ips).values({ applicationId: p('app'), ip: p('ip'), windowStart: T0, failures: p('failures') });
-      });
-      const bump = d.compile((db) =>
-        db
+      const insert = (tx: Db, ip: string, failures: number) => tx.insert(ips).values({ applicationId: app.id, ip, windowStart: T0, failures });
+      const bump = (tx: Db, ip: string, by: number) =>
+        tx
           .update(ips)
-          .set({ failures: sql`${ips.failures} + ${p('by')}` })
-          .where(and(eq(ips.applicationId, p('app')), eq(ips.ip, p('ip')))),
-      );
+          .set({ failures: sql`${ips.failures} + ${by}` })
+          .where(and(eq(ips.applicationId, app.id), eq(ips.ip, ip)));
       await d.transaction(async (tx) => {
-        await insert(tx, { app: app.id, ip: 'a', failures: 1 });
-        await insert(tx, { app: app.id, ip: 'b', failures: 2 });
-        await bump(tx, { app: app.id, ip: 'a', by: 10 });
+        await insert(tx, 'a', 1);
+        await insert(tx, 'b', 2);
+        await bump(tx, 'a', 10);
       });
-      const failed = new Error('the transaction fails after its compiled writes');
+      const failed = new Error('the transaction fails after its writes');
       await expect(
         d.transaction(async (tx) => {
-          await insert(tx, { app: app.id, ip: 'c', failures: 3 });
-          await bump(tx, { app: app.id, ip: 'b', by: 100 });
+          await insert(tx, 'c', 3);
+          await bump(tx, 'b', 100);
           throw failed;
         }),
       ).rejects.toBe(failed);
-      await d.write((w) => insert(w, { app: app.id, ip: 'd', failures: 4 }));
-      expect(builds).toBe(1);
+      await d.write((w) => insert(w, 'd', 4));
       const stored = (await d.db.select({ ip: ips.ip, failures: ips.failures }).from(ips).where(eq(ips.applicationId, app.id))).sort((x, y) => x.ip.localeCompare(y.ip));
       expect(stored).toEqual([
         { ip: 'a', failures: 11 },
@@ -168,49 +146,27 @@ for (const [name, open, skipped] of dialects) {
         { ip: 'd', failures: 4 },
       ]);
     });
-  });
 
-  describe.skipIf(skipped)(`Dialect.compileRead: ${name}`, () => {
-    let opened: Opened | null = null;
-    afterEach(async () => {
-      await opened?.cleanup();
-      opened = null;
-    });
-
-    it('builds once and reads, inside the transaction it is given, what that transaction wrote, with the columns decoded as drizzle decodes them', async () => {
+    it('reads what it wrote, locked or not, with the columns decoded as drizzle decodes them', async () => {
       opened = await open();
       const { d } = opened;
       const { app } = await seedApp(openStore(d));
       const { authAccountCounters: a } = d.t;
-      const p = sql.placeholder;
-      let builds = 0;
       // Integers as numbers, a nullable one as null, and a text key: what the login's reads select.
       const fields = { accountKey: a.accountKey, failures: a.failures, lockedUntil: a.lockedUntil, inFlightUntil: a.inFlightUntil };
-      const counters = d.compileRead(fields, (db) => {
-        builds++;
-        return db
+      const counters = (tx: Db, ip: string) =>
+        tx
           .select(fields)
           .from(a)
-          .where(and(eq(a.applicationId, p('app')), eq(a.ip, p('ip'))));
-      });
+          .where(and(eq(a.applicationId, app.id), eq(a.ip, ip)));
       const row = { applicationId: app.id, ip: '192.0.2.1', failures: 2, lockedUntil: T0 + 60_000, lockouts: 1, inFlight: 0, inFlightUntil: null, touchedAt: T0 };
       const read = await d.transaction(async (tx) => {
         await tx.insert(a).values({ ...row, accountKey: 'user:alice' });
-        return counters(tx, { app: app.id, ip: '192.0.2.1' });
+        return counters(tx, '192.0.2.1');
       });
       expect(read).toEqual([{ accountKey: 'user:alice', failures: 2, lockedUntil: T0 + 60_000, inFlightUntil: null }]);
-      const locked = d.compileRead(
-        fields,
-        (db) =>
-          db
-            .select(fields)
-            .from(a)
-            .where(eq(a.applicationId, p('app'))),
-        { lock: true },
-      );
-      expect(await d.transaction((tx) => locked(tx, { app: app.id }))).toEqual(read);
-      expect(await d.transaction((tx) => counters(tx, { app: app.id, ip: '192.0.2.2' }))).toEqual([]);
-      expect(builds).toBe(1);
+      expect(await d.transaction(async (tx) => await d.locked(tx.select(fields).from(a).where(eq(a.applicationId, app.id))))).toEqual(read);
+      expect(await d.transaction((tx) => counters(tx, '192.0.2.2'))).toEqual([]);
     });
   });
 }

@@ -1,8 +1,8 @@
-// The memory behind remembered access (src/adapters/persistence/remembered-by-version.ts): an
+// The memory behind remembered access (src/adapters/persistence/fast/remembered-by-version.ts): an
 // answer stands only for the versions it was read with, only while it is young enough that an
 // xmin cannot have come round again, and the least recently used goes first.
 import { describe, expect, it } from 'vitest';
-import { REMEMBERED_MAX_AGE_MS, rememberedByVersion } from '../../src/adapters/persistence/remembered-by-version.js';
+import { REMEMBERED_MAX_AGE_MS, rememberedByVersion } from '../../src/adapters/persistence/fast/remembered-by-version.js';
 
 describe('rememberedByVersion', () => {
   it('answers only for the versions an answer was read with', () => {

@@ -1,4 +1,4 @@
-// PostgreSQL's hot reads shared by many requests (postgres/request-batch.ts): the calls of one
+// PostgreSQL's hot reads shared by many requests (fast/request-batch.ts): the calls of one
 // turn of the event loop go out as one statement, each answered with its own rows; a statement
 // failure fails the requests it carried and no others; a turn with more requests than one
 // statement takes is split.
@@ -7,8 +7,8 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applications } from '../../src/adapters/persistence/postgres/schema.js';
 import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
-import { openReadLane, type ReadLane } from '../../src/adapters/persistence/postgres/read-lane.js';
-import { requestBatch } from '../../src/adapters/persistence/postgres/request-batch.js';
+import { openReadLane, type ReadLane } from '../../src/adapters/persistence/fast/read-lane.js';
+import { requestBatch } from '../../src/adapters/persistence/fast/request-batch.js';
 import { adminUrl, freshDatabase } from '../support/postgres-databases.js';
 import { seedApp } from './fixtures.js';
 

@@ -14,6 +14,9 @@ import { must } from './contract-files.js';
 import { jobKeys, makeLicense, makeUpload, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 import { openInspectableStore } from '../support/throttle-counters.js';
+import { accelerated } from '../../src/adapters/persistence/fast/accelerated.js';
+import { openPostgresFastReads } from '../../src/adapters/persistence/fast/postgres-fast-reads.js';
+import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
 
 /** The migrations drizzle/postgres holds: each applied exactly once however many instances start. */
 const migrationCount = (JSON.parse(readFileSync(new URL('../../drizzle/postgres/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] }).entries.length;
@@ -21,24 +24,32 @@ const migrationCount = (JSON.parse(readFileSync(new URL('../../drizzle/postgres/
 if (!adminUrl) console.warn('GATEHOUSE_TEST_DATABASE_URL is not set: PostgreSQL contract tests skipped');
 
 describe.skipIf(!adminUrl)('PostgreSQL', () => {
-  describeStoreContract(
-    'postgres',
-    async () => {
-      const { url, drop } = await freshDatabase();
-      const { store, readThrottle } = openInspectableStore(await openPostgresDialect(url));
-      return {
-        store,
-        readThrottle,
-        connect: (options) => openPostgresStore({ url, ...options }),
-        cleanup: async () => {
-          await store.close();
-          await drop();
-        },
-      };
-    },
-    // Nothing is skipped: PostgreSQL honours the whole contract.
-    { skip: [] },
-  );
+  // The plain store is the specification; the accelerated one (fast/accelerated.ts) must keep to it.
+  for (const fast of [false, true]) {
+    const storeAt = async (url: string, options: StoreOptions = {}) => {
+      const plain = await openPostgresStore({ url, ...options });
+      return fast ? accelerated(plain, openPostgresFastReads(url)) : plain;
+    };
+    describeStoreContract(
+      fast ? 'postgres, accelerated' : 'postgres',
+      async () => {
+        const { url, drop } = await freshDatabase();
+        const inspectable = openInspectableStore(await openPostgresDialect(url));
+        const store = fast ? accelerated(inspectable.store, openPostgresFastReads(url)) : inspectable.store;
+        return {
+          store,
+          readThrottle: inspectable.readThrottle,
+          connect: (options) => storeAt(url, options),
+          cleanup: async () => {
+            await store.close();
+            await drop();
+          },
+        };
+      },
+      // Nothing is skipped: PostgreSQL honours the whole contract.
+      { skip: [] },
+    );
+  }
 
   describe('PostgreSQL store on a server', () => {
     const open: Store[] = [];

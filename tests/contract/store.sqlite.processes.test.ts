@@ -27,10 +27,13 @@ const PROCESSES = 5;
 // a fresh file), fires its calls at once and prints a tally.
 const worker = `
 import { openSqliteStore } from './src/adapters/persistence/sqlite/sqlite-store.js';
-const [mode, path, startAt, json] = process.argv.slice(2);
+import { accelerated } from './src/adapters/persistence/fast/accelerated.js';
+import { openSqliteFastReads } from './src/adapters/persistence/fast/sqlite-fast-reads.js';
+const [mode, path, startAt, json, fast] = process.argv.slice(2);
 const input = JSON.parse(json);
 while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 1));
-const store = openSqliteStore({ path });
+const plain = openSqliteStore({ path });
+const store = fast === 'fast' ? accelerated(plain, openSqliteFastReads(path)) : plain;
 const calls = {
   open: () => [store.ping()],
   activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), device: null, now: input.now })),
@@ -80,9 +83,12 @@ async function buildChildRuntime(out: string): Promise<void> {
 /** Fulfilled calls, the string values they resolved to, and the codes of the rejected ones. */
 type Tally = { fulfilled: number; values: Record<string, number>; codes: Record<string, number> };
 
+/** Whether the children run the accelerated store (fast/accelerated.ts) over the plain one. */
+let accelerate = false;
+
 function runChild(runtime: string, mode: string, path: string, startAt: number, input: unknown): Promise<Tally> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(runtime, 'worker.js'), mode, path, String(startAt), JSON.stringify(input)], { cwd: runtime });
+    const child = spawn(process.execPath, [join(runtime, 'worker.js'), mode, path, String(startAt), JSON.stringify(input), accelerate ? 'fast' : 'plain'], { cwd: runtime });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -105,149 +111,153 @@ async function race(runtime: string, mode: string, path: string, inputs: unknown
   return sum;
 }
 
-describe('SQLite store shared by several processes', () => {
-  let root = '';
-  let runtime = '';
+// The plain store is the specification; the accelerated one must keep to it across processes too.
+for (const fast of [false, true]) {
+  describe(fast ? 'SQLite store shared by several processes, accelerated' : 'SQLite store shared by several processes', () => {
+    let root = '';
+    let runtime = '';
 
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'gatehouse-sqlite-procs-'));
-    runtime = join(root, 'runtime');
-    await buildChildRuntime(runtime);
-  });
-  afterAll(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      accelerate = fast;
+      root = await mkdtemp(join(tmpdir(), 'gatehouse-sqlite-procs-'));
+      runtime = join(root, 'runtime');
+      await buildChildRuntime(runtime);
+    });
+    afterAll(async () => {
+      if (root) await rm(root, { recursive: true, force: true });
+    });
 
-  it('processes opening a fresh file together all migrate it successfully', async () => {
-    const path = join(root, `${randomUUID()}.db`);
-    const result = await race(
-      runtime,
-      'open',
-      path,
-      Array.from({ length: PROCESSES }, () => ({})),
-    );
-    expect(result).toEqual({ fulfilled: PROCESSES, values: {}, codes: {} });
-  });
-
-  it('a license raced for by several processes is used exactly once', async () => {
-    const path = join(root, `${randomUUID()}.db`);
-    const store = openSqliteStore({ path });
-    const { app } = await seedApp(store);
-    const license = makeLicense(app.id);
-    await store.insertLicenses([license]);
-    const users = await Promise.all(Array.from({ length: PROCESSES * 10 }, () => seedUser(store, app.id)));
-    const inputs = Array.from({ length: PROCESSES }, (_, p) => ({
-      appId: app.id,
-      digest: license.codeDigest,
-      now: T0,
-      userIds: users.slice(p * 10, p * 10 + 10).map((u) => u.id),
-    }));
-    try {
-      const result = await race(runtime, 'activate', path, inputs);
-      expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_USED: PROCESSES * 10 - 1 } });
-      const details = await Promise.all(users.map((u) => store.getUserDetails(app.id, u.id)));
-      expect(details.reduce((n, d) => n + (d?.adjustments.length ?? 0), 0)).toBe(1);
-    } finally {
-      await store.close();
-    }
-  });
-
-  it('guesses at one account from several processes get exactly the threshold of turns, then lock it', async () => {
-    const path = join(root, `${randomUUID()}.db`);
-    const { store, readThrottle } = openInspectableStore(openSqliteDialect(path));
-    const { app } = await seedApp(store);
-    const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
-    const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
-    try {
-      const reserve = { attempt, limits, count: 10 };
-      const reserved = await race(
-        runtime,
-        'reserve',
-        path,
-        Array.from({ length: PROCESSES }, () => reserve),
-      );
-      expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
-      expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
-        account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
-        everywhere: { windowStart: T0, failures: 10 },
-        ip: { windowStart: T0, failures: 10 },
-      });
-      // The 10 checks settle as failures, two per process at once: none is lost, so the account locks.
-      const settle = { attempt, limits, outcome: 'failure', count: 10 / PROCESSES };
-      const settled = await race(
-        runtime,
-        'settle',
-        path,
-        Array.from({ length: PROCESSES }, () => settle),
-      );
-      expect(settled).toEqual({ fulfilled: 10, values: {}, codes: {} });
-      expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
-        failures: 0,
-        lockedUntil: T0 + 60_000,
-        lockouts: 1,
-        inFlight: 0,
-        inFlightUntil: null,
-      });
-      // The lockout holds for every process.
-      const again = await race(
-        runtime,
-        'reserve',
-        path,
-        Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })),
-      );
-      expect(again).toEqual({ fulfilled: 0, values: {}, codes: { ACCOUNT_LOCKED: PROCESSES * 2 } });
-      await domainError(store.reserveAuthAttempt({ ...attempt, now: T0 + 59_999 }, limits), 'ACCOUNT_LOCKED');
-    } finally {
-      await store.close();
-    }
-  });
-
-  it('audit chainers in several processes link each event exactly once into one chain', async () => {
-    const path = join(root, `${randomUUID()}.db`);
-    const store = openSqliteStore({ path });
-    const { app } = await seedApp(store);
-    const events = 60;
-    for (let i = 0; i < events; i++) {
-      await store.recordEvent({ applicationId: app.id, action: 'variable.changed', target: { type: 'variable', id: `v${i}`, label: null }, data: { i } }, T0 + i);
-    }
-    try {
+    it('processes opening a fresh file together all migrate it successfully', async () => {
+      const path = join(root, `${randomUUID()}.db`);
       const result = await race(
         runtime,
-        'chain',
+        'open',
         path,
-        Array.from({ length: PROCESSES }, () => ({ batch: 7, count: 4 })),
+        Array.from({ length: PROCESSES }, () => ({})),
       );
-      const linked = Object.entries(result.values).reduce((n, [value, times]) => n + Number(value) * times, 0);
-      expect(result.codes).toEqual({});
-      // Whatever the processes left (each chains at most 4 x 7), one more pass finishes.
-      expect(linked + (await store.chainEvents(1000))).toBe(events);
-      const chained = await store.chainedEvents(app.id, 0, 1000);
-      expect(chained.map((e) => e.seq)).toEqual(Array.from({ length: events }, (_, i) => i + 1));
-      const entries = chained.map((e) => ({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
-      expect(verifyChain(UNKEYED_AUDIT_KEY, entries, await store.chainHead(app.id))).toEqual({ ok: true, count: events, legacy: 0 });
-    } finally {
-      await store.close();
-    }
-  });
+      expect(result).toEqual({ fulfilled: PROCESSES, values: {}, codes: {} });
+    });
 
-  it('jobs claimed by several processes at once are each claimed exactly once', async () => {
-    const path = join(root, `${randomUUID()}.db`);
-    const store = openSqliteStore({ path });
-    const { app } = await seedApp(store);
-    const uploads = Array.from({ length: 8 }, (_, i) => makeUpload(app.id, {}, { createdAt: T0 + i }));
-    for (const u of uploads) await store.createFile(u.file, u.job);
-    try {
-      const result = await race(
-        runtime,
-        'claim',
-        path,
-        Array.from({ length: PROCESSES }, () => ({ now: T0, count: 4 })),
-      );
-      const once = Object.fromEntries(uploads.map((u) => [u.job.id, 1]));
-      expect(result).toEqual({ fulfilled: PROCESSES * 4, values: { ...once, none: PROCESSES * 4 - 8 }, codes: {} });
-      expect(await store.claimJob('late', T0, 30_000)).toBeNull();
-    } finally {
-      await store.close();
-    }
+    it('a license raced for by several processes is used exactly once', async () => {
+      const path = join(root, `${randomUUID()}.db`);
+      const store = openSqliteStore({ path });
+      const { app } = await seedApp(store);
+      const license = makeLicense(app.id);
+      await store.insertLicenses([license]);
+      const users = await Promise.all(Array.from({ length: PROCESSES * 10 }, () => seedUser(store, app.id)));
+      const inputs = Array.from({ length: PROCESSES }, (_, p) => ({
+        appId: app.id,
+        digest: license.codeDigest,
+        now: T0,
+        userIds: users.slice(p * 10, p * 10 + 10).map((u) => u.id),
+      }));
+      try {
+        const result = await race(runtime, 'activate', path, inputs);
+        expect(result).toEqual({ fulfilled: 1, values: {}, codes: { LICENSE_USED: PROCESSES * 10 - 1 } });
+        const details = await Promise.all(users.map((u) => store.getUserDetails(app.id, u.id)));
+        expect(details.reduce((n, d) => n + (d?.adjustments.length ?? 0), 0)).toBe(1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('guesses at one account from several processes get exactly the threshold of turns, then lock it', async () => {
+      const path = join(root, `${randomUUID()}.db`);
+      const { store, readThrottle } = openInspectableStore(openSqliteDialect(path));
+      const { app } = await seedApp(store);
+      const attempt = { applicationId: app.id, accountKey: 'user:victim', ip: '198.51.100.9', now: T0 };
+      const limits = { lockoutThreshold: 10, ipFailureLimit: 1000, accountFailureLimit: 1000 };
+      try {
+        const reserve = { attempt, limits, count: 10 };
+        const reserved = await race(
+          runtime,
+          'reserve',
+          path,
+          Array.from({ length: PROCESSES }, () => reserve),
+        );
+        expect(reserved).toEqual({ fulfilled: PROCESSES * 10, values: { reserved: 10, busy: PROCESSES * 10 - 10 }, codes: {} });
+        expect(await readThrottle(app.id, attempt.accountKey, attempt.ip)).toEqual({
+          account: { failures: 0, lockedUntil: null, lockouts: 0, inFlight: 10, inFlightUntil: T0 + IN_FLIGHT_LEASE_MS },
+          everywhere: { windowStart: T0, failures: 10 },
+          ip: { windowStart: T0, failures: 10 },
+        });
+        // The 10 checks settle as failures, two per process at once: none is lost, so the account locks.
+        const settle = { attempt, limits, outcome: 'failure', count: 10 / PROCESSES };
+        const settled = await race(
+          runtime,
+          'settle',
+          path,
+          Array.from({ length: PROCESSES }, () => settle),
+        );
+        expect(settled).toEqual({ fulfilled: 10, values: {}, codes: {} });
+        expect((await readThrottle(app.id, attempt.accountKey, attempt.ip)).account).toEqual({
+          failures: 0,
+          lockedUntil: T0 + 60_000,
+          lockouts: 1,
+          inFlight: 0,
+          inFlightUntil: null,
+        });
+        // The lockout holds for every process.
+        const again = await race(
+          runtime,
+          'reserve',
+          path,
+          Array.from({ length: PROCESSES }, () => ({ ...reserve, attempt: { ...attempt, now: T0 + 1000 }, count: 2 })),
+        );
+        expect(again).toEqual({ fulfilled: 0, values: {}, codes: { ACCOUNT_LOCKED: PROCESSES * 2 } });
+        await domainError(store.reserveAuthAttempt({ ...attempt, now: T0 + 59_999 }, limits), 'ACCOUNT_LOCKED');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('audit chainers in several processes link each event exactly once into one chain', async () => {
+      const path = join(root, `${randomUUID()}.db`);
+      const store = openSqliteStore({ path });
+      const { app } = await seedApp(store);
+      const events = 60;
+      for (let i = 0; i < events; i++) {
+        await store.recordEvent({ applicationId: app.id, action: 'variable.changed', target: { type: 'variable', id: `v${i}`, label: null }, data: { i } }, T0 + i);
+      }
+      try {
+        const result = await race(
+          runtime,
+          'chain',
+          path,
+          Array.from({ length: PROCESSES }, () => ({ batch: 7, count: 4 })),
+        );
+        const linked = Object.entries(result.values).reduce((n, [value, times]) => n + Number(value) * times, 0);
+        expect(result.codes).toEqual({});
+        // Whatever the processes left (each chains at most 4 x 7), one more pass finishes.
+        expect(linked + (await store.chainEvents(1000))).toBe(events);
+        const chained = await store.chainedEvents(app.id, 0, 1000);
+        expect(chained.map((e) => e.seq)).toEqual(Array.from({ length: events }, (_, i) => i + 1));
+        const entries = chained.map((e) => ({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
+        expect(verifyChain(UNKEYED_AUDIT_KEY, entries, await store.chainHead(app.id))).toEqual({ ok: true, count: events, legacy: 0 });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('jobs claimed by several processes at once are each claimed exactly once', async () => {
+      const path = join(root, `${randomUUID()}.db`);
+      const store = openSqliteStore({ path });
+      const { app } = await seedApp(store);
+      const uploads = Array.from({ length: 8 }, (_, i) => makeUpload(app.id, {}, { createdAt: T0 + i }));
+      for (const u of uploads) await store.createFile(u.file, u.job);
+      try {
+        const result = await race(
+          runtime,
+          'claim',
+          path,
+          Array.from({ length: PROCESSES }, () => ({ now: T0, count: 4 })),
+        );
+        const once = Object.fromEntries(uploads.map((u) => [u.job.id, 1]));
+        expect(result).toEqual({ fulfilled: PROCESSES * 4, values: { ...once, none: PROCESSES * 4 - 8 }, codes: {} });
+        expect(await store.claimJob('late', T0, 30_000)).toBeNull();
+      } finally {
+        await store.close();
+      }
+    });
   });
-});
+}

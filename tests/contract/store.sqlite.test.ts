@@ -8,8 +8,11 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteDialect } from '../../src/adapters/persistence/sqlite/dialect.js';
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
-import { hotReads } from '../../src/adapters/persistence/hot-reads.js';
+import { accelerated } from '../../src/adapters/persistence/fast/accelerated.js';
+import { openSqliteFastReads } from '../../src/adapters/persistence/fast/sqlite-fast-reads.js';
+import { lookups } from '../../src/adapters/persistence/store/lookups.js';
 import type { Store } from '../../src/application/ports/store.js';
+import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
 import { makeLicense, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 import { openInspectableStore } from '../support/throttle-counters.js';
@@ -19,27 +22,38 @@ async function tempDir() {
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-describeStoreContract('sqlite', async () => {
-  const { dir, remove } = await tempDir();
-  const path = join(dir, 'gatehouse.db');
-  const { store, readThrottle } = openInspectableStore(openSqliteDialect(path));
-  return {
-    store,
-    readThrottle,
-    connect: async (options) => openSqliteStore({ path, ...options }),
-    cleanup: async () => {
-      await store.close();
-      await remove();
-    },
-  };
-});
+/** The plain store at `path`, or the accelerated one over it (fast/accelerated.ts). */
+const storeAt = (path: string, fast: boolean, options: StoreOptions = {}): Store => {
+  const plain = openSqliteStore({ path, ...options });
+  return fast ? accelerated(plain, openSqliteFastReads(path)) : plain;
+};
+
+// The plain store is the specification; the accelerated one must keep to it.
+for (const fast of [false, true]) {
+  describeStoreContract(fast ? 'sqlite, accelerated' : 'sqlite', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'gatehouse.db');
+    const inspectable = openInspectableStore(openSqliteDialect(path));
+    const store = fast ? accelerated(inspectable.store, openSqliteFastReads(path)) : inspectable.store;
+    return {
+      store,
+      readThrottle: inspectable.readThrottle,
+      connect: async (options) => storeAt(path, fast, options),
+      cleanup: async () => {
+        await store.close();
+        await remove();
+      },
+    };
+  });
+}
 
 describe('SQLite store on a file', () => {
   let dir = '';
   let remove: () => Promise<void> = async () => {};
   const open: Store[] = [];
+  // Accelerated: the remembered reads below are the fast path's.
   const openStore = () => {
-    const store = openSqliteStore({ path: join(dir, 'gatehouse.db') });
+    const store = storeAt(join(dir, 'gatehouse.db'), true);
     open.push(store);
     return store;
   };
@@ -93,7 +107,7 @@ describe('SQLite store on a file', () => {
     expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
   });
 
-  // Hot reads are served from memory while the database is unchanged (sqlite/unchanged-reads.ts):
+  // Hot reads are served from memory while the database is unchanged (fast/unchanged-reads.ts):
   // a write on any connection must end that at once.
   it('never serves a remembered read after a write on another connection', async () => {
     const a = openStore();
@@ -133,7 +147,7 @@ describe('SQLite store on a file', () => {
     const user = await seedUser(other, app.id);
     const d = openSqliteDialect(join(dir, 'gatehouse.db'));
     try {
-      const reads = hotReads(d);
+      const reads = lookups(d);
       const timeout = { until: T0 + 60_000, reason: 'spam' };
       await d.snapshot(async (tx) => {
         // The snapshot has begun: it has read.

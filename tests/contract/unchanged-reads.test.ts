@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ReadParams } from '../../src/adapters/persistence/sqlite/prepared-read.js';
-import { committedHere, whileUnchanged } from '../../src/adapters/persistence/sqlite/unchanged-reads.js';
+import type { ReadParams } from '../../src/adapters/persistence/fast/sqlite-prepared-read.js';
+import { committedHere, whileUnchanged } from '../../src/adapters/persistence/fast/unchanged-reads.js';
 
 /** The next event-loop turn, where a request read from a socket after a commit is handled. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,14 +1,14 @@
 // The Store, written once over a dialect (dialect.ts): each area of the port lives in its own
-// module under store/, the integration requests' reads are prepared once (hot-reads.ts), and the
-// dialect brings the connection, its transactions and the few places the databases differ.
+// module under store/, in plain drizzle, and the dialect brings the connection, its transactions
+// and the few places the databases differ. This is the specification the fast path (fast/) keeps to.
 import type { Store } from '../../application/ports/store.js';
 import type { Dialect } from './dialect.js';
-import { hotReads } from './hot-reads.js';
 import { answeringUnreachable } from './unreachable-database.js';
 import { banStore } from './store/ban-store.js';
 import { contentStore } from './store/content-store.js';
 import { eventStore } from './store/event-log.js';
 import { fileStore } from './store/file-store.js';
+import { lookups } from './store/lookups.js';
 import { jobQueue } from './store/job-queue.js';
 import { licenseStore } from './store/license-store.js';
 import { applicationStore, ownerStore } from './store/owner-application-store.js';
@@ -44,6 +44,10 @@ function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number }
 export interface StoreOptions {
   /** The audit chain's key (compose.ts auditChainKey); the server and the CLI always give it. */
   auditKey?: Uint8Array;
+  /** Connections that carry transactions and writes (Store.databaseLoad): SQLite's one writer by default. */
+  connections?: number;
+  /** Brings the planner's statistics up to date (PostgreSQL: postgres/statistics.ts); nothing by default. */
+  refreshStatistics?: () => Promise<string[]>;
 }
 
 /** A store opened without a key (tests of other areas) chains under this public one: no evidence then. */
@@ -55,7 +59,7 @@ export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
  */
 export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const { dialect, inFlight } = counted(opened);
-  const reads = hotReads(dialect);
+  const reads = lookups(dialect);
   return answeringUnreachable<Store>(
     {
       ...ownerStore(dialect),
@@ -73,8 +77,8 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
       ...jobQueue(dialect),
       ...eventStore(dialect, options.auditKey ?? UNKEYED_AUDIT_KEY),
       ...webhookStore(dialect),
-      databaseLoad: () => ({ inFlight: inFlight(), connections: dialect.connections }),
-      refreshStatistics: () => dialect.refreshStatistics(),
+      databaseLoad: () => ({ inFlight: inFlight(), connections: options.connections ?? 1 }),
+      refreshStatistics: options.refreshStatistics ?? (async () => []),
       ping: () => dialect.ping(),
       close: () => dialect.close(),
     },

@@ -8,24 +8,8 @@ import Database from 'better-sqlite3';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import {
-  bindPlaceholders,
-  type BuiltSelect,
-  requestKey,
-  type RequestRows,
-  type BuiltWrite,
-  type Db,
-  type Dialect,
-  driverError,
-  migrationsFolder,
-  type PlaceholderValues,
-  type UniqueViolation,
-} from '../dialect.js';
+import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
-import { prepareMatchingBans } from './ban-matching.js';
-import { prepareRead, type PreparedRead, type ReadParams } from './prepared-read.js';
-import { keepingStatements } from './statement-cache.js';
-import { committedHere, whileUnchanged } from './unchanged-reads.js';
 import * as schema from './schema.js';
 import { sqliteUnreachable } from './unreachable.js';
 
@@ -141,9 +125,6 @@ async function inTransaction<T>(client: Database.Database, mode: 'IMMEDIATE' | '
   }
 }
 
-/** Thrown inside allOrNone's transaction to roll it back when a write applied to no row. */
-const notApplied = new Error('a write of an all-or-none step applied to no row');
-
 /** SQLite names the columns: "UNIQUE constraint failed: users.application_id, users.username_key". */
 function uniqueViolation(e: unknown): UniqueViolation | null {
   const err = driverError(e, ({ code, message }: Error & { code?: unknown }) => (typeof code === 'string' && code.startsWith('SQLITE_') ? { code, message } : null));
@@ -172,69 +153,20 @@ export function openSqliteDialect(path: string): Dialect {
   const [reader, snapshotReader] = readers as [Database.Database, Database.Database];
   // The tables and databases are SQLite's, behind the store's PostgreSQL-typed view (dialect.ts).
   const t = schema as unknown as Tables;
-  const writeDb = drizzle({ client: keepingStatements(writer) }) as unknown as Db;
-  const readDb = drizzle({ client: keepingStatements(reader) }) as unknown as Db;
-  const snapshotDb = drizzle({ client: keepingStatements(snapshotReader) }) as unknown as Db;
+  const writeDb = drizzle({ client: writer }) as unknown as Db;
+  const readDb = drizzle({ client: reader }) as unknown as Db;
+  const snapshotDb = drizzle({ client: snapshotReader }) as unknown as Db;
   const queue = writerQueue(path);
-  // Each write makes the hot reads ask the file whether it changed (unchanged-reads.ts).
-  const oneWriter: Serial = (work) =>
-    queue.serial(async () => {
-      try {
-        return await work();
-      } finally {
-        committedHere();
-      }
-    });
+  const oneWriter = queue.serial;
   // A read snapshot is a transaction on its connection: one at a time there too (on the writer
   // when the connections are one).
   const oneSnapshot = snapshotReader === writer ? oneWriter : serialized();
-  // The hot reads remember their answers while the file is unchanged (unchanged-reads.ts). Not
-  // when one connection is both sides: its own commits do not change its data_version.
-  const remembered = reader === writer ? <Row>(read: PreparedRead<Row>) => read : whileUnchanged(reader);
-  // Writes built once (Dialect.allOrNone's shapes, Dialect.compile), compiled on the writer: every
-  // transaction and write runs there.
-  type CompiledStatement = { statement: Database.Statement; bind: (values: PlaceholderValues) => unknown[] };
-  const compileOnWriter = (write: BuiltWrite): CompiledStatement => {
-    const built = write.toSQL();
-    return { statement: writer.prepare(built.sql), bind: bindPlaceholders<unknown>(built) };
-  };
-  const compiledSteps = new Map<string, CompiledStatement[]>();
 
   return {
     t,
     db: readDb,
     write: (work) => oneWriter(() => work(writeDb)),
     transaction: (work) => oneWriter(() => inTransaction(writer, 'IMMEDIATE', writeDb, work)),
-    allOrNone: async (shape, writes, values) => {
-      let compiled = compiledSteps.get(shape);
-      if (compiled === undefined) compiledSteps.set(shape, (compiled = writes(writeDb).map(compileOnWriter)));
-      const steps = compiled;
-      try {
-        return await oneWriter(() =>
-          inTransaction(writer, 'IMMEDIATE', writeDb, async () => {
-            for (const { statement, bind } of steps) if (statement.get(...bind(values)) === undefined) throw notApplied;
-            return true;
-          }),
-        );
-      } catch (e) {
-        if (e === notApplied) return false;
-        throw e;
-      }
-    },
-    compile: (build) => {
-      let compiled: CompiledStatement | undefined;
-      // Every transaction and write runs on the writer, so `tx` is always its connection.
-      return async (_tx, values) => {
-        const { statement, bind } = (compiled ??= compileOnWriter(build(writeDb)));
-        if (statement.reader) statement.all(...bind(values));
-        else statement.run(...bind(values));
-      };
-    },
-    compileRead: <Row>(fields: Record<string, Column>, build: (db: Db) => BuiltSelect<Row>) => {
-      let read: PreparedRead<Row> | undefined;
-      // On the writer, like `compile`; its transaction already holds the whole file, so no lock.
-      return async (_tx, values) => (read ??= prepareRead(writer, fields, build(writeDb)))(values as ReadParams);
-    },
     snapshot: (work) => oneSnapshot(() => inTransaction(snapshotReader, 'DEFERRED', snapshotDb, work)),
     locked: (query) => query,
     uniqueViolation,
@@ -243,24 +175,6 @@ export function openSqliteDialect(path: string): Dialect {
     binary: (column: Column) => sql`${column}`,
     insertionOrder: <K extends string>(key: K, column: Column) => ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
     rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
-    prepare: (fields, query) => {
-      const read = remembered(prepareRead(reader, fields, query));
-      return async (values) => read(values);
-    },
-    // One request a statement: the keys as a row of their own, the read remembered as any other.
-    prepareForRequests: <Row>(fields: Record<string, Column>, keys: readonly string[], build: (requests: RequestRows) => BuiltSelect<unknown>) => {
-      const columns = sql.join(
-        keys.map((k) => sql`${sql.placeholder(k)} as ${sql.raw(`"${k}"`)}`),
-        sql`, `,
-      );
-      const query = build({ source: sql`(select ${columns}) as "requests"`, key: requestKey, tag: {}, versions: {} }) as BuiltSelect<Row>;
-      const read = remembered(prepareRead(reader, fields, query));
-      return async (values: ReadParams) => read(values);
-    },
-    rowVersions: false,
-    matchingBans: prepareMatchingBans(readDb, t.bans, reader, remembered),
-    connections: 1,
-    refreshStatistics: async () => [],
     async ping() {
       reader.prepare('select 1').get();
     },

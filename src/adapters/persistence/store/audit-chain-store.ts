@@ -1,12 +1,12 @@
 // The audit log's hash chain (docs/events.md, The hash chain): links committed, sealed events into
 // their applications' chains under the chain's key, reads the chain for `audit verify`, re-anchors
 // chains made before keying, and prunes a prefix for retention.
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, max, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, max, ne } from 'drizzle-orm';
 import type { EventStore } from '../../../application/ports/event-store.js';
 import { chainedEntryOf } from '../../../application/events/chain-entry.js';
 import { type ChainKey, chainHash, entrySeal, PRUNED_ACTION, REKEYED_ACTION } from '../../../domain/audit-chain.js';
 import { toIso } from '../../../domain/time.js';
-import type { CompiledWrite, Dialect } from '../dialect.js';
+import type { Db, Dialect } from '../dialect.js';
 import { recordEvents, toEvent } from './event-log.js';
 
 /** What the chainer writes as `hash` on a row whose seal does not verify: it stays out of the chain. */
@@ -18,7 +18,13 @@ export const UNLINKED = 'unlinked';
  * (PostgreSQL), so a second instance chaining the same application moves on instead of waiting;
  * SQLite's transaction already holds the whole database, in any process.
  */
-async function chainApplication(d: Dialect, link: CompiledWrite, key: ChainKey, applicationId: string, limit: number): Promise<number> {
+async function chainApplication(
+  d: Dialect,
+  link: (tx: Db, values: { seq: number; hash: string; id: string }) => Promise<unknown>,
+  key: ChainKey,
+  applicationId: string,
+  limit: number,
+): Promise<number> {
   const { auditChainHeads: heads, events } = d.t;
   const ofHead = eq(heads.applicationId, applicationId);
   // The first link needs a head row to lock: seq 0, no hash yet.
@@ -61,14 +67,7 @@ type ChainMethods = Pick<EventStore, 'chainEvents' | 'chainedEvents' | 'chainHea
 
 export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
   const { auditChainHeads: heads, events } = d.t;
-  // Each event is linked by one update, built once (Dialect.compile).
-  const p = sql.placeholder;
-  const link = d.compile((db) =>
-    db
-      .update(events)
-      .set({ seq: sql`${p('seq')}`, hash: sql`${p('hash')}` })
-      .where(eq(events.id, p('id'))),
-  );
+  const link = (tx: Db, { seq, hash, id }: { seq: number; hash: string; id: string }) => tx.update(events).set({ seq, hash }).where(eq(events.id, id));
   return {
     async chainEvents(limit) {
       const pending = await d.db

@@ -5,13 +5,13 @@ import type { BanStore } from '../../../application/ports/ban-store.js';
 import type { BanRecord } from '../../../application/records.js';
 import { replacesStoredBan } from '../../../domain/bans.js';
 import { chunks, type Dialect, ofApplication } from '../dialect.js';
-import type { HotReads } from '../hot-reads.js';
+import type { Lookups } from './lookups.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { banCreated, banRemoved } from '../../events/payloads.js';
 
-export function banStore(d: Dialect, reads: HotReads): BanStore {
+export function banStore(d: Dialect, reads: Lookups): BanStore {
   const { db } = d;
   const { bans, licenses, sessions } = d.t;
   return {

@@ -5,12 +5,12 @@ import type { ContentStore } from '../../../application/ports/content-store.js';
 import type { AnnouncementRecord } from '../../../application/records.js';
 import { mergeAnnouncement } from '../../../domain/announcements.js';
 import { type Dialect, ofApplication } from '../dialect.js';
-import type { HotReads } from '../hot-reads.js';
+import type { Lookups } from './lookups.js';
 import { toAnnouncement } from '../row-mappers.js';
 import { recordEvents } from './event-log.js';
 import { announcementChanged, variableChanged } from '../../events/payloads.js';
 
-export function contentStore(d: Dialect, reads: HotReads): ContentStore {
+export function contentStore(d: Dialect, reads: Lookups): ContentStore {
   const { db } = d;
   const { announcements, variables } = d.t;
   return {

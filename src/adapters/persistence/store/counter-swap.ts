@@ -1,11 +1,11 @@
 // Counters changed optimistically: read without locks, decide with the domain, then write each
-// row only if it still holds what was read (compare-and-set), all rows or none (Dialect.allOrNone); when
+// row only if it still holds what was read (compare-and-set), all rows or none, in one transaction; when
 // any row changed meanwhile, nothing is written and the whole step runs again on fresh values.
 //
 // Why not lock the rows (SELECT ... FOR UPDATE): every login from one address counts on that
 // address's row, and a lock held across the transaction's round trips made those logins queue
 // behind each other on PostgreSQL (docs/choices.md, "Throttle counters"). Here a row is locked
-// only while the one statement that writes it runs.
+// only from its write to the commit of the step's short transaction, never while deciding.
 //
 // The decision is a pure function of the values compared, so a row that changed and changed back
 // (A, B, A) is decided exactly as it would be after those changes: nothing is lost.
@@ -14,9 +14,9 @@
 // address count on that address's row, and run together they would read the same values and all
 // but one lose, fail a statement and run again, round after round (docs/performance-log.md,
 // "figures from comments"). Across processes compare-and-set still decides.
-import { and, getTableColumns, getTableName, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { AppliedWrite, Db, Dialect } from '../dialect.js';
+import type { Db, Dialect } from '../dialect.js';
 
 type Values = Record<string, number | null>;
 
@@ -31,25 +31,8 @@ export interface CounterWrite {
   after: Values;
 }
 
-/**
- * A decision: either an answer that writes nothing, or rows to write and the answer once they are;
- * `after`, the counters as they stand once the writes applied, for a step that remembers them.
- */
-export type Decision<T, R = unknown> = { answer: T; writes: CounterWrite[]; after?: R };
-
-/**
- * Counters a step remembers from the last step on the same rows in this process, to decide on
- * without reading them. What it remembers is only ever a guess: a decision made on it stands only
- * when its compare-and-set writes apply, which proves every row written still held the
- * remembered values; a decision that writes nothing (a refusal, 'busy') is made again on a fresh
- * read, so stale counters can never refuse anybody. So a decision that writes must write (compare
- * and set) every row its answer depends on.
- */
-export interface CounterMemory<R> {
-  recall(): R | undefined;
-  /** What the rows hold now, or undefined: nothing is known any more. */
-  keep(counters: R | undefined): void;
-}
+/** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
+export type Decision<T> = { answer: T; writes: CounterWrite[] };
 
 /**
  * Runs again this often at most while other writers keep changing the rows. Each loss is another
@@ -69,56 +52,47 @@ function column(table: PgTable, name: string): PgColumn {
   return found;
 }
 
-// Each write of a step is built once per shape (which table, which columns, whether the row was
-// there) with placeholders, `w<i><part>_<column>`, and the step binds the values (Dialect.allOrNone).
-const placeholderName = (i: number, part: 'k' | 'a' | 'b', name: string) => `w${i}${part}_${name}`;
-
-/** The placeholders of `values`' columns, for write `i`'s `part`. */
-function placeholders(i: number, part: 'k' | 'a' | 'b', values: Record<string, unknown>) {
-  const out: Record<string, Placeholder> = {};
-  for (const name of Object.keys(values)) out[name] = sql.placeholder(placeholderName(i, part, name));
-  return out;
-}
-
-function stillHolds(table: PgTable, i: number, before: Values | null): SQL {
-  if (before === null) return sql`false`;
-  return and(...Object.keys(before).map((name) => sql`${column(table, name)} is not distinct from ${sql.placeholder(placeholderName(i, 'b', name))}`)) ?? sql`true`;
-}
-
-/** Inserts the row, or updates it if it still holds `before`; a row returned when it was written. */
-function swap(db: Db, w: CounterWrite, i: number): AppliedWrite {
-  const after = placeholders(i, 'a', w.after);
-  const key = placeholders(i, 'k', w.key);
-  // A row read as missing is inserted, unless it appeared meanwhile; a row read (or remembered)
-  // with values is updated only while it still holds them: if it was deleted meanwhile (purged,
+/** Inserts the row, or updates it if it still holds `before`; whether it was written. */
+async function swap(tx: Db, w: CounterWrite): Promise<boolean> {
+  const col = (name: string) => column(w.table, name);
+  // A row read as missing is inserted, unless it appeared meanwhile; a row read with values is updated only while it still holds them: if it was deleted meanwhile (purged,
   // unlocked) the step fails and decides again on what is there now.
-  if (w.before === null)
-    return db
+  if (w.before === null) {
+    const inserted = await tx
       .insert(w.table)
-      .values({ ...key, ...after })
+      .values({ ...w.key, ...w.after })
       .onConflictDoNothing()
       .returning({ written: sql<number>`1` });
-  const where = and(...Object.entries(key).map(([name, value]) => sql`${column(w.table, name)} = ${value}`), stillHolds(w.table, i, w.before));
-  return db
+    return inserted.length > 0;
+  }
+  const key = Object.entries(w.key).map(([name, value]) => eq(col(name), value));
+  const held = Object.entries(w.before).map(([name, value]) => (value === null ? isNull(col(name)) : eq(col(name), value)));
+  const updated = await tx
     .update(w.table)
-    .set(after)
-    .where(where)
+    .set(w.after)
+    .where(and(...key, ...held))
     .returning({ written: sql<number>`1` });
+  return updated.length > 0;
 }
 
-/** What the writes' statements depend on: their tables, their columns, and which rows were there. */
-const shapeOf = (writes: CounterWrite[]) =>
-  'counters:' + writes.map((w) => `${getTableName(w.table)}(${Object.keys(w.key).join()}|${Object.keys(w.after).join()}|${w.before === null ? '-' : Object.keys(w.before).join()})`).join(';');
+/** Thrown inside apply's transaction to roll it back when a write applied to no row. */
+class NotApplied extends Error {}
 
-/** The values of the writes' placeholders. */
-function valuesOf(writes: CounterWrite[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  writes.forEach((w, i) => {
-    for (const [name, value] of Object.entries(w.key)) values[placeholderName(i, 'k', name)] = value;
-    for (const [name, value] of Object.entries(w.after)) values[placeholderName(i, 'a', name)] = value;
-    for (const [name, value] of Object.entries(w.before ?? {})) values[placeholderName(i, 'b', name)] = value;
-  });
-  return values;
+/**
+ * Runs `writes` in one transaction, all or none: each returns the rows it changed, and when any
+ * changed none, everything is rolled back. Whether they applied.
+ */
+export async function allOrNone(d: Pick<Dialect, 'transaction'>, writes: (tx: Db) => Array<Promise<boolean>>): Promise<boolean> {
+  try {
+    return await d.transaction(async (tx) => {
+      // Sent together: the connection runs them in order, and any that applied to no row undoes all.
+      if ((await Promise.all(writes(tx))).includes(false)) throw new NotApplied();
+      return true;
+    });
+  } catch (e) {
+    if (e instanceof NotApplied) return false;
+    throw e;
+  }
 }
 
 /**
@@ -141,38 +115,17 @@ export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promi
 
 /**
  * Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
- * the decision's rows if none changed since the read; otherwise starts over. With `memory`, the
- * first round decides on the counters remembered, if any, instead of reading (CounterMemory).
+ * the decision's rows if none changed since the read; otherwise starts over.
  */
-export async function swapCounters<R, T>(d: Pick<Dialect, 'allOrNone'>, read: () => Promise<R>, decide: (read: R) => Decision<T, R>, memory?: CounterMemory<R>): Promise<T> {
-  const guess = memory?.recall();
-  if (guess !== undefined) {
-    // Only a decision whose writes apply is taken from a guess; a refusal, 'busy' or a lost
-    // compare-and-set is decided again below, on what is stored.
-    let decision: Decision<T, R> | null = null;
-    try {
-      decision = decide(guess);
-    } catch {
-      // Refused on the guess: decided again below.
-    }
-    if (decision !== null && decision.writes.length > 0 && (await apply(d, decision.writes))) {
-      memory?.keep(decision.after);
-      return decision.answer;
-    }
-    memory?.keep(undefined);
-  }
+export async function swapCounters<R, T>(d: Pick<Dialect, 'transaction'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const decision = decide(await read());
     if (decision.writes.length === 0) return decision.answer;
-    if (await apply(d, decision.writes)) {
-      memory?.keep(decision.after);
-      return decision.answer;
-    }
-    memory?.keep(undefined);
+    if (await apply(d, decision.writes)) return decision.answer;
     await backoff(round);
   }
   throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
 }
 
 /** Writes all of `writes` or none; whether they applied. */
-const apply = (d: Pick<Dialect, 'allOrNone'>, writes: CounterWrite[]) => d.allOrNone(shapeOf(writes), (db) => writes.map((w, i) => swap(db, w, i)), valuesOf(writes));
+const apply = (d: Pick<Dialect, 'transaction'>, writes: CounterWrite[]) => allOrNone(d, (tx) => writes.map((w) => swap(tx, w)));

@@ -3,14 +3,14 @@
 // is the running work's (application/events/actor-scope.ts). Webhook events are marked for the
 // delivery workers' fan-out (store/webhook-fan-out.ts).
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gte, lt, type Placeholder, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import { type ActorType, currentActor } from '../../../application/events/actor-scope.js';
 import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
 import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
 import { type ChainKey, entrySeal } from '../../../domain/audit-chain.js';
 import type { Instant } from '../../../domain/time.js';
 import { chainedEntryOf } from '../../../application/events/chain-entry.js';
-import type { CompiledWrite, Db, Dialect } from '../dialect.js';
+import type { Db, Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { WEBHOOK_PENDING } from './webhook-fan-out.js';
 import { auditChainStore } from './audit-chain-store.js';
@@ -18,36 +18,8 @@ import { auditChainStore } from './audit-chain-store.js';
 /** The chain's key of each store's dialect (eventStore): every event is sealed with it as it is written. */
 const chainKeys = new WeakMap<Dialect, ChainKey>();
 
-/** The insert of one event, built once per dialect (Dialect.compile): most writes record one. */
-const eventInserts = new WeakMap<Dialect, CompiledWrite>();
-
-function eventInsert(d: Dialect): CompiledWrite {
-  let insert = eventInserts.get(d);
-  if (insert === undefined) {
-    const { events } = d.t;
-    const names = [
-      'id',
-      'applicationId',
-      'occurredAt',
-      'action',
-      'actorType',
-      'actorId',
-      'actorIp',
-      'targetType',
-      'targetId',
-      'targetLabel',
-      'data',
-      'changes',
-      'outcome',
-      'webhookPending',
-      'seal',
-    ] as const;
-    const values = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<(typeof names)[number], Placeholder>;
-    insert = d.compile((db) => db.insert(events).values({ ...values, ...d.insertionOrder('pos', events.pos) }));
-    eventInserts.set(d, insert);
-  }
-  return insert;
-}
+/** Inserts one event row, numbered in insertion order (Dialect.insertionOrder). */
+const eventInsert = (d: Dialect) => (tx: Db, row: Omit<Tables['events']['$inferInsert'], 'pos'>) => tx.insert(d.t.events).values({ ...row, ...d.insertionOrder('pos', d.t.events.pos) });
 
 /** Inserts `drafts` as events at `now`, in the caller's transaction `tx`. */
 export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDraft[], now: Instant): Promise<void> {

@@ -8,7 +8,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
 import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dialect.js';
 import { fileRow, metadataColumns, stateColumns, toFile } from '../row-mappers.js';
-import type { HotReads } from '../hot-reads.js';
+import type { Lookups } from './lookups.js';
 import { recordEvents } from './event-log.js';
 import { fileEvent } from '../../events/payloads.js';
 
@@ -89,7 +89,7 @@ async function replaceIn(d: Dialect, tx: Db, file: FileRecord, patch: FileMetada
   return { file: updated, discard };
 }
 
-export function fileStore(d: Dialect, reads: HotReads): FileStore {
+export function fileStore(d: Dialect, reads: Lookups): FileStore {
   const { files, jobs } = d.t;
   return {
     async createFile(file, job) {

@@ -10,7 +10,7 @@ import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership, type Membership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../dialect.js';
-import type { HotReads } from '../hot-reads.js';
+import type { Lookups } from './lookups.js';
 import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertUser } from './writes.js';
 import { recordEvents } from './event-log.js';
@@ -50,7 +50,7 @@ function redeem(license: LicenseRecord, membership: Membership, input: { applica
 
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function licenseStore(d: Dialect, reads: HotReads): LicenseStore & Redemption {
+export function licenseStore(d: Dialect, reads: Lookups): LicenseStore & Redemption {
   const { db } = d;
   const { adjustments, devices, licenses, users } = d.t;
   return {

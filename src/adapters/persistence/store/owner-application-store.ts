@@ -9,7 +9,7 @@ import type { ApplicationRecord, ApplicationSigningKeys } from '../../../applica
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Db, type Dialect, firstRow, isUniqueViolation } from '../dialect.js';
-import type { HotReads } from '../hot-reads.js';
+import type { Lookups } from './lookups.js';
 import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
 export function ownerStore(d: Dialect): OwnerStore {
@@ -111,7 +111,7 @@ const rotatedCredentials = (patch: { apiSecretDigest?: string; adminApiKeyDigest
   ...(patch.adminApiKeyDigest === undefined ? [] : ['admin_api_key']),
 ];
 
-export function applicationStore(d: Dialect, reads: HotReads): ApplicationStore {
+export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
   const { db } = d;
   const { applications, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const find = async (id: string) => {

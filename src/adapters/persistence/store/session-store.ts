@@ -6,41 +6,15 @@ import type { SessionStore } from '../../../application/ports/session-store.js';
 import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
-import type { HotReads } from '../hot-reads.js';
-import { addressWrites, admit, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
+import type { Lookups } from './lookups.js';
+import { admit, recordAddress, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
-export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
+export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
   const { sessions, loginDays } = d.t;
-  const p = sql.placeholder;
-  // A login's writes, built once (Dialect.compile). The login count is on its application's UTC day.
-  const countLogin = d.compile((db) =>
-    db
-      .insert(loginDays)
-      .values({ applicationId: p('applicationId'), day: p('day'), logins: 1 })
-      .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } }),
-  );
-  const revokeSession = d.compile((db) =>
-    db
-      .update(sessions)
-      .set({ revokedAt: sql`${p('now')}` })
-      .where(eq(sessions.id, p('id'))),
-  );
-  const insertSession = d.compile((db) =>
-    db.insert(sessions).values({
-      id: p('id'),
-      applicationId: p('applicationId'),
-      userId: p('userId'),
-      hardwareId: p('hardwareId'),
-      tokenDigest: p('tokenDigest'),
-      createdAt: p('createdAt'),
-      expiresAt: p('expiresAt'),
-      revokedAt: p('revokedAt'),
-    }),
-  );
   /**
    * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
@@ -53,15 +27,11 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
     legacy: sessions.legacy,
     address: sessions.address,
   };
-  const liveSessionsOf = d.compileRead(liveFields, (db) =>
-    db
+  const liveSessions = (tx: Db, userId: string, now: number) =>
+    tx
       .select(liveFields)
       .from(sessions)
-      .where(and(eq(sessions.userId, p('userId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, p('now')))),
-  );
-  const liveSessions = (tx: Db, userId: string, now: number) => liveSessionsOf(tx, { userId, now });
-  // The address a login came from (UserStore.recordIp's writes), built once too.
-  const recordAddress = [0, 1].map((i) => d.compile((db) => addressWrites(d, db, p('userId'), p('ip'), p('now'))[i]!));
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   return {
     async openSession({ session, device, cap, now, ip }) {
       return d.transaction(async (tx) => {
@@ -84,16 +54,17 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
         }
         drafts.push(sessionCreated(user, session));
-        // The writes go out together (the address with them: one commit a login, not two). The
-        // login count goes last: its row (every login of the application that day) is then
-        // locked only from its statement to the commit.
-        await Promise.all([
-          ...replace.map((id) => revokeSession(tx, { id, now })),
-          insertSession(tx, { ...session }),
-          recordEvents(d, tx, drafts, now),
-          ...(ip === undefined ? [] : recordAddress.map((write) => write(tx, { userId: user.id, ip, now }))),
-          countLogin(tx, { applicationId, day: utcDayStart(session.createdAt) }),
-        ]);
+        // The address is written with them (one commit a login, not two). The login count (on
+        // its application's UTC day) goes last: its row, shared by every login of the
+        // application that day, is then locked only from its statement to the commit.
+        if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
+        await tx.insert(sessions).values({ ...session });
+        await recordEvents(d, tx, drafts, now);
+        if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
+        await tx
+          .insert(loginDays)
+          .values({ applicationId, day: utcDayStart(session.createdAt), logins: 1 })
+          .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
         return { deviceRegistered: registered };
       });
     },

@@ -2,7 +2,7 @@
 // with the domain and writes them back only if none changed meanwhile (counter-swap.ts), so
 // parallel guesses (in any instance or process) are counted one after another and cannot pass the
 // limits, and no row stays locked while the decision is made.
-import { and, count, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { ThrottleStore } from '../../../application/ports/throttle-store.js';
 import {
   type AccountCounter,
@@ -22,7 +22,7 @@ import { networkBucket } from '../../../domain/ip-address.js';
 import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Dialect } from '../dialect.js';
-import { type CounterMemory, type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
+import { type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
@@ -40,39 +40,29 @@ interface StoredCounters {
   ip: IpCounter | null;
 }
 
-/**
- * Where each credential-check counter row is, how it is read, and how it is written back. The
- * reads are prepared hot reads (Dialect.prepare): every login makes them twice.
- */
+/** Where each credential-check counter row is, how it is read, and how it is written back. */
 function counterRows(d: Dialect) {
   const { authAccountCounters: a, authAccountWindows: w, authIpCounters: i } = d.t;
-  const p = sql.placeholder;
   const pairFields = { failures: a.failures, lockedUntil: a.lockedUntil, lockouts: a.lockouts, inFlight: a.inFlight, inFlightUntil: a.inFlightUntil };
   const windowFields = { windowStart: w.windowStart, failures: w.failures };
   const ipFields = { windowStart: i.windowStart, failures: i.failures };
   // Primary keys: (application_id, account_key, ip), (application_id, account_key), (application_id, ip).
-  const pairOf = d.prepare(
-    pairFields,
+  const pairOf = ({ applicationId, accountKey, ip }: { applicationId: string; accountKey: string; ip: string }) =>
     d.db
       .select(pairFields)
       .from(a)
-      .where(and(eq(a.applicationId, p('applicationId')), eq(a.accountKey, p('accountKey')), eq(a.ip, p('ip')))),
-  );
-  const windowOf = d.prepare(
-    windowFields,
+      .where(and(eq(a.applicationId, applicationId), eq(a.accountKey, accountKey), eq(a.ip, ip)));
+  const windowOf = ({ applicationId, accountKey }: { applicationId: string; accountKey: string }) =>
     d.db
       .select(windowFields)
       .from(w)
-      .where(and(eq(w.applicationId, p('applicationId')), eq(w.accountKey, p('accountKey')))),
-  );
-  const ipOf = d.prepare(
-    ipFields,
+      .where(and(eq(w.applicationId, applicationId), eq(w.accountKey, accountKey)));
+  const ipOf = ({ applicationId, ip }: { applicationId: string; ip: string }) =>
     d.db
       .select(ipFields)
       .from(i)
-      .where(and(eq(i.applicationId, p('applicationId')), eq(i.ip, p('ip')))),
-  );
-  const first = async <Row>(rows: Promise<Row[]>): Promise<Row | null> => (await rows)[0] ?? null;
+      .where(and(eq(i.applicationId, applicationId), eq(i.ip, ip)));
+  const first = async <Row>(rows: PromiseLike<Row[]>): Promise<Row | null> => (await rows)[0] ?? null;
 
   async function read(applicationId: string, accountKey: string | null, ip: string): Promise<StoredCounters> {
     const [pair, window, ipCounter] = await Promise.all([
@@ -102,56 +92,6 @@ function counterRows(d: Dialect) {
   return { read, pairWrite, windowWrite, ipWrite };
 }
 
-/** How many counter rows of each kind a process remembers (counterMemories). */
-const REMEMBERED_ROWS = 10_000;
-
-/** Rows by key, the least recently kept forgotten first once there are more than `capacity`. */
-function rowMemory<V>(capacity: number) {
-  const rows = new Map<string, V>();
-  return {
-    get: (key: string) => rows.get(key),
-    set(key: string, value: V | undefined) {
-      rows.delete(key);
-      if (value === undefined) return;
-      rows.set(key, value);
-      if (rows.size > capacity) rows.delete(rows.keys().next().value as string);
-    },
-  };
-}
-
-/**
- * Each counter row as this process's last step on it left it, so that the next step on an
- * (account, address) decides without reading (CounterMemory in counter-swap.ts: a guess its
- * writes prove or refute). Rows are remembered one by one: every login from an address counts on
- * the address's row, whichever account it names, and its steps take turns here (the address's
- * lane), so that row is known at every step.
- */
-function counterMemories(capacity = REMEMBERED_ROWS) {
-  const pairs = rowMemory<AccountCounter>(capacity);
-  const windows = rowMemory<AccountWindow>(capacity);
-  const ips = rowMemory<IpCounter>(capacity);
-  return (applicationId: string, accountKey: string | null, ip: string): CounterMemory<StoredCounters> => {
-    const ipKey = `${applicationId}\n${ip}`;
-    const accountKeyOf = accountKey === null ? null : `${applicationId}\n${accountKey}`;
-    const pairKey = accountKey === null ? null : `${applicationId}\n${accountKey}\n${networkBucket(ip)}`;
-    return {
-      recall() {
-        const ipRow = ips.get(ipKey);
-        if (ipRow === undefined) return undefined;
-        if (accountKeyOf === null || pairKey === null) return { pair: null, window: null, ip: ipRow };
-        const pair = pairs.get(pairKey);
-        const window = windows.get(accountKeyOf);
-        return pair === undefined || window === undefined ? undefined : { pair, window, ip: ipRow };
-      },
-      keep(counters) {
-        ips.set(ipKey, counters?.ip ?? undefined);
-        if (accountKeyOf !== null) windows.set(accountKeyOf, counters?.window ?? undefined);
-        if (pairKey !== null) pairs.set(pairKey, counters?.pair ?? undefined);
-      },
-    };
-  };
-}
-
 /**
  * The counters of (account, address) as stored. Not on the ThrottleStore
  * port: nothing in production lists throttle state, which shows only in the port's refusals. The
@@ -168,18 +108,14 @@ export function throttleStore(d: Dialect): ThrottleStore {
   // Every credential check counts on its address's row, and every sign-up on its application's:
   // in this process, steps on one such row take turns (counter-swap.ts).
   const inLane = serialLanes();
-  // The counter rows as this process last left them, so the next step need not read them.
-  const remembered = counterMemories();
   const addressLane = (applicationId: string, ip: string) => `address\n${applicationId}\n${ip}`;
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
-  const signUpWindow = d.prepare(
-    signUpFields,
+  const signUpWindow = ({ applicationId, scope }: { applicationId: string; scope: string }) =>
     d.db
       .select(signUpFields)
       .from(signUpCounters)
-      .where(and(eq(signUpCounters.applicationId, sql.placeholder('applicationId')), eq(signUpCounters.scope, sql.placeholder('scope')))),
-  );
+      .where(and(eq(signUpCounters.applicationId, applicationId), eq(signUpCounters.scope, scope)));
 
   /**
    * Decides the sign-up windows of the address and (when it is limited) of the application
@@ -214,50 +150,40 @@ export function throttleStore(d: Dialect): ThrottleStore {
     async reserveAuthAttempt({ applicationId, accountKey, ip, now, familiar }, limits) {
       const counters = () => read(applicationId, accountKey, ip);
       return inLane(addressLane(applicationId, ip), () =>
-        swapCounters(
-          d,
-          counters,
-          (c) => {
-            // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
-            // counting on the accounts it names. Every decision precedes any write, so a refusal
-            // or 'busy' writes nothing.
-            const known = familiar === true && accountKey !== null;
-            const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
-            const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
-            if (accountKey === null) return { answer: 'reserved' as const, writes, after: { ...c, ip: ipNext } };
-            const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
-            const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
-            if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
-            writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
-            return { answer: 'reserved' as const, writes, after: { ip: ipNext, window, pair: pair.next } };
-          },
-          remembered(applicationId, accountKey, ip),
-        ),
+        swapCounters(d, counters, (c) => {
+          // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
+          // counting on the accounts it names. Every decision precedes any write, so a refusal
+          // or 'busy' writes nothing.
+          const known = familiar === true && accountKey !== null;
+          const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
+          const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
+          if (accountKey === null) return { answer: 'reserved' as const, writes };
+          const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
+          const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
+          if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
+          writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
+          return { answer: 'reserved' as const, writes };
+        }),
       );
     },
     async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
       const counters = () => read(applicationId, accountKey, ip);
       return inLane(addressLane(applicationId, ip), () =>
-        swapCounters(
-          d,
-          counters,
-          (c) => {
-            // A failure stays counted on the windows, where the reservation put it; a success gives
-            // it back.
-            const success = outcome === 'success';
-            const ipNext = success ? ipAfterSuccess(c.ip, now) : null;
-            const writes = ipNext === null ? [] : [ipWrite(applicationId, ip, c.ip, ipNext)];
-            if (accountKey === null) return { answer: null, writes, after: { ...c, ip: ipNext ?? c.ip } };
-            const pair = c.pair ?? freshAccountCounter;
-            const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
-            const window = success ? accountWindowAfterSuccess(c.window, now) : null;
-            if (window !== null) writes.push(windowWrite(applicationId, accountKey, c.window, window));
-            writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
-            const locked = next.lockedUntil !== null && next.lockouts > pair.lockouts ? { lockedUntil: next.lockedUntil } : null;
-            return { answer: locked, writes, after: { ip: ipNext ?? c.ip, window: window ?? c.window, pair: next } };
-          },
-          remembered(applicationId, accountKey, ip),
-        ),
+        swapCounters(d, counters, (c) => {
+          // A failure stays counted on the windows, where the reservation put it; a success gives
+          // it back.
+          const success = outcome === 'success';
+          const ipNext = success ? ipAfterSuccess(c.ip, now) : null;
+          const writes = ipNext === null ? [] : [ipWrite(applicationId, ip, c.ip, ipNext)];
+          if (accountKey === null) return { answer: null, writes };
+          const pair = c.pair ?? freshAccountCounter;
+          const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
+          const window = success ? accountWindowAfterSuccess(c.window, now) : null;
+          if (window !== null) writes.push(windowWrite(applicationId, accountKey, c.window, window));
+          writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
+          const locked = next.lockedUntil !== null && next.lockouts > pair.lockouts ? { lockedUntil: next.lockedUntil } : null;
+          return { answer: locked, writes };
+        }),
       );
     },
     async reserveSignUp({ applicationId, address, now }, limits) {

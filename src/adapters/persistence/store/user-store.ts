@@ -7,9 +7,9 @@ import { planDeviceReset } from '../../../domain/device-reset.js';
 import { DomainError } from '../../../domain/errors.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
 import { chunks, type Dialect, ofApplication } from '../dialect.js';
-import type { HotReads } from '../hot-reads.js';
+import type { Lookups } from './lookups.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
-import { addressWrites, findUser, insertUser, revokeLiveSessions } from './writes.js';
+import { findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
 import { recordEvents } from './event-log.js';
 import { deviceRegistered, deviceRemoved, membershipAdjusted, sessionsRevoked, userCreated, userTimedOut, userTimeoutLifted } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
@@ -19,7 +19,7 @@ type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redee
 /** `text` as a LIKE pattern that matches it literally: its wildcards (and the escape) escaped with `\`. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function userStore(d: Dialect, reads: HotReads): UserArea {
+export function userStore(d: Dialect, reads: Lookups): UserArea {
   const { db } = d;
   const { adjustments, devices, sessions, userIps, users } = d.t;
   return {
@@ -190,8 +190,8 @@ export function userStore(d: Dialect, reads: HotReads): UserArea {
       return rows.length > 0;
     },
     async recordIp(userId, ip, now) {
-      // Both or neither (a user deleted meanwhile keeps no address); one statement on PostgreSQL.
-      await d.allOrNone('address', (db) => addressWrites(d, db, sql.placeholder('userId'), sql.placeholder('ip'), sql.placeholder('now')), { userId, ip, now });
+      // Both or neither: a user deleted meanwhile keeps no address.
+      await d.transaction((tx) => recordAddress(d, tx, userId, ip, now));
     },
     async updatePasswordHash(userId, passwordHash) {
       await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));

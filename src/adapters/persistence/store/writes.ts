@@ -1,5 +1,5 @@
 // Writes shared by several store areas, always run inside the caller's transaction (`tx`).
-import { and, eq, getTableColumns, gt, isNotNull, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { UserRecord } from '../../../application/records.js';
 import { bannedError } from '../../../domain/bans.js';
 import { admitDevice } from '../../../domain/devices.js';
@@ -7,7 +7,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, type Dialect, isUniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
@@ -21,49 +21,6 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
   }
 }
 
-/** A login's reads, built once per dialect (Dialect.compileRead): every login makes them. */
-const compiledReads = new WeakMap<Dialect, ReturnType<typeof buildReads>>();
-
-function buildReads(d: Dialect) {
-  const { users, bans, devices, licenseFiles } = d.t;
-  const p = sql.placeholder;
-  const userFields = getTableColumns(users);
-  const ofUser = and(eq(users.applicationId, p('applicationId')), eq(users.id, p('id')));
-  const user = (lock: boolean) => d.compileRead(userFields, (db) => db.select(userFields).from(users).where(ofUser), { lock });
-  const banFields = { id: bans.id };
-  const deviceFields = { id: devices.id, hardwareId: devices.hardwareId };
-  const fileFields = { hardwareId: licenseFiles.hardwareId };
-  return {
-    user: user(false),
-    lockedUser: user(true),
-    userBan: d.compileRead(banFields, (db) =>
-      db
-        .select(banFields)
-        .from(bans)
-        .where(and(eq(bans.applicationId, p('applicationId')), eq(bans.type, 'user'), eq(bans.value, p('userId'))))
-        .limit(1),
-    ),
-    devices: d.compileRead(deviceFields, (db) =>
-      db
-        .select(deviceFields)
-        .from(devices)
-        .where(eq(devices.userId, p('userId'))),
-    ),
-    fileHolders: d.compileRead(fileFields, (db) =>
-      db
-        .select(fileFields)
-        .from(licenseFiles)
-        .where(and(eq(licenseFiles.userId, p('userId')), gt(licenseFiles.expiresAt, p('now')), isNotNull(licenseFiles.hardwareId))),
-    ),
-  };
-}
-
-function reads(d: Dialect) {
-  let built = compiledReads.get(d);
-  if (built === undefined) compiledReads.set(d, (built = buildReads(d)));
-  return built;
-}
-
 /**
  * The user of the application. With `lock`, the row is locked until the transaction ends
  * (PostgreSQL: FOR UPDATE; SQLite's transaction already holds the whole database): every
@@ -71,8 +28,12 @@ function reads(d: Dialect) {
  * such transactions on one user run one after another, in any process.
  */
 export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
-  const read = lock ? reads(d).lockedUser : reads(d).user;
-  const [row] = await read(tx, { applicationId, id: userId });
+  const { users } = d.t;
+  const query = tx
+    .select()
+    .from(users)
+    .where(ofApplication(users, applicationId, userId));
+  const [row] = lock ? await d.locked(query) : await query;
   return row === undefined ? null : toUser(row);
 }
 
@@ -97,24 +58,17 @@ export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefi
 }
 
 /**
- * The writes that record an address a user signed in from (UserStore.recordIp): each returns a
- * row when it applied, so a caller may run them all or none. Each value may be a placeholder, for
- * writes built once (Dialect.allOrNone).
+ * Records an address a user signed in from (UserStore.recordIp), in `tx`: the user's last address
+ * first, which locks its row, then the address, only if the user is still there.
  */
-export function addressWrites(d: Dialect, db: Db, userId: string | Placeholder, ip: string | Placeholder, now: Instant | Placeholder) {
+export async function recordAddress(d: Dialect, tx: Db, userId: string, ip: string, now: Instant): Promise<void> {
   const { userIps, users } = d.t;
-  return [
-    db
-      .insert(userIps)
-      .values({ userId, ip, firstSeen: now, lastSeen: now })
-      .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: sql`${now}` } })
-      .returning({ userId: userIps.userId }),
-    db
-      .update(users)
-      .set({ lastIp: sql`${ip}` })
-      .where(eq(users.id, userId))
-      .returning({ id: users.id }),
-  ];
+  const updated = await tx.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id });
+  if (updated.length === 0) return;
+  await tx
+    .insert(userIps)
+    .values({ userId, ip, firstSeen: now, lastSeen: now })
+    .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } });
 }
 
 /** What device admission counts for a user: registered devices, and machines holding unexpired license files. */
@@ -125,7 +79,14 @@ export interface UserMachines {
 
 /** The user's machines (UserMachines), read in `tx`; the caller holds the user's row lock. */
 export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instant): Promise<UserMachines> {
-  const [registered, files] = await Promise.all([reads(d).devices(tx, { userId }), reads(d).fileHolders(tx, { userId, now })]);
+  const { devices, licenseFiles } = d.t;
+  const [registered, files] = await Promise.all([
+    tx.select({ id: devices.id, hardwareId: devices.hardwareId }).from(devices).where(eq(devices.userId, userId)),
+    tx
+      .select({ hardwareId: licenseFiles.hardwareId })
+      .from(licenseFiles)
+      .where(and(eq(licenseFiles.userId, userId), gt(licenseFiles.expiresAt, now), isNotNull(licenseFiles.hardwareId))),
+  ]);
   return { registered, heldByFiles: files.flatMap((f) => (f.hardwareId === null ? [] : [f.hardwareId])) };
 }
 
@@ -144,7 +105,13 @@ export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: stri
 
 /** Whether the user is banned (a ban on the user's id), read in `tx`. */
 export async function userBanned(d: Dialect, tx: Db, applicationId: string, userId: string): Promise<boolean> {
-  return (await reads(d).userBan(tx, { applicationId, userId })).length > 0;
+  const { bans } = d.t;
+  const rows = await tx
+    .select({ id: bans.id })
+    .from(bans)
+    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /**

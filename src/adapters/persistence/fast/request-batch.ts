@@ -1,11 +1,11 @@
-// A hot read many requests share (Dialect.prepareForRequests): the calls made in one turn of the
+// A hot read many requests share (FastReads.prepareForRequests): the calls made in one turn of the
 // event loop are answered by one statement, their keys sent as arrays and unnested into rows, each
 // row of the answer tagged with its request's place. Every statement costs PostgreSQL its
 // executor's start and end and postgres.js a message to build and an answer to take apart,
 // whatever its rows (docs/performance-log.md, "figures from comments"). A call's statement
 // starts after the call (at the end of its turn), so it sees every commit that ended before the
 // request asked: a change is still read by the very next request.
-import { assertSelects, bindPlaceholders, type BuiltSelect, requestKey, type RequestRows } from '../dialect.js';
+import { assertSelects, bindPlaceholders, type BuiltSelect, requestKey, type RequestRows } from './compiled.js';
 import { type Column, getTableName, sql, type Table } from 'drizzle-orm';
 import type { LaneArg, ReadLane } from './read-lane.js';
 

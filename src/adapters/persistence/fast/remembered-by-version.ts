@@ -1,4 +1,4 @@
-// Answers remembered with the versions of the rows they were read from (Dialect.rowVersions), so a
+// Answers remembered with the versions of the rows they were read from (FastReads.rowVersions), so a
 // narrow read of those versions can stand for the wide read that made the answer: while every
 // version is the same, so is every row (docs/choices.md, "Remembered access").
 

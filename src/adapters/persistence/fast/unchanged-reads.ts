@@ -10,7 +10,7 @@
 // session or a changed variable is seen by the next request of every instance, as without the
 // memory (docs/choices.md, "The content cache"). Answers are frozen: they are shared between callers.
 import type Database from 'better-sqlite3';
-import type { PreparedRead, ReadParams } from './prepared-read.js';
+import type { PreparedRead, ReadParams } from './sqlite-prepared-read.js';
 
 /** Answers kept per read at most (a few MB over all the reads); past it that read's memory starts over. */
 const KEPT_PER_READ = 4_096;

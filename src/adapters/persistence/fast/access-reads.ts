@@ -3,14 +3,15 @@
 // API key names. Both are indexed lookups, as every hot read.
 import { and, type Column, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { ApplicationWithSessionAccess, SessionAccess } from '../../application/ports/session-store.js';
-import type { BuiltSelect, Dialect, RequestRows } from './dialect.js';
+import type { ApplicationWithSessionAccess, SessionAccess } from '../../../application/ports/session-store.js';
+import type { BuiltSelect, RequestRows } from './compiled.js';
+import type { FastReads } from './fast-reads.js';
 import { rememberedByVersion } from './remembered-by-version.js';
-import { toApplication, toSession, toUser } from './row-mappers.js';
+import { toApplication, toSession, toUser } from '../row-mappers.js';
 
 const p = sql.placeholder;
 
-export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }: Dialect) {
+export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }: FastReads) {
   const { applications, sessions, users, licenses } = t;
   // primary keys of sessions (id=?) and users, licenses_used_by_idx (used_by_user_id=?): the
   // session behind a token, the user it names and that user's licenses in one statement, a row
@@ -29,7 +30,7 @@ export function accessReads({ db, t, prepare, prepareForRequests, rowVersions }:
   );
   // applications_api_key_unique (api_key=?), then as sessionAccess: the application a request
   // names by its API key and the session its token names, in one statement. On PostgreSQL the
-  // requests of a turn share that statement (Dialect.prepareForRequests; docs/performance-log.md,
+  // requests of a turn share that statement (FastReads.prepareForRequests; docs/performance-log.md,
   // app_context). The session is joined whatever application it is of: the caller checks it is
   // this one's, as with sessionAccess.
   const applicationFields = { ...prefixed('a.', getTableColumns(applications)), ...accessFields };

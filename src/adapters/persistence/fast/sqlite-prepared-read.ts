@@ -8,7 +8,7 @@
 // db.transaction) they read within that transaction like the tx handle would.
 import type Database from 'better-sqlite3';
 import type { Column } from 'drizzle-orm';
-import { assertSelects, bindPlaceholders, type BuiltSelect, positionalRows } from '../dialect.js';
+import { assertSelects, bindPlaceholders, type BuiltSelect, positionalRows } from './compiled.js';
 
 type Value = string | number | null;
 export type ReadParams = Readonly<Record<string, Value>>;

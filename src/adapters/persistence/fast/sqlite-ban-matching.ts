@@ -10,9 +10,10 @@
 // are (unchanged-reads.ts): a request's keys are the same from one request to the next.
 import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
-import { bansAmong, type Db, type Dialect, liveMatches, matchedBanFields } from '../dialect.js';
+import type { Db } from '../dialect.js';
+import { bansAmong, type FastReads, liveMatches, matchedBanFields } from './fast-reads.js';
 import type { Tables } from '../tables.js';
-import { prepareRead, type PreparedRead } from './prepared-read.js';
+import { prepareRead, type PreparedRead } from './sqlite-prepared-read.js';
 
 const MAX_KEYS = 256;
 
@@ -22,7 +23,7 @@ const paddedSize = (n: number) => 2 ** Math.ceil(Math.log2(n));
 type BanRow = Parameters<typeof liveMatches>[0][number];
 
 /** `remember` wraps each prepared read (the dialect's memory of unchanged answers, or nothing). */
-export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database, remember: <Row>(read: PreparedRead<Row>) => PreparedRead<Row>): Dialect['matchingBans'] {
+export function prepareMatchingBans(db: Db, bans: Tables['bans'], client: Database.Database, remember: <Row>(read: PreparedRead<Row>) => PreparedRead<Row>): FastReads['matchingBans'] {
   const bySize = new Map<number, PreparedRead<BanRow>>();
   const statementFor = (size: number) => {
     let read = bySize.get(size);

@@ -5,12 +5,13 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { accessReads } from './access-reads.js';
-import type { BuiltSelect, Dialect } from './dialect.js';
-import { toAnnouncement, toApplication, toFile, toSession, toUser } from './row-mappers.js';
+import type { BuiltSelect } from './compiled.js';
+import type { FastReads } from './fast-reads.js';
+import { toAnnouncement, toApplication, toFile, toSession, toUser } from '../row-mappers.js';
 
 const p = sql.placeholder;
 
-export function hotReads(dialect: Dialect) {
+export function hotReads(dialect: FastReads) {
   const { db, t, binary, prepare, matchingBans } = dialect;
   const { applications, sessions, users, licenses, variables, announcements, files } = t;
   /** The whole rows of `table` that match `where`, in `order`. */

@@ -2,7 +2,7 @@
 // drizzle's .prepare() costs more CPU a call (docs/performance-log.md), and the SQL stays drizzle's.
 // Rows arrive as arrays, named by position (two joined tables may share a column name).
 import type { Column } from 'drizzle-orm';
-import { assertSelects, bindPlaceholders, type BuiltSelect } from '../dialect.js';
+import { assertSelects, bindPlaceholders, type BuiltSelect } from './compiled.js';
 import type { LaneArg, ReadLane } from './read-lane.js';
 
 /** The values of a read's placeholders, by name: text, or text arrays. */
