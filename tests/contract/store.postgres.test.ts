@@ -14,6 +14,7 @@ import { must } from './contract-files.js';
 import { jobKeys, makeLicense, makeUpload, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 import { openInspectableStore } from '../support/throttle-counters.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 /** The migrations drizzle/postgres holds: each applied exactly once however many instances start. */
 const migrationCount = (JSON.parse(readFileSync(new URL('../../drizzle/postgres/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] }).entries.length;
@@ -89,10 +90,10 @@ describe.skipIf(!adminUrl)('PostgreSQL', () => {
       open.push(a, b);
       const { app } = await seedApp(a);
       const license = makeLicense(app.id);
-      await a.insertLicenses([license]);
+      await a.insertLicenses([license], SYSTEM);
       const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
       const result = await tally(
-        users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
+        users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM)),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);

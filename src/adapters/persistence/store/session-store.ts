@@ -8,12 +8,12 @@ import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { HotReads } from '../hot-reads.js';
 import { addressWrites, admit, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
-export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
+export function sessionStore(d: Dialect, reads: HotReads, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
   const p = sql.placeholder;
   // A login's writes, built once (Dialect.compile). The login count is on its application's UTC day.
@@ -63,7 +63,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
   // The address a login came from (UserStore.recordIp's writes), built once too.
   const recordAddress = [0, 1].map((i) => d.compile((db) => addressWrites(d, db, p('userId'), p('ip'), p('now'))[i]!));
   return {
-    async openSession({ session, device, cap, now, ip }) {
+    async openSession({ session, device, cap, now, ip }, actor) {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
         // that landed meanwhile must still refuse the login. The user's row is locked first; its
@@ -90,14 +90,14 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         await Promise.all([
           ...replace.map((id) => revokeSession(tx, { id, now })),
           insertSession(tx, { ...session }),
-          recordEvents(d, tx, drafts, now),
+          recordEvents(tx, actor, drafts, now),
           ...(ip === undefined ? [] : recordAddress.map((write) => write(tx, { userId: user.id, ip, now }))),
           countLogin(tx, { applicationId, day: utcDayStart(session.createdAt) }),
         ]);
         return { deviceRegistered: registered };
       });
     },
-    async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }) {
+    async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }, actor) {
       const sameSeat = and(
         eq(sessions.userId, userId),
         hardwareId === null ? isNull(sessions.hardwareId) : eq(sessions.hardwareId, hardwareId),
@@ -121,7 +121,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         if (device !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now))) {
           const user = await findUser(d, tx, applicationId, userId);
           const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
-          if (user !== null) await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
+          if (user !== null) await recordEvents(tx, actor, [deviceRegistered(applicationId, user, registered)], now);
         }
         const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
@@ -136,7 +136,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
-    async admitLicenseFileDevice({ applicationId, userId, device, file, now }) {
+    async admitLicenseFileDevice({ applicationId, userId, device, file, now }, actor) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
@@ -155,7 +155,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         const { issuedBy, ...row } = issued;
         await tx.insert(d.t.licenseFiles).values({ ...row, applicationId, issuedByType: issuedBy.type, issuedById: issuedBy.id });
         drafts.push(licenseFileIssued(applicationId, user, issued));
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         return { user, expiresAt: issued.expiresAt };
       });
     },
@@ -186,7 +186,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
         if (ids.length < batch) return removed;
       }
     },
-    async revokeSession(id, now) {
+    async revokeSession(id, now, actor) {
       await d.transaction(async (tx) => {
         const [revoked] = await tx
           .update(sessions)
@@ -195,7 +195,7 @@ export function sessionStore(d: Dialect, reads: HotReads): SessionStore {
           .returning({ applicationId: sessions.applicationId, userId: sessions.userId });
         if (revoked === undefined) return;
         const user = await findUser(d, tx, revoked.applicationId, revoked.userId);
-        await recordEvents(d, tx, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
+        await recordEvents(tx, actor, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
       });
     },
   };
