@@ -10,6 +10,7 @@ import type { UserRecord } from '../src/application/records.js';
 import { readConfig } from '../src/config.js';
 import { boot } from '../src/boot.js';
 import type { ServerProcess } from './server-process.js';
+import { SYSTEM } from '../src/application/events/actor.js';
 
 const DAY_MS = 86_400_000;
 
@@ -40,7 +41,7 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         createdAt: now - (i % 1000) * DAY_MS,
         lastDeviceResetAt: null,
       };
-      await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now });
+      await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now }, SYSTEM);
     };
     // A few writes in flight: PostgreSQL round trips overlap; SQLite runs them one after another anyway.
     const lanes = 8;

@@ -5,7 +5,7 @@ import type { Deps } from './deps.js';
 import type { BanStore } from './ports/ban-store.js';
 import type { EventStore } from './ports/event-store.js';
 import type { ThrottleStore } from './ports/throttle-store.js';
-import { actingAs, currentActor, SYSTEM } from './events/actor-scope.js';
+import { type Actor, SYSTEM } from './events/actor.js';
 import { requestRefused } from './events/refusals.js';
 import type { ApplicationRecord } from './records.js';
 
@@ -41,7 +41,7 @@ async function refusalRecorded(deps: BanGuardDeps, applicationId: string, ip: st
  * only the address or propagated bans were hit (docs/choices.md, "Bans"). The proof is asked for only
  * when a ban matched: the common path costs one lookup, or none while ban-memory.ts remembers it.
  */
-export async function guardBans(deps: BanGuardDeps, app: ApplicationRecord, ids: RequestIdentifiers, proof: () => Promise<BanProof> = async () => unproven): Promise<void> {
+export async function guardBans(deps: BanGuardDeps, app: ApplicationRecord, ids: RequestIdentifiers, actor: Actor, proof: () => Promise<BanProof> = async () => unproven): Promise<void> {
   const keys = identifierKeys(ids);
   if (keys.length === 0) return;
   const now = deps.clock.now();
@@ -54,22 +54,21 @@ export async function guardBans(deps: BanGuardDeps, app: ApplicationRecord, ids:
   // The refused attempt, as the caller; the bans it propagates, as the system (docs/events.md, Actors).
   const hit = matching[0]!;
   if (await refusalRecorded(deps, app.id, ids.ip, now)) {
-    await deps.store.recordEvent(requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }), now);
+    await deps.store.recordEvent(requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }), now, actor);
   }
   if (decision.propagate.length > 0) {
-    const propagated = () =>
-      deps.store.addBans(
-        app.id,
-        decision.propagate.map((p) => ({
-          ...p,
-          id: deps.ids.uuid(),
-          applicationId: app.id,
-          reason: 'propagated: seen with a banned identifier',
-          createdAt: now,
-        })),
-        now,
-      );
-    await actingAs({ actor: { ...SYSTEM, ip: currentActor().ip } }, propagated);
+    await deps.store.addBans(
+      app.id,
+      decision.propagate.map((p) => ({
+        ...p,
+        id: deps.ids.uuid(),
+        applicationId: app.id,
+        reason: 'propagated: seen with a banned identifier',
+        createdAt: now,
+      })),
+      now,
+      { ...SYSTEM, ip: actor.ip },
+    );
   }
   throw bannedError();
 }

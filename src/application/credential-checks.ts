@@ -1,3 +1,4 @@
+import type { Actor } from './events/actor.js';
 import { canonicalLicenseCode, licenseLoginRefusal } from '../domain/license.js';
 import { presentedPassword, usernameKey } from '../domain/credentials-policy.js';
 import { DomainError } from '../domain/errors.js';
@@ -9,7 +10,6 @@ import type { AuthAttempt, ThrottleStore } from './ports/throttle-store.js';
 import type { UserStore } from './ports/user-store.js';
 import type { EventStore } from './ports/event-store.js';
 import { authLocked } from './events/refusals.js';
-import { identifyCurrentActor } from './events/actor-scope.js';
 import { toIso } from '../domain/time.js';
 import type { ApplicationRecord, LicenseRecord, UserRecord } from './records.js';
 
@@ -31,7 +31,7 @@ export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleSto
  * before, or on a registered device) is still served; that is asked only then, so ordinary
  * checks pay nothing for it.
  */
-export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, familiar?: () => Promise<boolean>): Promise<T | null> {
+export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<T | null> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
   // Addresses are counted by addressBucket (IPv6 by /64).
@@ -63,7 +63,7 @@ export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt
     const locked = await deps.store.settleAuthAttempt({ ...attempt, now }, result === null ? 'failure' : 'success', deps.limits);
     // An account lockout is a security outcome of the application's log; owner sign-in has none.
     if (locked !== null && attempt.accountKey !== null && attempt.applicationId !== CONSOLE_THROTTLE_SCOPE) {
-      await deps.store.recordEvent(authLocked(attempt.applicationId, attempt.accountKey, attempt.ip, toIso(locked.lockedUntil)), now);
+      await deps.store.recordEvent(authLocked(attempt.applicationId, attempt.accountKey, attempt.ip, toIso(locked.lockedUntil)), now, actor);
     }
   }
 }
@@ -105,7 +105,15 @@ export type PasswordCheckDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: U
  * Username and password, with the same answer and the same work for an unknown user. `hardwareId`:
  * the device the caller presents, which makes it familiar when registered to the user.
  */
-export async function checkPassword(deps: PasswordCheckDeps, app: ApplicationRecord, username: string, password: string, caller: Caller, hardwareId: string | null = null): Promise<UserRecord> {
+export async function checkPassword(
+  deps: PasswordCheckDeps,
+  app: ApplicationRecord,
+  username: string,
+  password: string,
+  caller: Caller,
+  actor: Actor,
+  hardwareId: string | null = null,
+): Promise<UserRecord> {
   const pw = presentedPassword(password);
   const key = usernameKey(username);
   const attempt = { applicationId: app.id, accountKey: accountKeys.user(key), ip: caller.ip, now: deps.clock.now() };
@@ -121,10 +129,10 @@ export async function checkPassword(deps: PasswordCheckDeps, app: ApplicationRec
         }
         return (await work.verify(found.passwordHash, pw)) ? found : null;
       },
+      actor,
       async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller, hardwareId),
     );
     if (user === null || user.passwordHash === null) throw invalidCredentials();
-    identifyCurrentActor(user.id);
     if (deps.hasher.needsRehash(user.passwordHash)) {
       await deps.store.updatePasswordHash(user.id, await work.hash(pw));
     }
@@ -146,6 +154,7 @@ export async function checkLicenseLogin(
   app: ApplicationRecord,
   code: string,
   caller: Caller,
+  actor: Actor,
   hardwareId: string | null = null,
 ): Promise<{ user: UserRecord; license: LicenseRecord }> {
   const digest = licenseDigest(deps, code);
@@ -158,9 +167,8 @@ export async function checkLicenseLogin(
     const user = await deps.store.findUserByLicenseId(app.id, presented.id);
     return user === null ? null : { user, license: presented };
   };
-  const found = await throttledCheck(deps, attempt, holder, async () => signedInFrom(deps, (await holder())?.user ?? null, caller, hardwareId));
+  const found = await throttledCheck(deps, attempt, holder, actor, async () => signedInFrom(deps, (await holder())?.user ?? null, caller, hardwareId));
   if (found === null) throw licenseLoginRefusal(presented);
-  identifyCurrentActor(found.user.id);
   return found;
 }
 
@@ -173,8 +181,9 @@ export async function checkCredentials(
   app: ApplicationRecord,
   credentials: LoginCredentials,
   caller: Caller,
+  actor: Actor,
   hardwareId: string | null = null,
 ): Promise<UserRecord> {
   const c = credentials;
-  return 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller, hardwareId)).user : checkPassword(deps, app, c.username, c.password, caller, hardwareId);
+  return 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller, actor, hardwareId)).user : checkPassword(deps, app, c.username, c.password, caller, actor, hardwareId);
 }

@@ -1,3 +1,4 @@
+import type { Actor } from './events/actor.js';
 import { isMembershipActive } from '../domain/membership.js';
 import { assertNotTimedOut } from '../domain/timeout.js';
 import { DomainError } from '../domain/errors.js';
@@ -31,13 +32,14 @@ export async function assertNotBarred(
   app: ApplicationRecord,
   user: UserRecord,
   caller: Caller,
+  actor: Actor,
   hardwareId: string | null,
   /** The user's redeemed licenses, when the caller read them already. */
   redeemed?: readonly string[],
 ): Promise<void> {
   const licenseIds = redeemed ?? (await deps.store.redeemedLicenseIds(app.id, user.id));
   const ids = { ip: caller.ip, hardwareId, userId: user.id, licenseIds };
-  await guardBans(deps, app, ids, userProof(deps, app, user));
+  await guardBans(deps, app, ids, actor, userProof(deps, app, user));
   assertNotTimedOut(user.timeout, deps.clock.now());
 }
 

@@ -6,6 +6,7 @@ import { acceptUserVariableName, acceptUserVariableValue } from '../domain/user-
 import type { Deps } from './deps.js';
 import type { UserVariableStore } from './ports/user-variable-store.js';
 import type { ApplicationRecord, UserVariableRecord } from './records.js';
+import type { Actor } from './events/actor.js';
 
 export type UserVariableDeps = Pick<Deps, 'clock'> & { store: UserVariableStore };
 
@@ -20,7 +21,7 @@ export async function readVariableOfUser(deps: { store: UserVariableStore }, app
 }
 
 /** Creates or replaces the variable; a new one past the application's max_user_variables is refused (422). */
-export async function writeVariableOfUser(deps: UserVariableDeps, app: ApplicationRecord, userId: string, name: string, value: string): Promise<UserVariableRecord> {
+export async function writeVariableOfUser(deps: UserVariableDeps, app: ApplicationRecord, userId: string, name: string, value: string, actor: Actor): Promise<UserVariableRecord> {
   const variable = {
     applicationId: app.id,
     userId,
@@ -28,9 +29,9 @@ export async function writeVariableOfUser(deps: UserVariableDeps, app: Applicati
     value: acceptUserVariableValue(value),
     updatedAt: deps.clock.now(),
   };
-  return deps.store.putUserVariable(variable, app.settings.maxUserVariables);
+  return deps.store.putUserVariable(variable, app.settings.maxUserVariables, actor);
 }
 
-export async function deleteVariableOfUser(deps: Pick<Deps, 'clock'> & { store: UserVariableStore }, app: ApplicationRecord, userId: string, name: string): Promise<void> {
-  if (!(await deps.store.deleteUserVariable(app.id, userId, acceptUserVariableName(name), deps.clock.now()))) throw notFound();
+export async function deleteVariableOfUser(deps: Pick<Deps, 'clock'> & { store: UserVariableStore }, app: ApplicationRecord, userId: string, name: string, actor: Actor): Promise<void> {
+  if (!(await deps.store.deleteUserVariable(app.id, userId, acceptUserVariableName(name), deps.clock.now(), actor))) throw notFound();
 }

@@ -1,9 +1,8 @@
 // How durable background work runs in an instance (file processing, webhook deliveries): up to
 // `concurrency` slots, each taking one piece of work after another until none is left, refilled
 // at every poll and on a wake-up; stopping waits for the work in hand. The work itself lives in
-// the store under leases, so a slot that dies only delays it. Background work acts as the
-// system (application/events/actor-scope.ts), even when a request's wake-up started it.
-import { actingAs, SYSTEM } from './events/actor-scope.js';
+// the store under leases, so a slot that dies only delays it. The work passes the system actor
+// (application/events/actor.ts) itself, even when a request's wake-up started it.
 
 export interface WorkerPoolOptions {
   concurrency: number;
@@ -34,7 +33,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function fill(): void {
     while (running && active < options.concurrency) {
       active += 1;
-      const slot = actingAs({ actor: SYSTEM }, async () => {
+      const slot = (async () => {
         try {
           while (running && (await options.takeOne()));
         } catch (error) {
@@ -42,7 +41,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         } finally {
           active -= 1;
         }
-      });
+      })();
       inFlight.add(slot);
       void slot.finally(() => inFlight.delete(slot));
     }
@@ -65,11 +64,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       await Promise.all([...inFlight]);
     },
     drain() {
-      return actingAs({ actor: SYSTEM }, async () => {
+      return (async () => {
         let count = 0;
         while (await options.takeOne()) count += 1;
         return count;
-      });
+      })();
     },
   };
 }

@@ -5,26 +5,23 @@ import { validateEmail } from '../domain/credentials-policy.js';
 import { createOwner, issueConsoleToken, resetOwnerPassword, unlockOwner, verifyOwnerSignIn } from '../application/console/owners.js';
 import { CliError, EXIT, UsageError } from './cli-errors.js';
 import { openLocalData, type LocalData } from './local-data.js';
-import { actingAs, type ActorHolder } from '../application/events/actor-scope.js';
+import type { Actor } from '../application/events/actor.js';
 import { passwordOptions, readPassword } from './password-input.js';
 
 /** The address the console throttle counts CLI sign-ins under. */
 const CLI_CALLER = { ip: 'cli' };
 
-/**
- * Runs `work` on the local data as the owner (docs/events.md, Actors): local access is the
- * owner's authority; `actingAs` names the owner once the command knows which (`as`).
- */
-async function withData<T>(init: boolean, work: (data: LocalData, as: (ownerId: string) => void) => Promise<T>): Promise<T> {
-  const holder: ActorHolder = { actor: { type: 'owner', id: null, ip: null } };
-  return actingAs(holder, async () => {
-    const data = await openLocalData({ init });
-    try {
-      return await work(data, (ownerId) => (holder.actor = { ...holder.actor, id: ownerId }));
-    } finally {
-      await data.close();
-    }
-  });
+/** The CLI's actor (docs/events.md, Actors): local access to the data is the owner's authority. */
+const CLI_OWNER: Actor = { type: 'owner', id: null, ip: null };
+
+/** Runs `work` on the local data, closing it after. */
+async function withData<T>(init: boolean, work: (data: LocalData) => Promise<T>): Promise<T> {
+  const data = await openLocalData({ init });
+  try {
+    return await work(data);
+  } finally {
+    await data.close();
+  }
 }
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -49,7 +46,7 @@ async function login(args: string[]): Promise<number> {
   const email = emailOf(values, 'login');
   return withData(false, async ({ deps }) => {
     const password = await readPassword(values, false);
-    print(await issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, CLI_CALLER)));
+    print(await issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, CLI_CALLER, CLI_OWNER)));
     return EXIT.OK;
   });
 }
@@ -72,10 +69,9 @@ async function list(args: string[]): Promise<number> {
 async function resetPassword(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });
   const email = validateEmail(emailOf(values, 'reset-password'));
-  return withData(false, async ({ deps }, as) => {
+  return withData(false, async ({ deps }) => {
     const owner = await deps.store.findOwnerByEmail(email);
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
-    as(owner.id);
     const revoked = await resetOwnerPassword(deps, owner, await readPassword(values, true));
     print({ owner: { id: owner.id, email: owner.email }, revoked_tokens: revoked });
     return EXIT.OK;
@@ -86,10 +82,9 @@ async function resetPassword(args: string[]): Promise<number> {
 async function unlock(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' } }, strict: true });
   const email = validateEmail(emailOf(values, 'unlock'));
-  return withData(false, async ({ deps }, as) => {
+  return withData(false, async ({ deps }) => {
     const owner = await deps.store.findOwnerByEmail(email);
     if (owner === null) throw new CliError(EXIT.NOT_FOUND, `no owner with the email ${email} (see gatehouse owner list)`);
-    as(owner.id);
     await unlockOwner(deps, owner);
     print({ owner: { id: owner.id, email: owner.email }, unlocked: true });
     return EXIT.OK;

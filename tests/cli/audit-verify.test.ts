@@ -14,6 +14,7 @@ import { auditHeadSignedBy, parseSignedAuditHead } from '../../src/signing/audit
 import { buildServer, type Build } from '../support/server-process.js';
 import { type TestApp, consoleRequest, createApplication, startTestApp } from '../support/test-app.js';
 import { runGatehouse } from './run-cli.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 let build: Build;
 let t: TestApp;
@@ -290,7 +291,7 @@ describe('audit verify', () => {
 
   it('after retention pruned the oldest entries, starts at the oldest left; deleting that one is still noticed', async () => {
     // The purge covers every application (the others' entries are all older); this one loses its first two.
-    await t.store.pruneEvents(cutoff, t.clock.now());
+    await t.store.pruneEvents(cutoff, t.clock.now(), SYSTEM);
     await t.chainer.drain();
     // Seq 5 is the owner's CLI sign-in of the test before, seq 6 the audit.pruned entry.
     expect((await t.store.chainedEvents(apps.pruned, 0, 10)).map((e) => e.seq)).toEqual([3, 4, 5, 6]);

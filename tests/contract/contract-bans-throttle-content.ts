@@ -7,6 +7,7 @@ import { IN_FLIGHT_LEASE_MS, IP_WINDOW_MS } from '../../src/domain/auth-throttle
 import type { BanType } from '../../src/domain/bans.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const ban = (applicationId: string, type: BanType, value: string, createdAt = T0, origin: { propagatedFrom: string; expiresAt: number | null } | null = null): BanRecord => ({
   id: randomUUID(),
@@ -39,10 +40,10 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
     test('addBans stores new bans, keeps existing ones and returns them in input order', async () => {
       const { app } = await seedApp(store());
       const ip = ban(app.id, 'ip', '203.0.113.7');
-      const [stored] = await store().addBans(app.id, [ip], T0);
+      const [stored] = await store().addBans(app.id, [ip], T0, SYSTEM);
       expect(stored).toEqual(ip);
       const hw = ban(app.id, 'hardware_id', 'hw-9', T0 + 1);
-      const again = await store().addBans(app.id, [hw, { ...ip, id: randomUUID(), reason: 'dup' }], T0 + 1);
+      const again = await store().addBans(app.id, [hw, { ...ip, id: randomUUID(), reason: 'dup' }], T0 + 1, SYSTEM);
       expect(again).toEqual([hw, ip]);
       expect(await store().listBans(app.id, T0 + 1)).toEqual([hw, ip]);
       const { app: other } = await seedApp(store());
@@ -52,8 +53,8 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
     test("findMatchingBans returns the application's bans among the keys", async () => {
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());
-      await store().addBans(app.id, [ban(app.id, 'ip', '203.0.113.7'), ban(app.id, 'hardware_id', 'hw-9')], T0);
-      await store().addBans(other.id, [ban(other.id, 'user', 'u-1')], T0);
+      await store().addBans(app.id, [ban(app.id, 'ip', '203.0.113.7'), ban(app.id, 'hardware_id', 'hw-9')], T0, SYSTEM);
+      await store().addBans(other.id, [ban(other.id, 'user', 'u-1')], T0, SYSTEM);
       const found = await store().findMatchingBans(
         app.id,
         [
@@ -77,58 +78,58 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       const { app: other } = await seedApp(store());
       const version = async (a: typeof app) => (await store().findApplicationByApiKey(a.apiKey))!.bansVersion;
       expect([await version(app), await version(other)]).toEqual([0, 0]);
-      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0, SYSTEM);
       const afterAdd = await version(app);
       expect(afterAdd).toBeGreaterThan(0);
       // A ban that is there already writes nothing, and changes nothing.
-      await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0, SYSTEM);
       expect(await version(app)).toBe(afterAdd);
       // An expired propagated ban replaced in place (an update), then purged and deleted.
-      await store().addBans(app.id, [ban(app.id, 'ip', '198.51.100.9', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 10 })], T0);
+      await store().addBans(app.id, [ban(app.id, 'ip', '198.51.100.9', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 10 })], T0, SYSTEM);
       const afterPropagated = await version(app);
       expect(afterPropagated).toBeGreaterThan(afterAdd);
-      await store().addBans(app.id, [ban(app.id, 'ip', '198.51.100.9', T0 + 20, { propagatedFrom: origin!.id, expiresAt: T0 + 30 })], T0 + 20);
+      await store().addBans(app.id, [ban(app.id, 'ip', '198.51.100.9', T0 + 20, { propagatedFrom: origin!.id, expiresAt: T0 + 30 })], T0 + 20, SYSTEM);
       const afterReplaced = await version(app);
       expect(afterReplaced).toBeGreaterThan(afterPropagated);
       expect(await store().purgeExpiredBans(T0 + 40)).toBe(1);
       const afterPurge = await version(app);
       expect(afterPurge).toBeGreaterThan(afterReplaced);
-      expect(await store().deleteBan(app.id, origin!.id, T0 + 50)).toBe(true);
+      expect(await store().deleteBan(app.id, origin!.id, T0 + 50, SYSTEM)).toBe(true);
       expect(await version(app)).toBeGreaterThan(afterPurge);
       expect(await version(other)).toBe(0);
     });
 
     test('a propagated ban records its origin; an expired one neither matches nor lists, and a new ban replaces it', async () => {
       const { app } = await seedApp(store());
-      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0, SYSTEM);
       const ipKey = { type: 'ip' as const, value: '198.51.100.4' };
       const propagated = ban(app.id, 'ip', ipKey.value, T0, { propagatedFrom: origin!.id, expiresAt: T0 + 1000 });
-      expect(await store().addBans(app.id, [propagated], T0)).toEqual([propagated]);
+      expect(await store().addBans(app.id, [propagated], T0, SYSTEM)).toEqual([propagated]);
       expect(await store().findMatchingBans(app.id, [ipKey], T0 + 999)).toEqual([{ ...ipKey, id: propagated.id, propagatedFrom: origin!.id, expiresAt: T0 + 1000 }]);
       // Expired: on both the hot read (each dialect's own) and the list.
       expect(await store().findMatchingBans(app.id, [ipKey], T0 + 1000)).toEqual([]);
       expect((await store().listBans(app.id, T0 + 1000)).map((b) => b.id)).toEqual([origin!.id]);
       // Propagating onto the expired row starts a new ban.
       const again = ban(app.id, 'ip', ipKey.value, T0 + 2000, { propagatedFrom: origin!.id, expiresAt: T0 + 3000 });
-      expect(await store().addBans(app.id, [again], T0 + 2000)).toEqual([again]);
+      expect(await store().addBans(app.id, [again], T0 + 2000, SYSTEM)).toEqual([again]);
       expect(await store().findMatchingBans(app.id, [ipKey], T0 + 2500)).toEqual([{ ...ipKey, id: again.id, propagatedFrom: origin!.id, expiresAt: T0 + 3000 }]);
       // A live propagated ban stays when propagation meets it again...
       const third = ban(app.id, 'ip', ipKey.value, T0 + 2600, { propagatedFrom: randomUUID(), expiresAt: T0 + 9000 });
-      expect(await store().addBans(app.id, [third], T0 + 2600)).toEqual([again]);
+      expect(await store().addBans(app.id, [third], T0 + 2600, SYSTEM)).toEqual([again]);
       // ...but an owner's ban takes it over, for good.
       const owners = ban(app.id, 'ip', ipKey.value, T0 + 2700);
-      expect(await store().addBans(app.id, [owners], T0 + 2700)).toEqual([owners]);
+      expect(await store().addBans(app.id, [owners], T0 + 2700, SYSTEM)).toEqual([owners]);
       expect(await store().findMatchingBans(app.id, [ipKey], T0 + 10_000_000)).toEqual([{ ...ipKey, id: owners.id, propagatedFrom: null, expiresAt: null }]);
       // And an owner's ban is never replaced by propagation.
-      expect(await store().addBans(app.id, [ban(app.id, 'ip', ipKey.value, T0 + 2800, { propagatedFrom: origin!.id, expiresAt: null })], T0 + 2800)).toEqual([owners]);
+      expect(await store().addBans(app.id, [ban(app.id, 'ip', ipKey.value, T0 + 2800, { propagatedFrom: origin!.id, expiresAt: null })], T0 + 2800, SYSTEM)).toEqual([owners]);
     });
 
     test('purgeExpiredBans deletes only bans past their expiry', async () => {
       const { app } = await seedApp(store());
-      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0);
+      const [origin] = await store().addBans(app.id, [ban(app.id, 'user', 'u-1')], T0, SYSTEM);
       const soon = ban(app.id, 'ip', '198.51.100.7', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 1000 });
       const later = ban(app.id, 'ip', '198.51.100.8', T0, { propagatedFrom: origin!.id, expiresAt: T0 + 5000 });
-      await store().addBans(app.id, [soon, later], T0);
+      await store().addBans(app.id, [soon, later], T0, SYSTEM);
       expect(await store().purgeExpiredBans(T0 + 999)).toBe(0);
       expect(await store().purgeExpiredBans(T0 + 1000)).toBe(1);
       expect((await store().listBans(app.id, T0)).map((b) => b.id).sort()).toEqual([origin!.id, later.id].sort());
@@ -137,44 +138,44 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
     test('deleteBan with cascade also deletes the bans it propagated (clearing license flags); without, they stay', async () => {
       const { app } = await seedApp(store());
       const license = makeLicense(app.id);
-      await store().insertLicenses([license]);
-      const [a, b] = await store().addBans(app.id, [ban(app.id, 'user', 'u-a'), ban(app.id, 'user', 'u-b')], T0);
+      await store().insertLicenses([license], SYSTEM);
+      const [a, b] = await store().addBans(app.id, [ban(app.id, 'user', 'u-a'), ban(app.id, 'user', 'u-b')], T0, SYSTEM);
       const fromA = [ban(app.id, 'ip', '198.51.100.5', T0, { propagatedFrom: a!.id, expiresAt: T0 + 5000 }), ban(app.id, 'license', license.id, T0, { propagatedFrom: a!.id, expiresAt: null })];
       const fromB = ban(app.id, 'hardware_id', 'hw-b', T0, { propagatedFrom: b!.id, expiresAt: null });
-      await store().addBans(app.id, [...fromA, fromB], T0);
+      await store().addBans(app.id, [...fromA, fromB], T0, SYSTEM);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
 
-      expect(await store().deleteBan(app.id, b!.id, T0)).toBe(true);
+      expect(await store().deleteBan(app.id, b!.id, T0, SYSTEM)).toBe(true);
       expect((await store().listBans(app.id, T0)).map((x) => x.id).sort()).toEqual([a!.id, ...fromA.map((x) => x.id), fromB.id].sort());
 
-      expect(await store().deleteBan(app.id, a!.id, T0, { cascade: true })).toBe(true);
+      expect(await store().deleteBan(app.id, a!.id, T0, SYSTEM, { cascade: true })).toBe(true);
       expect((await store().listBans(app.id, T0)).map((x) => x.id)).toEqual([fromB.id]);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(false);
-      expect(await store().deleteBan(app.id, a!.id, T0, { cascade: true })).toBe(false);
+      expect(await store().deleteBan(app.id, a!.id, T0, SYSTEM, { cascade: true })).toBe(false);
     });
 
     test("a user ban revokes the user's live sessions", async () => {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 1, now: T0 });
-      await store().addBans(app.id, [ban(app.id, 'user', user.id)], T0 + 3);
+      await store().openSession({ session, device: null, cap: 1, now: T0 }, SYSTEM);
+      await store().addBans(app.id, [ban(app.id, 'user', user.id)], T0 + 3, SYSTEM);
       expect((await store().findSession(session.id))?.revokedAt).toBe(T0 + 3);
     });
 
     test('a license ban flags the license; deleting the ban clears the flag', async () => {
       const { app } = await seedApp(store());
       const license = makeLicense(app.id);
-      await store().insertLicenses([license]);
-      const [stored] = await store().addBans(app.id, [ban(app.id, 'license', license.id)], T0);
+      await store().insertLicenses([license], SYSTEM);
+      const [stored] = await store().addBans(app.id, [ban(app.id, 'license', license.id)], T0, SYSTEM);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(true);
       const user = await seedUser(store(), app.id);
-      const activate = () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      const activate = () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       await domainError(activate(), 'BANNED');
       const { app: other } = await seedApp(store());
-      expect(await store().deleteBan(other.id, stored?.id ?? '', T0)).toBe(false);
-      expect(await store().deleteBan(app.id, stored?.id ?? '', T0)).toBe(true);
-      expect(await store().deleteBan(app.id, stored?.id ?? '', T0)).toBe(false);
+      expect(await store().deleteBan(other.id, stored?.id ?? '', T0, SYSTEM)).toBe(false);
+      expect(await store().deleteBan(app.id, stored?.id ?? '', T0, SYSTEM)).toBe(true);
+      expect(await store().deleteBan(app.id, stored?.id ?? '', T0, SYSTEM)).toBe(false);
       expect((await store().findLicenseById(app.id, license.id))?.banned).toBe(false);
       await activate();
     });
@@ -552,15 +553,15 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
     test('putVariable inserts or replaces; listVariables is by name; deleteVariable reports', async () => {
       const { app } = await seedApp(store());
       const v = { applicationId: app.id, name: 'zeta', value: '1', isPublic: false };
-      expect(await store().putVariable(v, T0)).toEqual(v);
-      expect(await store().putVariable({ ...v, value: '2', isPublic: true }, T0)).toEqual({ ...v, value: '2', isPublic: true });
-      await store().putVariable({ applicationId: app.id, name: 'alpha', value: 'a', isPublic: true }, T0);
+      expect(await store().putVariable(v, T0, SYSTEM)).toEqual(v);
+      expect(await store().putVariable({ ...v, value: '2', isPublic: true }, T0, SYSTEM)).toEqual({ ...v, value: '2', isPublic: true });
+      await store().putVariable({ applicationId: app.id, name: 'alpha', value: 'a', isPublic: true }, T0, SYSTEM);
       expect((await store().listVariables(app.id)).map((x) => [x.name, x.value])).toEqual([
         ['alpha', 'a'],
         ['zeta', '2'],
       ]);
-      expect(await store().deleteVariable(app.id, 'zeta', T0)).toBe(true);
-      expect(await store().deleteVariable(app.id, 'zeta', T0)).toBe(false);
+      expect(await store().deleteVariable(app.id, 'zeta', T0, SYSTEM)).toBe(true);
+      expect(await store().deleteVariable(app.id, 'zeta', T0, SYSTEM)).toBe(false);
       expect((await store().listVariables(app.id)).map((x) => x.name)).toEqual(['alpha']);
     });
 
@@ -578,20 +579,20 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       });
       const older = make(T0, 'older');
       const newer = make(T0 + 1000, 'newer');
-      await store().createAnnouncement(older);
-      await store().createAnnouncement(newer);
+      await store().createAnnouncement(older, SYSTEM);
+      await store().createAnnouncement(newer, SYSTEM);
       expect(await store().findAnnouncement(app.id, older.id)).toEqual(older);
       const edited = { ...older, title: 'edited', status: 'PUBLISHED' as const, publishUntil: T0 + 5000 };
-      expect(await store().patchAnnouncement(app.id, older.id, { title: 'edited', status: 'PUBLISHED', publishUntil: T0 + 5000 }, T0)).toEqual(edited);
+      expect(await store().patchAnnouncement(app.id, older.id, { title: 'edited', status: 'PUBLISHED', publishUntil: T0 + 5000 }, T0, SYSTEM)).toEqual(edited);
       expect(await store().listAnnouncements(app.id)).toEqual([newer, edited]);
       // A window the merge makes invalid is refused and writes nothing.
-      await expect(store().patchAnnouncement(app.id, older.id, { title: 'lost', publishFrom: T0 + 5000 }, T0)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(store().patchAnnouncement(app.id, older.id, { title: 'lost', publishFrom: T0 + 5000 }, T0, SYSTEM)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       expect(await store().findAnnouncement(app.id, older.id)).toEqual(edited);
       const { app: other } = await seedApp(store());
-      expect(await store().patchAnnouncement(other.id, older.id, { title: 'x' }, T0)).toBeNull();
+      expect(await store().patchAnnouncement(other.id, older.id, { title: 'x' }, T0, SYSTEM)).toBeNull();
       expect(await store().findAnnouncement(other.id, older.id)).toBeNull();
-      expect(await store().deleteAnnouncement(other.id, older.id, T0)).toBe(false);
-      expect(await store().deleteAnnouncement(app.id, older.id, T0)).toBe(true);
+      expect(await store().deleteAnnouncement(other.id, older.id, T0, SYSTEM)).toBe(false);
+      expect(await store().deleteAnnouncement(app.id, older.id, T0, SYSTEM)).toBe(true);
       expect(await store().listAnnouncements(app.id)).toEqual([newer]);
     });
   });

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
 import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally, tallyValues } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
@@ -24,7 +25,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
         { propagatedIpBanHours: 72 },
         { passwordMinLength: app.settings.passwordMinLength + 2 },
       ];
-      await Promise.all([...patches.map((settings) => store().patchApplication(app.id, { settings }, T0)), store().patchApplication(app.id, { name: 'Renamed', settings: {} }, T0)]);
+      await Promise.all([...patches.map((settings) => store().patchApplication(app.id, { settings }, T0, SYSTEM)), store().patchApplication(app.id, { name: 'Renamed', settings: {} }, T0, SYSTEM)]);
       expect(await store().findApplication(app.id)).toEqual({ ...app, name: 'Renamed', settings: Object.assign({ ...app.settings }, ...patches) });
     });
 
@@ -41,10 +42,10 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
           publishUntil: null,
           createdAt: T0,
         };
-        await store().createAnnouncement(original);
+        await store().createAnnouncement(original, SYSTEM);
         // Any order of these keeps the publication window valid.
         const patches = [{ title: 'retitled' }, { contentHtml: '<p>changed</p>' }, { status: 'ARCHIVED' as const }, { publishFrom: T0 + 1000 }, { publishUntil: T0 + 5000 }];
-        await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p, T0)));
+        await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p, T0, SYSTEM)));
         expect(await store().findAnnouncement(app.id, original.id)).toEqual(Object.assign({ ...original }, ...patches));
       }
     });
@@ -52,10 +53,10 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
     test('50 parallel activations of one license: exactly one succeeds', async () => {
       const { app } = await seedApp(store());
       const license = makeLicense(app.id);
-      await store().insertLicenses([license]);
+      await store().insertLicenses([license], SYSTEM);
       const users = await Promise.all(times(50, () => seedUser(store(), app.id)));
       const result = await tally(
-        users.map((u) => store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
+        users.map((u) => store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM)),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const winner = (await store().findLicenseById(app.id, license.id))?.usedByUserId;
@@ -67,9 +68,11 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
     test('50 parallel sign-ups with one license: exactly one user is created', async () => {
       const { app } = await seedApp(store());
       const license = makeLicense(app.id);
-      await store().insertLicenses([license]);
+      await store().insertLicenses([license], SYSTEM);
       const users = times(50, () => makeUser(app.id, { credentialType: 'license_code', passwordHash: null }));
-      const result = await tally(users.map((user) => store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 })));
+      const result = await tally(
+        users.map((user) => store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM)),
+      );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const created = await Promise.all(users.map((u) => store().findUserById(app.id, u.id)));
       expect(created.filter((u) => u !== null)).toHaveLength(1);
@@ -80,7 +83,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const user = await seedUser(store(), app.id, { allowedDevices: 100, allowedSessions: 3 });
       const sessions = times(40, (i) => makeSession(app.id, user.id, { hardwareId: `hw-${i}` }));
       const result = await tally(
-        sessions.map((session) => store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 100, newDeviceId: randomUUID() }, cap: 3, now: T0 })),
+        sessions.map((session) => store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 100, newDeviceId: randomUUID() }, cap: 3, now: T0 }, SYSTEM)),
       );
       expect(result).toEqual({ fulfilled: 3, codes: { SESSION_LIMIT_REACHED: 37 } });
       const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
@@ -94,7 +97,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const user = await seedUser(store(), app.id, { allowedDevices: 2, allowedSessions: 100 });
       const sessions = times(40, (i) => makeSession(app.id, user.id, { hardwareId: `hw-${i}` }));
       const result = await tally(
-        sessions.map((session) => store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 2, newDeviceId: randomUUID() }, cap: 100, now: T0 })),
+        sessions.map((session) => store().openSession({ session, device: { hardwareId: session.hardwareId ?? '', allowed: 2, newDeviceId: randomUUID() }, cap: 100, now: T0 }, SYSTEM)),
       );
       expect(result).toEqual({ fulfilled: 2, codes: { DEVICE_LIMIT_REACHED: 38 } });
       expect((await store().getUserDetails(app.id, user.id))?.devices).toHaveLength(2);
@@ -107,13 +110,16 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const user = await seedUser(store(), app.id, { allowedDevices: 3 });
       const result = await tally(
         times(40, (i) =>
-          store().admitLicenseFileDevice({
-            applicationId: app.id,
-            userId: user.id,
-            device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() },
-            file: { id: randomUUID(), ttlMinutes: 60, issuedBy: { type: 'end_user', id: user.id } },
-            now: T0,
-          }),
+          store().admitLicenseFileDevice(
+            {
+              applicationId: app.id,
+              userId: user.id,
+              device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() },
+              file: { id: randomUUID(), ttlMinutes: 60, issuedBy: { type: 'end_user', id: user.id } },
+              now: T0,
+            },
+            SYSTEM,
+          ),
         ),
       );
       expect(result).toEqual({ fulfilled: 3, codes: { DEVICE_LIMIT_REACHED: 37 } });
@@ -124,7 +130,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const sessions = times(40, () => makeSession(app.id, user.id, { hardwareId: 'hw-same' }));
-      const result = await tally(sessions.map((session) => store().openSession({ session, device: { hardwareId: 'hw-same', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 })));
+      const result = await tally(sessions.map((session) => store().openSession({ session, device: { hardwareId: 'hw-same', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 }, SYSTEM)));
       expect(result).toEqual({ fulfilled: 40, codes: {} });
       const stored = await Promise.all(sessions.map((s) => store().findSession(s.id)));
       expect(stored.filter((s) => s !== null && s.revokedAt === null)).toHaveLength(1);
@@ -213,7 +219,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
 
     test('50 parallel sign-ups with one username: exactly one succeeds', async () => {
       const { app } = await seedApp(store());
-      const result = await tally(times(50, (i) => store().signUp({ user: makeUser(app.id, { username: i % 2 ? 'Carol' : 'CAROL', usernameKey: 'carol' }), device: null, now: T0 })));
+      const result = await tally(times(50, (i) => store().signUp({ user: makeUser(app.id, { username: i % 2 ? 'Carol' : 'CAROL', usernameKey: 'carol' }), device: null, now: T0 }, SYSTEM)));
       expect(result).toEqual({ fulfilled: 1, codes: { USERNAME_TAKEN: 49 } });
     });
   });

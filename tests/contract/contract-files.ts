@@ -7,6 +7,7 @@ import type { Store } from '../../src/application/ports/store.js';
 import { acceptUpload } from '../../src/domain/files.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, jobKeys, makeContents, makeJob, makeUpload, seedApp, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 export const LEASE_MS = 30_000;
 
@@ -29,7 +30,7 @@ export async function storedFile(store: Store, applicationId: string, name?: str
   await store.createFile(file, job);
   expect((await store.claimJob('seed-worker', T0, LEASE_MS))?.id).toBe(job.id);
   const contents = makeContents(job);
-  expect(await store.completeJob(job.id, 'seed-worker', contents, T0 + 10)).toEqual([job.stagingKey]);
+  expect(await store.completeJob(job.id, 'seed-worker', contents, T0 + 10, SYSTEM)).toEqual([job.stagingKey]);
   return { file: must(await store.findFile(applicationId, file.id)), job, contents };
 }
 
@@ -151,7 +152,7 @@ export function fileContract({ store, test, section }: ContractContext): void {
       // The new job was bound to the existing file.
       const claimed = await store().claimJob('w', T0 + 50, LEASE_MS);
       expect(claimed).toMatchObject({ id: second.job.id, fileId: first.file.id });
-      expect(await store().completeJob(second.job.id, 'w', makeContents(second.job), T0 + 60)).toEqual([second.job.stagingKey]);
+      expect(await store().completeJob(second.job.id, 'w', makeContents(second.job), T0 + 60, SYSTEM)).toEqual([second.job.stagingKey]);
       expect((await store().findFile(app.id, first.file.id))?.state.processingStatus).toBe('COMPLETED');
     });
 
@@ -190,12 +191,12 @@ export function fileContract({ store, test, section }: ContractContext): void {
       await store().replaceFileContents(app.id, file.id, patchOf(), pending);
       const bystander = makeUpload(app.id);
       await store().createFile(bystander.file, bystander.job);
-      expect(await store().deleteFile(other.id, file.id, T0)).toBeNull();
-      const keys = await store().deleteFile(app.id, file.id, T0);
+      expect(await store().deleteFile(other.id, file.id, T0, SYSTEM)).toBeNull();
+      const keys = await store().deleteFile(app.id, file.id, T0, SYSTEM);
       expect([...(keys ?? [])].sort()).toEqual([contents.blobKey, pending.stagingKey, pending.outputKey].sort());
       expect(await store().findFile(app.id, file.id)).toBeNull();
       expect(await store().referencedBlobKeys()).toEqual(jobKeys(bystander.job));
-      expect(await store().deleteFile(app.id, file.id, T0)).toBeNull();
+      expect(await store().deleteFile(app.id, file.id, T0, SYSTEM)).toBeNull();
       expect(await store().listFiles(app.id)).toEqual([bystander.file]);
     });
 
@@ -209,7 +210,7 @@ export function fileContract({ store, test, section }: ContractContext): void {
       const fresh = makeUpload(other.id);
       await store().createFile(fresh.file, fresh.job);
       expect(await store().referencedBlobKeys()).toEqual(new Set([contents.blobKey, pending.stagingKey, fresh.job.stagingKey]));
-      await store().deleteFile(app.id, file.id, T0);
+      await store().deleteFile(app.id, file.id, T0, SYSTEM);
       expect(await store().referencedBlobKeys()).toEqual(new Set([fresh.job.stagingKey]));
     });
 

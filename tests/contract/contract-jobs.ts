@@ -5,6 +5,7 @@ import { jobPhase, storageStatus } from '../../src/domain/files.js';
 import type { ContractContext } from './store-contract.js';
 import { LEASE_MS, must, patchOf, storedFile } from './contract-files.js';
 import { jobKeys, makeContents, makeJob, makeUpload, seedApp, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 export function jobContract({ store, connect, test, section }: ContractContext): void {
   section('jobs', () => {
@@ -37,14 +38,14 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       expect(takeover).toEqual({ ...job, attempts: 2, leaseOwner: 'w2', leaseUntil: T0 + 2500 });
       // The first worker no longer holds the job: nothing it reports changes anything.
       expect(await store().heartbeat(job.id, 'w1', T0 + 1600, 1000)).toBe(false);
-      expect(await store().completeJob(job.id, 'w1', makeContents(job), T0 + 1600)).toBe('lost');
-      expect(await store().failJob(job.id, 'w1', 'boom', T0 + 1600, 1000)).toBe('lost');
-      expect(await store().failJob(job.id, 'w1', 'boom', T0 + 1600, null)).toBe('lost');
+      expect(await store().completeJob(job.id, 'w1', makeContents(job), T0 + 1600, SYSTEM)).toBe('lost');
+      expect(await store().failJob(job.id, 'w1', 'boom', T0 + 1600, 1000, SYSTEM)).toBe('lost');
+      expect(await store().failJob(job.id, 'w1', 'boom', T0 + 1600, null, SYSTEM)).toBe('lost');
       expect(await store().findFile(app.id, file.id)).toEqual(file);
       expect(await store().claimJob('w3', T0 + 2499, 1000)).toBeNull();
-      expect(await store().completeJob(job.id, 'w2', makeContents(job), T0 + 1700)).toEqual([job.stagingKey]);
+      expect(await store().completeJob(job.id, 'w2', makeContents(job), T0 + 1700, SYSTEM)).toEqual([job.stagingKey]);
       expect(await store().heartbeat(job.id, 'w2', T0 + 1800, 1000)).toBe(false);
-      expect(await store().completeJob(job.id, 'w2', makeContents(job), T0 + 1800)).toBe('lost');
+      expect(await store().completeJob(job.id, 'w2', makeContents(job), T0 + 1800, SYSTEM)).toBe('lost');
     });
 
     test('completeJob swaps the new contents in and returns the staging and replaced keys', async () => {
@@ -55,7 +56,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       await store().replaceFileContents(app.id, file.id, patchOf({ storeEncrypted: true }), job);
       expect((await store().claimJob('w', T0 + 100, LEASE_MS))?.id).toBe(job.id);
       const contents = makeContents(job);
-      expect(await store().completeJob(job.id, 'w', contents, T0 + 200)).toEqual([job.stagingKey, previous.blobKey]);
+      expect(await store().completeJob(job.id, 'w', contents, T0 + 200, SYSTEM)).toEqual([job.stagingKey, previous.blobKey]);
       const done = must(await store().findFile(app.id, file.id));
       expect(done.state).toEqual({ processingStatus: 'COMPLETED', stored: contents, pendingJobId: null, processingError: null });
       expect(storageStatus(done.state)).toBe('STORED');
@@ -72,7 +73,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       const job = makeJob(file);
       const replaced = must(await store().replaceFileContents(app.id, file.id, patchOf(), job));
       expect(replaced.discard).toContain(superseded.outputKey);
-      expect(await store().completeJob(superseded.id, 'w1', makeContents(superseded), T0 + 10)).toBe('lost');
+      expect(await store().completeJob(superseded.id, 'w1', makeContents(superseded), T0 + 10, SYSTEM)).toBe('lost');
       expect(await store().findFile(app.id, file.id)).toEqual(replaced.file);
       expect((await store().claimJob('w2', T0 + 10, LEASE_MS))?.id).toBe(job.id);
     });
@@ -82,7 +83,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       const { file, job } = makeUpload(app.id);
       await store().createFile(file, job);
       await store().claimJob('w1', T0, LEASE_MS);
-      expect(await store().failJob(job.id, 'w1', 'storage hiccup', T0 + 100, 4000)).toEqual([]);
+      expect(await store().failJob(job.id, 'w1', 'storage hiccup', T0 + 100, 4000, SYSTEM)).toEqual([]);
       expect(await store().heartbeat(job.id, 'w1', T0 + 200, LEASE_MS)).toBe(false);
       expect(await store().claimJob('w2', T0 + 4099, LEASE_MS)).toBeNull();
       expect(await store().claimJob('w2', T0 + 4100, LEASE_MS)).toEqual({
@@ -93,7 +94,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
         leaseUntil: T0 + 4100 + LEASE_MS,
       });
       expect(await store().findFile(app.id, file.id)).toEqual(file);
-      expect(await store().failJob(job.id, 'w2', 'again', T0 + 4200, 0)).toEqual([]);
+      expect(await store().failJob(job.id, 'w2', 'again', T0 + 4200, 0, SYSTEM)).toEqual([]);
       expect((await store().claimJob('w3', T0 + 4200, LEASE_MS))?.attempts).toBe(3);
     });
 
@@ -105,7 +106,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       for (const u of [running, retrying, due]) await store().createFile(u.file, u.job);
       await store().claimJob('w1', T0 + 10, LEASE_MS);
       await store().claimJob('w1', T0 + 10, LEASE_MS);
-      await store().failJob(retrying.job.id, 'w1', 'hiccup', T0 + 20, 4000);
+      await store().failJob(retrying.job.id, 'w1', 'hiccup', T0 + 20, 4000, SYSTEM);
       const times = await store().jobTimes();
       const byCreation = [...times].sort((a, b) => a.createdAt - b.createdAt);
       expect(byCreation).toEqual([
@@ -114,7 +115,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
         { createdAt: T0 + 3, runAfter: T0 + 50, leaseUntil: null },
       ]);
       expect(byCreation.map((j) => jobPhase(j, T0 + 100))).toEqual(['running', 'retrying', 'due']);
-      await store().completeJob(running.job.id, 'w1', makeContents(running.job), T0 + 200);
+      await store().completeJob(running.job.id, 'w1', makeContents(running.job), T0 + 200, SYSTEM);
       expect((await store().jobTimes()).map((j) => j.createdAt).sort()).toEqual([T0 + 2, T0 + 3]);
     });
 
@@ -124,7 +125,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       const job = makeJob(file);
       await store().replaceFileContents(app.id, file.id, patchOf(), job);
       await store().claimJob('w', T0 + 100, LEASE_MS);
-      expect(await store().failJob(job.id, 'w', 'could not read the upload', T0 + 200, null)).toEqual([job.stagingKey, job.outputKey]);
+      expect(await store().failJob(job.id, 'w', 'could not read the upload', T0 + 200, null, SYSTEM)).toEqual([job.stagingKey, job.outputKey]);
       const failed = must(await store().findFile(app.id, file.id));
       expect(failed.state).toEqual({ processingStatus: 'FAILED', stored: contents, pendingJobId: null, processingError: 'could not read the upload' });
       expect(storageStatus(failed.state)).toBe('STORED');
@@ -138,7 +139,7 @@ export function jobContract({ store, connect, test, section }: ContractContext):
       const { file, job } = makeUpload(app.id);
       await store().createFile(file, job);
       await store().claimJob('w', T0, LEASE_MS);
-      await store().failJob(job.id, 'w', 'x'.repeat(5000), T0 + 1, null);
+      await store().failJob(job.id, 'w', 'x'.repeat(5000), T0 + 1, null, SYSTEM);
       const failed = must(await store().findFile(app.id, file.id));
       expect(failed.state).toMatchObject({ processingStatus: 'FAILED', stored: null, pendingJobId: null });
       expect(failed.state.processingError).toHaveLength(1000);

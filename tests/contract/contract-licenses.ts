@@ -4,13 +4,14 @@ import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, HOUR_MS, makeLicense, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const MIN = 60_000;
 
 async function licensed(store: Store, minutes: number | null = 60, banned = false) {
   const { app } = await seedApp(store);
   const license = makeLicense(app.id, { minutes, banned });
-  await store.insertLicenses([license]);
+  await store.insertLicenses([license], SYSTEM);
   return { app, license };
 }
 
@@ -21,8 +22,8 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app: other } = await seedApp(store());
       const a = makeLicense(app.id, { note: 'for Alice', minutes: null });
       const b = makeLicense(app.id);
-      await store().insertLicenses([a, b]);
-      await store().insertLicenses([]);
+      await store().insertLicenses([a, b], SYSTEM);
+      await store().insertLicenses([], SYSTEM);
       expect(await store().findLicenseByDigest(app.id, a.codeDigest)).toEqual(a);
       expect(await store().findLicenseById(app.id, b.id)).toEqual(b);
       expect(await store().findLicenseByDigest(other.id, a.codeDigest)).toBeNull();
@@ -35,8 +36,8 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const a = makeLicense(app.id);
       const b = makeLicense(app.id);
       const foreign = makeLicense(other.id);
-      await store().insertLicenses([a, b]);
-      await store().insertLicenses([foreign]);
+      await store().insertLicenses([a, b], SYSTEM);
+      await store().insertLicenses([foreign], SYSTEM);
       const codes = await store().sealedCodesOf(app.id, [a.id, foreign.id, randomUUID(), 'not-an-id']);
       expect(codes).toEqual(new Map([[a.id, a.codeSealed]]));
       expect(await store().sealedCodesOf(app.id, [])).toEqual(new Map());
@@ -46,12 +47,12 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());
       const existing = makeLicense(other.id);
-      await store().insertLicenses([existing]);
+      await store().insertLicenses([existing], SYSTEM);
       const fresh = makeLicense(app.id);
       // The digest is unique across the service, not only within one application.
-      await expect(store().insertLicenses([fresh, makeLicense(app.id, { codeDigest: existing.codeDigest })])).rejects.toThrow();
+      await expect(store().insertLicenses([fresh, makeLicense(app.id, { codeDigest: existing.codeDigest })], SYSTEM)).rejects.toThrow();
       const twin = makeLicense(app.id);
-      await expect(store().insertLicenses([twin, { ...twin, id: randomUUID() }])).rejects.toThrow();
+      await expect(store().insertLicenses([twin, { ...twin, id: randomUUID() }], SYSTEM)).rejects.toThrow();
       expect(await store().listLicenses(app.id)).toEqual([]);
     });
 
@@ -59,9 +60,9 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license: used } = await licensed(store());
       const later = makeLicense(app.id, { createdAt: T0 + 10 * MIN });
       const earlier = makeLicense(app.id, { createdAt: T0 - 10 * MIN });
-      await store().insertLicenses([later, earlier]);
+      await store().insertLicenses([later, earlier], SYSTEM);
       const user = await seedUser(store(), app.id);
-      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: used.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: used.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       expect((await store().listLicenses(app.id)).map((l) => l.id)).toEqual([earlier.id, used.id, later.id]);
       expect((await store().listLicenses(app.id, 'used')).map((l) => l.id)).toEqual([used.id]);
       expect((await store().listLicenses(app.id, 'unused')).map((l) => l.id)).toEqual([earlier.id, later.id]);
@@ -70,16 +71,16 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('deleteUnusedLicense deletes an unused license, keeps a used one, reports a missing one', async () => {
       const { app, license } = await licensed(store());
       const unused = makeLicense(app.id);
-      await store().insertLicenses([unused]);
+      await store().insertLicenses([unused], SYSTEM);
       const user = await seedUser(store(), app.id);
-      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
-      expect(await store().deleteUnusedLicense(app.id, unused.id, T0)).toBe('deleted');
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
+      expect(await store().deleteUnusedLicense(app.id, unused.id, T0, SYSTEM)).toBe('deleted');
       expect(await store().findLicenseById(app.id, unused.id)).toBeNull();
-      expect(await store().deleteUnusedLicense(app.id, license.id, T0)).toBe('used');
+      expect(await store().deleteUnusedLicense(app.id, license.id, T0, SYSTEM)).toBe('used');
       expect(await store().findLicenseById(app.id, license.id)).not.toBeNull();
-      expect(await store().deleteUnusedLicense(app.id, randomUUID(), T0)).toBe('missing');
+      expect(await store().deleteUnusedLicense(app.id, randomUUID(), T0, SYSTEM)).toBe('missing');
       const { app: other } = await seedApp(store());
-      expect(await store().deleteUnusedLicense(other.id, license.id, T0)).toBe('missing');
+      expect(await store().deleteUnusedLicense(other.id, license.id, T0, SYSTEM)).toBe('missing');
     });
   });
 
@@ -89,7 +90,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const user = makeUser(app.id, { credentialType: 'license_code', passwordHash: null });
       const device = { id: randomUUID(), userId: user.id, hardwareId: 'hw-1', registeredAt: T0 };
       const adjustmentId = randomUUID();
-      const result = await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device, adjustmentId, now: T0 });
+      const result = await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device, adjustmentId, now: T0 }, SYSTEM);
       const expectedUser = { ...user, licenseId: license.id, membership: { activeUntil: T0 + 90 * MIN, isLifetime: false } };
       expect(result.user).toEqual(expectedUser);
       expect(result.adjustment).toEqual({
@@ -112,7 +113,10 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('a lifetime license makes a lifetime membership', async () => {
       const { app, license } = await licensed(store(), null);
       const user = makeUser(app.id, { credentialType: 'license_code', passwordHash: null });
-      const { user: created, adjustment } = await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 });
+      const { user: created, adjustment } = await store().signUpWithLicense(
+        { applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 },
+        SYSTEM,
+      );
       expect(created.membership).toEqual({ activeUntil: null, isLifetime: true });
       expect(adjustment).toMatchObject({ minutes: null, grantsLifetime: true });
     });
@@ -121,18 +125,18 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { license } = await licensed(store());
       const { app: other } = await seedApp(store());
       const user = makeUser(other.id);
-      await domainError(store().signUpWithLicense({ applicationId: other.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }), 'LICENSE_INVALID');
-      await domainError(store().signUpWithLicense({ applicationId: other.id, licenseDigest: 'lic:unknown', user, device: null, adjustmentId: randomUUID(), now: T0 }), 'LICENSE_INVALID');
+      await domainError(store().signUpWithLicense({ applicationId: other.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'LICENSE_INVALID');
+      await domainError(store().signUpWithLicense({ applicationId: other.id, licenseDigest: 'lic:unknown', user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'LICENSE_INVALID');
       expect(await store().findUserById(other.id, user.id)).toBeNull();
     });
 
     test('a used license is LICENSE_USED and creates no user', async () => {
       const { app, license } = await licensed(store());
       const first = makeUser(app.id);
-      await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: first, device: null, adjustmentId: randomUUID(), now: T0 });
+      await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: first, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM);
       const second = makeUser(app.id);
       const device = { id: randomUUID(), userId: second.id, hardwareId: 'hw-2', registeredAt: T0 };
-      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: second, device, adjustmentId: randomUUID(), now: T0 }), 'LICENSE_USED');
+      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: second, device, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'LICENSE_USED');
       expect(await store().findUserById(app.id, second.id)).toBeNull();
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedByUserId: first.id });
     });
@@ -140,7 +144,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('a banned license is BANNED, even when unused, and creates no user', async () => {
       const { app, license } = await licensed(store(), 60, true);
       const user = makeUser(app.id);
-      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }), 'BANNED');
+      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'BANNED');
       expect(await store().findUserById(app.id, user.id)).toBeNull();
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: null });
     });
@@ -149,7 +153,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store());
       const taken = await seedUser(store(), app.id);
       const user = makeUser(app.id, { username: taken.username.toUpperCase(), usernameKey: taken.usernameKey });
-      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }), 'USERNAME_TAKEN');
+      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'USERNAME_TAKEN');
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: null, usedByUserId: null });
       expect((await store().getUserDetails(app.id, taken.id))?.adjustments).toEqual([]);
     });
@@ -160,7 +164,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store(), 120);
       const user = await seedUser(store(), app.id, { membership: { activeUntil: T0 + HOUR_MS, isLifetime: false } });
       const adjustmentId = randomUUID();
-      const adjustment = await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId, device: null, now: T0 });
+      const adjustment = await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId, device: null, now: T0 }, SYSTEM);
       expect(adjustment).toEqual({
         id: adjustmentId,
         applicationId: app.id,
@@ -181,8 +185,8 @@ export function licenseContract({ store, test, section }: ContractContext): void
       // An expired membership restarts from now: time never stacks on the past.
       const expired = await seedUser(store(), app.id, { membership: { activeUntil: T0 - HOUR_MS, isLifetime: false } });
       const next = makeLicense(app.id, { minutes: 30 });
-      await store().insertLicenses([next]);
-      await store().activateLicense({ applicationId: app.id, userId: expired.id, licenseDigest: next.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      await store().insertLicenses([next], SYSTEM);
+      await store().activateLicense({ applicationId: app.id, userId: expired.id, licenseDigest: next.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       expect((await store().findUserById(app.id, expired.id))?.membership.activeUntil).toBe(T0 + 30 * MIN);
     });
 
@@ -190,9 +194,15 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store());
       const first = await seedUser(store(), app.id);
       const second = await seedUser(store(), app.id);
-      await store().activateLicense({ applicationId: app.id, userId: first.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
-      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_USED');
-      await domainError(store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: 'lic:unknown', adjustmentId: randomUUID(), device: null, now: T0 }), 'LICENSE_INVALID');
+      await store().activateLicense({ applicationId: app.id, userId: first.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
+      await domainError(
+        store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM),
+        'LICENSE_USED',
+      );
+      await domainError(
+        store().activateLicense({ applicationId: app.id, userId: second.id, licenseDigest: 'lic:unknown', adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM),
+        'LICENSE_INVALID',
+      );
       const details = await store().getUserDetails(app.id, second.id);
       expect(details?.user.membership).toEqual(second.membership);
       expect(details?.adjustments).toEqual([]);
@@ -202,7 +212,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('a banned license is BANNED, leaves the membership unchanged and writes no adjustment', async () => {
       const { app, license } = await licensed(store(), 60, true);
       const user = await seedUser(store(), app.id);
-      await domainError(store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }), 'BANNED');
+      await domainError(store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM), 'BANNED');
       const details = await store().getUserDetails(app.id, user.id);
       expect(details?.user.membership).toEqual(user.membership);
       expect(details?.adjustments).toEqual([]);

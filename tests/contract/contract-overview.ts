@@ -5,6 +5,7 @@ import { DAY_MS, overviewWindow } from '../../src/domain/overview.js';
 import type { ContractContext } from './store-contract.js';
 import { storedFile } from './contract-files.js';
 import { HOUR_MS, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const window = overviewWindow(T0);
 const sorted = <T extends { day: number }>(rows: T[]) => [...rows].sort((a, b) => a.day - b.day);
@@ -38,7 +39,7 @@ export function overviewContract({ store, test, section }: ContractContext): voi
         await seedUser(store(), app.id, { membership });
       }
       await seedUser(store(), other.id, { membership: { activeUntil: null, isLifetime: true } });
-      await store().insertLicenses([makeLicense(app.id, { usedAt: T0 }), makeLicense(app.id), makeLicense(app.id), makeLicense(other.id, { usedAt: T0 })]);
+      await store().insertLicenses([makeLicense(app.id, { usedAt: T0 }), makeLicense(app.id), makeLicense(app.id), makeLicense(other.id, { usedAt: T0 })], SYSTEM);
       await storedFile(store(), app.id, 'a.bin');
       await storedFile(store(), app.id, 'b.bin');
       await storedFile(store(), other.id, 'c.bin');
@@ -57,12 +58,12 @@ export function overviewContract({ store, test, section }: ContractContext): voi
       await seedUser(store(), other.id, { createdAt: T0 });
       const member = await seedUser(store(), app.id, { createdAt: window.from - DAY_MS, membership: { activeUntil: end + DAY_MS, isLifetime: true } });
       const open = (createdAt: number, applicationId = app.id, userId = member.id) =>
-        store().openSession({ session: makeSession(applicationId, userId, { createdAt, expiresAt: createdAt + HOUR_MS }), device: null, cap: 1000, now: createdAt });
+        store().openSession({ session: makeSession(applicationId, userId, { createdAt, expiresAt: createdAt + HOUR_MS }), device: null, cap: 1000, now: createdAt }, SYSTEM);
       for (const createdAt of [window.from - 1, window.from, T0 - 2 * DAY_MS, T0 - 2 * DAY_MS + 1, T0, end - 1, end]) await open(createdAt);
       // A login that was revoked later still happened.
       const revoked = makeSession(app.id, member.id, { createdAt: T0 - 2 * DAY_MS + 2 });
-      await store().openSession({ session: revoked, device: null, cap: 1000, now: revoked.createdAt });
-      await store().revokeSession(revoked.id, T0);
+      await store().openSession({ session: revoked, device: null, cap: 1000, now: revoked.createdAt }, SYSTEM);
+      await store().revokeSession(revoked.id, T0, SYSTEM);
       const stranger = await seedUser(store(), other.id, { createdAt: T0 });
       await open(T0, other.id, stranger.id);
 

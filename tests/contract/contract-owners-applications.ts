@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeApp, makeLicense, makeOwner, makeResponseKey, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 export function ownerApplicationContract({ store, readThrottle, test, section }: ContractContext): void {
   section('owners', () => {
@@ -149,29 +150,30 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
           adminApiKeyDigest: 'admin:rotated',
         },
         T0,
+        SYSTEM,
       );
       const expected = { ...app, name: 'Renamed', settings, apiSecretDigest: 'secret:rotated', adminApiKeyDigest: 'admin:rotated' };
       expect(updated).toEqual(expected);
       expect(await store().findApplication(app.id)).toEqual(expected);
-      expect(await store().updateApplication(app.id, { name: 'Only name' }, T0)).toEqual({ ...expected, name: 'Only name' });
-      expect(await store().updateApplication(app.id, {}, T0)).toEqual({ ...expected, name: 'Only name' });
-      expect(await store().updateApplication(randomUUID(), { name: 'x' }, T0)).toBeNull();
+      expect(await store().updateApplication(app.id, { name: 'Only name' }, T0, SYSTEM)).toEqual({ ...expected, name: 'Only name' });
+      expect(await store().updateApplication(app.id, {}, T0, SYSTEM)).toEqual({ ...expected, name: 'Only name' });
+      expect(await store().updateApplication(randomUUID(), { name: 'x' }, T0, SYSTEM)).toBeNull();
     });
 
     test('patchApplication lays the settings given over the stored ones; an invalid result writes nothing', async () => {
       const { app } = await seedApp(store());
-      const patched = await store().patchApplication(app.id, { name: 'Renamed', settings: { legacyAuth: true } }, T0);
+      const patched = await store().patchApplication(app.id, { name: 'Renamed', settings: { legacyAuth: true } }, T0, SYSTEM);
       const expected = { ...app, name: 'Renamed', settings: { ...app.settings, legacyAuth: true } };
       expect(patched).toEqual(expected);
-      expect(await store().patchApplication(app.id, { settings: { defaultAllowedSessions: 4 } }, T0)).toEqual({
+      expect(await store().patchApplication(app.id, { settings: { defaultAllowedSessions: 4 } }, T0, SYSTEM)).toEqual({
         ...expected,
         settings: { ...expected.settings, defaultAllowedSessions: 4 },
       });
-      await expect(store().patchApplication(app.id, { name: 'Lost', settings: { sessionTtlSeconds: 1 } }, T0)).rejects.toMatchObject({
+      await expect(store().patchApplication(app.id, { name: 'Lost', settings: { sessionTtlSeconds: 1 } }, T0, SYSTEM)).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
       });
       expect((await store().findApplication(app.id))?.name).toBe('Renamed');
-      expect(await store().patchApplication(randomUUID(), { settings: {} }, T0)).toBeNull();
+      expect(await store().patchApplication(randomUUID(), { settings: {} }, T0, SYSTEM)).toBeNull();
     });
 
     test('deleteApplication cascades to everything the application owns', async () => {
@@ -181,13 +183,13 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       const seed = async (applicationId: string) => {
         const user = await seedUser(s, applicationId);
         const license = makeLicense(applicationId);
-        await s.insertLicenses([license]);
+        await s.insertLicenses([license], SYSTEM);
         const session = makeSession(applicationId, user.id);
-        await s.openSession({ session, device: null, cap: 5, now: T0 });
-        await s.addBans(applicationId, [{ id: randomUUID(), applicationId, type: 'ip', value: '203.0.113.9', reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
-        await s.putVariable({ applicationId, name: 'motd', value: 'hi', isPublic: true }, T0);
+        await s.openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
+        await s.addBans(applicationId, [{ id: randomUUID(), applicationId, type: 'ip', value: '203.0.113.9', reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0, SYSTEM);
+        await s.putVariable({ applicationId, name: 'motd', value: 'hi', isPublic: true }, T0, SYSTEM);
         const announcement = { id: randomUUID(), applicationId, title: 't', contentHtml: '<p>x</p>', status: 'PUBLISHED' as const, publishFrom: T0, publishUntil: null, createdAt: T0 };
-        await s.createAnnouncement(announcement);
+        await s.createAnnouncement(announcement, SYSTEM);
         const attempt = { applicationId, accountKey: `user:${user.usernameKey}`, ip: '203.0.113.9', now: T0 };
         await s.reserveAuthAttempt(attempt, { lockoutThreshold: 10, ipFailureLimit: 100, accountFailureLimit: 1000 });
         return { user, license, session, announcement, attempt };
@@ -222,28 +224,28 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       const { app } = await seedApp(store());
       const first = app.signing.response;
       const second = makeResponseKey();
-      const rotated = await store().rotateResponseSigningKey(app.id, second, T0);
+      const rotated = await store().rotateResponseSigningKey(app.id, second, T0, SYSTEM);
       expect(rotated?.signing).toEqual({ ...app.signing, response: second, previousResponse: first });
       expect(await store().findApplication(app.id)).toEqual(rotated);
       // Rotating again drops the oldest key: only one previous key is kept.
       const third = makeResponseKey();
-      expect((await store().rotateResponseSigningKey(app.id, third, T0))?.signing).toMatchObject({ response: third, previousResponse: second });
+      expect((await store().rotateResponseSigningKey(app.id, third, T0, SYSTEM))?.signing).toMatchObject({ response: third, previousResponse: second });
       const dropped = await store().dropPreviousResponseSigningKey(app.id);
       expect(dropped?.signing).toEqual({ ...app.signing, response: third, previousResponse: null });
       expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(dropped);
       expect((await store().dropPreviousResponseSigningKey(app.id))?.signing.previousResponse).toBeNull();
-      expect(await store().rotateResponseSigningKey(randomUUID(), makeResponseKey(), T0)).toBeNull();
+      expect(await store().rotateResponseSigningKey(randomUUID(), makeResponseKey(), T0, SYSTEM)).toBeNull();
       expect(await store().dropPreviousResponseSigningKey(randomUUID())).toBeNull();
     });
 
     test('rotateRequestSigningKey keeps the key it replaces with the time it was replaced', async () => {
       const { app } = await seedApp(store());
-      const rotated = await store().rotateRequestSigningKey(app.id, 'sealed:second', T0 + 5000);
+      const rotated = await store().rotateRequestSigningKey(app.id, 'sealed:second', T0 + 5000, SYSTEM);
       expect(rotated?.signing).toEqual({ ...app.signing, requestSealed: 'sealed:second', previousRequest: { sealed: app.signing.requestSealed, replacedAt: T0 + 5000 } });
       expect(await store().findApplication(app.id)).toEqual(rotated);
-      const again = await store().rotateRequestSigningKey(app.id, 'sealed:third', T0 + 9000);
+      const again = await store().rotateRequestSigningKey(app.id, 'sealed:third', T0 + 9000, SYSTEM);
       expect(again?.signing).toMatchObject({ requestSealed: 'sealed:third', previousRequest: { sealed: 'sealed:second', replacedAt: T0 + 9000 } });
-      expect(await store().rotateRequestSigningKey(randomUUID(), 'sealed:x', T0)).toBeNull();
+      expect(await store().rotateRequestSigningKey(randomUUID(), 'sealed:x', T0, SYSTEM)).toBeNull();
     });
 
     test('fillMissingSigningKeys gives an application from before signing its keys once; racing fills agree on the first', async () => {
@@ -276,7 +278,7 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
   section('referential integrity', () => {
     test('signUp into a missing application fails and stores nothing', async () => {
       const user = makeUser(randomUUID());
-      await expect(store().signUp({ user, device: null, now: T0 })).rejects.toThrow();
+      await expect(store().signUp({ user, device: null, now: T0 }, SYSTEM)).rejects.toThrow();
       expect(await store().findUserById(user.applicationId, user.id)).toBeNull();
     });
   });

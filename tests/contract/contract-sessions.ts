@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 async function userOf(store: Store) {
   const { app } = await seedApp(store);
@@ -30,11 +31,11 @@ export function sessionContract({ store, test, section }: ContractContext): void
         const createdAt = T0 - 365 * DAY + i * DAY;
         ended.push(makeSession(app.id, i % 2 === 0 ? user.id : other.id, { createdAt, expiresAt: createdAt + 3_600_000, revokedAt: i % 3 === 0 ? createdAt + 60_000 : null }));
       }
-      for (const session of ended) await store().openSession({ session, device: null, cap: 1, now: session.createdAt });
+      for (const session of ended) await store().openSession({ session, device: null, cap: 1, now: session.createdAt }, SYSTEM);
       // With a cap of one, the login succeeds: none of the ended sessions counts.
       const live = makeSession(app.id, user.id, { createdAt: T0, expiresAt: T0 + 3_600_000 });
-      await store().openSession({ session: live, device: null, cap: 1, now: T0 });
-      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1 }), 'SESSION_LIMIT_REACHED');
+      await store().openSession({ session: live, device: null, cap: 1, now: T0 }, SYSTEM);
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1 }, SYSTEM), 'SESSION_LIMIT_REACHED');
 
       const window = { from: T0 - 400 * DAY, days: 401 };
       const loginsBefore = (await store().applicationOverview(app.id, T0, window)).loginsByDay;
@@ -54,41 +55,41 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('openSession re-reads the user: a timeout, user ban or lost membership that overtook the login refuses it', async () => {
       const { app, user } = await userOf(store());
       const attempt = () => makeSession(app.id, user.id);
-      const open = (session: ReturnType<typeof attempt>) => store().openSession({ session, device: null, cap: 5, now: T0 });
+      const open = (session: ReturnType<typeof attempt>) => store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
 
-      await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0);
+      await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0, SYSTEM);
       const timedOut = attempt();
       await domainError(open(timedOut), 'TIMED_OUT');
       expect(await store().findSession(timedOut.id)).toBeNull();
-      await store().setUserTimeout(app.id, user.id, null, T0);
+      await store().setUserTimeout(app.id, user.id, null, T0, SYSTEM);
 
-      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
+      await store().addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0, SYSTEM);
       const banned = attempt();
       await domainError(open(banned), 'BANNED');
       expect(await store().findSession(banned.id)).toBeNull();
 
       const other = await seedUser(store(), app.id, { membership: { activeUntil: T0 - 1, isLifetime: false } });
       const lapsed = makeSession(app.id, other.id);
-      await domainError(store().openSession({ session: lapsed, device: null, cap: 5, now: T0 }), 'MEMBERSHIP_INACTIVE');
+      await domainError(store().openSession({ session: lapsed, device: null, cap: 5, now: T0 }, SYSTEM), 'MEMBERSHIP_INACTIVE');
       expect(await store().findSession(lapsed.id)).toBeNull();
     });
 
     test('findSessionAccess reads the session with the named user of the application and every license that user redeemed', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
-      await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 });
+      await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 }, SYSTEM);
       const withUser = async () => ({ session, user: await store().findUserById(app.id, user.id) });
       // No license yet; then two, and one redeemed by someone else that is not the user's.
       expect(await store().findSessionAccess(app.id, session.id, user.id)).toEqual({ ...(await withUser()), licenseIds: [] });
       const licenses = [makeLicense(app.id), makeLicense(app.id), makeLicense(app.id)];
-      await store().insertLicenses(licenses);
+      await store().insertLicenses(licenses, SYSTEM);
       const other = await seedUser(store(), app.id);
       for (const [license, by] of [
         [licenses[0]!, user],
         [licenses[1]!, user],
         [licenses[2]!, other],
       ] as const) {
-        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       }
       const access = await store().findSessionAccess(app.id, session.id, user.id);
       expect({ ...access, licenseIds: [...access.licenseIds].sort() }).toEqual({ ...(await withUser()), licenseIds: [licenses[0]!.id, licenses[1]!.id].sort() });
@@ -104,15 +105,15 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('findApplicationWithSessionAccess reads the application by its API key and what findSessionAccess reads for it, in one', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
       const licenses = [makeLicense(app.id), makeLicense(app.id)];
-      await store().insertLicenses(licenses);
+      await store().insertLicenses(licenses, SYSTEM);
       const other = await seedUser(store(), app.id);
       for (const [license, by] of [
         [licenses[0]!, user],
         [licenses[1]!, other],
       ] as const) {
-        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       }
       const { app: elsewhere } = await seedApp(store());
       const both = async (apiKey: string, applicationId: string, sessionId: string, userId: string) => ({
@@ -140,24 +141,24 @@ export function sessionContract({ store, test, section }: ContractContext): void
       // change must show on the very next read, as a fresh read of each part shows it.
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
       const licenses = [makeLicense(app.id), makeLicense(app.id)];
-      await store().insertLicenses(licenses);
+      await store().insertLicenses(licenses, SYSTEM);
       const read = () => store().findApplicationWithSessionAccess(app.apiKey, session.id, user.id);
       const fresh = async () => {
         const found = await store().findApplicationByApiKey(app.apiKey);
         return { app: found, access: found === null ? { session: null, user: null, licenseIds: [] } : await store().findSessionAccess(app.id, session.id, user.id) };
       };
       const redeem = (i: number) => () =>
-        store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: licenses[i]!.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+        store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: licenses[i]!.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       const changes: Array<[string, () => Promise<unknown>]> = [
-        ['a setting', () => store().patchApplication(app.id, { settings: { ...app.settings, anonymousAccess: !app.settings.anonymousAccess } }, T0)],
-        ['the API secret', () => store().updateApplication(app.id, { apiSecretDigest: 'rotated-digest' }, T0)],
+        ['a setting', () => store().patchApplication(app.id, { settings: { ...app.settings, anonymousAccess: !app.settings.anonymousAccess } }, T0, SYSTEM)],
+        ['the API secret', () => store().updateApplication(app.id, { apiSecretDigest: 'rotated-digest' }, T0, SYSTEM)],
         ['a redeemed license (and the membership it adds)', redeem(0)],
         ["the user's limits", () => store().updateUserLimits(app.id, user.id, { allowedSessions: 7 })],
         ['another license', redeem(1)],
-        ['the session revoked', () => store().revokeSession(session.id, T0 + 1)],
-        ['a timeout', () => store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: 'calm down' }, T0 + 2)],
+        ['the session revoked', () => store().revokeSession(session.id, T0 + 1, SYSTEM)],
+        ['a timeout', () => store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: 'calm down' }, T0 + 2, SYSTEM)],
         ['the application deleted', () => store().deleteApplication(app.id)],
       ];
       let before = await read();
@@ -186,14 +187,14 @@ export function sessionContract({ store, test, section }: ContractContext): void
       // PostgreSQL answers the requests of one turn with one statement (Dialect.prepareForRequests).
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
       const license = makeLicense(app.id);
-      await store().insertLicenses([license]);
-      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+      await store().insertLicenses([license], SYSTEM);
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       const { app: elsewhere } = await seedApp(store());
       const stranger = await seedUser(store(), elsewhere.id);
       const strangerSession = makeSession(elsewhere.id, stranger.id);
-      await store().openSession({ session: strangerSession, device: null, cap: 5, now: T0 });
+      await store().openSession({ session: strangerSession, device: null, cap: 5, now: T0 }, SYSTEM);
       const asks: Array<[string, string, string]> = [
         [app.apiKey, session.id, user.id],
         // Another application's session and user, asked with this one's key, and the other way round.
@@ -223,7 +224,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
       const newDeviceId = randomUUID();
-      expect(await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId }, cap: 1, now: T0 })).toEqual({ deviceRegistered: true });
+      expect(await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId }, cap: 1, now: T0 }, SYSTEM)).toEqual({ deviceRegistered: true });
       expect(await store().findSession(session.id)).toEqual(session);
       expect((await store().getUserDetails(app.id, user.id))?.devices).toEqual([{ id: newDeviceId, userId: user.id, hardwareId: 'hw-1', registeredAt: T0 }]);
     });
@@ -232,9 +233,9 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const { app, user } = await userOf(store());
       const device = () => ({ hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() });
       const first = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
-      await store().openSession({ session: first, device: device(), cap: 1, now: T0 });
+      await store().openSession({ session: first, device: device(), cap: 1, now: T0 }, SYSTEM);
       const second = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
-      expect(await store().openSession({ session: second, device: device(), cap: 1, now: T0 + 10 })).toEqual({ deviceRegistered: false });
+      expect(await store().openSession({ session: second, device: device(), cap: 1, now: T0 + 10 }, SYSTEM)).toEqual({ deviceRegistered: false });
       expect((await store().findSession(first.id))?.revokedAt).toBe(T0 + 10);
       expect((await store().findSession(second.id))?.revokedAt).toBeNull();
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
@@ -242,29 +243,29 @@ export function sessionContract({ store, test, section }: ContractContext): void
 
     test('SESSION_LIMIT_REACHED rolls back the device it would have registered', async () => {
       const { app, user } = await userOf(store());
-      await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 2, newDeviceId: randomUUID() }, cap: 1, now: T0 });
+      await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 2, newDeviceId: randomUUID() }, cap: 1, now: T0 }, SYSTEM);
       const refused = makeSession(app.id, user.id, { hardwareId: 'hw-2' });
-      await domainError(store().openSession({ session: refused, device: { hardwareId: 'hw-2', allowed: 2, newDeviceId: randomUUID() }, cap: 1, now: T0 }), 'SESSION_LIMIT_REACHED');
+      await domainError(store().openSession({ session: refused, device: { hardwareId: 'hw-2', allowed: 2, newDeviceId: randomUUID() }, cap: 1, now: T0 }, SYSTEM), 'SESSION_LIMIT_REACHED');
       expect(await store().findSession(refused.id)).toBeNull();
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
     });
 
     test('openSession records the address with the session, and a refused login records none', async () => {
       const { app, user } = await userOf(store());
-      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0, ip: '198.51.100.7' });
+      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0, ip: '198.51.100.7' }, SYSTEM);
       expect((await store().findUserById(app.id, user.id))?.lastIp).toBe('198.51.100.7');
       expect(await store().hasSignedInFrom(user.id, '198.51.100.7')).toBe(true);
       // Past the cap: the refusal rolls the address back with the session.
-      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1, ip: '203.0.113.9' }), 'SESSION_LIMIT_REACHED');
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 1, ip: '203.0.113.9' }, SYSTEM), 'SESSION_LIMIT_REACHED');
       expect((await store().findUserById(app.id, user.id))?.lastIp).toBe('198.51.100.7');
       expect(await store().hasSignedInFrom(user.id, '203.0.113.9')).toBe(false);
     });
 
     test('DEVICE_LIMIT_REACHED registers no device and inserts no session', async () => {
       const { app, user } = await userOf(store());
-      await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 });
+      await store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-1' }), device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 }, SYSTEM);
       const refused = makeSession(app.id, user.id, { hardwareId: 'hw-2' });
-      await domainError(store().openSession({ session: refused, device: { hardwareId: 'hw-2', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 }), 'DEVICE_LIMIT_REACHED');
+      await domainError(store().openSession({ session: refused, device: { hardwareId: 'hw-2', allowed: 1, newDeviceId: randomUUID() }, cap: 5, now: T0 }, SYSTEM), 'DEVICE_LIMIT_REACHED');
       expect(await store().findSession(refused.id)).toBeNull();
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1']);
     });
@@ -272,29 +273,29 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('expired and revoked sessions do not count toward the cap', async () => {
       const { app, user } = await userOf(store());
       const expiring = makeSession(app.id, user.id, { expiresAt: T0 + 1000 });
-      await store().openSession({ session: expiring, device: null, cap: 1, now: T0 });
+      await store().openSession({ session: expiring, device: null, cap: 1, now: T0 }, SYSTEM);
       const next = makeSession(app.id, user.id);
-      await domainError(store().openSession({ session: next, device: null, cap: 1, now: T0 + 999 }), 'SESSION_LIMIT_REACHED');
-      await store().openSession({ session: next, device: null, cap: 1, now: T0 + 1000 });
-      await store().revokeSession(next.id, T0 + 2000);
-      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 2000 });
+      await domainError(store().openSession({ session: next, device: null, cap: 1, now: T0 + 999 }, SYSTEM), 'SESSION_LIMIT_REACHED');
+      await store().openSession({ session: next, device: null, cap: 1, now: T0 + 1000 }, SYSTEM);
+      await store().revokeSession(next.id, T0 + 2000, SYSTEM);
+      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 1, now: T0 + 2000 }, SYSTEM);
     });
 
     test('sessions without a hardware id are never replaced', async () => {
       const { app, user } = await userOf(store());
       const first = makeSession(app.id, user.id);
-      await store().openSession({ session: first, device: null, cap: 2, now: T0 });
-      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 2, now: T0 });
+      await store().openSession({ session: first, device: null, cap: 2, now: T0 }, SYSTEM);
+      await store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 2, now: T0 }, SYSTEM);
       expect((await store().findSession(first.id))?.revokedAt).toBeNull();
-      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 2, now: T0 }), 'SESSION_LIMIT_REACHED');
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 2, now: T0 }, SYSTEM), 'SESSION_LIMIT_REACHED');
     });
 
     test('revokeSession keeps the first revocation; findSession of an unknown id is null', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 1, now: T0 });
-      await store().revokeSession(session.id, T0 + 5);
-      await store().revokeSession(session.id, T0 + 9);
+      await store().openSession({ session, device: null, cap: 1, now: T0 }, SYSTEM);
+      await store().revokeSession(session.id, T0 + 5, SYSTEM);
+      await store().revokeSession(session.id, T0 + 9, SYSTEM);
       expect((await store().findSession(session.id))?.revokedAt).toBe(T0 + 5);
       expect(await store().findSession(randomUUID())).toBeNull();
     });
@@ -302,7 +303,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('admitLicenseFileDevice re-reads the user as a login does, admits the device under the cap and opens no session', async () => {
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string | null, userId = user.id) =>
-        store().admitLicenseFileDevice({ applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, file: fileOf(), now: T0 });
+        store().admitLicenseFileDevice({ applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, file: fileOf(), now: T0 }, SYSTEM);
       await store().updateUserLimits(app.id, user.id, { allowedDevices: 2 });
       expect((await admit('hw-1')).user.membership).toEqual(user.membership);
       await admit('hw-1');
@@ -313,9 +314,9 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect((await admit(null)).user.id).toBe(user.id);
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-1', 'hw-2']);
 
-      await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0);
+      await store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: null }, T0, SYSTEM);
       await domainError(admit('hw-1'), 'TIMED_OUT');
-      await store().setUserTimeout(app.id, user.id, null, T0);
+      await store().setUserTimeout(app.id, user.id, null, T0, SYSTEM);
       const lapsed = await seedUser(store(), app.id, { membership: { activeUntil: T0 - 1, isLifetime: false } });
       await domainError(admit('hw-9', lapsed.id), 'MEMBERSHIP_INACTIVE');
       expect(await devicesOf(store(), app.id, lapsed.id)).toEqual([]);
@@ -326,28 +327,31 @@ export function sessionContract({ store, test, section }: ContractContext): void
       await store().updateUserLimits(app.id, user.id, { allowedDevices: 1 });
       const HOUR = 3_600_000;
       const issue = (hardwareId: string, now: number) =>
-        store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId, newDeviceId: randomUUID() }, file: fileOf(60), now });
+        store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId, newDeviceId: randomUUID() }, file: fileOf(60), now }, SYSTEM);
       const { expiresAt } = await issue('hw-a', T0);
       expect(expiresAt).toBe(T0 + HOUR);
-      await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 1 });
+      await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 1 }, SYSTEM);
       expect(await devicesOf(store(), app.id, user.id)).toEqual([]);
       // The reset freed no slot: A's file still verifies, so B is refused a file, a login and a legacy seat.
       await domainError(issue('hw-b', T0 + 2), 'DEVICE_LIMIT_REACHED');
       const login = (hardwareId: string, now: number) =>
-        store().openSession({
-          session: makeSession(app.id, user.id, { hardwareId, createdAt: now, expiresAt: now + HOUR }),
-          device: { hardwareId, allowed: 1, newDeviceId: randomUUID() },
-          cap: 5,
-          now,
-        });
+        store().openSession(
+          {
+            session: makeSession(app.id, user.id, { hardwareId, createdAt: now, expiresAt: now + HOUR }),
+            device: { hardwareId, allowed: 1, newDeviceId: randomUUID() },
+            cap: 5,
+            now,
+          },
+          SYSTEM,
+        );
       await domainError(login('hw-b', T0 + 3), 'DEVICE_LIMIT_REACHED');
       const legacy = { applicationId: app.id, userId: user.id, hardwareId: 'hw-b', address: '198.51.100.1', cap: 5, newSessionId: randomUUID(), holdMs: 10_000 };
-      await domainError(store().holdLegacySession({ ...legacy, device: { hardwareId: 'hw-b', allowed: 1, newDeviceId: randomUUID() }, now: T0 + 4 }), 'DEVICE_LIMIT_REACHED');
+      await domainError(store().holdLegacySession({ ...legacy, device: { hardwareId: 'hw-b', allowed: 1, newDeviceId: randomUUID() }, now: T0 + 4 }, SYSTEM), 'DEVICE_LIMIT_REACHED');
       // A itself registers again.
       await login('hw-a', T0 + 5);
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-a']);
       // Once the device row is gone again and A's file has lapsed, the slot is B's.
-      await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 2 * HOUR });
+      await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 2 * HOUR }, SYSTEM);
       await issue('hw-b', T0 + 2 * HOUR + 1);
       expect(await devicesOf(store(), app.id, user.id)).toEqual(['hw-b']);
     });
@@ -355,17 +359,20 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('holdLegacySession admits devices: registers under the cap, passes a known device and refuses over the cap', async () => {
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string) =>
-        store().holdLegacySession({
-          applicationId: app.id,
-          userId: user.id,
-          hardwareId,
-          address: '198.51.100.1',
-          device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
-          cap: 100,
-          newSessionId: randomUUID(),
-          holdMs: 10_000,
-          now: T0,
-        });
+        store().holdLegacySession(
+          {
+            applicationId: app.id,
+            userId: user.id,
+            hardwareId,
+            address: '198.51.100.1',
+            device: { hardwareId, allowed: 2, newDeviceId: randomUUID() },
+            cap: 100,
+            newSessionId: randomUUID(),
+            holdMs: 10_000,
+            now: T0,
+          },
+          SYSTEM,
+        );
       await admit('hw-1');
       await admit('hw-1');
       await admit('hw-2');
@@ -376,7 +383,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('holdLegacySession: each (user, hardware id) holds one seat under the cap until 10 s after its last request, shared with token sessions', async () => {
       const { app, user } = await userOf(store());
       const hold = (hardwareId: string | null, now: number, cap = 2, address = '198.51.100.1') =>
-        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, address, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now });
+        store().holdLegacySession({ applicationId: app.id, userId: user.id, hardwareId, address, device: null, cap, newSessionId: randomUUID(), holdMs: 10_000, now }, SYSTEM);
       await hold('hw-1', T0);
       await hold('hw-2', T0 + 1);
       // The same machines again: their seats are held on, however often they ask.
@@ -387,7 +394,10 @@ export function sessionContract({ store, test, section }: ContractContext): void
       // The same asserted hardware id from another address is another machine: no seat of its own, and hw-1's is not taken over.
       await domainError(hold('hw-1', T0 + 9_001, 2, '203.0.113.7'), 'SESSION_LIMIT_REACHED');
       // A token login counts against the same cap.
-      await domainError(store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-9', createdAt: T0 + 9_002 }), device: null, cap: 2, now: T0 + 9_002 }), 'SESSION_LIMIT_REACHED');
+      await domainError(
+        store().openSession({ session: makeSession(app.id, user.id, { hardwareId: 'hw-9', createdAt: T0 + 9_002 }), device: null, cap: 2, now: T0 + 9_002 }, SYSTEM),
+        'SESSION_LIMIT_REACHED',
+      );
       // hw-1 last asked at T0 + 6: 10 s later its seat is free; hw-2 still holds until T0 + 19 000.
       await hold('hw-3', T0 + 10_006);
       await domainError(hold('hw-4', T0 + 18_999), 'SESSION_LIMIT_REACHED');

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
 import { domainError, HOUR_MS, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const MIN = 60_000;
 
@@ -12,7 +13,7 @@ export function userContract({ store, test, section }: ContractContext): void {
       const { app } = await seedApp(store());
       const user = makeUser(app.id, { username: 'Alice', usernameKey: 'alice' });
       const device = { id: randomUUID(), userId: user.id, hardwareId: 'hw-alice', registeredAt: T0 };
-      expect(await store().signUp({ user, device, now: T0 })).toEqual(user);
+      expect(await store().signUp({ user, device, now: T0 }, SYSTEM)).toEqual(user);
       expect(await store().findUserById(app.id, user.id)).toEqual(user);
       expect(await store().findUserByUsernameKey(app.id, 'alice')).toEqual(user);
       expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [device], adjustments: [] });
@@ -42,7 +43,7 @@ export function userContract({ store, test, section }: ContractContext): void {
       await seedUser(store(), app.id, { username: 'Bob', usernameKey: 'bob' });
       const clash = makeUser(app.id, { username: 'BOB', usernameKey: 'bob' });
       const device = { id: randomUUID(), userId: clash.id, hardwareId: 'hw', registeredAt: T0 };
-      await domainError(store().signUp({ user: clash, device, now: T0 }), 'USERNAME_TAKEN');
+      await domainError(store().signUp({ user: clash, device, now: T0 }, SYSTEM), 'USERNAME_TAKEN');
       expect(await store().findUserById(app.id, clash.id)).toBeNull();
       // The same name is free in another application.
       const { app: other } = await seedApp(store());
@@ -84,20 +85,20 @@ export function userContract({ store, test, section }: ContractContext): void {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 5, now: T0 });
+      await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
       const timeout = { until: T0 + HOUR_MS, reason: 'spam' };
-      expect(await store().setUserTimeout(app.id, user.id, timeout, T0 + 1)).toBe(true);
+      expect(await store().setUserTimeout(app.id, user.id, timeout, T0 + 1, SYSTEM)).toBe(true);
       expect((await store().findUserById(app.id, user.id))?.timeout).toEqual(timeout);
       expect((await store().findSession(session.id))?.revokedAt).toBe(T0 + 1);
 
       // No login while it runs; once lifted, logins work again.
-      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 5, now: T0 + 2 }), 'TIMED_OUT');
-      expect(await store().setUserTimeout(app.id, user.id, null, T0 + 3)).toBe(true);
+      await domainError(store().openSession({ session: makeSession(app.id, user.id), device: null, cap: 5, now: T0 + 2 }, SYSTEM), 'TIMED_OUT');
+      expect(await store().setUserTimeout(app.id, user.id, null, T0 + 3, SYSTEM)).toBe(true);
       expect((await store().findUserById(app.id, user.id))?.timeout).toBeNull();
       const later = makeSession(app.id, user.id);
-      await store().openSession({ session: later, device: null, cap: 5, now: T0 + 4 });
+      await store().openSession({ session: later, device: null, cap: 5, now: T0 + 4 }, SYSTEM);
       expect((await store().findSession(later.id))?.revokedAt).toBeNull();
-      expect(await store().setUserTimeout(app.id, randomUUID(), timeout, T0)).toBe(false);
+      expect(await store().setUserTimeout(app.id, randomUUID(), timeout, T0, SYSTEM)).toBe(false);
     });
 
     test('deleteDevice unregisters the device and revokes only its sessions', async () => {
@@ -105,7 +106,7 @@ export function userContract({ store, test, section }: ContractContext): void {
       const user = await seedUser(store(), app.id, { allowedDevices: 2, allowedSessions: 2 });
       const open = async (hardwareId: string) => {
         const session = makeSession(app.id, user.id, { hardwareId });
-        await store().openSession({ session, device: { hardwareId, allowed: 2, newDeviceId: randomUUID() }, cap: 2, now: T0 });
+        await store().openSession({ session, device: { hardwareId, allowed: 2, newDeviceId: randomUUID() }, cap: 2, now: T0 }, SYSTEM);
         return session;
       };
       const onA = await open('hw-a');
@@ -113,10 +114,10 @@ export function userContract({ store, test, section }: ContractContext): void {
       const deviceA = (await store().getUserDetails(app.id, user.id))?.devices.find((d) => d.hardwareId === 'hw-a');
       if (!deviceA) throw new Error('device hw-a was not registered');
       const { app: other } = await seedApp(store());
-      expect(await store().deleteDevice(other.id, user.id, deviceA.id, T0 + 5)).toBe(false);
-      expect(await store().deleteDevice(app.id, randomUUID(), deviceA.id, T0 + 5)).toBe(false);
-      expect(await store().deleteDevice(app.id, user.id, deviceA.id, T0 + 5)).toBe(true);
-      expect(await store().deleteDevice(app.id, user.id, deviceA.id, T0 + 5)).toBe(false);
+      expect(await store().deleteDevice(other.id, user.id, deviceA.id, T0 + 5, SYSTEM)).toBe(false);
+      expect(await store().deleteDevice(app.id, randomUUID(), deviceA.id, T0 + 5, SYSTEM)).toBe(false);
+      expect(await store().deleteDevice(app.id, user.id, deviceA.id, T0 + 5, SYSTEM)).toBe(true);
+      expect(await store().deleteDevice(app.id, user.id, deviceA.id, T0 + 5, SYSTEM)).toBe(false);
       expect((await store().getUserDetails(app.id, user.id))?.devices.map((d) => d.hardwareId)).toEqual(['hw-b']);
       expect((await store().findSession(onA.id))?.revokedAt).toBe(T0 + 5);
       expect((await store().findSession(onB.id))?.revokedAt).toBeNull();
@@ -126,11 +127,11 @@ export function userContract({ store, test, section }: ContractContext): void {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       const live = [makeSession(app.id, user.id), makeSession(app.id, user.id)];
-      for (const session of live) await store().openSession({ session, device: null, cap: 5, now: T0 });
+      for (const session of live) await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
       const expired = makeSession(app.id, user.id, { expiresAt: T0 + 10 });
-      await store().openSession({ session: expired, device: null, cap: 5, now: T0 });
-      expect(await store().revokeUserSessions(app.id, user.id, T0 + 100)).toBe(2);
-      expect(await store().revokeUserSessions(app.id, user.id, T0 + 200)).toBe(0);
+      await store().openSession({ session: expired, device: null, cap: 5, now: T0 }, SYSTEM);
+      expect(await store().revokeUserSessions(app.id, user.id, T0 + 100, SYSTEM)).toBe(2);
+      expect(await store().revokeUserSessions(app.id, user.id, T0 + 200, SYSTEM)).toBe(0);
       for (const s of live) expect((await store().findSession(s.id))?.revokedAt).toBe(T0 + 100);
     });
 
@@ -168,7 +169,7 @@ export function userContract({ store, test, section }: ContractContext): void {
         ids.push(id);
         return id;
       };
-      const count = await store().bulkAdjust(app.id, [a.id, b.id, a.id, outsider.id, randomUUID()], { minutes: 30, reason: 'outage' }, T0, newId);
+      const count = await store().bulkAdjust(app.id, [a.id, b.id, a.id, outsider.id, randomUUID()], { minutes: 30, reason: 'outage' }, T0, newId, SYSTEM);
       expect(count).toBe(2);
       expect(ids).toHaveLength(2);
       expect((await store().findUserById(app.id, a.id))?.membership).toEqual({ activeUntil: T0 + HOUR_MS + 30 * MIN, isLifetime: false });
@@ -178,22 +179,22 @@ export function userContract({ store, test, section }: ContractContext): void {
       expect(adjustments).toHaveLength(1);
       expect(adjustments[0]).toMatchObject({ type: 'bulk', minutes: 30, reason: 'outage', applicationId: app.id, userId: a.id, occurredAt: T0 });
 
-      await store().bulkAdjust(app.id, [b.id], { revokeLifetime: true }, T0 + 1, () => randomUUID());
+      await store().bulkAdjust(app.id, [b.id], { revokeLifetime: true }, T0 + 1, () => randomUUID(), SYSTEM);
       const history = (await store().getUserDetails(app.id, b.id))?.adjustments ?? [];
       expect(history.map((h) => h.revokesLifetime)).toEqual([false, true]);
       expect(history[1]?.occurredAt).toBe(T0 + 1);
-      expect(await store().bulkAdjust(app.id, [], { minutes: 5 }, T0, () => randomUUID())).toBe(0);
+      expect(await store().bulkAdjust(app.id, [], { minutes: 5 }, T0, () => randomUUID(), SYSTEM)).toBe(0);
     });
 
     test('an invalid change is VALIDATION_FAILED and writes nothing', async () => {
       const { app } = await seedApp(store());
       const user = await seedUser(store(), app.id);
       await domainError(
-        store().bulkAdjust(app.id, [user.id], { minutes: 10, grantLifetime: true }, T0, () => randomUUID()),
+        store().bulkAdjust(app.id, [user.id], { minutes: 10, grantLifetime: true }, T0, () => randomUUID(), SYSTEM),
         'VALIDATION_FAILED',
       );
       await domainError(
-        store().bulkAdjust(app.id, [user.id], {}, T0, () => randomUUID()),
+        store().bulkAdjust(app.id, [user.id], {}, T0, () => randomUUID(), SYSTEM),
         'VALIDATION_FAILED',
       );
       expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [], adjustments: [] });

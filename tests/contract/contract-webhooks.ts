@@ -8,6 +8,7 @@ import type { Store } from '../../src/application/ports/store.js';
 import type { WebhookEndpointRecord } from '../../src/application/ports/webhook-store.js';
 import type { ContractContext } from './store-contract.js';
 import { seedApp, T0 } from './fixtures.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const LEASE = 60_000;
 
@@ -37,7 +38,7 @@ const draftOf = (applicationId: string, action: string, targetId: string = rando
 
 async function endpoint(store: Store, applicationId: string, over: Partial<WebhookEndpointRecord> = {}) {
   const e = endpointOf(applicationId, over);
-  await store.insertWebhookEndpoint(e);
+  await store.insertWebhookEndpoint(e, SYSTEM);
   return e;
 }
 
@@ -51,9 +52,9 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const deleted = await endpoint(store(), app.id, { events: ['user.deleted'] });
       const off = await endpoint(store(), app.id, { enabled: false });
       const elsewhere = await endpoint(store(), other.id);
-      await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0, SYSTEM);
       // Audit-only actions reach no endpoint.
-      await store().recordEvent(draftOf(app.id, 'owner.signed_in'), T0);
+      await store().recordEvent(draftOf(app.id, 'owner.signed_in'), T0, SYSTEM);
       expect(await store().fanOutWebhookEvents(T0, 100)).toBe(1);
       const count = async (e: WebhookEndpointRecord) => (await store().listWebhookDeliveries(e.applicationId, e.id, 10)).length;
       expect([await count(all), await count(created), await count(deleted), await count(off), await count(elsewhere)]).toEqual([1, 1, 0, 0, 0]);
@@ -64,7 +65,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
     test("a change's transaction makes no delivery; the fan-out after it makes each one once", async () => {
       const { app } = await seedApp(store());
       const endpoints = await Promise.all(Array.from({ length: 5 }, () => endpoint(store(), app.id)));
-      await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0, SYSTEM);
       const count = async () => (await Promise.all(endpoints.map((e) => store().listWebhookDeliveries(app.id, e.id, 10)))).flat().length;
       expect(await count()).toBe(0);
       expect(await store().fanOutWebhookEvents(T0 + 1, 100)).toBe(1);
@@ -76,7 +77,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
     test('an endpoint added after an event, before its fan-out, gets none of it', async () => {
       const { app } = await seedApp(store());
       const before = await endpoint(store(), app.id, { createdAt: T0 });
-      await store().recordEvent(draftOf(app.id, 'user.created'), T0 + 10);
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0 + 10, SYSTEM);
       const after = await endpoint(store(), app.id, { createdAt: T0 + 20 });
       await store().fanOutWebhookEvents(T0 + 30, 100);
       expect(await store().listWebhookDeliveries(app.id, before.id, 10)).toHaveLength(1);
@@ -86,7 +87,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
     test('fan-outs racing over two connections make each delivery once, in batches', async () => {
       const { app } = await seedApp(store());
       const [a, b] = [await endpoint(store(), app.id), await endpoint(store(), app.id)];
-      for (let i = 0; i < 30; i++) await store().recordEvent(draftOf(app.id, 'user.created'), T0 + i);
+      for (let i = 0; i < 30; i++) await store().recordEvent(draftOf(app.id, 'user.created'), T0 + i, SYSTEM);
       const peer = await connect();
       const taken = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? store() : peer).fanOutWebhookEvents(T0 + 100, 7)));
       let total = taken.reduce((x, y) => x + y, 0);
@@ -104,7 +105,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const { app } = await seedApp(store());
       const tested = await endpoint(store(), app.id, { enabled: false });
       const bystander = await endpoint(store(), app.id);
-      await store().recordEvent({ ...draftOf(app.id, 'webhook.test', tested.id), target: { type: 'webhook_endpoint', id: tested.id, label: null } }, T0);
+      await store().recordEvent({ ...draftOf(app.id, 'webhook.test', tested.id), target: { type: 'webhook_endpoint', id: tested.id, label: null } }, T0, SYSTEM);
       await store().fanOutWebhookEvents(T0, 100);
       expect(await store().listWebhookDeliveries(app.id, tested.id, 10)).toHaveLength(1);
       expect(await store().listWebhookDeliveries(app.id, bystander.id, 10)).toHaveLength(0);
@@ -113,7 +114,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
     test('a claimed delivery is held until its lease lapses; a late settlement is recorded but changes nothing', async () => {
       const { app } = await seedApp(store());
       const e = await endpoint(store(), app.id);
-      await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0, SYSTEM);
       await store().fanOutWebhookEvents(T0, 100);
       expect(await store().claimWebhookDelivery('w1', T0 - 1, LEASE)).toBeNull();
       const claimed = await store().claimWebhookDelivery('w1', T0, LEASE);
@@ -138,7 +139,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       const { app } = await seedApp(store());
       const e = await endpoint(store(), app.id);
       const attempt = { attemptedAt: T0, statusCode: 503, latencyMs: 1, error: 'x', responseBody: null };
-      await store().recordEvent(draftOf(app.id, 'user.created'), T0);
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0, SYSTEM);
       await store().fanOutWebhookEvents(T0, 100);
       let c = await store().claimWebhookDelivery('w', T0, LEASE);
       await store().settleWebhookDelivery(c!.id, 'w', attempt, { state: 'pending', runAfter: T0 + 5000 }, T0);
@@ -154,7 +155,7 @@ export function webhookContract({ store, connect, test, section }: ContractConte
       await store().settleWebhookDelivery(c!.id, 'w', { ...attempt, statusCode: 204 }, { state: 'succeeded' }, T0 + 8000);
       expect((await store().findWebhookEndpoint(app.id, e.id))?.failingSince).toBeNull();
 
-      await store().recordEvent(draftOf(app.id, 'user.created'), T0 + 9000);
+      await store().recordEvent(draftOf(app.id, 'user.created'), T0 + 9000, SYSTEM);
       await store().fanOutWebhookEvents(T0 + 9000, 100);
       c = await store().claimWebhookDelivery('w', T0 + 9000, LEASE);
       await store().settleWebhookDelivery(c!.id, 'w', { ...attempt, statusCode: 410 }, { state: 'failed', why: 'gone' }, T0 + 9000);
@@ -164,15 +165,15 @@ export function webhookContract({ store, connect, test, section }: ContractConte
     test('rotation keeps the replaced secret beside the new one', async () => {
       const { app } = await seedApp(store());
       const e = await endpoint(store(), app.id, { secretSealed: 'first' });
-      const rotated = await store().rotateWebhookSecret(app.id, e.id, 'second', T0 + 1000, T0);
+      const rotated = await store().rotateWebhookSecret(app.id, e.id, 'second', T0 + 1000, T0, SYSTEM);
       expect(rotated).toMatchObject({ secretSealed: 'second', previousSecretSealed: 'first', previousSecretUntil: T0 + 1000 });
-      expect(await store().rotateWebhookSecret(app.id, randomUUID(), 'x', T0, T0)).toBeNull();
+      expect(await store().rotateWebhookSecret(app.id, randomUUID(), 'x', T0, T0, SYSTEM)).toBeNull();
     });
 
     test('parallel claims over two connections take each delivery once', async () => {
       const { app } = await seedApp(store());
       await endpoint(store(), app.id);
-      for (let i = 0; i < 10; i++) await store().recordEvent(draftOf(app.id, 'user.created'), T0 + i);
+      for (let i = 0; i < 10; i++) await store().recordEvent(draftOf(app.id, 'user.created'), T0 + i, SYSTEM);
       await store().fanOutWebhookEvents(T0 + 100, 100);
       const peer = await connect();
       const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? store() : peer).claimWebhookDelivery(`w${i}`, T0 + 100, LEASE)));

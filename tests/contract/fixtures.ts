@@ -7,6 +7,7 @@ import { defaultSettings } from '../../src/domain/application-settings.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
 import { acceptUpload, type StoredContents } from '../../src/domain/files.js';
 import { MINUTE_MS } from '../../src/domain/time.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -155,7 +156,7 @@ export async function seedApp(store: Store, over: Partial<ApplicationRecord> = {
 }
 
 export async function seedUser(store: Store, applicationId: string, over: Partial<UserRecord> = {}) {
-  return store.signUp({ user: makeUser(applicationId, over), device: null, now: T0 });
+  return store.signUp({ user: makeUser(applicationId, over), device: null, now: T0 }, SYSTEM);
 }
 
 /** Awaits `p` and returns the DomainError it rejected with; fails when it resolves or fails otherwise. */

@@ -17,6 +17,7 @@ import { openInspectableStore } from '../support/throttle-counters.js';
 import { accelerated } from '../../src/adapters/persistence/fast/accelerated.js';
 import { openPostgresFastReads } from '../../src/adapters/persistence/fast/postgres-fast-reads.js';
 import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 /** The migrations drizzle/postgres holds: each applied exactly once however many instances start. */
 const migrationCount = (JSON.parse(readFileSync(new URL('../../drizzle/postgres/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] }).entries.length;
@@ -100,10 +101,10 @@ describe.skipIf(!adminUrl)('PostgreSQL', () => {
       open.push(a, b);
       const { app } = await seedApp(a);
       const license = makeLicense(app.id);
-      await a.insertLicenses([license]);
+      await a.insertLicenses([license], SYSTEM);
       const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
       const result = await tally(
-        users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
+        users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM)),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);

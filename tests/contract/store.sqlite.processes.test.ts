@@ -19,6 +19,7 @@ import { openInspectableStore } from '../support/throttle-counters.js';
 import { chainedEntryOf } from '../../src/application/events/chain-entry.js';
 import { verifyChain } from '../../src/domain/audit-chain.js';
 import { UNKEYED_AUDIT_KEY } from '../../src/adapters/persistence/sql-store.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PROCESSES = 5;
@@ -36,7 +37,7 @@ const plain = openSqliteStore({ path });
 const store = fast === 'fast' ? accelerated(plain, openSqliteFastReads(path)) : plain;
 const calls = {
   open: () => [store.ping()],
-  activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), device: null, now: input.now })),
+  activate: () => input.userIds.map((userId) => store.activateLicense({ applicationId: input.appId, userId, licenseDigest: input.digest, adjustmentId: crypto.randomUUID(), device: null, now: input.now }, { type: 'system', id: null, ip: null })),
   reserve: () => Array.from({ length: input.count }, () => store.reserveAuthAttempt(input.attempt, input.limits)),
   settle: () => Array.from({ length: input.count }, () => store.settleAuthAttempt(input.attempt, input.outcome, input.limits)),
   claim: () => Array.from({ length: input.count }, (_, i) => store.claimJob('w' + process.pid + '-' + i, input.now, 30000).then((j) => j?.id ?? 'none')),
@@ -61,7 +62,7 @@ async function listTs(dir: string): Promise<string[]> {
 /**
  * Transpiles the sources into `out`, but the PostgreSQL dialect and the dashboard: the store with
  * its SQLite dialect and what it imports (the domain, the event builders and the views they use,
- * the application's actor scope). A module is only loaded when imported, so the rest costs nothing.
+ * the application's actor type). A module is only loaded when imported, so the rest costs nothing.
  */
 async function buildChildRuntime(out: string): Promise<void> {
   const skipped = [`${sep}postgres${sep}`, `${sep}dashboard${sep}`];
@@ -143,7 +144,7 @@ for (const fast of [false, true]) {
       const store = openSqliteStore({ path });
       const { app } = await seedApp(store);
       const license = makeLicense(app.id);
-      await store.insertLicenses([license]);
+      await store.insertLicenses([license], SYSTEM);
       const users = await Promise.all(Array.from({ length: PROCESSES * 10 }, () => seedUser(store, app.id)));
       const inputs = Array.from({ length: PROCESSES }, (_, p) => ({
         appId: app.id,
@@ -217,7 +218,7 @@ for (const fast of [false, true]) {
       const { app } = await seedApp(store);
       const events = 60;
       for (let i = 0; i < events; i++) {
-        await store.recordEvent({ applicationId: app.id, action: 'variable.changed', target: { type: 'variable', id: `v${i}`, label: null }, data: { i } }, T0 + i);
+        await store.recordEvent({ applicationId: app.id, action: 'variable.changed', target: { type: 'variable', id: `v${i}`, label: null }, data: { i } }, T0 + i, SYSTEM);
       }
       try {
         const result = await race(

@@ -16,6 +16,7 @@ import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
 import { makeLicense, seedApp, seedUser, T0, tally } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 import { openInspectableStore } from '../support/throttle-counters.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 async function tempDir() {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-sqlite-'));
@@ -98,10 +99,10 @@ describe('SQLite store on a file', () => {
     const b = openStore();
     const { app } = await seedApp(a);
     const license = makeLicense(app.id);
-    await a.insertLicenses([license]);
+    await a.insertLicenses([license], SYSTEM);
     const users = await Promise.all(Array.from({ length: 50 }, () => seedUser(a, app.id)));
     const result = await tally(
-      users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 })),
+      users.map((u, i) => (i % 2 ? a : b).activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM)),
     );
     expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
     expect((await b.findLicenseById(app.id, license.id))?.usedAt).toBe(T0);
@@ -114,16 +115,16 @@ describe('SQLite store on a file', () => {
     const b = openStore();
     const { app } = await seedApp(a);
     const variable = { applicationId: app.id, name: 'greeting', value: 'hello', isPublic: true };
-    await a.putVariable(variable, T0);
+    await a.putVariable(variable, T0, SYSTEM);
     expect(await a.listVariables(app.id)).toEqual([variable]);
     expect(await a.listVariables(app.id)).toEqual([variable]);
-    await b.putVariable({ ...variable, value: 'changed' }, T0);
+    await b.putVariable({ ...variable, value: 'changed' }, T0, SYSTEM);
     expect(await a.listVariables(app.id)).toEqual([{ ...variable, value: 'changed' }]);
     // Two writes to its variables since it was made: the database bumped its content version twice.
     expect(await a.findApplicationByApiKey(app.apiKey)).toEqual({ ...app, contentVersion: 2 });
-    await b.updateApplication(app.id, { name: 'renamed' }, T0);
+    await b.updateApplication(app.id, { name: 'renamed' }, T0, SYSTEM);
     expect((await a.findApplicationByApiKey(app.apiKey))?.name).toBe('renamed');
-    await b.deleteVariable(app.id, 'greeting', T0);
+    await b.deleteVariable(app.id, 'greeting', T0, SYSTEM);
     expect(await a.listVariables(app.id)).toEqual([]);
   });
 
@@ -133,11 +134,11 @@ describe('SQLite store on a file', () => {
     const user = await seedUser(a, app.id);
     expect(await a.redeemedLicenseIds(app.id, user.id)).toEqual([]);
     const license = makeLicense(app.id);
-    await a.insertLicenses([license]);
-    await a.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 });
+    await a.insertLicenses([license], SYSTEM);
+    await a.activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
     expect(await a.redeemedLicenseIds(app.id, user.id)).toEqual([license.id]);
     expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([]);
-    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0);
+    await a.addBans(app.id, [{ id: randomUUID(), applicationId: app.id, type: 'user', value: user.id, reason: null, createdAt: T0, propagatedFrom: null, expiresAt: null }], T0, SYSTEM);
     expect(await a.findMatchingBans(app.id, [{ type: 'user', value: user.id }], T0)).toEqual([expect.objectContaining({ type: 'user', value: user.id })]);
   });
 
@@ -153,7 +154,7 @@ describe('SQLite store on a file', () => {
         // The snapshot has begun: it has read.
         expect(await tx.select({ id: d.t.users.id }).from(d.t.users)).toHaveLength(1);
         expect((await reads.findUserById(app.id, user.id))?.timeout).toBeNull();
-        expect(await other.setUserTimeout(app.id, user.id, timeout, T0)).toBe(true);
+        expect(await other.setUserTimeout(app.id, user.id, timeout, T0, SYSTEM)).toBe(true);
         expect((await reads.findUserById(app.id, user.id))?.timeout).toEqual(timeout);
       });
     } finally {
@@ -164,7 +165,7 @@ describe('SQLite store on a file', () => {
   it('hands out remembered rows that no caller can change', async () => {
     const a = openStore();
     const { app } = await seedApp(a);
-    await a.putVariable({ applicationId: app.id, name: 'x', value: '1', isPublic: false }, T0);
+    await a.putVariable({ applicationId: app.id, name: 'x', value: '1', isPublic: false }, T0, SYSTEM);
     const first = await a.listVariables(app.id);
     // The store maps rows to fresh records, so a caller may even change what it got.
     first.pop();

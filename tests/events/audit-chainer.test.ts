@@ -2,7 +2,7 @@
 // the poller runs one pass at a time and stops cleanly.
 import { describe, expect, it } from 'vitest';
 import { createAuditChainer } from '../../src/application/events/audit-chainer.js';
-import { currentActor } from '../../src/application/events/actor-scope.js';
+import type { Actor } from '../../src/application/events/actor.js';
 
 /** A store with `pending` events to link, `limit` at a time. */
 function fakeStore(pending: number) {
@@ -15,12 +15,12 @@ function fakeStore(pending: number) {
     reanchors,
     clock: { now: () => 1_000 },
     store: {
-      async reanchorUnkeyedChains(now: number) {
+      async reanchorUnkeyedChains(now: number, actor: Actor) {
         reanchors.push(now);
+        actors.push(actor.type);
         return 0;
       },
       async chainEvents(limit: number) {
-        actors.push(currentActor().type);
         const linked = Math.min(limit, pending);
         pending -= linked;
         calls.push(linked);

@@ -15,6 +15,7 @@ import { createCryptoPool } from '../../src/adapters/crypto/crypto-pool.js';
 import { JOB_MAX_ATTEMPTS, retryDelay } from '../../src/domain/files.js';
 import { upload } from '../support/files.js';
 import { createApplication, startTestApp, type TestApp } from '../support/test-app.js';
+import { SYSTEM } from '../../src/application/events/actor.js';
 
 let t: TestApp;
 let app: Awaited<ReturnType<typeof createApplication>>;
@@ -188,7 +189,7 @@ function countingStore() {
   const store: Store = {
     ...t.store,
     async completeJob(jobId, workerId, contents, now) {
-      const result = await t.store.completeJob(jobId, workerId, contents, now);
+      const result = await t.store.completeJob(jobId, workerId, contents, now, SYSTEM);
       calls.push({ jobId, workerId, result });
       return result;
     },
@@ -356,7 +357,7 @@ describe('leases', () => {
       ...store,
       async failJob(jobId, workerId, message, now, retryInMs) {
         failJobs.push(workerId);
-        return t.store.failJob(jobId, workerId, message, now, retryInMs);
+        return t.store.failJob(jobId, workerId, message, now, retryInMs, SYSTEM);
       },
     };
     // A short lease: heartbeats every 100 ms of real time, renewing against the test clock.

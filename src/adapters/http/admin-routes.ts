@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { identifyActor } from './actor-scope-hooks.js';
+import { identifyActor } from './request-actor.js';
 import { lookupLicense } from '../../application/admin/lookup-license.js';
 import { lookupUser } from '../../application/admin/lookup-user.js';
 import { authenticateAdmin } from '../../application/authenticate-application.js';
@@ -54,7 +54,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
     async (request, reply) => {
       const { username_or_license_code, hardware_id, ttl_minutes } = request.body;
-      const issued = await issueLicenseFileAsAdmin(deps, applicationOf(request), username_or_license_code, { hardwareId: hardware_id, ttlMinutes: ttl_minutes });
+      const issued = await issueLicenseFileAsAdmin(deps, applicationOf(request), username_or_license_code, { hardwareId: hardware_id, ttlMinutes: ttl_minutes }, request.actor);
       return reply.code(201).send(licenseFileJson(issued));
     },
   );

@@ -79,7 +79,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'USERNAME_TAKEN', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
-      const user = await signUp(deps, await applicationOf(request), request.body, callerOf(request));
+      const user = await signUp(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
     },
   );
@@ -91,7 +91,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'LICENSE_INVALID', 'LICENSE_USED', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
-      const user = await signUpWithLicense(deps, await applicationOf(request), request.body, callerOf(request));
+      const user = await signUpWithLicense(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
     },
   );
@@ -105,7 +105,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)) },
     },
     async (request) => {
-      const { token, expiresAt } = await login(deps, await applicationOf(request), request.body, callerOf(request));
+      const { token, expiresAt } = await login(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return { session_token: token, expires_at: toIso(expiresAt) };
     },
   );
@@ -117,7 +117,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       const app = await applicationOf(request);
       const token = bearer(request);
       if (token === undefined) throw loginRequired();
-      await logout(deps, app, token);
+      await logout(deps, app, token, request.actor);
       return reply.code(204).send();
     },
   );
@@ -126,12 +126,12 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/license_file',
     { schema: { body: Type.Object({ hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: LicenseFile }) }, config: { errors: USER_CREDENTIAL_ERRORS } },
-    async (request) => licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request))),
+    async (request) => licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request), request.actor)),
   );
 
   // Answered as JSON text made mostly of serialised pieces kept with the content cache (views.ts).
   app.get('/app_context', { schema: { response: answers({ 200: AppContext }) }, config: { errors: USER_CREDENTIAL_ERRORS, serialised: true } }, async (request, reply) => {
-    const context = await appContext(deps, await applicationOf(request), presentedUser(request), callerOf(request));
+    const context = await appContext(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.actor);
     // Text, which the route's schema types do not describe: answer-check.ts holds it to the schema.
     reply.header('content-type', 'application/json; charset=utf-8');
     return appContextBody(context) as never;
@@ -145,7 +145,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request, reply) => {
       const application = await applicationOf(request);
-      const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request));
+      const file = await clientDownload(deps, application, request.params.file_id, presentedUser(request), callerOf(request), request.actor);
       signing.streamsStoredFile(request, file);
       return sendFile(deps, request, reply, file);
     },
@@ -160,28 +160,28 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       },
       config: { errors: ['INVALID_CREDENTIALS', 'DEVICE_REQUIRED', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED'] },
     },
-    async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request))),
+    async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request), request.actor)),
   );
 
   // ---- User variables (docs/api.md, User variables): the authenticated user's own ----
   const VariableParams = Type.Object({ name: UserVariableName }, closed);
 
   app.get('/user_variables', { schema: { response: answers({ 200: Type.Array(UserVariable) }) }, config: { errors: USER_CREDENTIAL_ERRORS } }, async (request) =>
-    (await listOwnVariables(deps, await applicationOf(request), presentedUser(request), callerOf(request))).map(userVariableJson),
+    (await listOwnVariables(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.actor)).map(userVariableJson),
   );
 
   app.get('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 200: UserVariable }) }, config: { errors: OWN_VARIABLE_ERRORS } }, async (request) =>
-    userVariableJson(await readOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name)),
+    userVariableJson(await readOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.actor)),
   );
 
   app.put(
     '/user_variables/:name',
     { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: OWN_VARIABLE_SET_ERRORS } },
-    async (request) => userVariableJson(await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value)),
+    async (request) => userVariableJson(await writeOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.body.value, request.actor)),
   );
 
   app.delete('/user_variables/:name', { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: OWN_VARIABLE_DELETE_ERRORS } }, async (request, reply) => {
-    await deleteOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name);
+    await deleteOwnVariable(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.name, request.actor);
     return reply.code(204).send();
   });
 
@@ -192,7 +192,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL', 'NOT_A_PASSWORD_USER', 'BANNED', 'TIMED_OUT'] },
     },
     async (request, reply) => {
-      await changePassword(deps, await applicationOf(request), request.body, callerOf(request));
+      await changePassword(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return reply.code(204).send();
     },
   );
@@ -205,7 +205,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: ['INVALID_CREDENTIALS', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'RESET_DISABLED', 'RESET_COOLDOWN'] },
     },
     async (request) => {
-      const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request));
+      const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return { next_reset_at: toIso(nextResetAt) };
     },
   );

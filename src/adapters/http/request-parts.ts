@@ -29,7 +29,7 @@ export function bearer(request: FastifyRequest): string | undefined {
  */
 export function callerOf(request: FastifyRequest): Caller {
   const raw = request.ip ?? '';
-  // Asked several times a request (the actor scope, request signing, the route), and a
+  // Asked several times a request (the request's actor, request signing, the route), and a
   // connection's requests mostly come from one address: parsed once per connection and address.
   const socket = request.raw.socket as object | null | undefined;
   if (socket == null) return parseCaller(raw);

@@ -68,7 +68,7 @@ export function requestSigning(app: FastifyInstance, deps: Deps): RequestSigning
         signature: header(request, 'x-signature'),
         base: () => base(request),
       };
-      return checkRequestSignature(deps, application, presented, callerOf(request));
+      return checkRequestSignature(deps, application, presented, callerOf(request), request.actor);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { actorScopeHooks } from './actor-scope-hooks.js';
+import { requestActors } from './request-actor.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../application/deps.js';
@@ -188,7 +188,7 @@ export async function buildHttpApp(options: HttpOptions): Promise<FastifyInstanc
       });
   }
   lingeringClose(app);
-  actorScopeHooks(app);
+  requestActors(app);
   bodyDeadline(app);
   refuseUnstorableText(app);
 

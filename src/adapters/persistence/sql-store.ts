@@ -6,7 +6,7 @@ import type { Dialect } from './dialect.js';
 import { answeringUnreachable } from './unreachable-database.js';
 import { banStore } from './store/ban-store.js';
 import { contentStore } from './store/content-store.js';
-import { eventStore } from './store/event-log.js';
+import { eventStore, eventWriter } from './store/event-log.js';
 import { fileStore } from './store/file-store.js';
 import { lookups } from './store/lookups.js';
 import { jobQueue } from './store/job-queue.js';
@@ -60,23 +60,25 @@ export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
 export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const { dialect, inFlight } = counted(opened);
   const reads = lookups(dialect);
+  const auditKey = options.auditKey ?? UNKEYED_AUDIT_KEY;
+  const recordEvents = eventWriter(dialect, auditKey);
   return answeringUnreachable<Store>(
     {
       ...ownerStore(dialect),
-      ...applicationStore(dialect, reads),
+      ...applicationStore(dialect, reads, recordEvents),
       ...overviewStore(dialect),
-      ...licenseStore(dialect, reads),
-      ...userStore(dialect, reads),
-      ...userVariableStore(dialect),
-      ...sessionStore(dialect, reads),
-      ...banStore(dialect, reads),
+      ...licenseStore(dialect, reads, recordEvents),
+      ...userStore(dialect, reads, recordEvents),
+      ...userVariableStore(dialect, recordEvents),
+      ...sessionStore(dialect, reads, recordEvents),
+      ...banStore(dialect, reads, recordEvents),
       ...throttleStore(dialect),
       ...requestNonceStore(dialect),
-      ...contentStore(dialect, reads),
-      ...fileStore(dialect, reads),
-      ...jobQueue(dialect),
-      ...eventStore(dialect, options.auditKey ?? UNKEYED_AUDIT_KEY),
-      ...webhookStore(dialect),
+      ...contentStore(dialect, reads, recordEvents),
+      ...fileStore(dialect, reads, recordEvents),
+      ...jobQueue(dialect, recordEvents),
+      ...eventStore(dialect, auditKey, recordEvents),
+      ...webhookStore(dialect, recordEvents),
       databaseLoad: () => ({ inFlight: inFlight(), connections: options.connections ?? 1 }),
       refreshStatistics: options.refreshStatistics ?? (async () => []),
       ping: () => dialect.ping(),

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { type AnnouncementStatus, validateWindow } from '../../domain/announcements.js';
 import { validateName } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
@@ -26,6 +27,7 @@ export async function createAnnouncement(
   owner: OwnerRecord,
   appId: string,
   input: AnnouncementInput,
+  actor: Actor,
 ): Promise<AnnouncementRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const title = validateName('title', input.title, ANNOUNCEMENT_TITLE_MAX);
@@ -38,7 +40,7 @@ export async function createAnnouncement(
     applicationId: app.id,
     createdAt: deps.clock.now(),
   };
-  await deps.store.createAnnouncement(record);
+  await deps.store.createAnnouncement(record, actor);
   return record;
 }
 
@@ -57,17 +59,18 @@ export async function updateAnnouncement(
   appId: string,
   id: string,
   patch: Partial<AnnouncementInput>,
+  actor: Actor,
 ): Promise<AnnouncementRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const given: AnnouncementPatch = { ...patch };
   if (patch.contentHtml !== undefined) given.contentHtml = deps.html.sanitize(patch.contentHtml);
   if (patch.title !== undefined) given.title = validateName('title', patch.title, ANNOUNCEMENT_TITLE_MAX);
-  const next = await deps.store.patchAnnouncement(app.id, id, given, deps.clock.now());
+  const next = await deps.store.patchAnnouncement(app.id, id, given, deps.clock.now(), actor);
   if (next === null) throw notFound();
   return next;
 }
 
-export async function deleteAnnouncement(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string, id: string): Promise<void> {
+export async function deleteAnnouncement(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & ContentStore }, owner: OwnerRecord, appId: string, id: string, actor: Actor): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.deleteAnnouncement(app.id, id, deps.clock.now()))) throw notFound();
+  if (!(await deps.store.deleteAnnouncement(app.id, id, deps.clock.now(), actor))) throw notFound();
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { type ApplicationSettings, defaultSettings, validateName, validateSettings } from '../../domain/application-settings.js';
 import { DomainError } from '../../domain/errors.js';
 import { keyPrefixes, type Deps } from '../deps.js';
@@ -89,10 +90,11 @@ export async function updateApplication(
   owner: OwnerRecord,
   appId: string,
   input: { name?: string; settings: Partial<ApplicationSettings> },
+  actor: Actor,
 ): Promise<ApplicationRecord> {
   const app = await ownedApplication(deps, owner, appId);
   const name = input.name === undefined ? undefined : validateName('name', input.name, APPLICATION_NAME_MAX);
-  const updated = await deps.store.patchApplication(app.id, { ...(name === undefined ? {} : { name }), settings: input.settings }, deps.clock.now());
+  const updated = await deps.store.patchApplication(app.id, { ...(name === undefined ? {} : { name }), settings: input.settings }, deps.clock.now(), actor);
   if (updated === null) throw notFound();
   return updated;
 }
@@ -107,24 +109,30 @@ export async function deleteApplication(deps: { store: ApplicationStore }, owner
  * is replaced); the request signing key rotated out is kept, with when, so request signing accepts
  * it for the signature window more.
  */
-export async function rotateCredential(deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string, kind: RotatableCredential): Promise<string> {
+export async function rotateCredential(
+  deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore },
+  owner: OwnerRecord,
+  appId: string,
+  kind: RotatableCredential,
+  actor: Actor,
+): Promise<string> {
   const app = await ownedApplication(deps, owner, appId);
   if (kind === 'request_signing_key') {
     const key = newRequestSigningKey(deps);
-    if ((await deps.store.rotateRequestSigningKey(app.id, key.sealed, deps.clock.now())) === null) throw notFound();
+    if ((await deps.store.rotateRequestSigningKey(app.id, key.sealed, deps.clock.now(), actor)) === null) throw notFound();
     return key.value;
   }
   const value = deps.secrets.issue(kind === 'api_secret' ? keyPrefixes.apiSecret : keyPrefixes.adminApiKey);
   const digest = deps.secrets.digest(value);
   const patch = kind === 'api_secret' ? { apiSecretDigest: digest } : { adminApiKeyDigest: digest };
-  if ((await deps.store.updateApplication(app.id, patch, deps.clock.now())) === null) throw notFound();
+  if ((await deps.store.updateApplication(app.id, patch, deps.clock.now(), actor)) === null) throw notFound();
   return value;
 }
 
 /** A new response signing key becomes current; the one it replaces keeps signing as the previous key. */
-export async function rotateResponseSigningKey(deps: Pick<Deps, 'responseKeys' | 'clock'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
+export async function rotateResponseSigningKey(deps: Pick<Deps, 'responseKeys' | 'clock'> & { store: ApplicationStore }, owner: OwnerRecord, appId: string, actor: Actor): Promise<ApplicationRecord> {
   const app = await ownedApplication(deps, owner, appId);
-  const updated = await deps.store.rotateResponseSigningKey(app.id, deps.responseKeys.generate(), deps.clock.now());
+  const updated = await deps.store.rotateResponseSigningKey(app.id, deps.responseKeys.generate(), deps.clock.now(), actor);
   if (updated === null) throw notFound();
   return updated;
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { parseIpAddress } from '../../domain/ip-address.js';
 import type { BanType } from '../../domain/bans.js';
 import { DomainError, validationError } from '../../domain/errors.js';
@@ -54,12 +55,18 @@ export async function addBan(
   owner: OwnerRecord,
   appId: string,
   input: { type: BanType; value: string; reason?: string | null },
+  actor: Actor,
 ): Promise<ShownBan> {
   const app = await ownedApplication(deps, owner, appId);
   const { stored, shown } = await resolveValue(deps, app, input.type, input.value);
   const reason = input.reason === undefined || input.reason === null || input.reason.trim() === '' ? null : input.reason;
   const now = deps.clock.now();
-  const [ban] = await deps.store.addBans(app.id, [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now, propagatedFrom: null, expiresAt: null }], now);
+  const [ban] = await deps.store.addBans(
+    app.id,
+    [{ id: deps.ids.uuid(), applicationId: app.id, type: input.type, value: stored, reason, createdAt: now, propagatedFrom: null, expiresAt: null }],
+    now,
+    actor,
+  );
   if (ban === undefined) throw new Error('the store returned no ban for the one it was given');
   return { ban, shownValue: shown };
 }
@@ -78,7 +85,14 @@ export async function listBans(deps: Pick<Deps, 'clock' | 'secrets'> & { store: 
 }
 
 /** Lifts a ban; with `cascade`, also the bans it propagated. */
-export async function deleteBan(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & BanStore }, owner: OwnerRecord, appId: string, banId: string, options: { cascade: boolean }): Promise<void> {
+export async function deleteBan(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & BanStore },
+  owner: OwnerRecord,
+  appId: string,
+  banId: string,
+  options: { cascade: boolean },
+  actor: Actor,
+): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.deleteBan(app.id, banId, deps.clock.now(), options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
+  if (!(await deps.store.deleteBan(app.id, banId, deps.clock.now(), actor, options))) throw new DomainError('BAN_NOT_FOUND', 'no such ban');
 }

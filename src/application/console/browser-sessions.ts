@@ -5,6 +5,7 @@ import { BROWSER_SESSION_MS, type ConsoleCredentialSource, isForeignOrigin, need
 import { DomainError } from '../../domain/errors.js';
 import type { Caller, Deps } from '../deps.js';
 import { type ConsoleIdentity, type ConsoleTokenDeps, issueConsoleToken, type OwnerSignInDeps, resolveConsoleToken, type TokenIssueDeps, verifyOwnerSignIn } from './owners.js';
+import type { Actor } from '../events/actor.js';
 
 /** What a console request presents, as the HTTP adapter read it. */
 export interface ConsoleRequest {
@@ -46,9 +47,10 @@ export async function signInBrowser(
   deps: OwnerSignInDeps & TokenIssueDeps,
   input: { email: string; password: string; origin: string | undefined; own: ConsoleRequest['own'] },
   caller: Caller,
+  actor: Actor,
 ): Promise<BrowserSession> {
   if (isForeignOrigin(input.origin, input.own)) throw rejected('cross-origin sign-in refused');
-  const owner = await verifyOwnerSignIn(deps, input.email, input.password, caller);
+  const owner = await verifyOwnerSignIn(deps, input.email, input.password, caller, actor);
   const session = await issueConsoleToken(deps, owner, deps.clock.now() + BROWSER_SESSION_MS);
   return { ...session, csrfToken: csrfTokenOf(deps, session.token) };
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { DomainError } from '../../domain/errors.js';
 import { canonicalLicenseCode, formatLicenseCode, LICENSE_CODE_BYTES, validateLicenseMinutes } from '../../domain/license.js';
 import type { Deps } from '../deps.js';
@@ -21,6 +22,7 @@ export async function createLicenses(
   owner: OwnerRecord,
   appId: string,
   input: { count: number; minutes: number | null; note?: string | null },
+  actor: Actor,
 ): Promise<IssuedLicense[]> {
   const app = await ownedApplication(deps, owner, appId);
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > LICENSE_BATCH_MAX) {
@@ -50,7 +52,10 @@ export async function createLicenses(
       },
     });
   }
-  await deps.store.insertLicenses(issued.map((l) => l.license));
+  await deps.store.insertLicenses(
+    issued.map((l) => l.license),
+    actor,
+  );
   return issued;
 }
 
@@ -76,9 +81,9 @@ export async function getLicense(deps: Pick<Deps, 'secrets'> & { store: Applicat
 }
 
 /** Only an unused license can be deleted: a used one is part of a membership's history. */
-export async function deleteLicense(deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore & LicenseStore }, owner: OwnerRecord, appId: string, code: string): Promise<void> {
+export async function deleteLicense(deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore & LicenseStore }, owner: OwnerRecord, appId: string, code: string, actor: Actor): Promise<void> {
   const { license } = await getLicense(deps, owner, appId, code);
-  const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id, deps.clock.now());
+  const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id, deps.clock.now(), actor);
   if (outcome === 'missing') throw notFound();
   if (outcome === 'used') throw new DomainError('LICENSE_CONSUMED', 'a used license cannot be deleted');
 }

@@ -1,5 +1,5 @@
+import type { Actor } from '../events/actor.js';
 import type { ApplicationStore } from '../ports/application-store.js';
-import { actingAs, currentActor } from '../events/actor-scope.js';
 import { ownerSignedIn } from '../events/refusals.js';
 import { consoleTokenLive, consoleTokenNeedsTouch } from '../../domain/console-session.js';
 import { acceptNewPassword, presentedPassword, validateEmail } from '../../domain/credentials-policy.js';
@@ -64,7 +64,7 @@ export async function createOwner(deps: TokenIssueDeps & Pick<Deps, 'hasher'>, e
  * costs the same and answers the same as a wrong password. Returns the owner; the caller issues
  * the kind of token it needs.
  */
-export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, password: string, caller: Caller, field = 'password'): Promise<OwnerRecord> {
+export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, password: string, caller: Caller, actor: Actor, field = 'password'): Promise<OwnerRecord> {
   const pw = presentedPassword(password, field);
   const key = email.trim().toLowerCase();
   const attempt = { applicationId: CONSOLE_THROTTLE_SCOPE, accountKey: accountKeys.owner(key), ip: caller.ip, now: deps.clock.now() };
@@ -81,6 +81,7 @@ export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, pa
         }
         return (await work.verify(found.passwordHash, pw)) ? found : null;
       },
+      actor,
       async () => {
         const known = await deps.store.findOwnerByEmail(key);
         return known !== null && (await deps.store.hasOwnerSignedInFrom(known.id, caller.ip));
@@ -89,7 +90,7 @@ export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, pa
     if (owner === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid email or password');
     if (deps.hasher.needsRehash(owner.passwordHash)) await deps.store.updateOwnerPasswordHash(owner.id, await work.hash(pw));
     await deps.store.recordOwnerIp(owner.id, caller.ip, deps.clock.now());
-    await recordSignIn(deps, owner);
+    await recordSignIn(deps, owner, actor);
     return owner;
   });
 }
@@ -98,12 +99,10 @@ export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, pa
  * `owner.signed_in`, audit-only, in the log of each of the owner's applications (an owner has no
  * log of their own), as the owner now known, from the caller's address.
  */
-async function recordSignIn(deps: OwnerSignInDeps, owner: OwnerRecord): Promise<void> {
-  const actor = { type: 'owner' as const, id: owner.id, ip: currentActor().ip };
+async function recordSignIn(deps: OwnerSignInDeps, owner: OwnerRecord, caller: Actor): Promise<void> {
+  const actor: Actor = { type: 'owner', id: owner.id, ip: caller.ip };
   const now = deps.clock.now();
-  await actingAs({ actor }, async () => {
-    for (const app of await deps.store.listApplications(owner.id)) await deps.store.recordEvent(ownerSignedIn(app.id, owner, actor.ip === null ? 'cli' : 'console'), now);
-  });
+  for (const app of await deps.store.listApplications(owner.id)) await deps.store.recordEvent(ownerSignedIn(app.id, owner, actor.ip === null ? 'cli' : 'console'), now, actor);
 }
 
 /** Lifts every sign-in lock on the owner's account, at every address (CLI `owner unlock`). */
@@ -125,8 +124,8 @@ export async function resetOwnerPassword(deps: Pick<Deps, 'clock' | 'hasher'> & 
 }
 
 /** `POST /login`: a console token that lives until revoked (CLI, scripts). */
-export async function loginOwner(deps: OwnerSignInDeps & TokenIssueDeps, email: string, password: string, caller: Caller): Promise<OwnerSession> {
-  return issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, caller));
+export async function loginOwner(deps: OwnerSignInDeps & TokenIssueDeps, email: string, password: string, caller: Caller, actor: Actor): Promise<OwnerSession> {
+  return issueConsoleToken(deps, await verifyOwnerSignIn(deps, email, password, caller, actor));
 }
 
 /** A console token and the owner it admits. */
@@ -163,10 +162,10 @@ export async function revokeConsoleToken(deps: Pick<Deps, 'clock'> & { store: Ow
  * the owner, so whoever holds an old one is signed out; the caller's own token keeps working.
  * Returns how many tokens were revoked.
  */
-export async function changeOwnerPassword(deps: OwnerSignInDeps, caller: ConsoleIdentity, input: { currentPassword: string; newPassword: string }, from: Caller): Promise<number> {
+export async function changeOwnerPassword(deps: OwnerSignInDeps, caller: ConsoleIdentity, input: { currentPassword: string; newPassword: string }, from: Caller, actor: Actor): Promise<number> {
   // A new password that could never be accepted is refused before it costs a sign-in attempt.
   const accepted = acceptNewPassword(input.newPassword, 8, 'new_password');
-  const owner = await verifyOwnerSignIn(deps, caller.owner.email, input.currentPassword, from, 'current_password');
+  const owner = await verifyOwnerSignIn(deps, caller.owner.email, input.currentPassword, from, actor, 'current_password');
   const hash = await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(accepted));
   await deps.store.updateOwnerPasswordHash(owner.id, hash);
   return deps.store.revokeConsoleTokensOf(owner.id, caller.token.id, deps.clock.now());

@@ -5,6 +5,7 @@ import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, OwnerRecord, UserVariableRecord } from '../records.js';
 import { deleteVariableOfUser, listVariablesOfUser, readVariableOfUser, type UserVariableDeps, writeVariableOfUser } from '../user-variables.js';
 import { ownedUser } from './applications.js';
+import type { Actor } from '../events/actor.js';
 
 type Deps = UserVariableDeps & { store: ApplicationStore & UserStore };
 
@@ -21,10 +22,10 @@ export async function getUserVariable(deps: Deps, owner: OwnerRecord, appId: str
   return readVariableOfUser(deps, await applicationOfUser(deps, owner, appId, userId), userId, name);
 }
 
-export async function putUserVariable(deps: Deps, owner: OwnerRecord, appId: string, userId: string, name: string, value: string): Promise<UserVariableRecord> {
-  return writeVariableOfUser(deps, await applicationOfUser(deps, owner, appId, userId), userId, name, value);
+export async function putUserVariable(deps: Deps, owner: OwnerRecord, appId: string, userId: string, name: string, value: string, actor: Actor): Promise<UserVariableRecord> {
+  return writeVariableOfUser(deps, await applicationOfUser(deps, owner, appId, userId), userId, name, value, actor);
 }
 
-export async function deleteUserVariable(deps: Deps, owner: OwnerRecord, appId: string, userId: string, name: string): Promise<void> {
-  await deleteVariableOfUser(deps, await applicationOfUser(deps, owner, appId, userId), userId, name);
+export async function deleteUserVariable(deps: Deps, owner: OwnerRecord, appId: string, userId: string, name: string, actor: Actor): Promise<void> {
+  await deleteVariableOfUser(deps, await applicationOfUser(deps, owner, appId, userId), userId, name, actor);
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { validateUserLimits } from '../../domain/application-settings.js';
 import { nextDeviceResetAt } from '../../domain/device-reset.js';
 import { DomainError, validationError } from '../../domain/errors.js';
@@ -81,9 +82,10 @@ export async function setUserPassword(
   appId: string,
   userId: string,
   password: string,
+  actor: Actor,
 ): Promise<void> {
   const { app, user } = await ownedUser(deps, owner, appId, userId);
-  if (!(await setNewPassword(deps, app, user, password))) throw notFound();
+  if (!(await setNewPassword(deps, app, user, password, actor))) throw notFound();
 }
 
 export async function updateUserLimits(
@@ -106,32 +108,40 @@ export async function timeOutUser(
   appId: string,
   userId: string,
   input: { until: Instant; reason?: string | null },
+  actor: Actor,
 ): Promise<UserTimeout> {
   const app = await ownedApplication(deps, owner, appId);
   const now = deps.clock.now();
   validateTimeout(input.until, now);
   const reason = input.reason === undefined || input.reason === null || input.reason.trim() === '' ? null : input.reason;
   const timeout: UserTimeout = { until: input.until, reason };
-  if (!(await deps.store.setUserTimeout(app.id, userId, timeout, now))) throw notFound();
+  if (!(await deps.store.setUserTimeout(app.id, userId, timeout, now, actor))) throw notFound();
   return timeout;
 }
 
-export async function liftTimeout(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string): Promise<void> {
+export async function liftTimeout(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string, actor: Actor): Promise<void> {
   const app = await ownedApplication(deps, owner, appId);
-  if (!(await deps.store.setUserTimeout(app.id, userId, null, deps.clock.now()))) throw notFound();
+  if (!(await deps.store.setUserTimeout(app.id, userId, null, deps.clock.now(), actor))) throw notFound();
 }
 
-export async function deleteDevice(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string, deviceId: string): Promise<void> {
+export async function deleteDevice(
+  deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore },
+  owner: OwnerRecord,
+  appId: string,
+  userId: string,
+  deviceId: string,
+  actor: Actor,
+): Promise<void> {
   // A missing user answers USER_NOT_FOUND; a device that is not the user's, DEVICE_NOT_FOUND.
   const { app } = await ownedUser(deps, owner, appId, userId);
-  if (!(await deps.store.deleteDevice(app.id, userId, deviceId, deps.clock.now()))) {
+  if (!(await deps.store.deleteDevice(app.id, userId, deviceId, deps.clock.now(), actor))) {
     throw new DomainError('DEVICE_NOT_FOUND', 'no such device');
   }
 }
 
-export async function revokeSessions(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string): Promise<number> {
+export async function revokeSessions(deps: Pick<Deps, 'clock'> & { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string, actor: Actor): Promise<number> {
   const { app } = await ownedUser(deps, owner, appId, userId);
-  return deps.store.revokeUserSessions(app.id, userId, deps.clock.now());
+  return deps.store.revokeUserSessions(app.id, userId, deps.clock.now(), actor);
 }
 
 /** Lifts every sign-in lock on the user, at every address (docs/choices.md, "Throttling"). */
@@ -148,6 +158,7 @@ export async function adjustMemberships(
   appId: string,
   userIds: string[],
   change: BulkChange,
+  actor: Actor,
 ): Promise<number> {
   const app = await ownedApplication(deps, owner, appId);
   if (userIds.length < 1 || userIds.length > ADJUSTMENT_USERS_MAX) {
@@ -156,5 +167,5 @@ export async function adjustMemberships(
   const reason = change.reason === undefined || change.reason === null || change.reason.trim() === '' ? null : change.reason;
   const normalized: BulkChange = { ...change, reason };
   validateBulkChange(normalized);
-  return deps.store.bulkAdjust(app.id, userIds, normalized, deps.clock.now(), () => deps.ids.uuid());
+  return deps.store.bulkAdjust(app.id, userIds, normalized, deps.clock.now(), () => deps.ids.uuid(), actor);
 }

@@ -9,6 +9,7 @@ import type { ApplicationStore } from '../ports/application-store.js';
 import type { WebhookDeliveryRecord, WebhookEndpointChange, WebhookEndpointRecord, WebhookStore } from '../ports/webhook-store.js';
 import type { OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
+import type { Actor } from '../events/actor.js';
 
 /** Deliveries a listing shows: the newest this many. */
 export const DELIVERIES_LISTED = 100;
@@ -48,6 +49,7 @@ export async function createWebhook(
   owner: OwnerRecord,
   appId: string,
   input: { url: string; events: string[]; description?: string | null },
+  actor: Actor,
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const app = await ownedApplication(deps, owner, appId);
   const events = validEvents(input.events);
@@ -69,7 +71,7 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.insertWebhookEndpoint(endpoint);
+  await deps.store.insertWebhookEndpoint(endpoint, actor);
   return { endpoint, secret };
 }
 
@@ -84,6 +86,7 @@ export async function updateWebhook(
   appId: string,
   endpointId: string,
   input: { url?: string; events?: string[]; description?: string | null; enabled?: boolean },
+  actor: Actor,
 ): Promise<WebhookEndpointRecord> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
   const change: WebhookEndpointChange = {};
@@ -98,14 +101,14 @@ export async function updateWebhook(
     // Turned back on by the owner: whatever made it fail or be disabled is theirs to have fixed.
     if (input.enabled) Object.assign(change, { disabledReason: null, failingSince: null });
   }
-  const updated = await deps.store.updateWebhookEndpoint(endpoint.applicationId, endpoint.id, change, deps.clock.now());
+  const updated = await deps.store.updateWebhookEndpoint(endpoint.applicationId, endpoint.id, change, deps.clock.now(), actor);
   if (updated === null) throw notFound();
   return updated;
 }
 
-export async function deleteWebhook(deps: ConsoleDeps & Pick<Deps, 'clock'>, owner: OwnerRecord, appId: string, endpointId: string): Promise<void> {
+export async function deleteWebhook(deps: ConsoleDeps & Pick<Deps, 'clock'>, owner: OwnerRecord, appId: string, endpointId: string, actor: Actor): Promise<void> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
-  if (!(await deps.store.deleteWebhookEndpoint(endpoint.applicationId, endpoint.id, deps.clock.now()))) throw notFound();
+  if (!(await deps.store.deleteWebhookEndpoint(endpoint.applicationId, endpoint.id, deps.clock.now(), actor))) throw notFound();
 }
 
 /** A new secret; the one it replaces keeps signing beside it for PREVIOUS_SECRET_MS. */
@@ -114,11 +117,12 @@ export async function rotateWebhookSecret(
   owner: OwnerRecord,
   appId: string,
   endpointId: string,
+  actor: Actor,
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
   const { secret, sealed } = newSecret(deps);
   const now = deps.clock.now();
-  const rotated = await deps.store.rotateWebhookSecret(endpoint.applicationId, endpoint.id, sealed, now + PREVIOUS_SECRET_MS, now);
+  const rotated = await deps.store.rotateWebhookSecret(endpoint.applicationId, endpoint.id, sealed, now + PREVIOUS_SECRET_MS, now, actor);
   if (rotated === null) throw notFound();
   return { endpoint: rotated, secret };
 }
@@ -131,9 +135,9 @@ export const webhookTested = (endpoint: WebhookEndpointRecord): EventDraft => ({
   data: { endpoint_id: endpoint.id, message: 'A test event sent from the console.' },
 });
 
-export async function testWebhook(deps: Pick<Deps, 'clock'> & ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string): Promise<void> {
+export async function testWebhook(deps: Pick<Deps, 'clock'> & ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string, actor: Actor): Promise<void> {
   const endpoint = await ownedEndpoint(deps, owner, appId, endpointId);
-  await deps.store.recordWebhookTest(webhookTested(endpoint), deps.clock.now());
+  await deps.store.recordWebhookTest(webhookTested(endpoint), deps.clock.now(), actor);
 }
 
 export async function listWebhookDeliveries(deps: ConsoleDeps, owner: OwnerRecord, appId: string, endpointId: string): Promise<WebhookDeliveryRecord[]> {

@@ -4,7 +4,7 @@
 // one; the store makes instances skip an application another is linking.
 import type { Deps } from '../deps.js';
 import type { EventStore } from '../ports/event-store.js';
-import { actingAs, SYSTEM } from './actor-scope.js';
+import { SYSTEM } from './actor.js';
 
 /** Events linked per store call: one transaction per application holds at most this many. */
 const BATCH = 500;
@@ -28,7 +28,7 @@ export function createAuditChainer(
   async function drain(): Promise<number> {
     // Once per process: chains linked before keying get a keyed entry that covers them.
     if (!reanchored) {
-      await deps.store.reanchorUnkeyedChains(deps.clock.now());
+      await deps.store.reanchorUnkeyedChains(deps.clock.now(), SYSTEM);
       reanchored = true;
     }
     let total = 0;
@@ -42,7 +42,7 @@ export function createAuditChainer(
   /** One pass at a time: a poll while one runs is skipped (the pass links what the poll would have). */
   function pass(): void {
     if (running !== null) return;
-    running = actingAs({ actor: SYSTEM }, drain).then(
+    running = drain().then(
       () => {},
       (error: unknown) => options.onError?.(error),
     );

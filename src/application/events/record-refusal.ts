@@ -4,15 +4,16 @@ import { DomainError } from '../../domain/errors.js';
 import type { Deps } from '../deps.js';
 import type { EventDraft } from './event-draft.js';
 import type { EventStore } from '../ports/event-store.js';
+import type { Actor } from './actor.js';
 
 export type RefusalDeps = Pick<Deps, 'clock'> & { store: Pick<EventStore, 'recordEvent'> };
 
 /** Runs `work`; a DomainError of `code` is recorded as `draft()` and rethrown. */
-export async function recordingRefusal<T>(deps: RefusalDeps, code: string, draft: () => EventDraft, work: () => Promise<T>): Promise<T> {
+export async function recordingRefusal<T>(deps: RefusalDeps, code: string, draft: () => EventDraft, work: () => Promise<T>, actor: Actor): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DomainError && error.code === code) await deps.store.recordEvent(draft(), deps.clock.now());
+    if (error instanceof DomainError && error.code === code) await deps.store.recordEvent(draft(), deps.clock.now(), actor);
     throw error;
   }
 }

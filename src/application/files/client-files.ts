@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { loginRequired } from '../../domain/errors.js';
 import { isDownloadable, fileNotFound } from '../../domain/files.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
@@ -20,8 +21,8 @@ export function clientFiles(files: readonly FileRecord[], audience: Audience): F
  * client acts on); ids of no file or of another application's file answer 404, as does a file
  * whose contents are not stored yet.
  */
-export async function clientDownload(deps: ReaderDeps & { store: FileStore }, app: ApplicationRecord, fileId: string, presented: PresentedUser, caller: Caller): Promise<FileRecord> {
-  const user = await authenticateReader(deps, app, presented, caller);
+export async function clientDownload(deps: ReaderDeps & { store: FileStore }, app: ApplicationRecord, fileId: string, presented: PresentedUser, caller: Caller, actor: Actor): Promise<FileRecord> {
+  const user = await authenticateReader(deps, app, presented, caller, actor);
   const file = await deps.store.findFile(app.id, fileId);
   if (file === null) throw fileNotFound();
   const audience: Audience = user === null ? 'anonymous' : 'member';

@@ -7,6 +7,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { JobRecord } from '../records.js';
 import { discardBlobs } from './uploads.js';
 import { createWorkerPool } from '../worker-pool.js';
+import { SYSTEM } from '../events/actor.js';
 
 /**
  * Staged bytes are read in pieces this large. The main thread sets the pace of processing (the
@@ -121,7 +122,7 @@ async function runJob(deps: FileProcessorDeps, job: JobRecord, options: FileProc
   );
   try {
     const contents = await produce(deps, job, options, aborter.signal);
-    const done = await deps.store.completeJob(job.id, workerId, contents, deps.clock.now());
+    const done = await deps.store.completeJob(job.id, workerId, contents, deps.clock.now(), SYSTEM);
     // Lost: the job was taken over (its new owner publishes under its own key) or superseded;
     // what this claim published is nobody's.
     await discardBlobs(deps, done === 'lost' ? [contents.blobKey] : done);
@@ -129,7 +130,7 @@ async function runJob(deps: FileProcessorDeps, job: JobRecord, options: FileProc
     if (aborter.signal.aborted) return;
     options.onError?.(error, job);
     const final = job.attempts >= JOB_MAX_ATTEMPTS;
-    const done = await deps.store.failJob(job.id, workerId, processingErrorOf(error), deps.clock.now(), final ? null : retryDelay(job.attempts));
+    const done = await deps.store.failJob(job.id, workerId, processingErrorOf(error), deps.clock.now(), final ? null : retryDelay(job.attempts), SYSTEM);
     if (done !== 'lost') await discardBlobs(deps, done);
   } finally {
     clearInterval(heartbeat);

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { acceptFileName, acceptUpload, fileNotFound, type FileSource } from '../../domain/files.js';
 import type { Deps } from '../deps.js';
 import type { FileMetadataPatch, FileStore } from '../ports/file-store.js';
@@ -124,8 +125,8 @@ export async function updateFile(
 }
 
 /** Deletes the row first, then the bytes: a crash in between leaves only orphans, which are swept. */
-export async function deleteFile(deps: Pick<Deps, 'blobs' | 'clock'> & { store: FileStore }, app: ApplicationRecord, fileId: string): Promise<void> {
-  const keys = await deps.store.deleteFile(app.id, fileId, deps.clock.now());
+export async function deleteFile(deps: Pick<Deps, 'blobs' | 'clock'> & { store: FileStore }, app: ApplicationRecord, fileId: string, actor: Actor): Promise<void> {
+  const keys = await deps.store.deleteFile(app.id, fileId, deps.clock.now(), actor);
   if (keys === null) throw fileNotFound();
   await discardBlobs(deps, keys);
 }

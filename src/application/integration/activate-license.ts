@@ -1,3 +1,4 @@
+import { type Actor, identified } from '../events/actor.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
@@ -24,9 +25,11 @@ export async function activateLicense(
   app: ApplicationRecord,
   body: { code: string; username: string; password: string; hardware_id?: string },
   caller: Caller,
+  actor: Actor,
 ): Promise<AdjustmentRecord> {
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const user = await checkPassword(deps, app, body.username, body.password, caller);
+  const user = await checkPassword(deps, app, body.username, body.password, caller, actor);
+  const acting = identified(actor, user.id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
   // The code is a second credential with its own counter for the account presenting it: a user
@@ -38,11 +41,12 @@ export async function activateLicense(
     deps,
     attempt,
     async () => (digest === null ? null : deps.store.findLicenseByDigest(app.id, digest)),
+    acting,
     () => signedInFrom(deps, user, caller),
   );
   const redeemed = await deps.store.redeemedLicenseIds(app.id, user.id);
   const licenseIds = license === null ? redeemed : [...redeemed, license.id];
-  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, userProof(deps, app, user));
+  await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, acting, userProof(deps, app, user));
   if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
   const adjustment = await recordingRefusal(
@@ -50,14 +54,18 @@ export async function activateLicense(
     'DEVICE_LIMIT_REACHED',
     () => deviceLimitReached(app.id, user, hardwareId),
     () =>
-      deps.store.activateLicense({
-        applicationId: app.id,
-        userId: user.id,
-        licenseDigest: digest,
-        adjustmentId: deps.ids.uuid(),
-        device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-        now,
-      }),
+      deps.store.activateLicense(
+        {
+          applicationId: app.id,
+          userId: user.id,
+          licenseDigest: digest,
+          adjustmentId: deps.ids.uuid(),
+          device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+          now,
+        },
+        acting,
+      ),
+    acting,
   );
   return adjustment;
 }

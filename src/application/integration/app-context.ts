@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { liveAnnouncements } from '../../domain/announcements.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
@@ -30,8 +31,8 @@ function visibleContent(content: ApplicationContent, audience: Audience): Pick<A
   return (sets[audience] ??= { variables: visibleTo(content.variables, audience), files: clientFiles(content.files, audience) });
 }
 
-export async function appContext(deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>, app: ApplicationRecord, presented: PresentedUser, caller: Caller): Promise<AppContext> {
-  const user = await authenticateReader(deps, app, presented, caller);
+export async function appContext(deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>, app: ApplicationRecord, presented: PresentedUser, caller: Caller, actor: Actor): Promise<AppContext> {
+  const user = await authenticateReader(deps, app, presented, caller, actor);
   const content = await deps.content.contentOf(app);
   const now = deps.clock.now();
   // An authenticated user reaching here has an active membership (checked above): a member.

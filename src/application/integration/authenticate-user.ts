@@ -1,5 +1,5 @@
+import { type Actor, identified } from '../events/actor.js';
 import type { TokenAccess } from '../authenticate-application.js';
-import { identifyCurrentActor } from '../events/actor-scope.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
@@ -52,7 +52,6 @@ function checkSession(deps: LiveSessionDeps, app: ApplicationRecord, token: stri
   }
   const rejection = sessionRejection(session, deps.clock.now());
   if (session === null || rejection !== null) throw rejection ?? invalidToken();
-  identifyCurrentActor(session.userId);
   return session;
 }
 
@@ -66,7 +65,7 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
 }
 
 /** Token authentication: a live session, and a user still allowed in. */
-async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller, read: TokenAccess | undefined): Promise<UserRecord> {
+async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller, read: TokenAccess | undefined, actor: Actor): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = claimsOf(deps, app, token);
   // The signed token names its user, so the user and their licenses are read with the session,
@@ -84,12 +83,12 @@ async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: Applic
   }
   // A session whose user is gone is over.
   if (user === null) throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
-  await assertUserAccess(deps, app, user, caller, session.hardwareId, licenseIds);
+  await assertUserAccess(deps, app, user, caller, identified(actor, user.id), session.hardwareId, licenseIds);
   return user;
 }
 
 /** Legacy per-request credentials: validated (and throttled) on every request. */
-async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord> {
+async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller, actor: Actor): Promise<UserRecord> {
   if (!app.settings.legacyAuth) {
     throw new DomainError('LEGACY_AUTH_DISABLED', 'legacy header authentication is disabled for this application');
   }
@@ -97,28 +96,32 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
   const hardwareId = requireHardwareId(app.settings.deviceAuth, p.hardwareId);
   let user: UserRecord;
   if (p.licenseCode !== undefined) {
-    user = (await checkLicenseLogin(deps, app, p.licenseCode, caller, hardwareId)).user;
+    user = (await checkLicenseLogin(deps, app, p.licenseCode, caller, actor, hardwareId)).user;
   } else if (p.username !== undefined && p.password !== undefined) {
-    user = await checkPassword(deps, app, p.username, p.password, caller, hardwareId);
+    user = await checkPassword(deps, app, p.username, p.password, caller, actor, hardwareId);
   } else {
     throw new DomainError('INVALID_CREDENTIALS', 'x-api-username and x-api-password go together');
   }
-  await assertUserAccess(deps, app, user, caller, hardwareId);
+  const acting = identified(actor, user.id);
+  await assertUserAccess(deps, app, user, caller, acting, hardwareId);
   // Each (user, hardware id, address) in use holds a short internal session that counts against
   // the simultaneous-session cap like a token session; the device is admitted with it.
   const seat = () =>
-    deps.store.holdLegacySession({
-      applicationId: app.id,
-      userId: user.id,
-      hardwareId,
-      address: caller.ip,
-      device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-      cap: user.allowedSessions,
-      newSessionId: deps.ids.uuid(),
-      holdMs: LEGACY_SESSION_HOLD_MS,
-      now: deps.clock.now(),
-    });
-  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), seat);
+    deps.store.holdLegacySession(
+      {
+        applicationId: app.id,
+        userId: user.id,
+        hardwareId,
+        address: caller.ip,
+        device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+        cap: user.allowedSessions,
+        newSessionId: deps.ids.uuid(),
+        holdMs: LEGACY_SESSION_HOLD_MS,
+        now: deps.clock.now(),
+      },
+      acting,
+    );
+  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), seat, acting);
   return user;
 }
 
@@ -126,10 +129,10 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
  * The authenticated user of an integration request, or null when it carries no user credentials.
  * Credentials that are presented are always checked in full, even where anonymous access is allowed.
  */
-export async function authenticateUser(deps: AuthenticateUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord | null> {
-  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, p.tokenAccess);
+export async function authenticateUser(deps: AuthenticateUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller, actor: Actor): Promise<UserRecord | null> {
+  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, p.tokenAccess, actor);
   if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
-    return userFromLegacyHeaders(deps, app, p, caller);
+    return userFromLegacyHeaders(deps, app, p, caller, actor);
   }
   return null;
 }
@@ -138,10 +141,10 @@ export async function authenticateUser(deps: AuthenticateUserDeps, app: Applicat
  * The caller of a read endpoint (app_context, download): a user, or anonymous where the
  * application allows it. Anonymous callers still answer for their address's ban.
  */
-export async function authenticateReader(deps: ReaderDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller): Promise<UserRecord | null> {
-  const user = await authenticateUser(deps, app, p, caller);
+export async function authenticateReader(deps: ReaderDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller, actor: Actor): Promise<UserRecord | null> {
+  const user = await authenticateUser(deps, app, p, caller, actor);
   if (user !== null) return user;
   if (!app.settings.anonymousAccess) throw loginRequired();
-  await guardBans(deps, app, { ip: caller.ip });
+  await guardBans(deps, app, { ip: caller.ip }, actor);
   return null;
 }

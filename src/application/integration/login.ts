@@ -1,3 +1,4 @@
+import { type Actor, identified } from '../events/actor.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
@@ -24,11 +25,12 @@ type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<De
  * credential check, then bans (once the user is proven, so propagation may reach their account),
  * timeout and membership, and last the atomic device and session admission.
  */
-export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const user = await checkCredentials(deps, app, body.credentials, caller, hardwareId);
-  await assertUserAccess(deps, app, user, caller, hardwareId);
+  const user = await checkCredentials(deps, app, body.credentials, caller, actor, hardwareId);
+  const acting = identified(actor, user.id);
+  await assertUserAccess(deps, app, user, caller, acting, hardwareId);
 
   const now = deps.clock.now();
   const session = {
@@ -52,19 +54,23 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
     'DEVICE_LIMIT_REACHED',
     () => deviceLimitReached(app.id, user, hardwareId),
     () =>
-      deps.store.openSession({
-        session: { ...session, tokenDigest: deps.secrets.digest(token) },
-        device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-        cap: user.allowedSessions,
-        now,
-        ip: caller.ip,
-      }),
+      deps.store.openSession(
+        {
+          session: { ...session, tokenDigest: deps.secrets.digest(token) },
+          device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+          cap: user.allowedSessions,
+          now,
+          ip: caller.ip,
+        },
+        acting,
+      ),
+    acting,
   );
   return { token, expiresAt: session.expiresAt, user };
 }
 
 /** Ends the session behind a token; a token that is not live is refused like any bad token. */
-export async function logout(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<void> {
+export async function logout(deps: LiveSessionDeps, app: ApplicationRecord, token: string, actor: Actor): Promise<void> {
   const session = await liveSession(deps, app, token);
-  await deps.store.revokeSession(session.id, deps.clock.now());
+  await deps.store.revokeSession(session.id, deps.clock.now(), identified(actor, session.userId));
 }

@@ -21,6 +21,7 @@ import { requestRefused } from '../events/refusals.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { ApplicationRecord } from '../records.js';
 import { withSigningKeys } from '../signing-keys.js';
+import type { Actor } from '../events/actor.js';
 
 /** The signature headers of a request as sent (absent or empty: undefined), and the bytes it signs. */
 export interface PresentedSignature {
@@ -65,12 +66,12 @@ async function verify(deps: RequestSignatureDeps, app: ApplicationRecord, presen
  * failed credential check, but it is counted per address as one is, apart from them: past the
  * address's limit the refusal answers RATE_LIMITED instead.
  */
-export function checkRequestSignature(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller): Promise<void> | undefined {
+export function checkRequestSignature(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller, actor: Actor): Promise<void> | undefined {
   // Nothing to wait for when signing is off: no promise, as every integration request asks.
-  return app.settings.requestSigning ? checkSigned(deps, app, presented, caller) : undefined;
+  return app.settings.requestSigning ? checkSigned(deps, app, presented, caller, actor) : undefined;
 }
 
-async function checkSigned(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller): Promise<void> {
+async function checkSigned(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller, actor: Actor): Promise<void> {
   try {
     await verify(deps, app, presented);
   } catch (error) {
@@ -82,7 +83,7 @@ async function checkSigned(deps: RequestSignatureDeps, app: ApplicationRecord, p
       // itself. Past the address's limit (RATE_LIMITED above) refusals are no longer recorded,
       // so a flood of bad signatures cannot fill the log.
       const refused = requestRefused(app.id, error.code, { type: 'application', id: app.id, label: app.name }, { nonce: presented.nonce ?? null });
-      await deps.store.recordEvent(refused, deps.clock.now());
+      await deps.store.recordEvent(refused, deps.clock.now(), actor);
     }
     throw error;
   }

@@ -8,13 +8,15 @@ import type { Caller, Deps } from '../deps.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord } from '../records.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
+import { type Actor, identified } from '../events/actor.js';
 
 type ResetDevicesDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock'> & { store: UserStore };
 
-export async function resetDevices(deps: ResetDevicesDeps, app: ApplicationRecord, credentials: LoginCredentials, caller: Caller): Promise<{ nextResetAt: Instant }> {
+export async function resetDevices(deps: ResetDevicesDeps, app: ApplicationRecord, credentials: LoginCredentials, caller: Caller, actor: Actor): Promise<{ nextResetAt: Instant }> {
   // Off (the default): refused before any credential is checked, as a disabled login method is.
   const cooldownHours = resetCooldownHours(app.settings.deviceResetCooldownHours);
-  const user = await checkCredentials(deps, app, credentials, caller);
-  await assertUserAccess(deps, app, user, caller, null);
-  return deps.store.resetDevices({ applicationId: app.id, userId: user.id, cooldownHours, now: deps.clock.now() });
+  const user = await checkCredentials(deps, app, credentials, caller, actor);
+  const acting = identified(actor, user.id);
+  await assertUserAccess(deps, app, user, caller, acting, null);
+  return deps.store.resetDevices({ applicationId: app.id, userId: user.id, cooldownHours, now: deps.clock.now() }, acting);
 }

@@ -1,4 +1,4 @@
-import { identifyCurrentActor } from '../events/actor-scope.js';
+import { type Actor, identified } from '../events/actor.js';
 import { licenseRefusal } from '../../domain/license.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { licenseDigest, throttledCheck, type ThrottleDeps } from '../credential-checks.js';
@@ -19,7 +19,7 @@ function generatedUsername(deps: Pick<Deps, 'secrets'>): { username: string; use
 /** What a sign-up with a license uses: the throttled code check, the ban check, the limits and the redemption. */
 type SignUpWithLicenseDeps = ThrottleDeps & BanGuardDeps & SignUpLimitDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: LicenseStore & UserStore };
 
-export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: ApplicationRecord, body: { code: string; hardware_id?: string }, caller: Caller): Promise<UserRecord> {
+export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: ApplicationRecord, body: { code: string; hardware_id?: string }, caller: Caller, actor: Actor): Promise<UserRecord> {
   const hardwareId = signUpDevice(app, body.hardware_id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
@@ -27,25 +27,33 @@ export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: Applic
   // lock yet, and locking the code itself would let a leak of it lock out its rightful owner.
   const attempt = { applicationId: app.id, accountKey: null, ip: caller.ip, now };
   // Only "is this a license of the application" is throttled; bans and single use come after.
-  const license = await throttledCheck(deps, attempt, async () => (digest === null ? null : deps.store.findLicenseByDigest(app.id, digest)));
+  const license = await throttledCheck(deps, attempt, async () => (digest === null ? null : deps.store.findLicenseByDigest(app.id, digest)), actor);
   // A valid code is proven; the device it came with is not (no user owns it yet), so propagation
   // reaches the address and the license.
   const ids = { ip: caller.ip, hardwareId: body.hardware_id ?? null, licenseIds: license === null ? [] : [license.id] };
-  await guardBans(deps, app, ids);
+  await guardBans(deps, app, ids, actor);
   if (license === null || digest === null) throw invalidLicense();
-  return withinSignUpLimits(deps, app, caller, async () => {
-    const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
-    // The new user is who acts: the events of the sign-up name them.
-    identifyCurrentActor(user.id);
-    const { user: created } = await deps.store.signUpWithLicense({
-      applicationId: app.id,
-      licenseDigest: digest,
-      user,
-      device: firstDevice(deps, user, hardwareId),
-      adjustmentId: deps.ids.uuid(),
-      now,
-    });
-    await deps.store.recordIp(created.id, caller.ip, now);
-    return created;
-  });
+  return withinSignUpLimits(
+    deps,
+    app,
+    caller,
+    async () => {
+      const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+      // The new user is who acts: the events of the sign-up name them.
+      const { user: created } = await deps.store.signUpWithLicense(
+        {
+          applicationId: app.id,
+          licenseDigest: digest,
+          user,
+          device: firstDevice(deps, user, hardwareId),
+          adjustmentId: deps.ids.uuid(),
+          now,
+        },
+        identified(actor, user.id),
+      );
+      await deps.store.recordIp(created.id, caller.ip, now);
+      return created;
+    },
+    actor,
+  );
 }

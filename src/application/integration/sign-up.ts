@@ -1,3 +1,4 @@
+import type { Actor } from '../events/actor.js';
 import { acceptNewPassword, acceptUsername } from '../../domain/credentials-policy.js';
 import { admitDevice } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
@@ -58,12 +59,12 @@ export type SignUpLimitDeps = Pick<Deps, 'clock' | 'signUpLimits'> & { store: Th
  * cannot pass a limit. The sign-up that fills the application's window records `sign_up.limited`,
  * so its owner learns of it from a webhook rather than from refused customers.
  */
-export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>): Promise<T> {
+export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>, actor: Actor): Promise<T> {
   const slot = { applicationId: app.id, address: addressBucket(caller.ip), now: deps.clock.now() };
   const limits = { perAddress: deps.signUpLimits.perAddress, perApplication: app.settings.signUpsPerHour };
   const { applicationFilledUntil } = await deps.store.reserveSignUp(slot, limits);
   if (applicationFilledUntil !== null && limits.perApplication !== null) {
-    await deps.store.recordEvent(signUpLimited(app, limits.perApplication, toIso(applicationFilledUntil)), slot.now);
+    await deps.store.recordEvent(signUpLimited(app, limits.perApplication, toIso(applicationFilledUntil)), slot.now, actor);
   }
   try {
     return await work();
@@ -76,30 +77,39 @@ export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: Applicat
 /** What a sign-up uses: the ban check, the limits, the throttled name check, the hash and the new user. */
 type SignUpDeps = BanGuardDeps & SignUpLimitDeps & ThrottleDeps & Pick<Deps, 'clock' | 'hasher' | 'ids'> & { store: UserStore };
 
-export async function signUp(deps: SignUpDeps, app: ApplicationRecord, body: { username: string; password: string; hardware_id?: string }, caller: Caller): Promise<UserRecord> {
+export async function signUp(deps: SignUpDeps, app: ApplicationRecord, body: { username: string; password: string; hardware_id?: string }, caller: Caller, actor: Actor): Promise<UserRecord> {
   const { username, key } = acceptUsername(body.username);
   const password = acceptNewPassword(body.password, app.settings.passwordMinLength);
   const hardwareId = signUpDevice(app, body.hardware_id);
   // A sent hardware id is checked even where device auth is off. A banned one gets the address
   // it came from banned by propagation; the id itself is registered to no one, so a banned
   // address propagates nothing to it.
-  await guardBans(deps, app, { ip: caller.ip, hardwareId: body.hardware_id ?? null });
+  await guardBans(deps, app, { ip: caller.ip, hardwareId: body.hardware_id ?? null }, actor);
   // The sign-up limits also bound sign-up as a username oracle: a free name makes an account
   // (counted here), a taken one counts as a failure against the address.
-  return withinSignUpLimits(deps, app, caller, async () => {
-    const passwordHash = await withPasswordWork(deps, app.id, async (work) => {
-      // Refuse a taken name before spending a hash on it (the unique index still settles races).
-      const free = await throttledCheck(deps, { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() }, async () =>
-        (await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null,
-      );
-      if (free === null) {
-        throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
-      }
-      return work.hash(password);
-    });
-    const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
-    const created = await deps.store.signUp({ user, device: firstDevice(deps, user, hardwareId), now: user.createdAt });
-    await deps.store.recordIp(created.id, caller.ip, user.createdAt);
-    return created;
-  });
+  return withinSignUpLimits(
+    deps,
+    app,
+    caller,
+    async () => {
+      const passwordHash = await withPasswordWork(deps, app.id, async (work) => {
+        // Refuse a taken name before spending a hash on it (the unique index still settles races).
+        const free = await throttledCheck(
+          deps,
+          { applicationId: app.id, accountKey: null, ip: caller.ip, now: deps.clock.now() },
+          async () => ((await deps.store.findUserByUsernameKey(app.id, key)) === null ? true : null),
+          actor,
+        );
+        if (free === null) {
+          throw new DomainError('USERNAME_TAKEN', 'this username is taken', { errors: [{ field: 'username', message: 'is taken' }] });
+        }
+        return work.hash(password);
+      });
+      const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
+      const created = await deps.store.signUp({ user, device: firstDevice(deps, user, hardwareId), now: user.createdAt }, actor);
+      await deps.store.recordIp(created.id, caller.ip, user.createdAt);
+      return created;
+    },
+    actor,
+  );
 }

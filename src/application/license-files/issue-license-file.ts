@@ -19,6 +19,7 @@ import { lookupUser } from '../admin/lookup-user.js';
 import { ownedUser } from '../console/applications.js';
 import { withSigningKeys } from '../signing-keys.js';
 import { assertUserAccess } from '../user-access.js';
+import { type Actor, identified } from '../events/actor.js';
 
 export interface IssuedLicenseFile {
   text: string;
@@ -33,7 +34,15 @@ export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'>
  * ban, timeout and membership (as a login's does), then signs a file granting the membership as
  * that transaction read it. Without device auth the file is bound to no machine.
  */
-async function issue(deps: IssueDeps, app: ApplicationRecord, userId: string, hardwareId: string | null, ttlMinutes: number, issuedBy: IssuedFileInput['issuedBy']): Promise<IssuedLicenseFile> {
+async function issue(
+  deps: IssueDeps,
+  app: ApplicationRecord,
+  userId: string,
+  hardwareId: string | null,
+  ttlMinutes: number,
+  issuedBy: IssuedFileInput['issuedBy'],
+  actor: Actor,
+): Promise<IssuedLicenseFile> {
   const keyed = await withSigningKeys(deps, app);
   const key = keyed.signing.response;
   if (key === null) throw new Error(`application ${app.id} has no response signing key`);
@@ -42,14 +51,17 @@ async function issue(deps: IssueDeps, app: ApplicationRecord, userId: string, ha
   const id = deps.ids.uuid();
   // The file is recorded with its admission: its machine holds a device slot until it expires.
   const admission = () =>
-    deps.store.admitLicenseFileDevice({
-      applicationId: app.id,
-      userId,
-      device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
-      file: { id, ttlMinutes, issuedBy },
-      now,
-    });
-  const admitted = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission);
+    deps.store.admitLicenseFileDevice(
+      {
+        applicationId: app.id,
+        userId,
+        device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
+        file: { id, ttlMinutes, issuedBy },
+        now,
+      },
+      actor,
+    );
+  const admitted = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission, actor);
   const { user, expiresAt } = admitted;
   const text = await deps.responseKeys.signLicenseFile(key, {
     id,
@@ -75,12 +87,14 @@ export async function requestLicenseFile(
   presented: PresentedUser,
   body: { hardware_id?: string },
   caller: Caller,
+  actor: Actor,
 ): Promise<IssuedLicenseFile> {
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const user = await authenticateUser(deps, app, presented, caller);
+  const user = await authenticateUser(deps, app, presented, caller, actor);
   if (user === null) throw loginRequired();
-  await assertUserAccess(deps, app, user, caller, hardwareId);
-  return issue(deps, app, user.id, hardwareId, app.settings.licenseFileTtlMinutes, { type: 'end_user', id: user.id });
+  const acting = identified(actor, user.id);
+  await assertUserAccess(deps, app, user, caller, acting, hardwareId);
+  return issue(deps, app, user.id, hardwareId, app.settings.licenseFileTtlMinutes, { type: 'end_user', id: user.id }, acting);
 }
 
 /** What an owner's issuance uses beyond the issuance: the user's licenses and the bans. */
@@ -104,19 +118,19 @@ interface Issuer {
  * address (it is not the machine's), and nothing propagates: the owner proves nothing about the
  * machine.
  */
-async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput, issuer: Issuer): Promise<IssuedLicenseFile> {
+async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput, issuer: Issuer, actor: Actor): Promise<IssuedLicenseFile> {
   const ttl = input.ttlMinutes === undefined ? app.settings.licenseFileTtlMinutes : validateLicenseFileTtl('ttl_minutes', input.ttlMinutes, issuer.maxTtlMinutes);
   const hardwareId = requireHardwareId(app.settings.deviceAuth, input.hardwareId);
   const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
   const withoutPropagation = { ...app, settings: { ...app.settings, banPropagation: false } };
-  await guardBans(deps, withoutPropagation, { hardwareId, userId: user.id, licenseIds });
-  return issue(deps, app, user.id, hardwareId, ttl, issuer.issuedBy);
+  await guardBans(deps, withoutPropagation, { hardwareId, userId: user.id, licenseIds }, actor);
+  return issue(deps, app, user.id, hardwareId, ttl, issuer.issuedBy, actor);
 }
 
 /** The console's issuance: POST /api/console/applications/{app_id}/users/{user_id}/license_files. */
-export async function issueLicenseFileAsOwner(deps: OwnerIssueDeps, owner: OwnerRecord, appId: string, userId: string, input: OwnerIssueInput): Promise<IssuedLicenseFile> {
+export async function issueLicenseFileAsOwner(deps: OwnerIssueDeps, owner: OwnerRecord, appId: string, userId: string, input: OwnerIssueInput, actor: Actor): Promise<IssuedLicenseFile> {
   const { app, user } = await ownedUser(deps, owner, appId, userId);
-  return issueLicenseFileForUser(deps, app, user, input, { issuedBy: { type: 'owner', id: owner.id } });
+  return issueLicenseFileForUser(deps, app, user, input, { issuedBy: { type: 'owner', id: owner.id } }, actor);
 }
 
 /**
@@ -124,10 +138,16 @@ export async function issueLicenseFileAsOwner(deps: OwnerIssueDeps, owner: Owner
  * /user/{username_or_license_code} names one. A key kept on a build server must not mint files
  * that outlive the application's own setting, so ttl_minutes is capped by it.
  */
-export async function issueLicenseFileAsAdmin(deps: OwnerIssueDeps & { store: LicenseStore }, app: ApplicationRecord, usernameOrCode: string, input: OwnerIssueInput): Promise<IssuedLicenseFile> {
+export async function issueLicenseFileAsAdmin(
+  deps: OwnerIssueDeps & { store: LicenseStore },
+  app: ApplicationRecord,
+  usernameOrCode: string,
+  input: OwnerIssueInput,
+  actor: Actor,
+): Promise<IssuedLicenseFile> {
   const { user } = await lookupUser(deps, app, usernameOrCode);
   const issuer = { issuedBy: { type: 'admin_key' as const, id: adminKeyFingerprint(app) }, maxTtlMinutes: app.settings.licenseFileTtlMinutes };
-  return issueLicenseFileForUser(deps, app, user, input, issuer);
+  return issueLicenseFileForUser(deps, app, user, input, issuer, actor);
 }
 
 /**

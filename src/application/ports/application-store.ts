@@ -1,5 +1,6 @@
 // Applications and their settings and credentials.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { Instant } from '../../domain/time.js';
 import type { ApplicationRecord, ResponseSigningKey } from '../records.js';
@@ -19,27 +20,27 @@ export interface ApplicationStore {
   findApplicationByApiKey(apiKey: string): Promise<ApplicationRecord | null>;
   findApplicationByAdminKeyDigest(digest: string): Promise<ApplicationRecord | null>;
   /** Returns the updated record, or null when there is no such application. */
-  updateApplication(id: string, patch: ApplicationPatch, now: Instant): Promise<ApplicationRecord | null>;
+  updateApplication(id: string, patch: ApplicationPatch, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /**
    * ATOMIC: renames the application (when `name` is given) and lays `settings` over its stored
    * settings (mergeSettings of the domain), so concurrent patches of different fields all hold.
    * Null when there is no such application.
    */
-  patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }, now: Instant): Promise<ApplicationRecord | null>;
+  patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /** Deletes the application and everything it owns. False when there was none. */
   deleteApplication(id: string): Promise<boolean>;
   /**
    * ATOMIC: `next` becomes the response signing key and the current one the previous key (a
    * previous key already there is dropped). Null when there is no such application.
    */
-  rotateResponseSigningKey(id: string, next: ResponseSigningKey, now: Instant): Promise<ApplicationRecord | null>;
+  rotateResponseSigningKey(id: string, next: ResponseSigningKey, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /** Drops the previous response signing key, if any. Null when there is no such application. */
   dropPreviousResponseSigningKey(id: string): Promise<ApplicationRecord | null>;
   /**
    * ATOMIC: `nextSealed` becomes the request signing key and the current one the previous key,
    * replaced at `now`. Null when there is no such application.
    */
-  rotateRequestSigningKey(id: string, nextSealed: string, now: Instant): Promise<ApplicationRecord | null>;
+  rotateRequestSigningKey(id: string, nextSealed: string, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /** The ids of the applications lacking a current response or request signing key. */
   applicationsWithoutSigningKeys(): Promise<string[]>;
   /**

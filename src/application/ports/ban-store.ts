@@ -1,5 +1,6 @@
 // Bans of users, licenses, devices and addresses, with their propagation.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { BanKey, MatchedBan } from '../../domain/bans.js';
 import type { Instant } from '../../domain/time.js';
 import type { BanRecord } from '../records.js';
@@ -13,14 +14,14 @@ export interface BanStore {
    * owner bans what propagation banned). A user ban revokes the user's sessions; a license ban
    * flags the license. Returns the records now stored for those keys, in input order.
    */
-  addBans(applicationId: string, bans: BanRecord[], now: Instant): Promise<BanRecord[]>;
+  addBans(applicationId: string, bans: BanRecord[], now: Instant, actor: Actor): Promise<BanRecord[]>;
   /** The live bans, newest first. */
   listBans(applicationId: string, now: Instant): Promise<BanRecord[]>;
   /**
    * ATOMIC: removes a ban (clearing the license flag of a license ban) and, with `cascade`, the
    * bans it propagated. False when not found.
    */
-  deleteBan(applicationId: string, banId: string, now: Instant, options?: { cascade?: boolean }): Promise<boolean>;
+  deleteBan(applicationId: string, banId: string, now: Instant, actor: Actor, options?: { cascade?: boolean }): Promise<boolean>;
   /** Deletes the bans that expired by `now` (propagated IP bans) in every application; returns how many. */
   purgeExpiredBans(now: Instant): Promise<number>;
 }

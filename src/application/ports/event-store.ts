@@ -2,7 +2,7 @@
 // own transactions (see store.ts); this port records what no change carries and reads the log.
 // Instants are epoch milliseconds.
 import type { Instant } from '../../domain/time.js';
-import type { Actor } from '../events/actor-scope.js';
+import type { Actor } from '../events/actor.js';
 import type { EventDraft, EventTarget } from '../events/event-draft.js';
 
 export interface EventRecord {
@@ -36,9 +36,9 @@ export interface EventFilter {
 export interface EventStore {
   /**
    * Records an outcome that is no committed change (a refused signature, a lockout, an owner's
-   * sign-in), in a transaction of its own, as the running work's actor.
+   * sign-in), in a transaction of its own, as `actor`.
    */
-  recordEvent(draft: EventDraft, now: Instant): Promise<void>;
+  recordEvent(draft: EventDraft, now: Instant, actor: Actor): Promise<void>;
   /** The application's events matching `filter`, newest first, those before `beforePos` when given. */
   listEvents(applicationId: string, filter: EventFilter, page: { limit: number; beforePos?: number }): Promise<EventRecord[]>;
   /**
@@ -56,7 +56,7 @@ export interface EventStore {
    * Records an `audit.rekeyed` entry for each application whose chain head was linked before
    * keying, so that its keyed link covers the unkeyed entries; how many.
    */
-  reanchorUnkeyedChains(now: Instant): Promise<number>;
+  reanchorUnkeyedChains(now: Instant, actor: Actor): Promise<number>;
   /** An application's chained entries with seq above `afterSeq`, in seq order. */
   chainedEvents(applicationId: string, afterSeq: number, limit: number): Promise<EventRecord[]>;
   /** The application's chain head: the last linked seq and hash, or null before the first. */
@@ -66,5 +66,5 @@ export interface EventStore {
    * `before` (a prefix of the chain), recording an `audit.pruned` entry that says through which
    * seq and that entry's hash; how many it deleted.
    */
-  pruneEvents(before: Instant, now: Instant): Promise<number>;
+  pruneEvents(before: Instant, now: Instant, actor: Actor): Promise<number>;
 }

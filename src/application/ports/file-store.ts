@@ -1,5 +1,6 @@
 // Files: their metadata and state, each write of contents together with its job.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { FileSource } from '../../domain/files.js';
 import type { Instant } from '../../domain/time.js';
 import type { FileRecord, JobRecord } from '../records.js';
@@ -36,7 +37,7 @@ export interface FileStore {
   /** Oldest first. */
   listFiles(applicationId: string): Promise<FileRecord[]>;
   /** ATOMIC: removes the file and its jobs; returns every blob key they held, or null when none. */
-  deleteFile(applicationId: string, fileId: string, now: Instant): Promise<string[] | null>;
+  deleteFile(applicationId: string, fileId: string, now: Instant, actor: Actor): Promise<string[] | null>;
   /**
    * The blobs rows need: each file's stored contents and each job's staged upload. What an orphan
    * sweep must keep and a backup must hold. (A job's output key only names where its claims

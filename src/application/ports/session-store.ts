@@ -1,5 +1,6 @@
 // Sessions: opening one (with its device), the legacy seat, revoking and purging them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { Instant } from '../../domain/time.js';
 import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
 
@@ -39,25 +40,28 @@ export interface SessionStore {
    * admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions, checks
    * the session cap (SESSION_LIMIT_REACHED), inserts the session and records the address.
    */
-  openSession(input: OpenSessionInput): Promise<{ deviceRegistered: boolean }>;
+  openSession(input: OpenSessionInput, actor: Actor): Promise<{ deviceRegistered: boolean }>;
   /**
    * The legacy per-request path's seat. One statement when the (user, hardware id, address)
    * already holds a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC:
    * admits the device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the
    * domain (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
    */
-  holdLegacySession(input: {
-    applicationId: string;
-    userId: string;
-    hardwareId: string | null;
-    /** The caller's address: the seat is bound to it as well as to the asserted hardware id. */
-    address: string;
-    device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
-    cap: number;
-    newSessionId: string;
-    holdMs: number;
-    now: Instant;
-  }): Promise<void>;
+  holdLegacySession(
+    input: {
+      applicationId: string;
+      userId: string;
+      hardwareId: string | null;
+      /** The caller's address: the seat is bound to it as well as to the asserted hardware id. */
+      address: string;
+      device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+      cap: number;
+      newSessionId: string;
+      holdMs: number;
+      now: Instant;
+    },
+    actor: Actor,
+  ): Promise<void>;
   /**
    * ATOMIC, for an offline license file: re-reads and locks the user, refuses as openSession does
    * (TIMED_OUT, BANNED, MEMBERSHIP_INACTIVE) and admits the device against the user's cap
@@ -65,14 +69,17 @@ export interface SessionStore {
    * counts against the device cap until it expires) and its `license_file.issued` event. The user
    * as read, whose membership the file then grants, and the file's expiry (licenseFileExpiry).
    */
-  admitLicenseFileDevice(input: {
-    applicationId: string;
-    userId: string;
-    /** With device auth: the machine the file is bound to. */
-    device: { hardwareId: string; newDeviceId: string } | null;
-    file: IssuedFileInput;
-    now: Instant;
-  }): Promise<{ user: UserRecord; expiresAt: Instant }>;
+  admitLicenseFileDevice(
+    input: {
+      applicationId: string;
+      userId: string;
+      /** With device auth: the machine the file is bound to. */
+      device: { hardwareId: string; newDeviceId: string } | null;
+      file: IssuedFileInput;
+      now: Instant;
+    },
+    actor: Actor,
+  ): Promise<{ user: UserRecord; expiresAt: Instant }>;
   findSession(id: string): Promise<SessionRecord | null>;
   /**
    * What token authentication reads, in one go (one statement on either dialect): the session,
@@ -85,7 +92,7 @@ export interface SessionStore {
    * reads for it: a token-authenticated request's two lookups in one.
    */
   findApplicationWithSessionAccess(apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess>;
-  revokeSession(id: string, now: Instant): Promise<void>;
+  revokeSession(id: string, now: Instant, actor: Actor): Promise<void>;
   /**
    * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a
    * session's expiry is its latest possible end); live ones and recent history stay. Returns how

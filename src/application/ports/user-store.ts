@@ -1,5 +1,6 @@
 // Users: sign-up, license redemption, lookups and the changes an owner makes to them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { BulkChange } from '../../domain/membership.js';
 import type { Instant } from '../../domain/time.js';
 import type { UserTimeout } from '../../domain/timeout.js';
@@ -34,18 +35,18 @@ export interface ActivateLicenseInput {
 
 export interface UserStore {
   /** ATOMIC: creates the user (and device). Throws USERNAME_TAKEN on a clash of usernameKey. */
-  signUp(input: SignUpInput): Promise<UserRecord>;
+  signUp(input: SignUpInput, actor: Actor): Promise<UserRecord>;
   /**
    * ATOMIC: redeems an unused, unbanned license of the application and creates its user with the
    * license applied. Throws LICENSE_INVALID (no such license), LICENSE_USED or BANNED (license banned).
    */
-  signUpWithLicense(input: SignUpWithLicenseInput): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
+  signUpWithLicense(input: SignUpWithLicenseInput, actor: Actor): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
   /**
    * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
    * LICENSE_INVALID (missing) or LICENSE_USED, as refused credentials, BANNED (license banned) or
    * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
    */
-  activateLicense(input: ActivateLicenseInput): Promise<AdjustmentRecord>;
+  activateLicense(input: ActivateLicenseInput, actor: Actor): Promise<AdjustmentRecord>;
   /** The ids of every license the user redeemed (sign-up and activations). */
   redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
   findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
@@ -59,16 +60,16 @@ export interface UserStore {
   searchUsers(applicationId: string, query: string, page: { limit: number; offset: number }): Promise<UserRecord[]>;
   updateUserLimits(applicationId: string, userId: string, limits: { allowedDevices?: number; allowedSessions?: number }): Promise<UserRecord | null>;
   /** ATOMIC: sets (and revokes the user's sessions) or lifts a timeout. False when no such user. */
-  setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant): Promise<boolean>;
+  setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant, actor: Actor): Promise<boolean>;
   /** ATOMIC: unregisters a device and revokes the sessions bound to it. False when not found. */
-  deleteDevice(applicationId: string, userId: string, deviceId: string, now: Instant): Promise<boolean>;
+  deleteDevice(applicationId: string, userId: string, deviceId: string, now: Instant, actor: Actor): Promise<boolean>;
   /** Revokes every live session of the user; returns how many. */
-  revokeUserSessions(applicationId: string, userId: string, now: Instant): Promise<number>;
+  revokeUserSessions(applicationId: string, userId: string, now: Instant, actor: Actor): Promise<number>;
   /**
    * ATOMIC: applies one bulk change to each listed user of the application (others are ignored),
    * writing an adjustment each. Returns how many users were adjusted.
    */
-  bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string): Promise<number>;
+  bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string, actor: Actor): Promise<number>;
   recordIp(userId: string, ip: string, now: Instant): Promise<void>;
   /** Whether recordIp ever recorded this address for the user. */
   hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
@@ -79,12 +80,12 @@ export interface UserStore {
    * ATOMIC: sets a new password (a change by the user or the owner) and revokes every live
    * session of the user. False when the user is not the application's.
    */
-  replacePassword(applicationId: string, userId: string, passwordHash: string, now: Instant): Promise<boolean>;
+  replacePassword(applicationId: string, userId: string, passwordHash: string, now: Instant, actor: Actor): Promise<boolean>;
   /**
    * ATOMIC, under the user's row lock: refuses a reset inside the cooldown since the user's last
    * one (RESET_COOLDOWN, planDeviceReset of the domain), else unregisters every device of the
    * user, revokes their live sessions and records the reset. Returns when the next is allowed.
    * USER_NOT_FOUND when the user is not the application's.
    */
-  resetDevices(input: { applicationId: string; userId: string; cooldownHours: number; now: Instant }): Promise<{ nextResetAt: Instant }>;
+  resetDevices(input: { applicationId: string; userId: string; cooldownHours: number; now: Instant }, actor: Actor): Promise<{ nextResetAt: Instant }>;
 }

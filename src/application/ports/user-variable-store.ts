@@ -1,6 +1,7 @@
 // Variables of one end user (docs/api.md, User variables). Every method is scoped by application and
 // user, so one user's (or application's) variables are never reached through another's.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { Instant } from '../../domain/time.js';
 import type { UserVariableRecord } from '../records.js';
 
@@ -14,7 +15,7 @@ export interface UserVariableStore {
    * that would take the user's values past their byte cap (assertRoomForBytes), so parallel
    * writes cannot pass the limits. USER_NOT_FOUND when the user is not the application's.
    */
-  putUserVariable(variable: UserVariableRecord, max: number): Promise<UserVariableRecord>;
+  putUserVariable(variable: UserVariableRecord, max: number, actor: Actor): Promise<UserVariableRecord>;
   /** False when the user has no such variable. */
-  deleteUserVariable(applicationId: string, userId: string, name: string, now: Instant): Promise<boolean>;
+  deleteUserVariable(applicationId: string, userId: string, name: string, now: Instant, actor: Actor): Promise<boolean>;
 }

@@ -2,6 +2,7 @@
 // committed events by the delivery workers (fanOutWebhookEvents; persistence/store/webhook-fan-out.ts);
 // this port keeps the endpoints for the console and lets workers fan out, claim and settle deliveries.
 // Methods marked ATOMIC are one transaction. Instants are epoch milliseconds.
+import type { Actor } from '../events/actor.js';
 import type { DeliveryStep } from '../../domain/webhook-retries.js';
 import type { EventDraft } from '../events/event-draft.js';
 import type { Instant } from '../../domain/time.js';
@@ -63,20 +64,20 @@ export interface ClaimedDelivery {
 
 export interface WebhookStore {
   /** ATOMIC: WEBHOOK_LIMIT_REACHED when the application has its most endpoints (checkEndpointCap). */
-  insertWebhookEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  insertWebhookEndpoint(endpoint: WebhookEndpointRecord, actor: Actor): Promise<void>;
   /** ATOMIC: records a `webhook.test` event, or throws WEBHOOK_TEST_LIMITED (countTestSend) and records nothing. */
-  recordWebhookTest(draft: EventDraft, now: Instant): Promise<void>;
+  recordWebhookTest(draft: EventDraft, now: Instant, actor: Actor): Promise<void>;
   listWebhookEndpoints(applicationId: string): Promise<WebhookEndpointRecord[]>;
   findWebhookEndpoint(applicationId: string, endpointId: string): Promise<WebhookEndpointRecord | null>;
   /** The endpoint after `change`; null when the application has no such endpoint. */
-  updateWebhookEndpoint(applicationId: string, endpointId: string, change: WebhookEndpointChange, now: Instant): Promise<WebhookEndpointRecord | null>;
+  updateWebhookEndpoint(applicationId: string, endpointId: string, change: WebhookEndpointChange, now: Instant, actor: Actor): Promise<WebhookEndpointRecord | null>;
   /** Removes the endpoint and its deliveries; false when there was none. */
-  deleteWebhookEndpoint(applicationId: string, endpointId: string, now: Instant): Promise<boolean>;
+  deleteWebhookEndpoint(applicationId: string, endpointId: string, now: Instant, actor: Actor): Promise<boolean>;
   /**
    * ATOMIC: `secretSealed` becomes the secret, the one it replaces signing beside it until
    * `previousUntil`. Null when the application has no such endpoint.
    */
-  rotateWebhookSecret(applicationId: string, endpointId: string, secretSealed: string, previousUntil: Instant, now: Instant): Promise<WebhookEndpointRecord | null>;
+  rotateWebhookSecret(applicationId: string, endpointId: string, secretSealed: string, previousUntil: Instant, now: Instant, actor: Actor): Promise<WebhookEndpointRecord | null>;
   /** The endpoint's deliveries, newest first, with their attempts. */
   listWebhookDeliveries(applicationId: string, endpointId: string, limit: number): Promise<WebhookDeliveryRecord[]>;
   /** A new attempt at `now` (same event, same webhook-id); false when the endpoint has no such delivery. */

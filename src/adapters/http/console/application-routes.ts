@@ -103,10 +103,16 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   );
 
   app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody, response: answers({ 200: Application }) }, config: APP }, async (request) => {
-    const updated = await updateApplication(deps, ownerOf(request), request.params.app_id, {
-      ...(request.body.name === undefined ? {} : { name: request.body.name }),
-      settings: settingsOf(request.body),
-    });
+    const updated = await updateApplication(
+      deps,
+      ownerOf(request),
+      request.params.app_id,
+      {
+        ...(request.body.name === undefined ? {} : { name: request.body.name }),
+        settings: settingsOf(request.body),
+      },
+      request.actor,
+    );
     return applicationJson(updated);
   });
 
@@ -127,7 +133,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request) => {
       const { kind } = request.params;
-      const value = await rotateCredential(deps, ownerOf(request), request.params.app_id, kind);
+      const value = await rotateCredential(deps, ownerOf(request), request.params.app_id, kind, request.actor);
       return { [kind]: value };
     },
   );
@@ -137,7 +143,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/applications/:app_id/credentials/response_signing_key/rotate',
     { ...takesNoBody, schema: { params: AppParams, response: answers({ 200: ResponseSigningKey }) }, config: APP },
-    async (request) => responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id)),
+    async (request) => responseSigningKeyJson(await rotateResponseSigningKey(deps, ownerOf(request), request.params.app_id, request.actor)),
   );
 
   app.delete('/applications/:app_id/credentials/response_signing_key/previous', { schema: { params: AppParams, response: answers({ 204: NoBody }) }, config: APP }, async (request, reply) => {

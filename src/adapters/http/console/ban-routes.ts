@@ -22,7 +22,7 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     '/applications/:app_id/bans',
     { schema: { params: AppParams, body: BanBody, response: answers({ 201: Ban }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'USER_NOT_FOUND'] } },
     async (request, reply) => {
-      const { ban, shownValue } = await addBan(deps, ownerOf(request), request.params.app_id, request.body);
+      const { ban, shownValue } = await addBan(deps, ownerOf(request), request.params.app_id, request.body, request.actor);
       return reply.code(201).send(banJson(ban, shownValue));
     },
   );
@@ -43,7 +43,7 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       config: { errors: ['APPLICATION_NOT_FOUND', 'BAN_NOT_FOUND'] },
     },
     async (request, reply) => {
-      await deleteBan(deps, ownerOf(request), request.params.app_id, request.params.ban_id, { cascade: request.query.cascade === 'true' });
+      await deleteBan(deps, ownerOf(request), request.params.app_id, request.params.ban_id, { cascade: request.query.cascade === 'true' }, request.actor);
       return reply.code(204).send();
     },
   );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { identifyActor } from '../actor-scope-hooks.js';
+import { identifyActor } from '../request-actor.js';
 import { authenticateConsoleRequest } from '../../../application/console/browser-sessions.js';
 import { ownerExistence } from '../../../application/console/owner-existence.js';
 import { loginOwner, revokeConsoleToken } from '../../../application/console/owners.js';
@@ -25,7 +25,7 @@ import { ConsoleSetup, NoBody, OwnerLogin } from '../wire-schemas.js';
 /** The owner console API (docs/api.md, API reference, "Console API"), under /api/console. */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: SessionCookies }> = async (app, { deps, cookies }) => {
   app.post('/login', { schema: { body: SignInBody, response: answers({ 200: OwnerLogin }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] } }, async (request) =>
-    loginOwner(deps, request.body.email, request.body.password, callerOf(request)),
+    loginOwner(deps, request.body.email, request.body.password, callerOf(request), request.actor),
   );
   await app.register(browserSignInRoute, { deps, cookies });
 

@@ -37,10 +37,17 @@ const untilOf = (v: string | null | undefined) => (v === undefined ? undefined :
 export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // ---- Variables ----
   app.put('/applications/:app_id/variables/:name', { schema: { params: VariableParams, body: VariableBody, response: answers({ 200: Variable }) }, config: { errors: APP } }, async (request) => {
-    const variable = await putVariable(deps, ownerOf(request), request.params.app_id, request.params.name, {
-      value: request.body.value,
-      isPublic: request.body.is_public,
-    });
+    const variable = await putVariable(
+      deps,
+      ownerOf(request),
+      request.params.app_id,
+      request.params.name,
+      {
+        value: request.body.value,
+        isPublic: request.body.is_public,
+      },
+      request.actor,
+    );
     return variableJson(variable);
   });
 
@@ -52,7 +59,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/variables/:name',
     { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: [...APP, 'VARIABLE_NOT_FOUND'] } },
     async (request, reply) => {
-      await deleteVariable(deps, ownerOf(request), request.params.app_id, request.params.name);
+      await deleteVariable(deps, ownerOf(request), request.params.app_id, request.params.name, request.actor);
       return reply.code(204).send();
     },
   );
@@ -63,13 +70,19 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     { schema: { params: AppParams, body: CreateAnnouncement, response: answers({ 201: Announcement }) }, config: { errors: APP } },
     async (request, reply) => {
       const b = request.body;
-      const created = await createAnnouncement(deps, ownerOf(request), request.params.app_id, {
-        title: b.title,
-        contentHtml: b.content_html,
-        status: b.status,
-        publishFrom: instantOf('publish_from', b.publish_from),
-        publishUntil: untilOf(b.publish_until) ?? null,
-      });
+      const created = await createAnnouncement(
+        deps,
+        ownerOf(request),
+        request.params.app_id,
+        {
+          title: b.title,
+          contentHtml: b.content_html,
+          status: b.status,
+          publishFrom: instantOf('publish_from', b.publish_from),
+          publishUntil: untilOf(b.publish_until) ?? null,
+        },
+        request.actor,
+      );
       return reply.code(201).send(announcementJson(created));
     },
   );
@@ -94,7 +107,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         publishUntil: untilOf(b.publish_until),
       };
       const { app_id, announcement_id } = request.params;
-      return announcementJson(await updateAnnouncement(deps, ownerOf(request), app_id, announcement_id, patch));
+      return announcementJson(await updateAnnouncement(deps, ownerOf(request), app_id, announcement_id, patch, request.actor));
     },
   );
 
@@ -102,7 +115,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/announcements/:announcement_id',
     { schema: { params: AnnouncementParams, response: answers({ 204: NoBody }) }, config: { errors: [...APP, 'ANNOUNCEMENT_NOT_FOUND'] } },
     async (request, reply) => {
-      await deleteAnnouncement(deps, ownerOf(request), request.params.app_id, request.params.announcement_id);
+      await deleteAnnouncement(deps, ownerOf(request), request.params.app_id, request.params.announcement_id, request.actor);
       return reply.code(204).send();
     },
   );

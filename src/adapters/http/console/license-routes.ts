@@ -25,7 +25,7 @@ export const licenseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/licenses',
     { schema: { params: AppParams, body: CreateBody, response: answers({ 201: IssuedLicenses }) }, config: { errors: ['APPLICATION_NOT_FOUND'] } },
     async (request, reply) => {
-      const issued = await createLicenses(deps, ownerOf(request), request.params.app_id, request.body);
+      const issued = await createLicenses(deps, ownerOf(request), request.params.app_id, request.body, request.actor);
       return reply.code(201).send({ licenses: issued.map(({ license, code }) => licenseJson(license, code)) });
     },
   );
@@ -59,7 +59,7 @@ export const licenseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/licenses/:code',
     { schema: { params: CodeParams, response: answers({ 204: NoBody }) }, config: { errors: ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'LICENSE_CONSUMED'] } },
     async (request, reply) => {
-      await deleteLicense(deps, ownerOf(request), request.params.app_id, request.params.code);
+      await deleteLicense(deps, ownerOf(request), request.params.app_id, request.params.code, request.actor);
       return reply.code(204).send();
     },
   );

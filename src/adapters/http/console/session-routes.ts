@@ -18,7 +18,7 @@ export const browserSignInRoute: FastifyPluginAsyncTypebox<{ deps: Deps; cookies
     { schema: { body: SignInBody, response: answers({ 200: BrowserSession }) }, config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL', 'CSRF_REJECTED'] } },
     async (request, reply) => {
       const { email, password } = request.body;
-      const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: cookies.ownOrigin(request) }, callerOf(request));
+      const session = await signInBrowser(deps, { email, password, origin: header(request, 'origin'), own: cookies.ownOrigin(request) }, callerOf(request), request.actor);
       cookies.set(request, reply, session.token);
       return { owner: session.owner, csrf_token: session.csrfToken };
     },

@@ -50,7 +50,7 @@ export const consoleTokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       config: { errors: ['INVALID_CREDENTIALS', 'ACCOUNT_LOCKED', 'PASSWORD_QUEUE_FULL'] },
     },
     async (request) => ({
-      revoked: await changeOwnerPassword(deps, consoleCallerOf(request), { currentPassword: request.body.current_password, newPassword: request.body.new_password }, callerOf(request)),
+      revoked: await changeOwnerPassword(deps, consoleCallerOf(request), { currentPassword: request.body.current_password, newPassword: request.body.new_password }, callerOf(request), request.actor),
     }),
   );
 };

@@ -89,7 +89,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     { schema: { params: VariableParams, body: UserVariableBody, response: answers({ 200: UserVariable }) }, config: { errors: USER } },
     async (request) => {
       const { app_id, user_id, name } = request.params;
-      return userVariableJson(await putUserVariable(deps, ownerOf(request), app_id, user_id, name, request.body.value));
+      return userVariableJson(await putUserVariable(deps, ownerOf(request), app_id, user_id, name, request.body.value, request.actor));
     },
   );
 
@@ -98,7 +98,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     { schema: { params: VariableParams, response: answers({ 204: NoBody }) }, config: { errors: [...USER, 'VARIABLE_NOT_FOUND'] } },
     async (request, reply) => {
       const { app_id, user_id, name } = request.params;
-      await deleteUserVariable(deps, ownerOf(request), app_id, user_id, name);
+      await deleteUserVariable(deps, ownerOf(request), app_id, user_id, name, request.actor);
       return reply.code(204).send();
     },
   );
@@ -110,7 +110,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       config: { errors: [...USER, 'NOT_A_PASSWORD_USER', 'PASSWORD_QUEUE_FULL'] },
     },
     async (request, reply) => {
-      await setUserPassword(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.body.password);
+      await setUserPassword(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.body.password, request.actor);
       return reply.code(204).send();
     },
   );
@@ -124,15 +124,22 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
   });
 
   app.put('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, body: TimeoutBody, response: answers({ 200: UserTimeout }) }, config: { errors: USER } }, async (request) => {
-    const timeout = await timeOutUser(deps, ownerOf(request), request.params.app_id, request.params.user_id, {
-      until: instantOf('until', request.body.until),
-      reason: request.body.reason,
-    });
+    const timeout = await timeOutUser(
+      deps,
+      ownerOf(request),
+      request.params.app_id,
+      request.params.user_id,
+      {
+        until: instantOf('until', request.body.until),
+        reason: request.body.reason,
+      },
+      request.actor,
+    );
     return { timed_out_until: toIso(timeout.until), reason: timeout.reason };
   });
 
   app.delete('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } }, async (request, reply) => {
-    await liftTimeout(deps, ownerOf(request), request.params.app_id, request.params.user_id);
+    await liftTimeout(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.actor);
     return reply.code(204).send();
   });
 
@@ -141,7 +148,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     { schema: { params: DeviceParams, response: answers({ 204: NoBody }) }, config: { errors: [...USER, 'DEVICE_NOT_FOUND'] } },
     async (request, reply) => {
       const { app_id, user_id, device_id } = request.params;
-      await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id);
+      await deleteDevice(deps, ownerOf(request), app_id, user_id, device_id, request.actor);
       return reply.code(204).send();
     },
   );
@@ -152,7 +159,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
   });
 
   app.delete('/applications/:app_id/users/:user_id/sessions', { schema: { params: UserParams, response: answers({ 204: NoBody }) }, config: { errors: USER } }, async (request, reply) => {
-    await revokeSessions(deps, ownerOf(request), request.params.app_id, request.params.user_id);
+    await revokeSessions(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.actor);
     return reply.code(204).send();
   });
 
@@ -165,22 +172,36 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
     async (request, reply) => {
       const { app_id, user_id } = request.params;
-      const issued = await issueLicenseFileAsOwner(deps, ownerOf(request), app_id, user_id, {
-        hardwareId: request.body.hardware_id,
-        ttlMinutes: request.body.ttl_minutes,
-      });
+      const issued = await issueLicenseFileAsOwner(
+        deps,
+        ownerOf(request),
+        app_id,
+        user_id,
+        {
+          hardwareId: request.body.hardware_id,
+          ttlMinutes: request.body.ttl_minutes,
+        },
+        request.actor,
+      );
       return reply.code(201).send(licenseFileJson(issued));
     },
   );
 
   app.post('/applications/:app_id/adjustments', { schema: { params: AppParams, body: AdjustmentBody, response: answers({ 200: Adjusted }) }, config: { errors: APP } }, async (request) => {
     const b = request.body;
-    const adjusted = await adjustMemberships(deps, ownerOf(request), request.params.app_id, b.user_ids, {
-      minutes: b.minutes ?? null,
-      grantLifetime: b.grant_lifetime ?? false,
-      revokeLifetime: b.revoke_lifetime ?? false,
-      reason: b.reason ?? null,
-    });
+    const adjusted = await adjustMemberships(
+      deps,
+      ownerOf(request),
+      request.params.app_id,
+      b.user_ids,
+      {
+        minutes: b.minutes ?? null,
+        grantLifetime: b.grant_lifetime ?? false,
+        revokeLifetime: b.revoke_lifetime ?? false,
+        reason: b.reason ?? null,
+      },
+      request.actor,
+    );
     return { adjusted };
   });
 };

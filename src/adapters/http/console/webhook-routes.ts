@@ -29,7 +29,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/applications/:app_id/webhooks',
     { schema: { params: AppParams, body: CreateBody, response: answers({ 201: WebhookWithSecret }) }, config: { errors: [...APP, 'WEBHOOK_URL_REFUSED', 'WEBHOOK_LIMIT_REACHED'] } },
     async (request, reply) => {
-      const created = await createWebhook(deps, ownerOf(request), request.params.app_id, request.body);
+      const created = await createWebhook(deps, ownerOf(request), request.params.app_id, request.body, request.actor);
       return reply.code(201).send(withSecret(created));
     },
   );
@@ -41,25 +41,25 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.patch(
     '/applications/:app_id/webhooks/:webhook_id',
     { schema: { params: EndpointParams, body: PatchBody, response: answers({ 200: WebhookEndpoint }) }, config: { errors: [...ENDPOINT, 'WEBHOOK_URL_REFUSED'] } },
-    async (request) => webhookEndpointJson(await updateWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id, request.body)),
+    async (request) => webhookEndpointJson(await updateWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id, request.body, request.actor)),
   );
 
   app.delete('/applications/:app_id/webhooks/:webhook_id', { schema: { params: EndpointParams, response: answers({ 204: NoBody }) }, config: { errors: ENDPOINT } }, async (request, reply) => {
-    await deleteWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id);
+    await deleteWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id, request.actor);
     return reply.code(204).send();
   });
 
   app.post(
     '/applications/:app_id/webhooks/:webhook_id/rotate_secret',
     { ...takesNoBody, schema: { params: EndpointParams, response: answers({ 200: WebhookWithSecret }) }, config: { errors: ENDPOINT } },
-    async (request) => withSecret(await rotateWebhookSecret(deps, ownerOf(request), request.params.app_id, request.params.webhook_id)),
+    async (request) => withSecret(await rotateWebhookSecret(deps, ownerOf(request), request.params.app_id, request.params.webhook_id, request.actor)),
   );
 
   app.post(
     '/applications/:app_id/webhooks/:webhook_id/test',
     { ...takesNoBody, schema: { params: EndpointParams, response: answers({ 204: NoBody }) }, config: { errors: [...ENDPOINT, 'WEBHOOK_TEST_LIMITED'] } },
     async (request, reply) => {
-      await testWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id);
+      await testWebhook(deps, ownerOf(request), request.params.app_id, request.params.webhook_id, request.actor);
       return reply.code(204).send();
     },
   );

@@ -87,7 +87,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (a
   );
 
   app.delete('/files/:file_id', { schema: { params: FileParams, response: answers({ 204: NoBody }) }, config: { errors: ['FILE_NOT_FOUND'] } }, async (request, reply) => {
-    await deleteFile(deps, await application(request), request.params.file_id);
+    await deleteFile(deps, await application(request), request.params.file_id, request.actor);
     return reply.code(204).send();
   });
 };

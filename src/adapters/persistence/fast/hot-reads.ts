@@ -65,7 +65,7 @@ export function hotReads(dialect: FastReads) {
     return row === undefined ? null : map(row);
   };
   // Each read chained with a then rather than wrapped in an async function: one promise fewer a
-  // call, and every promise pays the actor scope's async hooks (docs/performance-log.md).
+  // call (docs/performance-log.md).
   return {
     findApplicationByApiKey: (apiKey: string) => applicationByApiKey({ apiKey }).then((rows) => first(rows, toApplication)),
     findSession: (id: string) => sessionById({ id }).then((rows) => first(rows, toSession)),

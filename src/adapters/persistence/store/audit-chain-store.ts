@@ -7,7 +7,7 @@ import { chainedEntryOf } from '../../../application/events/chain-entry.js';
 import { type ChainKey, chainHash, entrySeal, PRUNED_ACTION, REKEYED_ACTION } from '../../../domain/audit-chain.js';
 import { toIso } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
-import { recordEvents, toEvent } from './event-log.js';
+import { type RecordEvents, toEvent } from './event-log.js';
 
 /** What the chainer writes as `hash` on a row whose seal does not verify: it stays out of the chain. */
 export const UNLINKED = 'unlinked';
@@ -65,7 +65,7 @@ async function chainApplication(
 
 type ChainMethods = Pick<EventStore, 'chainEvents' | 'chainedEvents' | 'chainHead' | 'unlinkedEvents' | 'newestChained' | 'reanchorUnkeyedChains' | 'pruneEvents'>;
 
-export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
+export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents): ChainMethods {
   const { auditChainHeads: heads, events } = d.t;
   const link = (tx: Db, { seq, hash, id }: { seq: number; hash: string; id: string }) => tx.update(events).set({ seq, hash }).where(eq(events.id, id));
   return {
@@ -118,19 +118,19 @@ export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
       return row === undefined ? null : toEvent(row);
     },
 
-    async reanchorUnkeyedChains(now) {
+    async reanchorUnkeyedChains(now, actor) {
       const unkeyed = await d.db
         .select()
         .from(heads)
         .where(and(eq(heads.keyed, false), ne(heads.seq, 0)));
       for (const head of unkeyed) {
         const draft = { applicationId: head.applicationId, action: REKEYED_ACTION, target: { type: 'application', id: head.applicationId, label: null }, data: { unkeyed_through_seq: head.seq } };
-        await d.transaction((tx) => recordEvents(d, tx, [draft], now));
+        await d.transaction((tx) => recordEvents(tx, actor, [draft], now));
       }
       return unkeyed.length;
     },
 
-    async pruneEvents(before, now) {
+    async pruneEvents(before, now, actor) {
       // Per application, the newest chained entry older than `before`: everything up to it in
       // the chain goes, so what remains is the chain's tail (docs/events.md, Retention).
       const ends = await d.db
@@ -154,7 +154,7 @@ export function auditChainStore(d: Dialect, key: ChainKey): ChainMethods {
             .returning({ id: events.id });
           if (gone.length > 0) {
             const data = { through_seq: throughSeq, through_hash: last?.hash ?? null, removed: gone.length, before: toIso(before) };
-            await recordEvents(d, tx, [{ applicationId, action: PRUNED_ACTION, target: { type: 'application', id: applicationId, label: null }, data }], now);
+            await recordEvents(tx, actor, [{ applicationId, action: PRUNED_ACTION, target: { type: 'application', id: applicationId, label: null }, data }], now);
           }
           return gone.length;
         });

@@ -8,15 +8,15 @@ import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { banCreated, banRemoved } from '../../events/payloads.js';
 
-export function banStore(d: Dialect, reads: Lookups): BanStore {
+export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): BanStore {
   const { db } = d;
   const { bans, licenses, sessions } = d.t;
   return {
     findMatchingBans: reads.findMatchingBans,
-    async addBans(applicationId, records, now) {
+    async addBans(applicationId, records, now, actor) {
       return d.transaction(async (tx) => {
         const stored: BanRecord[] = [];
         for (const ban of records) {
@@ -45,7 +45,7 @@ export function banStore(d: Dialect, reads: Lookups): BanStore {
             if (!row) throw new Error('ban vanished inside its own transaction');
           }
           stored.push(toBan(row));
-          if (created) await recordEvents(d, tx, [banCreated(toBan(row))], now);
+          if (created) await recordEvents(tx, actor, [banCreated(toBan(row))], now);
           // Applied for existing bans too: idempotent, and it heals anything that slipped past.
           if (ban.type === 'user') {
             // A login of the user holds the user's row lock from its ban check to its commit:
@@ -77,7 +77,7 @@ export function banStore(d: Dialect, reads: Lookups): BanStore {
       const gone = await d.write((w) => w.delete(bans).where(lte(bans.expiresAt, now)).returning({ id: bans.id }));
       return gone.length;
     },
-    async deleteBan(applicationId, banId, now, options) {
+    async deleteBan(applicationId, banId, now, actor, options) {
       return d.transaction(async (tx) => {
         const [row] = await tx
           .delete(bans)
@@ -93,8 +93,8 @@ export function banStore(d: Dialect, reads: Lookups): BanStore {
                 .returning()
             : [];
         await recordEvents(
-          d,
           tx,
+          actor,
           [row, ...propagated].map((b) => banRemoved(toBan(b))),
           now,
         );

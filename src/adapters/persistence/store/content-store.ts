@@ -7,14 +7,14 @@ import { mergeAnnouncement } from '../../../domain/announcements.js';
 import { type Dialect, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { toAnnouncement } from '../row-mappers.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { announcementChanged, variableChanged } from '../../events/payloads.js';
 
-export function contentStore(d: Dialect, reads: Lookups): ContentStore {
+export function contentStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): ContentStore {
   const { db } = d;
   const { announcements, variables } = d.t;
   return {
-    async putVariable(v, now) {
+    async putVariable(v, now, actor) {
       return d.transaction(async (tx) => {
         const named = and(eq(variables.applicationId, v.applicationId), eq(variables.name, v.name));
         const [before] = await d.locked(tx.select().from(variables).where(named));
@@ -24,29 +24,29 @@ export function contentStore(d: Dialect, reads: Lookups): ContentStore {
           .onConflictDoUpdate({ target: [variables.applicationId, variables.name], set: { value: v.value, isPublic: v.isPublic } })
           .returning();
         if (row === undefined) throw new Error('variable upsert returned no row');
-        await recordEvents(d, tx, [variableChanged(v.applicationId, v.name, before ?? null, row)], now);
+        await recordEvents(tx, actor, [variableChanged(v.applicationId, v.name, before ?? null, row)], now);
         return row;
       });
     },
     listVariables: reads.listVariables,
-    async deleteVariable(applicationId, name, now) {
+    async deleteVariable(applicationId, name, now, actor) {
       return d.transaction(async (tx) => {
         const [deleted] = await tx
           .delete(variables)
           .where(and(eq(variables.applicationId, applicationId), eq(variables.name, name)))
           .returning();
         if (deleted === undefined) return false;
-        await recordEvents(d, tx, [variableChanged(applicationId, name, deleted, null)], now);
+        await recordEvents(tx, actor, [variableChanged(applicationId, name, deleted, null)], now);
         return true;
       });
     },
-    async createAnnouncement(a) {
+    async createAnnouncement(a, actor) {
       await d.transaction(async (tx) => {
         await tx.insert(announcements).values(a);
-        await recordEvents(d, tx, [announcementChanged(a.applicationId, a.id, 'created', null, a)], a.createdAt);
+        await recordEvents(tx, actor, [announcementChanged(a.applicationId, a.id, 'created', null, a)], a.createdAt);
       });
     },
-    async patchAnnouncement(applicationId, id, patch, now) {
+    async patchAnnouncement(applicationId, id, patch, now, actor) {
       return d.transaction(async (tx) => {
         const [row] = await d.locked(
           tx
@@ -61,7 +61,7 @@ export function contentStore(d: Dialect, reads: Lookups): ContentStore {
           .update(announcements)
           .set({ title, contentHtml, status, publishFrom, publishUntil })
           .where(ofApplication(announcements, applicationId, id));
-        await recordEvents(d, tx, [announcementChanged(applicationId, id, 'updated', toAnnouncement(row), next)], now);
+        await recordEvents(tx, actor, [announcementChanged(applicationId, id, 'updated', toAnnouncement(row), next)], now);
         return next;
       });
     },
@@ -73,14 +73,14 @@ export function contentStore(d: Dialect, reads: Lookups): ContentStore {
       return row ? toAnnouncement(row) : null;
     },
     listAnnouncements: reads.listAnnouncements,
-    async deleteAnnouncement(applicationId, id, now) {
+    async deleteAnnouncement(applicationId, id, now, actor) {
       return d.transaction(async (tx) => {
         const [deleted] = await tx
           .delete(announcements)
           .where(ofApplication(announcements, applicationId, id))
           .returning();
         if (deleted === undefined) return false;
-        await recordEvents(d, tx, [announcementChanged(applicationId, id, 'deleted', toAnnouncement(deleted), null)], now);
+        await recordEvents(tx, actor, [announcementChanged(applicationId, id, 'deleted', toAnnouncement(deleted), null)], now);
         return true;
       });
     },

@@ -1,10 +1,10 @@
 // Writing an event (docs/events.md): one row of the outbox and audit log, inserted by the change
-// it describes inside that change's transaction, so it commits and rolls back with it. The actor
-// is the running work's (application/events/actor-scope.ts). Webhook events are marked for the
-// delivery workers' fan-out (store/webhook-fan-out.ts).
+// it describes inside that change's transaction, so it commits and rolls back with it, as the
+// actor the use case passed. Webhook events are marked for the delivery workers' fan-out
+// (store/webhook-fan-out.ts).
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
-import { type ActorType, currentActor } from '../../../application/events/actor-scope.js';
+import type { Actor, ActorType } from '../../../application/events/actor.js';
 import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
 import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
 import { type ChainKey, entrySeal } from '../../../domain/audit-chain.js';
@@ -15,55 +15,53 @@ import type { Tables } from '../tables.js';
 import { WEBHOOK_PENDING } from './webhook-fan-out.js';
 import { auditChainStore } from './audit-chain-store.js';
 
-/** The chain's key of each store's dialect (eventStore): every event is sealed with it as it is written. */
-const chainKeys = new WeakMap<Dialect, ChainKey>();
+/** Writes events in the caller's transaction `tx`, as `actor`, at `now` (eventWriter). */
+export type RecordEvents = (tx: Db, actor: Actor, drafts: readonly EventDraft[], now: Instant) => Promise<void>;
 
 /** Inserts one event row, numbered in insertion order (Dialect.insertionOrder). */
 const eventInsert = (d: Dialect) => (tx: Db, row: Omit<Tables['events']['$inferInsert'], 'pos'>) => tx.insert(d.t.events).values({ ...row, ...d.insertionOrder('pos', d.t.events.pos) });
 
-/** Inserts `drafts` as events at `now`, in the caller's transaction `tx`. */
-export async function recordEvents(d: Dialect, tx: Db, drafts: readonly EventDraft[], now: Instant): Promise<void> {
-  if (drafts.length === 0) return;
-  const actor = currentActor();
+/** The store areas' event writer: every event is sealed with the chain's `key` as it is written. */
+export function eventWriter(d: Dialect, key: ChainKey): RecordEvents {
   const insert = eventInsert(d);
-  const key = chainKeys.get(d);
-  if (key === undefined) throw new Error('events recorded on a dialect without its store (eventStore)');
-  const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
-  // The inserts go out together. Webhook deliveries are made from them after the commit (store/webhook-fan-out.ts).
-  const inserted = recorded.map(({ id, draft }) => {
-    // An end user acting on their own account is known by the target once the request said who.
-    const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
-    const row = {
-      id,
-      applicationId: draft.applicationId,
-      occurredAt: now,
-      action: draft.action,
-      actorType: actor.type,
-      actorId,
-      actorIp: actor.ip,
-      targetType: draft.target.type,
-      targetId: draft.target.id,
-      targetLabel: draft.target.label ?? null,
-      data: JSON.stringify(draft.data),
-      changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
-      outcome: draft.outcome ?? 'success',
-      webhookPending: isWebhookEvent(draft.action) ? WEBHOOK_PENDING : null,
-    };
-    // Sealed as it will read back, so the chainer can tell it from a row written by hand.
-    const seal = entrySeal(key, chainedEntryOf(toEvent({ ...row, pos: 0, seq: null, hash: null, seal: null }), 0));
-    return insert(tx, { ...row, seal });
-  });
-  await Promise.all(inserted);
+  return async (tx, actor, drafts, now) => {
+    if (drafts.length === 0) return;
+    const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
+    // The inserts go out together. Webhook deliveries are made from them after the commit (store/webhook-fan-out.ts).
+    const inserted = recorded.map(({ id, draft }) => {
+      // An end user acting on their own account is known by the target once the request said who.
+      const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
+      const row = {
+        id,
+        applicationId: draft.applicationId,
+        occurredAt: now,
+        action: draft.action,
+        actorType: actor.type,
+        actorId,
+        actorIp: actor.ip,
+        targetType: draft.target.type,
+        targetId: draft.target.id,
+        targetLabel: draft.target.label ?? null,
+        data: JSON.stringify(draft.data),
+        changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
+        outcome: draft.outcome ?? 'success',
+        webhookPending: isWebhookEvent(draft.action) ? WEBHOOK_PENDING : null,
+      };
+      // Sealed as it will read back, so the chainer can tell it from a row written by hand.
+      const seal = entrySeal(key, chainedEntryOf(toEvent({ ...row, pos: 0, seq: null, hash: null, seal: null }), 0));
+      return insert(tx, { ...row, seal });
+    });
+    await Promise.all(inserted);
+  };
 }
 
-export function eventStore(d: Dialect, key: ChainKey): EventStore {
-  chainKeys.set(d, key);
+export function eventStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents): EventStore {
   const { events } = d.t;
   return {
-    ...auditChainStore(d, key),
+    ...auditChainStore(d, key, recordEvents),
 
-    async recordEvent(draft, now) {
-      await d.transaction((tx) => recordEvents(d, tx, [draft], now));
+    async recordEvent(draft, now, actor) {
+      await d.transaction((tx) => recordEvents(tx, actor, [draft], now));
     },
 
     async listEvents(applicationId, filter, page) {

@@ -9,7 +9,7 @@ import { acceptUpload } from '../../../domain/files.js';
 import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dialect.js';
 import { fileRow, metadataColumns, stateColumns, toFile } from '../row-mappers.js';
 import type { Lookups } from './lookups.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { fileEvent } from '../../events/payloads.js';
 
 const nameTaken = () => new DomainError('FILE_NAME_TAKEN', 'a file with this name already exists');
@@ -89,7 +89,7 @@ async function replaceIn(d: Dialect, tx: Db, file: FileRecord, patch: FileMetada
   return { file: updated, discard };
 }
 
-export function fileStore(d: Dialect, reads: Lookups): FileStore {
+export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): FileStore {
   const { files, jobs } = d.t;
   return {
     async createFile(file, job) {
@@ -140,14 +140,14 @@ export function fileStore(d: Dialect, reads: Lookups): FileStore {
 
     listFiles: reads.listFiles,
 
-    async deleteFile(applicationId, fileId, now) {
+    async deleteFile(applicationId, fileId, now, actor) {
       return d.transaction(async (tx) => {
         const file = await lockFile(d, tx, ofApplication(files, applicationId, fileId));
         if (file === null) return null;
         const held = await tx.select({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey }).from(jobs).where(eq(jobs.fileId, file.id));
         // The file's jobs go with it (ON DELETE CASCADE).
         await tx.delete(files).where(eq(files.id, file.id));
-        await recordEvents(d, tx, [fileEvent('file.deleted', file)], now);
+        await recordEvents(tx, actor, [fileEvent('file.deleted', file)], now);
         const keys = [...(file.state.stored ? [file.state.stored.blobKey] : []), ...held.flatMap((j) => [j.stagingKey, j.outputKey])];
         return [...new Set(keys)];
       });

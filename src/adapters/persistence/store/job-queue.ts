@@ -13,7 +13,7 @@ import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
 import { stateColumns, toJob } from '../row-mappers.js';
 import { lockFile } from './file-store.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { fileEvent } from '../../events/payloads.js';
 
 /**
@@ -40,7 +40,7 @@ async function settleFile(d: Dialect, tx: Db, fileId: string, before: FileState,
     .where(eq(files.id, fileId));
 }
 
-export function jobQueue(d: Dialect): JobQueue {
+export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
   const { jobs } = d.t;
   return {
     async claimJob(workerId, now, leaseMs) {
@@ -80,7 +80,7 @@ export function jobQueue(d: Dialect): JobQueue {
       return extended.length > 0;
     },
 
-    async completeJob(jobId, workerId, contents, now) {
+    async completeJob(jobId, workerId, contents, now, actor) {
       return d.transaction(async (tx) => {
         const held = await lockHeldJob(d, tx, jobId, workerId);
         if (held === null) return 'lost' as const;
@@ -95,7 +95,7 @@ export function jobQueue(d: Dialect): JobQueue {
           if (discard !== null) keys.push(discard);
           // Only the upload the file awaited completes it; a superseded one changes nothing.
           if (next !== file.state && next.processingStatus === 'COMPLETED') {
-            await recordEvents(d, tx, [fileEvent('file.completed', { ...file, state: next, updatedAt: now })], now);
+            await recordEvents(tx, actor, [fileEvent('file.completed', { ...file, state: next, updatedAt: now })], now);
           }
         }
         await tx.delete(jobs).where(eq(jobs.id, job.id));
@@ -103,7 +103,7 @@ export function jobQueue(d: Dialect): JobQueue {
       });
     },
 
-    async failJob(jobId, workerId, message, now, retryInMs) {
+    async failJob(jobId, workerId, message, now, retryInMs, actor) {
       return d.transaction(async (tx) => {
         const held = await lockHeldJob(d, tx, jobId, workerId);
         if (held === null) return 'lost' as const;
@@ -118,7 +118,7 @@ export function jobQueue(d: Dialect): JobQueue {
         if (file !== null) {
           const next = failUpload(file.state, job.id, message);
           await settleFile(d, tx, file.id, file.state, next, now);
-          if (next !== file.state) await recordEvents(d, tx, [fileEvent('file.failed', { ...file, state: next, updatedAt: now })], now);
+          if (next !== file.state) await recordEvents(tx, actor, [fileEvent('file.failed', { ...file, state: next, updatedAt: now })], now);
         }
         await tx.delete(jobs).where(eq(jobs.id, job.id));
         return [...new Set([job.stagingKey, job.outputKey])];

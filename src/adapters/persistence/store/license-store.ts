@@ -13,7 +13,7 @@ import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../diale
 import type { Lookups } from './lookups.js';
 import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertUser } from './writes.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
@@ -50,16 +50,16 @@ function redeem(license: LicenseRecord, membership: Membership, input: { applica
 
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
 
-export function licenseStore(d: Dialect, reads: Lookups): LicenseStore & Redemption {
+export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): LicenseStore & Redemption {
   const { db } = d;
   const { adjustments, devices, licenses, users } = d.t;
   return {
-    async insertLicenses(batch) {
+    async insertLicenses(batch, actor) {
       if (batch.length === 0) return;
       await d.transaction(async (tx) => {
         for (const part of chunks(batch)) await tx.insert(licenses).values(part);
         // One event for the batch, at the instant it was issued.
-        await recordEvents(d, tx, [licensesCreated(batch)], batch[0]!.createdAt);
+        await recordEvents(tx, actor, [licensesCreated(batch)], batch[0]!.createdAt);
       });
     },
     async listLicenses(applicationId, status) {
@@ -93,7 +93,7 @@ export function licenseStore(d: Dialect, reads: Lookups): LicenseStore & Redempt
       return codes;
     },
     redeemedLicenseIds: reads.redeemedLicenseIds,
-    async deleteUnusedLicense(applicationId, id, now) {
+    async deleteUnusedLicense(applicationId, id, now, actor) {
       return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
         const [row] = await d.locked(
@@ -105,12 +105,12 @@ export function licenseStore(d: Dialect, reads: Lookups): LicenseStore & Redempt
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));
-        await recordEvents(d, tx, [licenseDeleted(row)], now);
+        await recordEvents(tx, actor, [licenseDeleted(row)], now);
         return 'deleted' as const;
       });
     },
 
-    async signUpWithLicense(input) {
+    async signUpWithLicense(input, actor) {
       return d.transaction(async (tx) => {
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
         assertRedeemable(license, 'sign_up');
@@ -122,12 +122,12 @@ export function licenseStore(d: Dialect, reads: Lookups): LicenseStore & Redempt
         if (input.device !== null) await tx.insert(devices).values(input.device);
         const drafts: EventDraft[] = [userCreated(user, 'sign_up_with_license_code', input.now), licenseActivated(license, user, adjustment, input.now)];
         if (input.device !== null) drafts.push(deviceRegistered(input.applicationId, user, input.device));
-        await recordEvents(d, tx, drafts, input.now);
+        await recordEvents(tx, actor, drafts, input.now);
         return { user, adjustment };
       });
     },
 
-    async activateLicense(input) {
+    async activateLicense(input, actor) {
       return d.transaction(async (tx) => {
         // The user first (its membership is read, changed and written back, and a device may be
         // admitted), then the license: always in this order, so redemptions cannot deadlock.
@@ -144,7 +144,7 @@ export function licenseStore(d: Dialect, reads: Lookups): LicenseStore & Redempt
         await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
         await tx.insert(adjustments).values(adjustment);
         drafts.push(licenseActivated(license, { ...user, membership }, adjustment, input.now));
-        await recordEvents(d, tx, drafts, input.now);
+        await recordEvents(tx, actor, drafts, input.now);
         return adjustment;
       });
     },

@@ -1,7 +1,8 @@
 // Owners, their console tokens and their applications.
 import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Instant } from '../../../domain/time.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
+import type { Actor } from '../../../application/events/actor.js';
 import { applicationSettingsChanged, credentialsRotated } from '../../events/payloads.js';
 import type { ApplicationStore } from '../../../application/ports/application-store.js';
 import type { OwnerStore } from '../../../application/ports/owner-store.js';
@@ -111,7 +112,7 @@ const rotatedCredentials = (patch: { apiSecretDigest?: string; adminApiKeyDigest
   ...(patch.adminApiKeyDigest === undefined ? [] : ['admin_api_key']),
 ];
 
-export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
+export function applicationStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): ApplicationStore {
   const { db } = d;
   const { applications, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const find = async (id: string) => {
@@ -124,14 +125,14 @@ export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
     return row === null ? null : toApplication(row);
   };
   /** ATOMIC: the application's signing keys as `change` makes them from the stored ones. */
-  const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys, rotated?: { credential: string; now: Instant }) =>
+  const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys, rotated?: { credential: string; now: Instant; actor: Actor }) =>
     d.transaction(async (tx): Promise<ApplicationRecord | null> => {
       const current = await lockedApplication(tx, id);
       if (current === null) return null;
       const signing = change(current.signing);
       await tx.update(applications).set(signingColumns(signing)).where(eq(applications.id, id));
       const next = { ...current, signing };
-      if (rotated !== undefined) await recordEvents(d, tx, [credentialsRotated(next, rotated.credential)], rotated.now);
+      if (rotated !== undefined) await recordEvents(tx, rotated.actor, [credentialsRotated(next, rotated.credential)], rotated.now);
       return next;
     });
   return {
@@ -156,7 +157,7 @@ export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
       const [row] = await db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest));
       return row ? toApplication(row) : null;
     },
-    async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }, now) {
+    async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }, now, actor) {
       // drizzle leaves a field that is undefined out of the SET and refuses an empty SET: an empty patch is a plain read.
       if (name === undefined && settings === undefined && apiSecretDigest === undefined && adminApiKeyDigest === undefined) return find(id);
       return d.transaction(async (tx) => {
@@ -167,11 +168,11 @@ export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
         const after = toApplication((await tx.select().from(applications).where(eq(applications.id, id)))[0]!);
         const drafts = rotatedCredentials({ apiSecretDigest, adminApiKeyDigest }).map((credential) => credentialsRotated(after, credential));
         if (name !== undefined || settings !== undefined) drafts.push(applicationSettingsChanged(before, after));
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         return after;
       });
     },
-    async patchApplication(id, patch, now) {
+    async patchApplication(id, patch, now, actor) {
       return d.transaction(async (tx) => {
         const current = await lockedApplication(tx, id);
         if (current === null) return null;
@@ -182,7 +183,7 @@ export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
           .set({ name, ...settingsColumns(settings) })
           .where(eq(applications.id, id));
         const next = { ...current, name, settings };
-        await recordEvents(d, tx, [applicationSettingsChanged(current, next)], now);
+        await recordEvents(tx, actor, [applicationSettingsChanged(current, next)], now);
         return next;
       });
     },
@@ -198,9 +199,9 @@ export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
         return deleted.length > 0;
       });
     },
-    rotateResponseSigningKey: (id, next, now) => changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response }), { credential: 'response_signing_key', now }),
+    rotateResponseSigningKey: (id, next, now, actor) => changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response }), { credential: 'response_signing_key', now, actor }),
     dropPreviousResponseSigningKey: (id) => changeSigningKeys(id, (k) => ({ ...k, previousResponse: null })),
-    rotateRequestSigningKey: (id, nextSealed, now) =>
+    rotateRequestSigningKey: (id, nextSealed, now, actor) =>
       changeSigningKeys(
         id,
         (k) => ({
@@ -208,7 +209,7 @@ export function applicationStore(d: Dialect, reads: Lookups): ApplicationStore {
           requestSealed: nextSealed,
           previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
         }),
-        { credential: 'request_signing_key', now },
+        { credential: 'request_signing_key', now, actor },
       ),
     async applicationsWithoutSigningKeys() {
       const rows = await db

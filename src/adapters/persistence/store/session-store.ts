@@ -8,12 +8,12 @@ import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { admit, recordAddress, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
-export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
+export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
   /**
    * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
@@ -33,7 +33,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
       .from(sessions)
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   return {
-    async openSession({ session, device, cap, now, ip }) {
+    async openSession({ session, device, cap, now, ip }, actor) {
       return d.transaction(async (tx) => {
         // The password was verified outside this transaction; a timeout, ban or lost membership
         // that landed meanwhile must still refuse the login. The user's row is locked first; its
@@ -59,7 +59,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
         // application that day, is then locked only from its statement to the commit.
         if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
         await tx.insert(sessions).values({ ...session });
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
         await tx
           .insert(loginDays)
@@ -68,7 +68,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
         return { deviceRegistered: registered };
       });
     },
-    async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }) {
+    async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }, actor) {
       const sameSeat = and(
         eq(sessions.userId, userId),
         hardwareId === null ? isNull(sessions.hardwareId) : eq(sessions.hardwareId, hardwareId),
@@ -92,7 +92,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
         if (device !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now))) {
           const user = await findUser(d, tx, applicationId, userId);
           const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
-          if (user !== null) await recordEvents(d, tx, [deviceRegistered(applicationId, user, registered)], now);
+          if (user !== null) await recordEvents(tx, actor, [deviceRegistered(applicationId, user, registered)], now);
         }
         const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
@@ -107,7 +107,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
         await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
-    async admitLicenseFileDevice({ applicationId, userId, device, file, now }) {
+    async admitLicenseFileDevice({ applicationId, userId, device, file, now }, actor) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
@@ -126,7 +126,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
         const { issuedBy, ...row } = issued;
         await tx.insert(d.t.licenseFiles).values({ ...row, applicationId, issuedByType: issuedBy.type, issuedById: issuedBy.id });
         drafts.push(licenseFileIssued(applicationId, user, issued));
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         return { user, expiresAt: issued.expiresAt };
       });
     },
@@ -157,7 +157,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
         if (ids.length < batch) return removed;
       }
     },
-    async revokeSession(id, now) {
+    async revokeSession(id, now, actor) {
       await d.transaction(async (tx) => {
         const [revoked] = await tx
           .update(sessions)
@@ -166,7 +166,7 @@ export function sessionStore(d: Dialect, reads: Lookups): SessionStore {
           .returning({ applicationId: sessions.applicationId, userId: sessions.userId });
         if (revoked === undefined) return;
         const user = await findUser(d, tx, revoked.applicationId, revoked.userId);
-        await recordEvents(d, tx, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
+        await recordEvents(tx, actor, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
       });
     },
   };

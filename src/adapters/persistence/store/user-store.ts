@@ -10,7 +10,7 @@ import { chunks, type Dialect, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, deviceRemoved, membershipAdjusted, sessionsRevoked, userCreated, userTimedOut, userTimeoutLifted } from '../../events/payloads.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
@@ -19,16 +19,16 @@ type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redee
 /** `text` as a LIKE pattern that matches it literally: its wildcards (and the escape) escaped with `\`. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function userStore(d: Dialect, reads: Lookups): UserArea {
+export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): UserArea {
   const { db } = d;
   const { adjustments, devices, sessions, userIps, users } = d.t;
   return {
-    async signUp({ user, device, now }) {
+    async signUp({ user, device, now }, actor) {
       return d.transaction(async (tx) => {
         // A clash of the username waits for the other insert and fails on the unique constraint.
         await insertUser(d, tx, user);
         if (device !== null) await tx.insert(devices).values(device);
-        await recordEvents(d, tx, [userCreated(user, 'sign_up', now), ...(device === null ? [] : [deviceRegistered(user.applicationId, user, device)])], now);
+        await recordEvents(tx, actor, [userCreated(user, 'sign_up', now), ...(device === null ? [] : [deviceRegistered(user.applicationId, user, device)])], now);
         return user;
       });
     },
@@ -98,7 +98,7 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
       }
       return findUser(d, db, applicationId, userId);
     },
-    async setUserTimeout(applicationId, userId, timeout, now) {
+    async setUserTimeout(applicationId, userId, timeout, now, actor) {
       return d.transaction(async (tx) => {
         // The row lock: a login of this user (which locks it too) either finished before, and
         // its session is revoked here, or runs after and sees the timeout.
@@ -113,11 +113,11 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
           const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
           if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: before.username }, 'timeout', revoked));
         }
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         return true;
       });
     },
-    async deleteDevice(applicationId, userId, deviceId, now) {
+    async deleteDevice(applicationId, userId, deviceId, now, actor) {
       return d.transaction(async (tx) => {
         // Locked like a login of the user, so no session is opened on the device meanwhile.
         const user = await findUser(d, tx, applicationId, userId, true);
@@ -131,21 +131,21 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
         const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
         const drafts = [deviceRemoved(applicationId, user, device, 'owner')];
         if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: user.username }, 'device_removed', revoked));
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         return true;
       });
     },
-    async revokeUserSessions(applicationId, userId, now) {
+    async revokeUserSessions(applicationId, userId, now, actor) {
       return d.transaction(async (tx) => {
         const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId)), now);
         if (revoked > 0) {
           const user = await findUser(d, tx, applicationId, userId);
-          await recordEvents(d, tx, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'owner', revoked)], now);
+          await recordEvents(tx, actor, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'owner', revoked)], now);
         }
         return revoked;
       });
     },
-    async bulkAdjust(applicationId, userIds, change, now, newId) {
+    async bulkAdjust(applicationId, userIds, change, now, newId, actor) {
       // Refuse a bad change before opening the transaction: nothing can have been written.
       validateBulkChange(change);
       // Sorted, so two bulk adjustments lock the users they share in the same order.
@@ -166,7 +166,7 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
             const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
             await tx.insert(adjustments).values({ ...adjustment, applicationId, userId: user.id });
-            await recordEvents(d, tx, [membershipAdjusted({ ...user, membership }, { ...adjustment, applicationId, userId: user.id }, now)], now);
+            await recordEvents(tx, actor, [membershipAdjusted({ ...user, membership }, { ...adjustment, applicationId, userId: user.id }, now)], now);
             adjusted++;
           }
         }
@@ -196,7 +196,7 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
     async updatePasswordHash(userId, passwordHash) {
       await d.write((w) => w.update(users).set({ passwordHash }).where(eq(users.id, userId)));
     },
-    async replacePassword(applicationId, userId, passwordHash, now) {
+    async replacePassword(applicationId, userId, passwordHash, now, actor) {
       return d.transaction(async (tx) => {
         // The UPDATE locks the user's row, as setUserTimeout's does: a login of the user either
         // finished before, and its session is revoked here, or runs after with the new password.
@@ -209,12 +209,12 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
         const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         if (revoked > 0) {
           const user = await findUser(d, tx, applicationId, userId);
-          await recordEvents(d, tx, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'password_changed', revoked)], now);
+          await recordEvents(tx, actor, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'password_changed', revoked)], now);
         }
         return true;
       });
     },
-    async resetDevices({ applicationId, userId, cooldownHours, now }) {
+    async resetDevices({ applicationId, userId, cooldownHours, now }, actor) {
       return d.transaction(async (tx) => {
         // Locked like a login of the user: parallel resets read the last reset one after another,
         // so only the first passes the cooldown, and no session opens on a device meanwhile.
@@ -225,7 +225,7 @@ export function userStore(d: Dialect, reads: Lookups): UserArea {
         const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         const drafts = removed.map((device) => deviceRemoved(applicationId, user, device, 'reset'));
         if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: user.username }, 'devices_reset', revoked));
-        await recordEvents(d, tx, drafts, now);
+        await recordEvents(tx, actor, drafts, now);
         await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
         return plan;
       });

@@ -8,10 +8,10 @@ import { DomainError } from '../../../domain/errors.js';
 import { assertRoomForBytes, assertRoomForVariable, utf8Bytes } from '../../../domain/user-variables.js';
 import { type Dialect, firstRow } from '../dialect.js';
 import { findUser } from './writes.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { userVariableChanged } from '../../events/payloads.js';
 
-export function userVariableStore(d: Dialect): UserVariableStore {
+export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserVariableStore {
   const { db } = d;
   const { userVariables } = d.t;
   const ofUser = (applicationId: string, userId: string) => and(eq(userVariables.applicationId, applicationId), eq(userVariables.userId, userId));
@@ -33,7 +33,7 @@ export function userVariableStore(d: Dialect): UserVariableStore {
           .where(named(applicationId, userId, name)),
       );
     },
-    async putUserVariable(v, max) {
+    async putUserVariable(v, max, actor) {
       return d.transaction(async (tx) => {
         const user = await findUser(d, tx, v.applicationId, v.userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
@@ -60,11 +60,11 @@ export function userVariableStore(d: Dialect): UserVariableStore {
             .set({ value: v.value, updatedAt: v.updatedAt })
             .where(named(v.applicationId, v.userId, v.name));
         }
-        await recordEvents(d, tx, [userVariableChanged(user, v.name, existing, v)], v.updatedAt);
+        await recordEvents(tx, actor, [userVariableChanged(user, v.name, existing, v)], v.updatedAt);
         return v;
       });
     },
-    async deleteUserVariable(applicationId, userId, name, now) {
+    async deleteUserVariable(applicationId, userId, name, now, actor) {
       return d.transaction(async (tx) => {
         const [deleted] = await tx
           .delete(userVariables)
@@ -72,7 +72,7 @@ export function userVariableStore(d: Dialect): UserVariableStore {
           .returning();
         if (deleted === undefined) return false;
         const user = await findUser(d, tx, applicationId, userId);
-        await recordEvents(d, tx, [userVariableChanged({ applicationId, id: userId, username: user?.username ?? null }, name, deleted, null)], now);
+        await recordEvents(tx, actor, [userVariableChanged({ applicationId, id: userId, username: user?.username ?? null }, name, deleted, null)], now);
         return true;
       });
     },

@@ -11,14 +11,14 @@ import type { Dialect } from '../dialect.js';
 import { ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { webhookEndpointChanged } from '../../events/payloads.js';
-import { recordEvents } from './event-log.js';
+import type { RecordEvents } from './event-log.js';
 import { fanOutPendingEvents } from './webhook-fan-out.js';
 
 type EndpointRow = Tables['webhookEndpoints']['$inferSelect'];
 
 const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: JSON.parse(r.events) as string[] });
 
-export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
+export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookStore & WebhookQueue {
   const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
 
   const readEndpoint = async (applicationId: string, endpointId: string) => {
@@ -30,18 +30,18 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
   };
 
   return {
-    async insertWebhookEndpoint(endpoint) {
+    async insertWebhookEndpoint(endpoint, actor) {
       await d.transaction(async (tx) => {
         // The application's row, locked, orders concurrent creations, so the cap holds under a race.
         await d.locked(tx.select({ id: applications.id }).from(applications).where(eq(applications.id, endpoint.applicationId)));
         const [held] = await tx.select({ n: count() }).from(e).where(eq(e.applicationId, endpoint.applicationId));
         checkEndpointCap(Number(held?.n ?? 0));
         await tx.insert(e).values({ ...endpoint, events: JSON.stringify(endpoint.events) });
-        await recordEvents(d, tx, [webhookEndpointChanged('webhook.created', endpoint)], endpoint.createdAt);
+        await recordEvents(tx, actor, [webhookEndpointChanged('webhook.created', endpoint)], endpoint.createdAt);
       });
     },
 
-    async recordWebhookTest(draft, now) {
+    async recordWebhookTest(draft, now, actor) {
       await d.transaction(async (tx) => {
         const ofApp = eq(tw.applicationId, draft.applicationId);
         await tx.insert(tw).values({ applicationId: draft.applicationId, windowStart: now, sends: 0 }).onConflictDoNothing({ target: tw.applicationId });
@@ -50,7 +50,7 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
           .update(tw)
           .set(countTestSend(window ?? null, now))
           .where(ofApp);
-        await recordEvents(d, tx, [draft], now);
+        await recordEvents(tx, actor, [draft], now);
       });
     },
 
@@ -61,7 +61,7 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
 
     findWebhookEndpoint: readEndpoint,
 
-    async updateWebhookEndpoint(applicationId, endpointId, change, now) {
+    async updateWebhookEndpoint(applicationId, endpointId, change, now, actor) {
       const { events: names, ...rest } = change;
       return d.transaction(async (tx) => {
         const [before] = await d.locked(
@@ -78,24 +78,24 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
           .returning();
         if (row === undefined) return null;
         const after = toEndpoint(row);
-        await recordEvents(d, tx, [webhookEndpointChanged('webhook.updated', after, toEndpoint(before))], now);
+        await recordEvents(tx, actor, [webhookEndpointChanged('webhook.updated', after, toEndpoint(before))], now);
         return after;
       });
     },
 
-    async deleteWebhookEndpoint(applicationId, endpointId, now) {
+    async deleteWebhookEndpoint(applicationId, endpointId, now, actor) {
       return d.transaction(async (tx) => {
         const [gone] = await tx
           .delete(e)
           .where(ofApplication(e, applicationId, endpointId))
           .returning();
         if (gone === undefined) return false;
-        await recordEvents(d, tx, [webhookEndpointChanged('webhook.deleted', toEndpoint(gone))], now);
+        await recordEvents(tx, actor, [webhookEndpointChanged('webhook.deleted', toEndpoint(gone))], now);
         return true;
       });
     },
 
-    async rotateWebhookSecret(applicationId, endpointId, secretSealed, previousUntil, now) {
+    async rotateWebhookSecret(applicationId, endpointId, secretSealed, previousUntil, now, actor) {
       return d.transaction(async (tx) => {
         const [current] = await d.locked(
           tx
@@ -106,7 +106,7 @@ export function webhookStore(d: Dialect): WebhookStore & WebhookQueue {
         if (current === undefined) return null;
         const [row] = await tx.update(e).set({ secretSealed, previousSecretSealed: current.secretSealed, previousSecretUntil: previousUntil, updatedAt: now }).where(eq(e.id, endpointId)).returning();
         if (row === undefined) return null;
-        await recordEvents(d, tx, [webhookEndpointChanged('webhook.secret_rotated', toEndpoint(row))], now);
+        await recordEvents(tx, actor, [webhookEndpointChanged('webhook.secret_rotated', toEndpoint(row))], now);
         return toEndpoint(row);
       });
     },
