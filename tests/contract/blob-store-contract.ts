@@ -405,6 +405,15 @@ export function describeBlobStoreContract(name: string, open: OpenBlobStore, opt
         await expect(writing).rejects.toThrow('aborted');
         expect(await store().stat('f')).toBeNull();
       });
+      test('a Node stream destroyed before the store reads it rejects, and nothing is uncaught', async () => {
+        const stream = new Readable({ read() {} });
+        const writing = store().write('f', stream);
+        // Destroyed while the store is still preparing (its folder, the key check): the 'error'
+        // comes before the store reads, and must reach the write's promise, not the process.
+        stream.destroy(new Error('gone early'));
+        await expect(writing).rejects.toThrow('gone early');
+        expect(await store().stat('f')).toBeNull();
+      });
       test('a failing overwrite keeps the previous version', async () => {
         await store().write('f', chunks(Buffer.from('previous')));
         await expect(store().write('f', failing(MiB, new Error('boom')))).rejects.toThrow('boom');

@@ -34,6 +34,7 @@ import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js'
 import { DomainError } from '../../domain/errors.js';
 import { assertBlobKey, assertBlobPrefix, assertBlobRange, assertMaxBytes, isBlobKey } from './blob-keys.js';
 import { writeBehind, type WriteBehind } from './write-behind.js';
+import { keepEarlyErrors } from './early-errors.js';
 
 /** The temp folder under the root. */
 export const TEMP_DIR = '.tmp';
@@ -182,6 +183,7 @@ export function createLocalBlobStore({ root }: { root: string }): BlobStore {
       const target = pathOf(key);
       assertMaxBytes(options.maxBytes);
       const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+      keepEarlyErrors(body);
       await mkdir(tempDir, { recursive: true });
       const tmp = join(tempDir, randomBytes(16).toString('hex'));
       // Opened here ('wx': a fresh file, never someone else's) so the stream has its fd at once and

@@ -45,6 +45,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBlobKey, assertBlobPrefix, assertBlobRange, assertMaxBytes, isBlobKey } from './blob-keys.js';
+import { keepEarlyErrors } from './early-errors.js';
 
 const MiB = 1024 * 1024;
 /** Bytes per multipart part (S3's minimum is 5 MiB, except the last part). */
@@ -297,6 +298,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     async write(key, body, writeOptions = {}) {
       const objectKey = objectKeyOf(key);
       assertMaxBytes(writeOptions.maxBytes);
+      keepEarlyErrors(body);
       await assertNoClash(key);
       const state: { size: number; failure: { error: unknown } | null } = { size: 0, failure: null };
       const source = Readable.from(countBytes(body, writeOptions.maxBytes ?? Number.POSITIVE_INFINITY, state), { objectMode: false });
