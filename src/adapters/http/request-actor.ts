@@ -5,12 +5,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ActorType } from '../../application/events/actor.js';
 import { callerOf } from './request-parts.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    actor: Actor;
-  }
-}
-
 /** The actor type of a request by its API; anything outside the three APIs acts as the system. */
 function actorTypeOf(url: string): ActorType {
   if (url.startsWith('/api/console/')) return 'owner';
@@ -29,8 +23,7 @@ function addressOf(request: FastifyRequest): string | null {
 }
 
 export function requestActors(app: FastifyInstance): void {
-  // Decorated with null, so every request object keeps one shape; set on request, before any route runs.
-  app.decorateRequest('actor', null as unknown as Actor);
+  // Set on request, before any route runs (declared with the rest of the request's state: request-state.ts).
   app.addHook('onRequest', (request, _reply, done) => {
     request.actor = { type: actorTypeOf(request.url), id: null, ip: addressOf(request) };
     done();
