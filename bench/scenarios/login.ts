@@ -58,6 +58,26 @@ export function rawVerify(ctx: BenchContext, seconds: number): Promise<VerifyCei
   });
 }
 
+/**
+ * Rounds of `load` alternated with raw argon2 verification (the ceiling): the load's rate against
+ * the ceiling's, and its latencies. The login and redemption scenarios measure alike.
+ */
+export async function againstRawVerify(ctx: BenchContext, row: { scenario: string; metric: string; target: number }, load: (seconds: number) => Promise<LoadResult>): Promise<BenchRow[]> {
+  const { profile } = ctx;
+  const runs = await alternate(
+    profile.rounds,
+    () => load(profile.seconds),
+    () => rawVerify(ctx, profile.seconds),
+  );
+  const { scenario, metric, target } = row;
+  const backend = ctx.backendName;
+  return [
+    benchRow({ scenario, backend, metric, unit: '1/s', value: median(runs.a.map((r) => r.requestsPerSecond)), ceiling: median(runs.b.map((r) => r.perSecond)), target }),
+    benchRow({ scenario, backend, metric: 'p50_latency', unit: 'ms', value: median(runs.a.map((r) => r.p50)) }),
+    benchRow({ scenario, backend, metric: 'p99_latency', unit: 'ms', value: median(runs.a.map((r) => r.p99)) }),
+  ];
+}
+
 export async function loginScenario(ctx: BenchContext): Promise<BenchRow[]> {
   const { profile } = ctx;
   const server = await startBenchServer(ctx);
@@ -65,26 +85,7 @@ export async function loginScenario(ctx: BenchContext): Promise<BenchRow[]> {
     const setup = await setUpLogin(server, profile.loginMembers);
     ctx.log(`login: ${setup.members.length} members, ${LOGIN_CONNECTIONS} connections; thread pool ${ctx.threadPoolSize}, raw verifications in flight ${rawInFlight(ctx)}`);
     await loadLogin(setup, profile.warmupSeconds);
-    const runs = await alternate(
-      profile.rounds,
-      () => loadLogin(setup, profile.seconds),
-      () => rawVerify(ctx, profile.seconds),
-    );
-    const scenario = 'login';
-    const backend = ctx.backendName;
-    return [
-      benchRow({
-        scenario,
-        backend,
-        metric: 'logins_per_s',
-        unit: '1/s',
-        value: median(runs.a.map((r) => r.requestsPerSecond)),
-        ceiling: median(runs.b.map((r) => r.perSecond)),
-        target: 0.85,
-      }),
-      benchRow({ scenario, backend, metric: 'p50_latency', unit: 'ms', value: median(runs.a.map((r) => r.p50)) }),
-      benchRow({ scenario, backend, metric: 'p99_latency', unit: 'ms', value: median(runs.a.map((r) => r.p99)) }),
-    ];
+    return await againstRawVerify(ctx, { scenario: 'login', metric: 'logins_per_s', target: 0.85 }, (seconds) => loadLogin(setup, seconds));
   } finally {
     await server.stop();
   }

@@ -2,14 +2,13 @@
 // HELD_LICENSES licenses, each request redeeming a fresh code; against raw argon2 verify, as the
 // login scenario (a redemption verifies the member's password once).
 import { availableParallelism } from 'node:os';
-import { alternate, median } from '../alternate.js';
 import { createBenchApp, createLicenses, createMembers, integrationHeaders, type BenchApp, type Member } from '../fixture.js';
 import { runLoad, type LoadResult } from '../load.js';
 import type { BenchContext } from '../profile.js';
 import { startBenchServer } from '../bench-server.js';
-import { benchRow, type BenchRow } from '../report.js';
+import type { BenchRow } from '../report.js';
 import type { ServerProcess } from '../server-process.js';
-import { LOGIN_CONNECTIONS, rawInFlight, rawVerify } from './login.js';
+import { againstRawVerify, LOGIN_CONNECTIONS, rawInFlight } from './login.js';
 
 const REDEEM_PATH = '/api/integration/activate_license';
 /** Licenses each member holds before the load (the load adds to them): the ban check must not grow with them. */
@@ -67,26 +66,7 @@ export async function redeemScenario(ctx: BenchContext): Promise<BenchRow[]> {
     // Long enough for every connection's first answer: a redemption queued behind seven others
     // on a busy machine takes longer than a quick run's warm-up.
     await loadRedeem(setup, Math.max(2, profile.warmupSeconds));
-    const runs = await alternate(
-      profile.rounds,
-      () => loadRedeem(setup, profile.seconds),
-      () => rawVerify(ctx, profile.seconds),
-    );
-    const scenario = 'redeem';
-    const backend = ctx.backendName;
-    return [
-      benchRow({
-        scenario,
-        backend,
-        metric: 'redemptions_per_s',
-        unit: '1/s',
-        value: median(runs.a.map((r) => r.requestsPerSecond)),
-        ceiling: median(runs.b.map((r) => r.perSecond)),
-        target: ctx.db === 'sqlite' ? 0.85 : 0.75,
-      }),
-      benchRow({ scenario, backend, metric: 'p50_latency', unit: 'ms', value: median(runs.a.map((r) => r.p50)) }),
-      benchRow({ scenario, backend, metric: 'p99_latency', unit: 'ms', value: median(runs.a.map((r) => r.p99)) }),
-    ];
+    return await againstRawVerify(ctx, { scenario: 'redeem', metric: 'redemptions_per_s', target: ctx.db === 'sqlite' ? 0.85 : 0.75 }, (seconds) => loadRedeem(setup, seconds));
   } finally {
     await server.stop();
   }
