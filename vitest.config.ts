@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -57,6 +58,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Worker processes, not threads: SQLite files, ports and argon2 pools stay apart from the runner.
     pool: 'forks',
+    // One worker per core, not vitest's default of one fewer: the runner itself is mostly idle,
+    // and on a two-core machine the default runs every file in turn (docs/testing.md).
+    maxWorkers: availableParallelism(),
     projects: [
       project('unit', globs(tiers.unit), processFiles, {}, isolateFiles),
       project('contract', globs(tiers.contract), processFiles, {}, isolateFiles),
