@@ -8,3 +8,9 @@ export const RULES: Array<[string, RegExp]>;
 export function commentLines(text: string, fileName?: string): Array<[number, string]>;
 export function checkSource(text: string, fileName?: string): Finding[];
 export function checkTree(dir: string, root?: string): Array<Finding & { file: string }>;
+export interface LongComment {
+  line: number;
+  lines: number;
+}
+export function longComments(text: string, fileName?: string): LongComment[];
+export function checkLength(dir: string, pending: string[], root?: string): { long: Array<LongComment & { file: string }>; trimmed: string[] };
