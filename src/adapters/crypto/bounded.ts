@@ -1,6 +1,6 @@
 /** Runs memory-hard work (argon2) at most `concurrency` tasks at once, in lanes (one per application,
- * one for the console), each bounded so a flood is refused rather than queued without end, and taking
- * turns so one lane's queue never delays another's by more than a task a lane (docs/security.md). */
+ * one for the console): each bounded, so a flood is refused rather than queued without end, and taking
+ * turns, so one lane's queue delays no other by its length (docs/security.md, "Password work queue"). */
 export interface LaneAdmission {
   /** Runs `task` when its turn comes. */
   run<T>(task: () => Promise<T>): Promise<T>;
