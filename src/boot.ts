@@ -1,8 +1,6 @@
-// The boot sequence every entry point shares (the server, the CLI's local commands, the test
-// harness, the benchmark's seeding), written once: the configuration checked, the data folder,
-// the master key, the store and blob store the configuration names, the dependencies every use
-// case takes, the check that the master key opens this database's secrets, and the signing keys
-// of applications from before response signing.
+// The boot sequence every entry point shares (the server, the CLI's local commands, the test harness,
+// the bench's seeding), written once: configuration, data folder, master key, stores, dependencies, the
+// master key's check, and keys for applications from before response signing (docs/choices.md).
 import { mkdirSync } from 'node:fs';
 import type { Deps } from './application/deps.js';
 import type { Clock } from './application/ports/runtime.js';

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The gatehouse command. The owner commands, audit verify, backup and restore open the configured data (the
-// server's own configuration); the CI commands (files, user) only speak HTTP to a running
-// server's admin API. Each group is loaded on demand, so the CI commands never load the database
-// drivers.
+// The gatehouse command. The owner commands, audit verify, backup and restore open the configured data;
+// the CI commands (files, user) only speak HTTP to a running server's admin API. Each group is loaded
+// on demand, so the CI commands never load the database drivers.
 import { describeFailure, EXIT, UsageError } from './cli/cli-errors.js';
 import { helpOf, USAGE } from './cli/usage.js';
 import { gatehouseVersion } from './version.js';

@@ -41,10 +41,8 @@ export interface Config {
   /** Webhooks may go to http:// URLs and loopback, private and link-local addresses (GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1). */
   webhooksAllowPrivate: boolean;
   logLevel: string;
-  /**
-   * Prometheus metrics (docs/configuration.md, Metrics): off; on the service's port at /metrics
-   * (GATEHOUSE_METRICS=1); or on a port of their own (GATEHOUSE_METRICS_PORT).
-   */
+  /** Prometheus metrics (docs/configuration.md, "Metrics"): off; on the service's port at /metrics
+   * (GATEHOUSE_METRICS=1); or on a port of their own (GATEHOUSE_METRICS_PORT). */
   metrics: { kind: 'off' } | { kind: 'route' } | { kind: 'port'; port: number };
 }
 

@@ -1,9 +1,6 @@
-// How the server stops on SIGINT or SIGTERM (docs/deployment.md, "Stopping the server"): it stops
-// accepting, says what it is waiting for, waits at most the grace time for requests in flight and
-// the file jobs in hand, and stops at once on a second signal (not on a copy of the first, such as
-// npm relays). Whatever is cut off is what a crash would leave: staged uploads no row refers to
-// (the orphan sweep removes them), temp files (cleared at the next start) and claimed jobs
-// (retaken when their lease lapses).
+// How the server stops on SIGINT or SIGTERM (docs/deployment.md, "Stopping the server"). Whatever a
+// stop cuts off is what a crash would leave: staged uploads no row refers to (the orphan sweep removes
+// them), temp files (cleared at the next start) and claimed jobs (retaken when their lease lapses).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface InFlight {
@@ -58,10 +55,8 @@ export interface ShutdownOptions {
   now?: () => number;
 }
 
-/**
- * A repeat of the first signal within this long is the same press: on a terminal, Ctrl-C reaches
- * `npm start` and the server alike, and npm relays its copy (docs/deployment.md).
- */
+/** A repeat of the first signal within this long is the same press: on a terminal, Ctrl-C reaches
+ * `npm start` and the server alike, and npm relays its copy (docs/deployment.md). */
 export const SAME_PRESS_MS = 1_000;
 
 export type SignalKind = 'first' | 'copy' | 'again';

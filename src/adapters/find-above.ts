@@ -4,10 +4,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The nearest folder at or above the module at `moduleUrl` that holds `relativePath`; throws,
- * naming what was looked for, when none does.
- */
+/** The nearest folder at or above the module at `moduleUrl` that holds `relativePath`; throws, naming
+ * what was looked for, when none does. */
 export function folderAbove(moduleUrl: string, relativePath: string): string {
   const start = dirname(fileURLToPath(moduleUrl));
   for (let dir = start; ; dir = dirname(dir)) {

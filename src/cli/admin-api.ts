@@ -84,11 +84,9 @@ export function createAdminApi(baseUrl: string, adminKey: string) {
   };
 }
 
-/**
- * A PUT whose body streams from `body` through node:http(s). Not fetch: undici keeps the sent
- * chunks alive far longer, so a large push holds far more memory (docs/performance-log.md,
- * "figures from comments"). The small JSON answer is handed back as a Response.
- */
+/** A PUT whose body streams from `body` through node:http(s), not fetch: undici keeps the sent chunks
+ * alive far longer, so a large push would hold far more memory (docs/performance-log.md, "figures from
+ * comments"). The small JSON answer is handed back as a Response. */
 function streamRequest(url: string, headers: Record<string, string>, body: Readable): Promise<Response> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {

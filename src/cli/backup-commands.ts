@@ -1,7 +1,6 @@
-// `gatehouse backup <file>` and `gatehouse restore <file>` for the embedded setup (SQLite and the
-// local blobs folder; docs/deployment.md, "Backups"). A backup is two things side by side: <file>, an SQLite
-// database, and <file>.blobs/, the file contents. PostgreSQL and S3 are backed up with their own
-// tools.
+// `gatehouse backup <file>` and `gatehouse restore <file>` for the embedded setup (SQLite and the local
+// blobs folder; docs/deployment.md, "Backups"): <file> is an SQLite database and <file>.blobs/ the file
+// contents. PostgreSQL and S3 are backed up with their own tools.
 import { chmod, copyFile, constants, link, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -29,11 +28,9 @@ function embeddedOnly(config: Config, command: string): void {
   }
 }
 
-/**
- * Blob keys under `root`, as the local blob store lists them: writes in progress (.tmp) are no
- * one's yet, and a folder the running server removes meanwhile (an emptied staging folder) is
- * skipped rather than failing the walk.
- */
+/** Blob keys under `root`, as the local blob store lists them: writes in progress (.tmp) are no one's
+ * yet, and a folder the running server removes meanwhile (an emptied staging folder) is skipped rather
+ * than failing the walk. */
 async function blobKeys(root: string): Promise<string[]> {
   const keys: string[] = [];
   for await (const { key } of createLocalBlobStore({ root }).list('')) keys.push(key);
@@ -46,10 +43,8 @@ type Place = (from: string, to: string) => Promise<void>;
 /** A copy-on-write clone where the file system offers one, else a plain copy. */
 const copy: Place = (from, to) => copyFile(from, to, constants.COPYFILE_FICLONE);
 
-/**
- * A hard link, so that a later deletion by the server unlinks only its own name; quick (no bytes
- * move), as pinning runs while the server's writes wait (see backup). A copy across file systems.
- */
+/** A hard link, so that a later deletion by the server unlinks only its own name; quick (no bytes move),
+ * as pinning runs while the server's writes wait (see backup). A copy across file systems. */
 const pin: Place = async (from, to) => {
   try {
     await link(from, to);
@@ -99,15 +94,9 @@ function knownMasterKey(config: Config): Buffer | null {
   return existsSync(path) ? decodeMasterKey(readFileSync(path, 'utf8')) : null;
 }
 
-/**
- * The copy is whole while the server writes. A blob is written before the row that refers to it
- * commits, and deleted only after a commit that stops referring to it. So the database is copied
- * as of a moment at which the server's writes wait, and every blob that exists then is either in
- * the first pass's copy or hard-linked aside (pinned) before the writes go on: each blob a copied
- * row refers to existed at that moment and is kept, a staged upload still PENDING in the copy
- * included (processed, and deleted from staging, just after). The pinned blobs and the pages are
- * copied after the writes resume.
- */
+/** The copy is whole while the server writes: the database is copied at a moment the server's writes
+ * wait, and every blob existing then is in the first pass's copy or pinned before the writes go on, so
+ * each blob a copied row refers to is kept (docs/deployment.md, "Backups"). */
 async function backup(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError('backup needs one <file>');
@@ -150,10 +139,8 @@ async function backup(args: string[]): Promise<number> {
   }
 }
 
-/**
- * Replaces the data folder's database and blobs with a backup's, the server stopped. What was
- * there is moved aside, not deleted. The backup must open with the configured master key.
- */
+/** Replaces the data folder's database and blobs with a backup's, the server stopped. What was there is
+ * moved aside, not deleted. The backup must open with the configured master key. */
 async function restore(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError('restore needs one <file> (made by gatehouse backup)');

@@ -15,11 +15,9 @@ export interface LocalData {
   close(): Promise<void>;
 }
 
-/**
- * Refuses to create a new SQLite database unless asked to (`--init`): a CLI run outside the
- * server's folder, or without its GATEHOUSE_DATA_DIR, would otherwise write to an empty
- * database of its own that the server never reads (docs/cli.md, "CI command line").
- */
+/** Refuses to create a new SQLite database unless asked to (`--init`): a CLI run outside the server's
+ * folder, or without its GATEHOUSE_DATA_DIR, would otherwise write to an empty database of its own that
+ * the server never reads (docs/cli.md, "CI command line"). */
 export function assertDatabaseExists(config: Config, init: boolean, offerInit = true): void {
   if (config.databaseUrl !== null || init) return;
   const file = join(config.dataDir, SQLITE_FILE);

@@ -62,10 +62,8 @@ async function list(args: string[]): Promise<number> {
   });
 }
 
-/**
- * Sets a new password without the old one, revokes the owner's console tokens and browser
- * sessions, and lifts a sign-in lock on the account (docs/cli.md, "CI command line").
- */
+/** Sets a new password without the old one, revokes the owner's console tokens and browser sessions,
+ * and lifts a sign-in lock on the account (docs/cli.md, "CI command line"). */
 async function resetPassword(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, ...passwordOptions }, strict: true });
   const email = validateEmail(emailOf(values, 'reset-password'));

@@ -72,31 +72,19 @@ export class ResetCooldownError extends GatehouseError {
     super(status, 'RESET_COOLDOWN', message, [], retryAfterSeconds);
   }
 }
-/**
- * 401 SIGNATURE_REQUIRED, SIGNATURE_EXPIRED, SIGNATURE_INVALID or REQUEST_REPLAYED: the
- * application has request signing on and refused the request's signature (no requestSigningKey,
- * a wrong or rotated-out one, or a clock the server's time could not correct).
- */
+/** 401 SIGNATURE_REQUIRED, SIGNATURE_EXPIRED, SIGNATURE_INVALID or REQUEST_REPLAYED: the application
+ * requires signed requests and refused this one's (no requestSigningKey, a wrong or rotated-out one,
+ * or a clock the server's time could not correct); docs/sdk.md, "Request signing". */
 export class RequestSignatureRefusedError extends GatehouseError {}
 
-/**
- * Why an answer was refused by a client that pins response signing keys:
- * - SIGNATURE_MISSING: x-timestamp or x-signature (on a download, x-content-sha256) is absent or
- *   malformed, as in any answer not from the server, or from one with response_signing off;
- * - SIGNATURE_INVALID: no x-signature entry by a pinned key verifies over the answer as received
- *   and the request as sent: altered bytes, status or timestamp, an answer to another request or
- *   nonce (a replay), another application, or a key the client does not pin;
- * - CONTENT_MISMATCH: a download's bytes do not have the signed x-content-sha256;
- * - PARTIAL_CONTENT: a download answered with a part of the file (206), whose bytes cannot be
- *   checked against the whole file's digest.
- */
+/** Why a client pinning keys refused an answer: SIGNATURE_MISSING (not signed), SIGNATURE_INVALID (no
+ * pinned key verifies it for this request), CONTENT_MISMATCH (a download's bytes are not the signed
+ * digest), PARTIAL_CONTENT (a 206 part); docs/sdk.md, "Verifying answers". */
 export type SignatureFailure = 'SIGNATURE_MISSING' | 'SIGNATURE_INVALID' | 'CONTENT_MISMATCH' | 'PARTIAL_CONTENT';
 
-/**
- * The answer could not be shown to come from the server for this request (docs/sdk.md, Client SDK,
- * Verifying answers). Not a GatehouseError: nothing in the answer, not even its status, can be
- * trusted, so the client acts on none of it.
- */
+/** The answer could not be shown to come from the server for this request (docs/sdk.md, "Verifying
+ * answers"). Not a GatehouseError: nothing in the answer, not even its status, can be trusted, so the
+ * client acts on none of it. */
 export class SignatureError extends Error {
   constructor(
     readonly code: SignatureFailure,

@@ -1,10 +1,6 @@
-/**
- * The Gatehouse client SDK for client applications (`gatehouse/client`): sign-up, login, the
- * application context, license activation and file downloads over the integration API, with
- * encrypted files decrypted as they stream and, when the application's keys are pinned, every
- * answer verified against them. Node 20+, built-in fetch, no runtime dependency: only
- * node:stream, node:crypto and the package's own decryptor and signing module.
- */
+// The client SDK (`gatehouse/client`, docs/sdk.md): sign-up, login, the application context, licenses
+// and downloads over the integration API, answers verified against pinned keys. Node 20+, built-in
+// fetch, no runtime dependency beyond node:stream, node:crypto and the package's own modules.
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
@@ -26,15 +22,11 @@ export { LicenseFileError, type LicenseFileFailure } from '../signing/license-fi
 
 export type GatehouseClientOptions = ConnectionOptions & ResponseSigningOptions & LicenseFileOptions;
 
-/**
- * Offline license files (docs/sdk.md, Client SDK, Offline license files). Both paths are the caller's
- * choice: somewhere the user can write and the application can read again after a restart.
- */
+/** Offline license files (docs/sdk.md, "Offline license files in the SDK"). Both paths are the caller's
+ * choice: somewhere the user can write and the application can read again after a restart. */
 export interface LicenseFileOptions {
-  /**
-   * The state file keeping the newest signed server time seen (from answers and license files), so
-   * that a clock set back behind it is refused across restarts; in memory only without it.
-   */
+  /** Keeps the newest signed server time seen (answers and license files), so that a clock set back
+   * behind it is refused across restarts; in memory only without it. */
   stateFile?: string;
   /** Where requestLicenseFile() keeps the file and appContext({offlineFallback: true}) reads it. */
   licenseFile?: string;
@@ -49,19 +41,14 @@ export interface ConnectionOptions {
   filesEncryptionKey?: string | Uint8Array;
   /** This device's identifier; required when the application has device authentication on. */
   hardwareId?: string;
-  /**
-   * The application's request_signing_key (base64 of 32 bytes, as the console shows it once):
-   * every request is then signed with it, as an application with request_signing on requires.
-   */
+  /** The application's request_signing_key (base64 of 32 bytes, as the console shows it once): every
+   * request is then signed with it, as an application with request_signing on requires. */
   requestSigningKey?: string;
 }
 
-/**
- * Pinning: `responseSigningPublicKeys` is the application's `response_signing_public_key` (base64),
- * or several during a rotation, and `applicationId` its id, which the signatures bind. With them,
- * every answer must be signed by a pinned key for the very request sent, or the call fails with
- * SignatureError; without them, answers are taken on trust.
- */
+/** Pinning (docs/sdk.md, "Verifying answers"): the application's `response_signing_public_key` (several
+ * during a rotation) and its `applicationId`, which the signatures bind. With them every answer must be
+ * signed for the very request sent (SignatureError otherwise); without them answers are taken on trust. */
 export type ResponseSigningOptions = { responseSigningPublicKeys: string | readonly string[]; applicationId: string } | { responseSigningPublicKeys?: undefined; applicationId?: string };
 
 const INTEGRATION = '/api/integration';
@@ -169,10 +156,8 @@ export class GatehouseClient {
     return this.json<UserSummary>('POST', '/sign_up_with_license_code', { code, ...this.device() });
   }
 
-  /**
-   * Opens a session, with `{username, password}` or with the `{code}` the user signed up with.
-   * The credentials are kept in memory so that an expired session is renewed by itself.
-   */
+  /** Opens a session with `{username, password}` or the `{code}` the user signed up with. The credentials
+   * are kept in memory so that an expired session is renewed by itself. */
   async login(credentials: LoginCredentials): Promise<Session> {
     const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.device() });
     this.token = session.session_token;
@@ -192,13 +177,9 @@ export class GatehouseClient {
     if (!(error instanceof SessionExpiredError)) throw error;
   }
 
-  /**
-   * Reads the application context (as the logged-in user when there is one) and keeps it for
-   * remainingTime(). With `offlineFallback`, when the server cannot be reached (no connection, or
-   * a 502, 503 or 504 answer), the stored license file (option `licenseFile`) is verified instead
-   * and an OfflineAppContext (`offline: true`) returned; a file that does not verify throws its
-   * LicenseFileError, and without a stored file the connection's error is thrown.
-   */
+  /** Reads the application context (as the logged-in user when there is one) and keeps it for
+   * remainingTime(). With `offlineFallback`, an unreachable server makes it verify the stored license
+   * file instead (docs/sdk.md, "Offline license files in the SDK"). */
   appContext(): Promise<AppContext>;
   appContext(options: { offlineFallback: boolean }): Promise<AppContext | OfflineAppContext>;
   async appContext(options: { offlineFallback?: boolean } = {}): Promise<AppContext | OfflineAppContext> {
@@ -212,11 +193,8 @@ export class GatehouseClient {
     }
   }
 
-  /**
-   * Asks the server for an offline license file for this machine (the logged-in user's; the
-   * server applies login's rules and counts the machine against the device cap), verifies it
-   * and keeps it where the option `licenseFile` says. Needs pinned keys.
-   */
+  /** Asks the server for an offline license file for this machine as the logged-in user, verifies it
+   * and keeps it where the option `licenseFile` says. Needs pinned keys. */
   async requestLicenseFile(): Promise<IssuedLicenseFile & { claims: LicenseFileClaims }> {
     const licenses = this.licenses();
     const { response } = await this.authenticated('POST', '/license_file', { json: this.device() });
@@ -226,11 +204,9 @@ export class GatehouseClient {
     return { ...issued, claims };
   }
 
-  /**
-   * Verifies a license file offline: signed by a pinned key, for this application, bound to this
-   * machine (or `hardwareId`), the clock not behind the newest signed time seen, not expired.
-   * Its claims, or a LicenseFileError saying which check failed. Needs pinned keys.
-   */
+  /** Verifies a license file offline: signed by a pinned key, for this application, bound to this
+   * machine (or `hardwareId`), the clock not behind the newest signed time seen, not expired. Its
+   * claims, or a LicenseFileError saying which check failed. Needs pinned keys. */
   async verifyLicenseFile(text: string, options: LicenseFileVerifyOptions = {}): Promise<LicenseFileClaims> {
     return this.licenses().verify(text, options);
   }
@@ -249,10 +225,8 @@ export class GatehouseClient {
     return context;
   }
 
-  /**
-   * Adds a license to a username-and-password user's membership. Without `credentials`, those of
-   * the current password login are used.
-   */
+  /** Adds a license to a username-and-password user's membership. Without `credentials`, those of the
+   * current password login are used. */
   async activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Adjustment> {
     const who = credentials ?? this.passwordLogin();
     if (who === null) throw new TypeError('activateLicense needs a username and password: pass them, or log in with them first');
@@ -284,11 +258,9 @@ export class GatehouseClient {
     await this.authenticated('DELETE', variablePath(name));
   }
 
-  /**
-   * Changes a username-and-password user's password. Without `credentials`, those of the current
-   * password login are used. Every session of the user ends; the client keeps the new password,
-   * so its next request logs in again by itself.
-   */
+  /** Changes a username-and-password user's password (without `credentials`, the current password
+   * login's). Every session of the user ends; the client keeps the new password, so its next request
+   * logs in again by itself. */
   async changePassword(newPassword: string, credentials?: { username: string; password: string }): Promise<void> {
     const who = credentials ?? this.passwordLogin();
     if (who === null) throw new TypeError('changePassword needs a username and password: pass them, or log in with them first');
@@ -300,11 +272,9 @@ export class GatehouseClient {
     }
   }
 
-  /**
-   * Unregisters every device of the user and ends their sessions, where the application allows it
-   * (ResetCooldownError inside its cooldown). Takes full credentials, never the session alone:
-   * without `credentials`, those of the current login. The client's next request logs in again.
-   */
+  /** Unregisters every device of the user and ends their sessions (ResetCooldownError inside the
+   * cooldown). Takes full credentials, never the session alone: without `credentials`, those of the
+   * current login. The client's next request logs in again. */
   async resetDevices(credentials?: LoginCredentials): Promise<DeviceReset> {
     const who = credentials ?? this.credentials;
     if (who === null) throw new TypeError('resetDevices needs credentials: pass them, or log in first');
@@ -313,17 +283,9 @@ export class GatehouseClient {
     return reset;
   }
 
-  /**
-   * The file's bytes as a Node stream. An encrypted file (`is_encrypted` in the application
-   * context) is decrypted on the fly when the client has the files encryption key; the stream
-   * then errors with an EncryptedFileError if the file was tampered with or cut short, so write
-   * to a temporary file and keep it only once the stream has ended without error. Without the
-   * key, an encrypted file comes as stored, and the stream errors with an EncryptedFileError
-   * (NOT_ENCRYPTED_FILE) if the bytes are not in the encrypted format at all: where the context
-   * says encrypted, unencrypted bytes are refused either way. With pinned keys, the answer's
-   * signature is checked before this resolves, and the stream errors with a SignatureError
-   * (CONTENT_MISMATCH) at its end when the bytes are not those of the signed x-content-sha256.
-   */
+  /** The file's bytes as a Node stream, an encrypted file decrypted on the fly when the client has the
+   * key. The stream errors (EncryptedFileError, or SignatureError with pinned keys) on tampered or cut
+   * bytes: keep its output only once it has ended without error (docs/sdk.md, "Downloads"). */
   async downloadFile(fileId: string): Promise<Readable> {
     const encrypted = await this.isEncrypted(fileId);
     const { response } = await this.authenticated('GET', `/files/${encodeURIComponent(fileId)}/download`, { download: true });
@@ -335,14 +297,9 @@ export class GatehouseClient {
     return check;
   }
 
-  /**
-   * Milliseconds of membership left according to the last application context, counted on the
-   * server's clock: `active_until` less the server's time of that answer (its signed x-timestamp
-   * when keys are pinned, its `server_time` otherwise), less the time elapsed since that answer
-   * on the monotonic clock (never the device's wall clock). Infinity for lifetime access, 0 once
-   * expired, null when there is no context yet, no user in it (anonymous) or no time was ever
-   * granted.
-   */
+  /** Milliseconds of membership left by the last application context, on the server's clock and the
+   * monotonic time since (never the device's wall clock). Infinity for lifetime access, 0 once expired,
+   * null with no context, user or granted time (docs/sdk.md, "remainingTime()"). */
   remainingTime(): number | null {
     const membership = this.context?.user?.membership;
     if (membership === undefined || this.context === null) return null;
@@ -379,10 +336,8 @@ export class GatehouseClient {
     return this.credentials !== null && 'password' in this.credentials ? this.credentials : null;
   }
 
-  /**
-   * A request as the current user; on SESSION_EXPIRED (or no session yet while credentials are
-   * kept), logs in again once and retries once.
-   */
+  /** A request as the current user; on SESSION_EXPIRED (or no session yet while credentials are kept),
+   * logs in again once and retries once. */
   private async authenticated(method: string, path: string, options: Omit<SendOptions, 'token'> = {}): Promise<Answer> {
     const token = this.token;
     const first = await this.send(method, path, { ...options, token });
@@ -396,13 +351,9 @@ export class GatehouseClient {
     throw await errorFromResponse(second.response);
   }
 
-  /**
-   * One request to the integration API. With pinned keys it carries a fresh x-nonce and its answer
-   * is verified (SignatureError otherwise) before anything reads it. With the request signing key
-   * it is signed; refused as SIGNATURE_EXPIRED while the client still went by a clock the answer
-   * shows to be off, it is signed again on the server's time and sent once more (a refused
-   * request did nothing on the server, so sending it again is safe for a POST too).
-   */
+  /** One request to the integration API, signed with the request signing key and verified against
+   * pinned keys when the client has them. Refused SIGNATURE_EXPIRED on a clock the answer shows off, it
+   * is signed again on the server's time and sent once more: a refused request did nothing. */
   private async send(method: string, path: string, options: SendOptions): Promise<Answer> {
     const answer = await this.sendOnce(method, path, options);
     if (this.signer === null) return answer;

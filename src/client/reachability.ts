@@ -2,11 +2,9 @@
 // Offline license files in the SDK) asks before it opens a stored license file instead.
 import { GatehouseError, SignatureError } from './errors.js';
 
-/**
- * Answers that say the server is not there (a proxy in front of a stopped server, or the server
- * without its database): the offline fallback treats them as a failed connection. Falling back on
- * them gives an attacker nothing a cut cable does not: the license file must still verify.
- */
+/** Answers that say the server is not there (a proxy in front of a stopped server, or the server
+ * without its database): the offline fallback treats them as a failed connection. That gives an
+ * attacker nothing a cut cable does not: the license file must still verify. */
 const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 
 /** Errors thrown by fetch itself: no answer came. */

@@ -22,11 +22,9 @@ export interface RequestToSign {
 export interface RequestSigner {
   /** The x-timestamp, x-nonce and x-signature headers of `request`, from a fresh nonce and the estimated server time. */
   sign(request: RequestToSign): { 'x-timestamp': string; 'x-nonce': string; 'x-signature': string };
-  /**
-   * Learns the server's clock from an answer's x-timestamp, or its Date header when it has none
-   * (an application with response_signing off). Returns whether the estimate moved by more than a
-   * second, i.e. whether a request refused as SIGNATURE_EXPIRED is worth signing again.
-   */
+  /** Learns the server's clock from an answer's x-timestamp, or its Date header when it has none.
+   * Returns whether the estimate moved by more than a second, i.e. whether a request refused as
+   * SIGNATURE_EXPIRED is worth signing again. */
   observeServerTime(headers: Headers): boolean;
 }
 
@@ -47,12 +45,9 @@ function checkedKey(key: string): string {
   return key;
 }
 
-/**
- * A signer under `key`. x-timestamp is the device's clock until the first answer, then the
- * server's time of the latest answer (serverTimeOf) plus the time elapsed since on the
- * monotonic clock: a device whose clock is off signs with the server's time from then on, and a
- * change of the device's clock meanwhile changes nothing.
- */
+/** A signer under `key`: the device's clock until the first answer, then the server's time of the
+ * latest answer plus the monotonic time since, so neither a device clock that is off nor a change of
+ * it meanwhile matters (docs/sdk.md, "The clock of a signed request"). */
 export function createRequestSigner(key: string): RequestSigner {
   const signingKey = checkedKey(key);
   /** The server's time (ms) at performance.now() `anchorAt`; null until an answer tells it. */

@@ -33,11 +33,9 @@ export interface ResponseVerifier {
   newNonce(): string;
   /** Reads the whole answer and checks its signature over the bytes read. */
   whole(sent: SentRequest, response: Response): Promise<VerifiedAnswer>;
-  /**
-   * A download: a success is checked by its headers before the first byte, and its body errors
-   * with SignatureError (CONTENT_MISMATCH) at its end when the bytes' SHA-256 is not the signed
-   * x-content-sha256. Any other answer (an error body) is checked whole.
-   */
+  /** A download: a success is checked by its headers before the first byte, and its body errors with
+   * SignatureError (CONTENT_MISMATCH) at its end when the bytes' SHA-256 is not the signed
+   * x-content-sha256. Any other answer (an error body) is checked whole. */
   download(sent: SentRequest, response: Response): Promise<VerifiedAnswer>;
 }
 

@@ -1,14 +1,10 @@
-// The newest signed server time the client has seen (docs/sdk.md, Client SDK, Offline license files;
-// docs/signing.md): from every verified answer's x-timestamp and every license file's iat. A
-// license file is refused on a clock behind it, so setting the clock back does not bring an
-// expired file back to life. Kept in memory and, when the caller names one, in a small state file
-// that outlives the process: `{"v":1,"newest_signed_time":<Unix seconds>}`.
+// The newest signed server time the client has seen, from verified answers and license files: a
+// license file is refused on a clock behind it, so setting the clock back does not revive an expired
+// one. Kept in memory and, when the caller names one, in a state file (docs/sdk.md, "The clock").
 import { readFile, rename, writeFile } from 'node:fs/promises';
 
-/**
- * The state file is rewritten when the newest time has moved on by this much since it was last
- * written, not on every answer; the clock check tolerates more than this (CLOCK_TOLERANCE_SECONDS).
- */
+/** The state file is rewritten once the newest time has moved on by this much, not on every answer;
+ * the clock check tolerates more than this (CLOCK_TOLERANCE_SECONDS). */
 const WRITE_STEP_SECONDS = 60;
 
 export interface SignedTimeState {

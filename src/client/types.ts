@@ -1,7 +1,6 @@
-// The wire shapes the client SDK reads, as the integration API sends them (docs/api.md, API reference),
-// and the offline context the SDK makes from a license file in their stead. The shapes are the
-// server's own response schemas (adapters/http/wire-schemas.ts), not restated: a field renamed
-// there breaks the SDK's type-check.
+// The wire shapes the client SDK reads (docs/api.md) and the offline context it makes from a license
+// file. They are the server's own response schemas (adapters/http/wire-schemas.ts), not restated: a
+// field renamed there breaks the SDK's type-check.
 import type { Static } from 'typebox';
 import type * as Wire from '../adapters/http/wire-schemas.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
@@ -17,20 +16,16 @@ export type ContextFile = Static<typeof Wire.AppContext>['application']['files']
 
 export type Announcement = Static<typeof Wire.Announcement>;
 
-/**
- * `user`: null when not authenticated, or whenever the application allows anonymous access.
- * `server_time`: the server's clock (ISO 8601 UTC), the one to compute remaining time with.
- */
+/** `user`: null when not authenticated, or whenever the application allows anonymous access.
+ * `server_time`: the server's clock (ISO 8601 UTC), the one to compute remaining time with. */
 export type AppContext = Static<typeof Wire.AppContext> & {
   /** Never set by the server: an answer from it is not offline (see OfflineAppContext). */
   offline?: false;
 };
 
-/**
- * What appContext({offlineFallback: true}) returns when the server could not be reached and the
- * stored license file verified (docs/sdk.md, Client SDK, Offline license files): the user and
- * membership the file grants, and nothing the server alone knows (variables, files, announcements).
- */
+/** What appContext({offlineFallback: true}) returns when the server could not be reached and the stored
+ * license file verified: the user and membership the file grants, nothing the server alone knows
+ * (variables, files, announcements); docs/sdk.md, "Offline license files in the SDK". */
 export interface OfflineAppContext {
   offline: true;
   /** Why the server was not reached: the network error, or the 502/503/504 answer's error. */

@@ -29,10 +29,8 @@ export function validateWindow(publishFrom: Instant, publishUntil: Instant | nul
   }
 }
 
-/**
- * The stored announcement with the fields given laid over it; the resulting publication window is
- * checked as a whole (VALIDATION_FAILED), whichever fields changed.
- */
+/** The stored announcement with the fields given laid over it; the resulting publication window is
+ * checked as a whole (VALIDATION_FAILED), whichever fields changed. */
 export function mergeAnnouncement<T extends AnnouncementWindow>(current: T, patch: Partial<T>): T {
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
   const next: T = { ...current, ...given };

@@ -91,10 +91,8 @@ export function mergeSettings(current: ApplicationSettings, patch: Partial<Appli
   return validateSettings({ ...current, ...given });
 }
 
-/**
- * A license file's lifetime in minutes, as a setting or as an override at issuance; `max` lowers
- * the ceiling (the admin API's issuance: at most the application's license_file_ttl_minutes).
- */
+/** A license file's lifetime in minutes, as a setting or as an override at issuance; `max` lowers the
+ * ceiling (the admin API's issuance: at most the application's license_file_ttl_minutes). */
 export function validateLicenseFileTtl(field: string, minutes: number, max = LICENSE_FILE_TTL_MAX): number {
   checkRange(field, minutes, LICENSE_FILE_TTL_MIN, Math.min(max, LICENSE_FILE_TTL_MAX));
   return minutes;

@@ -11,11 +11,9 @@ export type ConsoleCredentialSource = 'bearer' | 'cookie';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * A cookie rides along with any request the browser makes, so a cookie-authenticated request that
- * changes something must also carry the CSRF token (which another site cannot read). Bearer
- * tokens are not ambient and need no proof.
- */
+/** A cookie rides along with any request the browser makes, so a cookie-authenticated request that
+ * changes something must also carry the CSRF token (which another site cannot read). Bearer tokens
+ * are not ambient and need no proof. */
 export const needsCsrfToken = (source: ConsoleCredentialSource, method: string): boolean => source === 'cookie' && !SAFE_METHODS.has(method.toUpperCase());
 
 /** `scheme://host[:port]` in the one spelling URL gives it (lower case, default port dropped); null if malformed. */
@@ -28,12 +26,9 @@ function normalOrigin(raw: string): string | null {
   }
 }
 
-/**
- * An `Origin` header that is present and names another origin than the server's own (its
- * protocol and Host, as the trusted-proxy setting resolves them) marks a cross-site request:
- * browsers send it on every state-changing fetch. Absent, it decides nothing; `null` or garbled,
- * it is foreign.
- */
+/** A present `Origin` naming another origin than the server's own (its protocol and Host, as the
+ * trusted-proxy setting resolves them) marks a cross-site request: browsers send it on every
+ * state-changing fetch. Absent, it decides nothing; `null` or garbled, it is foreign. */
 export function isForeignOrigin(origin: string | undefined, own: { protocol: string; host: string }): boolean {
   if (origin === undefined) return false;
   const presented = normalOrigin(origin);
@@ -52,11 +47,9 @@ export interface ConsoleTokenTimes {
 /** Uses closer together than this are not written down: authentication stays a read. */
 export const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
-/**
- * When a console token stops working, or null if never: a browser session at its fixed expiry; a
- * Bearer token `idleMs` after its last use (or its creation, if never used), so each use extends it
- * (docs/configuration.md, Configuration: GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). The earlier of the two when both apply.
- */
+/** When a console token stops working, or null if never: a browser session at its fixed expiry, a
+ * Bearer token `idleMs` after its last use (or creation), the earlier when both apply
+ * (docs/configuration.md, GATEHOUSE_CONSOLE_TOKEN_IDLE_HOURS). */
 export function consoleTokenExpiry(token: ConsoleTokenTimes, idleMs: number): Instant | null {
   const idle = token.kind === 'bearer' ? (token.lastUsedAt ?? token.createdAt) + idleMs : null;
   if (token.expiresAt === null) return idle;
@@ -69,8 +62,6 @@ export function consoleTokenLive(token: ConsoleTokenTimes, now: Instant, idleMs:
   return token.revokedAt === null && (expiry === null || now < expiry);
 }
 
-/**
- * Whether this use must be written down: at most once per TOKEN_TOUCH_INTERVAL_MS, so a Bearer
- * token's idle window slides forward with its use, give or take a minute.
- */
+/** Whether this use must be written down: at most once per TOKEN_TOUCH_INTERVAL_MS, so a Bearer token's
+ * idle window slides forward with its use, give or take a minute. */
 export const consoleTokenNeedsTouch = (token: ConsoleTokenTimes, now: Instant): boolean => now - (token.lastUsedAt ?? token.createdAt) >= TOKEN_TOUCH_INTERVAL_MS;

@@ -9,10 +9,8 @@ export const PASSWORD_MAX_WIRE_LENGTH = 1024;
 
 const codePoints = (s: string) => [...s].length;
 
-/**
- * Normalises a new password to NFKC and checks its length in code points. Done before any hashing,
- * so an oversized password costs nothing.
- */
+/** Normalises a new password to NFKC and checks its length in code points, before any hashing, so an
+ * oversized password costs nothing. */
 export function acceptNewPassword(raw: string, minLength: number, field = 'password'): string {
   const normalized = raw.normalize('NFKC');
   const length = codePoints(normalized);
@@ -21,10 +19,8 @@ export function acceptNewPassword(raw: string, minLength: number, field = 'passw
   return normalized;
 }
 
-/**
- * Normalises a presented password. Too long to have ever been accepted: refused before hashing,
- * as the 422 of an oversized password is no oracle.
- */
+/** Normalises a presented password. One too long to have ever been accepted is refused before
+ * hashing, as the 422 of an oversized password is no oracle. */
 export function presentedPassword(raw: string, field = 'password'): string {
   const normalized = raw.normalize('NFKC');
   if (codePoints(normalized) > PASSWORD_MAX_CODE_POINTS) {

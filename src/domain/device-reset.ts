@@ -18,10 +18,8 @@ export function nextDeviceResetAt(lastResetAt: Instant | null, cooldownHours: nu
   return lastResetAt === null || cooldownHours === null ? null : lastResetAt + cooldownHours * HOUR_MS;
 }
 
-/**
- * A reset at `now`: refused with RESET_COOLDOWN (its next_reset_at and Retry-After) inside the
- * cooldown; otherwise the next allowed reset after this one.
- */
+/** A reset at `now`: refused with RESET_COOLDOWN (its next_reset_at and Retry-After) inside the
+ * cooldown; otherwise the next allowed reset after this one. */
 export function planDeviceReset(lastResetAt: Instant | null, cooldownHours: number, now: Instant): { nextResetAt: Instant } {
   const allowedAt = nextDeviceResetAt(lastResetAt, cooldownHours);
   if (allowedAt !== null && now < allowedAt) {

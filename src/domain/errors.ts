@@ -76,10 +76,8 @@ export interface ErrorDetails {
   nextResetAt?: number;
   /** Codes that answer Retry-After (RATE_LIMITED, ACCOUNT_LOCKED, SERVICE_UNAVAILABLE, ...): how long the caller should wait. */
   retryAfterSeconds?: number;
-  /**
-   * The refused value was presented as a credential (a license code at login or activation), not
-   * as a form field: it is answered like any failed authentication (docs/api.md, Errors).
-   */
+  /** The refused value was presented as a credential (a license code at login or activation), not as a
+   * form field: it is answered like any failed authentication (docs/api.md, Errors). */
   refusedCredential?: true;
 }
 

@@ -38,10 +38,8 @@ export function acceptUpload(f: FileState | null, jobId: string): FileState {
   return { processingStatus: 'PENDING', stored: f?.stored ?? null, pendingJobId: jobId, processingError: null };
 }
 
-/**
- * The awaited job stored new contents: they replace the previous ones at once. A job that is no
- * longer awaited (a newer upload superseded it) changes nothing: its contents are discarded.
- */
+/** The awaited job stored new contents: they replace the previous ones at once. A job no longer
+ * awaited (a newer upload superseded it) changes nothing: its contents are discarded. */
 export function completeUpload(f: FileState, jobId: string, contents: StoredContents): { next: FileState; discard: string | null } {
   if (f.pendingJobId !== jobId) return { next: f, discard: contents.blobKey };
   const replaced = f.stored?.blobKey ?? null;
@@ -59,10 +57,8 @@ export function failUpload(f: FileState, jobId: string, message: string): FileSt
 
 export const FILE_NAME_MAX = 4096;
 
-/**
- * A logical file name: metadata only, never a path. Anything printable goes, but NUL (which no
- * database text column keeps faithfully) and names over FILE_NAME_MAX characters.
- */
+/** A logical file name: metadata only, never a path. Anything printable goes, but NUL (which no
+ * database text column keeps faithfully) and names over FILE_NAME_MAX characters. */
 export function acceptFileName(raw: string, field = 'name'): string {
   if (raw.length === 0) throw validationError(field, 'must not be empty');
   if ([...raw].length > FILE_NAME_MAX) throw validationError(field, `must be at most ${FILE_NAME_MAX} characters`);

@@ -1,11 +1,6 @@
-/**
- * One spelling per address (docs/choices.md, "Client addresses"), so that a ban, a throttle counter and a
- * recorded address match however the address was written: IPv4 as dotted decimal; IPv4-mapped
- * IPv6 (::ffff:a.b.c.d, in any notation) as the IPv4 address it maps, because an IPv4 client on a
- * dual-stack listener arrives that way; any other IPv6 address in the RFC 5952 form (lower case,
- * no leading zeros, the longest run of two or more zero groups as ::). Anything else is not an
- * address, and parses to null.
- */
+/** One spelling per address, so that a ban, a throttle counter and a recorded address match however
+ * the address was written (docs/choices.md, "Client addresses", gives the spellings). Anything else is
+ * not an address, and parses to null. */
 export function parseIpAddress(raw: string): string | null {
   const text = raw.trim();
   if (text.length === 0 || text.length > 64) return null;
@@ -91,11 +86,9 @@ function formatIpv6(groups: number[]): string {
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
 }
 
-/**
- * The unit an address is counted under by the throttle and the sign-up limits: an IPv4 address
- * itself, an IPv6 address by its /64 (one subscriber's network hands out a whole /64, so counting
- * single addresses would count nothing). Anything else is its own unit.
- */
+/** The unit an address is counted under by the throttle and the sign-up limits: IPv4 itself, IPv6 by
+ * its /64 (one subscriber's network hands out a whole /64, so counting single addresses would count
+ * nothing). Anything else is its own unit. */
 export function addressBucket(ip: string): string {
   if (!ip.includes(':')) return ip;
   const groups = ipv6Groups(ip);
@@ -106,11 +99,9 @@ export function addressBucket(ip: string): string {
     .join(':')}::/64`;
 }
 
-/**
- * The network an address belongs to for an account's lock from one place: an IPv4 /24 or an IPv6
- * /48 (what one holder of addresses commonly has), so that many addresses of one network share one
- * allowance of guesses. Takes an address or its addressBucket; anything else is its own network.
- */
+/** The network of an address for an account's lock from one place: an IPv4 /24 or an IPv6 /48 (what
+ * one holder of addresses commonly has), so its addresses share one allowance of guesses. Takes an
+ * address or its addressBucket; anything else is its own network. */
 export function networkBucket(ip: string): string {
   const v4 = ipv4Octets(ip);
   if (v4 !== null) return `${v4.slice(0, 3).join('.')}.0/24`;

@@ -21,15 +21,9 @@ export function previousKeyStillAccepted(replacedAt: Instant, now: Instant, wind
   return now - replacedAt < windowSeconds * SECOND_MS;
 }
 
-/**
- * Until when a nonce accepted at `now` with a request timestamped `timestampSeconds` counts as
- * seen. A replay carries the same timestamp, which is acceptable until it is a window behind the
- * server's clock: that is up to two windows after `now` for a client whose clock runs ahead. It is
- * held for the largest window any application may set past the later of the two, so neither a
- * clock ahead nor an owner widening the window afterwards can make a replay acceptable again, and
- * one second more: a time is compared in whole seconds, so the window's last second still accepts
- * it until that second ends.
- */
+/** Until when a nonce accepted at `now` with a request timestamped `timestampSeconds` counts as seen:
+ * long enough that neither a client clock running ahead nor an owner widening the window later can
+ * make a replay acceptable again (docs/choices.md, "How long a nonce stays used"). */
 export function nonceHeldUntil(now: Instant, timestampSeconds: number): Instant {
   return Math.max(now, timestampSeconds * SECOND_MS) + (SIGNATURE_WINDOW_MAX + 1) * SECOND_MS;
 }

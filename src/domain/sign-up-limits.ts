@@ -2,13 +2,9 @@ import type { WindowCounter } from './auth-throttle.js';
 import { DomainError } from './errors.js';
 import { type Instant, MINUTE_MS } from './time.js';
 
-/**
- * Successful sign-ups are limited per address (IPv6 by /64, see addressBucket) and per application,
- * per hour (docs/choices.md, "Throttling"). This bounds mass account creation and, with the address's
- * failure limit that counts taken usernames, the use of sign-up as a username-existence oracle.
- * A sign-up is counted before its work starts and given back if it fails, so parallel sign-ups
- * cannot pass a limit.
- */
+/** Sign-ups per address (IPv6 by /64) and per application, per hour (docs/choices.md, "Throttling"):
+ * against mass account creation and sign-up as a username oracle. A sign-up is counted before its work
+ * and given back if it fails, so parallel sign-ups cannot pass a limit. */
 export interface SignUpLimits {
   perAddress: number;
   /** The application's sign_ups_per_hour; null: not limited (nor counted). */
@@ -30,10 +26,8 @@ export function reserveSignUp(c: WindowCounter | null, scope: SignUpScope, limit
   return countInHourWindow(c, limit, now, `too many sign-ups ${where}; try again later`);
 }
 
-/**
- * Counts one action in an hourly window (the sign-up counters' rows, which hold other hourly
- * budgets too, e.g. a user's variable writes); RATE_LIMITED with `refusal` once it is full.
- */
+/** Counts one action in an hourly window (the sign-up counters' rows, which hold other hourly budgets
+ * too, e.g. a user's variable writes); RATE_LIMITED with `refusal` once it is full. */
 export function countInHourWindow(c: WindowCounter | null, limit: number, now: Instant, refusal: string): WindowCounter {
   const window = current(c, now);
   if (window.failures >= limit) {

@@ -11,10 +11,8 @@ export const USER_VARIABLE_VALUE_MAX_BYTES = 64 * 1024;
 export const MAX_USER_VARIABLES_DEFAULT = 100;
 /** The largest an owner may set: 1000 variables of 64 KiB is already 64 MiB for one user. */
 export const MAX_USER_VARIABLES_CEILING = 1000;
-/**
- * What one user's values may hold together, in UTF-8 bytes: the count alone let a user keep
- * 100 x 64 KiB (docs/api.md, User variables).
- */
+/** What one user's values may hold together, in UTF-8 bytes: the count limit alone would let a user
+ * keep max_user_variables values of 64 KiB each (docs/api.md, User variables). */
 export const USER_VARIABLE_BYTES_MAX = 1024 * 1024;
 /** Writes (sets and deletes) one user may make through the integration API in an hour. */
 export const USER_VARIABLE_WRITES_PER_HOUR = 1000;

@@ -1,7 +1,6 @@
-// Which webhook receivers Gatehouse may call (docs/api.md, Webhooks, "Server-side request
-// forgery"): an https:// URL whose host is, or resolves only to, a public address. Pure: the
-// adapter that resolves names (adapters/events/webhook-sender.ts) asks these rules about each
-// address it found, and connects to the one it checked.
+// Which webhook receivers Gatehouse may call (docs/api.md, Webhooks, "Server-side request forgery"):
+// an https:// URL whose host is, or resolves only to, a public address. Pure: the resolving adapter
+// (adapters/events/webhook-sender.ts) asks these rules about each address and connects to the one checked.
 import { ipv4Octets, ipv6Groups } from './ip-address.js';
 
 /** IPv4 ranges no receiver may be in: [first octets as a number, prefix length, what it is]. */
@@ -54,10 +53,8 @@ function v6Refusal(g: readonly number[]): string | null {
   return null;
 }
 
-/**
- * Why a receiver at `address` (an IP address, as written or as a resolver returns it) is refused,
- * or null when it is a public address.
- */
+/** Why a receiver at `address` (an IP address, as written or as a resolver returns it) is refused, or
+ * null when it is a public address. */
 export function addressRefusal(address: string): string | null {
   const text = address.trim().replace(/^\[(.*)\]$/, '$1');
   const v4 = ipv4Octets(text);
@@ -86,10 +83,8 @@ export interface UrlRefusal {
   private: boolean;
 }
 
-/**
- * `raw` as a receiver URL, or why it is refused: not a URL, not https:// (http:// too when
- * `allowPrivate`), credentials in it, or an address literal that is not public (unless `allowPrivate`).
- */
+/** `raw` as a receiver URL, or why it is refused: not a URL, not https:// (http:// too when
+ * `allowPrivate`), credentials in it, or an address literal that is not public (unless `allowPrivate`). */
 export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrl | UrlRefusal {
   let url: URL;
   try {

@@ -1,6 +1,5 @@
-// When a webhook delivery is tried again, and when it is given up (docs/api.md, Webhooks,
-// "Retries"): the Standard Webhooks schedule, the first attempt at once, then after 5 s, 5 min,
-// 30 min, 2 h, 5 h, 10 h and 10 h, each delay spread by up to a tenth either way so receivers that
+// When a webhook delivery is tried again and when it is given up: the Standard Webhooks schedule
+// (docs/api.md, Webhooks, "Retries"), each delay spread by up to a tenth either way so receivers that
 // failed together are not retried together. Pure: the randomness is a parameter.
 import type { Instant } from './time.js';
 
@@ -35,10 +34,8 @@ export interface AttemptOutcome {
 export type DeliveryStep =
   | { state: 'succeeded' }
   | { state: 'pending'; runAfter: Instant }
-  /**
-   * Given up: attempts used up (`exhausted`), the receiver answered 410 Gone (`gone`), or the
-   * endpoint was disabled before the attempt (`disabled`, no attempt made).
-   */
+  /** Given up: attempts used up (`exhausted`), the receiver answered 410 Gone (`gone`), or the endpoint
+   * was disabled before the attempt (`disabled`, no attempt made). */
   | { state: 'failed'; why: 'exhausted' | 'gone' | 'disabled' };
 
 /** Retry-After as milliseconds from `now` (delta seconds or an HTTP date), or null when absent or unreadable. */
@@ -59,11 +56,9 @@ export function retryDelay(attempt: number, random: () => number): number | null
   return Math.round(base * (0.9 + 0.2 * random()));
 }
 
-/**
- * The delivery's next step after its attempt number `attempt` (1-based) ended in `outcome` at
- * `now`: a 2xx succeeds; 410 gives up at once; anything else waits its turn on the schedule, or
- * longer when Retry-After asks (capped at MAX_RETRY_AFTER_MS), and gives up after the last attempt.
- */
+/** The delivery's next step after its attempt number `attempt` (1-based) ended in `outcome` at `now`: a
+ * 2xx succeeds; 410 gives up at once; anything else waits its turn on the schedule, or longer when
+ * Retry-After asks (capped at MAX_RETRY_AFTER_MS), and gives up after the last attempt. */
 export function nextStep(attempt: number, outcome: AttemptOutcome, now: Instant, random: () => number): DeliveryStep {
   const code = outcome.statusCode;
   if (code !== null && code >= 200 && code < 300) return { state: 'succeeded' };

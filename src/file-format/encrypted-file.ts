@@ -1,18 +1,6 @@
-/**
- * The streaming format of encrypted files (version 1), documented byte for byte in
- * docs/encrypted-file-format.md. In short:
- *
- *   header (17 bytes) = "GHFE" | version u8 (1) | chunk size u32 BE | nonce prefix (8 bytes)
- *   then chunks       = AES-256-GCM ciphertext of up to `chunk size` plaintext bytes | tag (16)
- *
- * Every chunk but the last holds exactly `chunk size` plaintext bytes; the last holds 1..chunk size
- * bytes, and only an empty file has an empty (tag-only) final chunk. The nonce of chunk i is
- * prefix | u32 BE (2i + last), with last = 1 only for the final chunk (the STREAM construction), so
- * dropping trailing chunks, reordering or appending fails authentication. Every chunk is
- * authenticated with the 17 header bytes as AAD.
- *
- * Only node:crypto and node:stream are used, so this file can be copied into a client as is.
- */
+// The streaming format of encrypted files (version 1), byte for byte in docs/encrypted-file-format.md:
+// AES-256-GCM chunks under the STREAM nonce rule, so dropping, reordering or appending chunks fails
+// authentication. Only node:crypto and node:stream, so this file can be copied into a client as is.
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 
@@ -75,19 +63,14 @@ function importKey(key: Uint8Array): KeyObject {
   return createSecretKey(key);
 }
 
-/**
- * What sealing the chunks of one file needs, wherever the sealing runs (this module's stream,
- * or the server's worker threads): the header, which is every chunk's AAD, and the nonce rule.
- */
+/** What sealing one file's chunks needs wherever the sealing runs (this module's stream or the server's
+ * worker threads): the header, which is every chunk's AAD, and the nonce rule. */
 export interface FilePlan {
   readonly header: Buffer;
   readonly chunkSize: number;
-  /**
-   * The nonces of the chunks holding `bytes` plaintext bytes from chunk `first` on, 12 bytes
-   * each, one after another: every chunk full but the last, which is final when `last` is set.
-   * `bytes` must be a whole number of chunks unless `last`; 0 bytes make one empty final chunk
-   * (the whole of an empty file).
-   */
+  /** The 12-byte nonces, back to back, of the chunks holding `bytes` plaintext bytes from chunk `first`
+   * on, the last one final when `last` is set. `bytes` must be whole chunks unless `last`; 0 bytes make
+   * one empty final chunk (the whole of an empty file). */
   noncesOf(first: number, bytes: number, last: boolean): Buffer;
 }
 
@@ -129,12 +112,9 @@ function chunkNonce(prefix: Buffer, index: number, last: boolean): Buffer {
 
 type Emit = (bytes: Buffer) => void;
 
-/**
- * Encrypts a byte stream. Holds back at most one chunk of plaintext (by reference, no copies;
- * like other Node transforms it expects written buffers not to be modified afterwards):
- * a chunk is sealed as non-final only once a byte after it has arrived, and the chunk left at
- * the end is sealed as final.
- */
+/** Encrypts a byte stream, holding back at most one chunk of plaintext by reference (like other Node
+ * transforms, it expects written buffers to stay unchanged): a chunk is sealed as non-final only once a
+ * byte after it has arrived, and the chunk left at the end is sealed as final. */
 class Encryptor {
   private readonly key: KeyObject;
   private readonly plan: FilePlan;
@@ -243,12 +223,9 @@ class ByteQueue {
   }
 }
 
-/**
- * Decrypts a byte stream. Plaintext of a chunk is emitted only after its tag has been verified;
- * a chunk is opened as non-final once a byte after it has arrived, and what is left at the end
- * is opened as the final chunk. Holds at most one stored chunk (chunk size + 16) plus the input
- * piece being processed.
- */
+/** Decrypts a byte stream, emitting a chunk's plaintext only after its tag has verified; a chunk opens
+ * as non-final once a byte after it has arrived, what is left at the end as final. Holds at most one
+ * stored chunk (chunk size + 16) plus the input piece being processed. */
 class Decryptor {
   private readonly key: KeyObject;
   private readonly pending = new ByteQueue();
@@ -440,20 +417,16 @@ export function createEncryptStream(key: Uint8Array, options?: EncryptOptions): 
   return toTransform(new Encryptor(key, options));
 }
 
-/**
- * A Transform from the stored format to plaintext. It errors with an EncryptedFileError on any
- * tampering, truncation, extension, wrong key or unknown format. Plaintext of each chunk is
- * authentic, but the file is complete and authentic only once the stream ends without error.
- */
+/** A Transform from the stored format to plaintext, erroring with an EncryptedFileError on tampering,
+ * truncation, extension, a wrong key or an unknown format. Each chunk's plaintext is authentic, but the
+ * file is complete and authentic only once the stream ends without error. */
 export function createDecryptStream(key: Uint8Array): Transform {
   return toTransform(new Decryptor(key));
 }
 
-/**
- * A Transform that passes stored bytes through unchanged, but errors with an EncryptedFileError
- * unless they begin with a valid header of the format: for holders of an encrypted file without
- * its key, who cannot authenticate it but can refuse bytes that are not one at all.
- */
+/** Passes stored bytes through unchanged, but errors with an EncryptedFileError unless they begin with a
+ * valid header: for holders of an encrypted file without its key, who cannot authenticate it but can
+ * refuse bytes that are not one at all. */
 export function createFormatCheckStream(): Transform {
   return toTransform(new FormatCheck());
 }

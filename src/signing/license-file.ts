@@ -55,15 +55,8 @@ export function licenseFileText(kid: string, payload: string, signatureBase64: s
   return `${LICENSE_FILE_BEGIN}\n${Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64')}\n${LICENSE_FILE_END}\n`;
 }
 
-/**
- * Why a license file is refused:
- * - MALFORMED: not a Gatehouse license file (armour, base64, JSON or claims not as documented);
- * - SIGNATURE_INVALID: no pinned key by its kid verifies it (altered, or signed by another key);
- * - OTHER_APPLICATION: signed for another application;
- * - OTHER_MACHINE: bound to another hardware id (or to one, when none was given);
- * - CLOCK_ROLLED_BACK: the clock is behind a signed time already seen (a file's iat included);
- * - EXPIRED: past its exp.
- */
+/** Why a license file is refused: MALFORMED when it is not one at all, else the first check it fails
+ * (docs/signing.md, "Verifying a license file", lists each). */
 export type LicenseFileFailure = 'MALFORMED' | 'SIGNATURE_INVALID' | 'OTHER_APPLICATION' | 'OTHER_MACHINE' | 'CLOCK_ROLLED_BACK' | 'EXPIRED';
 
 export class LicenseFileError extends Error {
@@ -149,11 +142,9 @@ export interface LicenseFileCheck {
   clockToleranceSeconds?: number;
 }
 
-/**
- * The claims of a file that verifies, or LicenseFileError: the signature by a pinned key first
- * (nothing unsigned is looked at), then the application, the machine, the clock (behind the
- * newest signed time seen, the file's own iat included, by more than the tolerance) and expiry.
- */
+/** The claims of a file that verifies, or LicenseFileError: the signature by a pinned key first
+ * (nothing unsigned is looked at), then the application, the machine, the clock and expiry
+ * (docs/signing.md, "Verifying a license file"). */
 export function verifyLicenseFile(text: string, check: LicenseFileCheck): LicenseFileClaims {
   const { envelope, claims } = readLicenseFile(text);
   const key = check.keys.get(envelope.kid);

@@ -1,7 +1,6 @@
-// The bytes a signed integration request covers and the header that carries its signature
-// (docs/signing.md, "Request signatures"; docs/api.md "Request signing"). Pure and node-only, like
-// response-signature.ts beside it: a client signs what this module builds, and the server builds
-// the same bytes to check it.
+// The bytes a signed integration request covers and its signature header (docs/signing.md, "Request
+// signatures"). Pure and node-only, like response-signature.ts: a client signs what this module
+// builds, and the server builds the same bytes to check it.
 import { createHmac } from 'node:crypto';
 import { SIGNATURE_ENTRY_VERSION, sha256Hex } from './response-signature.js';
 
@@ -34,10 +33,8 @@ export function requestSignatureBase(r: SignedRequest): string {
   return [REQUEST_SIGNATURE_CONTEXT, r.timestamp, r.nonce, r.method, r.pathAndQuery, r.apiKey, r.credentialsDigest, r.bodyDigest].join('\n');
 }
 
-/**
- * The hex SHA-256 of the credential headers' values joined by \n, in SIGNED_CREDENTIAL_HEADERS
- * order; an absent header is an empty value (so five absent headers digest "\n\n\n\n").
- */
+/** The hex SHA-256 of the credential headers' values joined by \n, in SIGNED_CREDENTIAL_HEADERS order;
+ * an absent header is an empty value (so five absent headers digest "\n\n\n\n"). */
 export function credentialsDigest(headers: Partial<Record<SignedCredentialHeader, string>>): string {
   return sha256Hex(SIGNED_CREDENTIAL_HEADERS.map((name) => headers[name] ?? '').join('\n'));
 }
@@ -45,11 +42,9 @@ export function credentialsDigest(headers: Partial<Record<SignedCredentialHeader
 /** The hex SHA-256 of a request body's bytes; a request without a body digests the empty string. */
 export const requestBodyDigest = (body: Uint8Array | string): string => sha256Hex(body);
 
-/**
- * The x-signature header of a request: `v1=` and the standard base64 (with padding) of the
- * HMAC-SHA256 of the base's UTF-8 bytes under the raw request signing key (its 32 bytes, given in
- * base64 as the console shows it).
- */
+/** The x-signature header of a request: `v1=` and the padded standard base64 of the HMAC-SHA256 of the
+ * base's UTF-8 bytes under the raw request signing key (its 32 bytes, given in base64 as the console
+ * shows it). */
 export function requestSignatureHeader(requestSigningKey: string, base: string): string {
   const mac = createHmac('sha256', Buffer.from(requestSigningKey, 'base64')).update(base, 'utf8').digest('base64');
   return `${SIGNATURE_ENTRY_VERSION}=${mac}`;

@@ -35,16 +35,12 @@ export const sha256Hex = (bytes: Uint8Array | string): string => createHash('sha
 /** The digest of a response body held whole (an empty body digests the empty string). */
 export const bodyDigest = (body: Uint8Array | string): string => sha256Hex(body);
 
-/**
- * A download's digest: the x-content-sha256 of the whole stored file and the Content-Range
- * header (empty for a whole file), so the signature is made before the first byte is sent.
- */
+/** A download's digest: the whole stored file's x-content-sha256 and the Content-Range header (empty
+ * for a whole file), so the signature is made before the first byte is sent. */
 export const downloadBodyDigest = (contentSha256: string, contentRange: string | undefined): string => `${contentSha256}:${contentRange ?? ''}`;
 
-/**
- * The id of a response signing key, from its public key as the console shows it (base64 of the raw
- * 32 bytes): the first 16 hex digits of the SHA-256 of those raw bytes.
- */
+/** The id of a response signing key, from its public key as the console shows it (base64 of the raw
+ * 32 bytes): the first 16 hex digits of the SHA-256 of those raw bytes. */
 export const responseKeyId = (publicKey: string): string => sha256Hex(Buffer.from(publicKey, 'base64')).slice(0, 16);
 
 /** One x-signature entry: a key id and its base64 signature. */
@@ -60,11 +56,9 @@ export function signatureHeader(entries: ReadonlyArray<SignatureEntry>): string 
 
 const ENTRY_PATTERN = new RegExp(`^${SIGNATURE_ENTRY_VERSION}=([0-9a-f]{16}):([A-Za-z0-9+/]+={0,2})$`);
 
-/**
- * The entries of an x-signature header, the inverse of signatureHeader. Entries of another version
- * or shape are left out rather than refused, so a later version can add entries that older
- * clients pass over; a client that finds no entry by a key it pins refuses the answer.
- */
+/** The entries of an x-signature header, the inverse of signatureHeader. Entries of another version or
+ * shape are left out, not refused, so a later version can add entries that older clients pass over; a
+ * client that finds no entry by a key it pins refuses the answer. */
 export const parseSignatureHeader = (header: string): SignatureEntry[] =>
   header.split(' ').flatMap((entry) => {
     const match = ENTRY_PATTERN.exec(entry);

@@ -1,8 +1,6 @@
-// Blob keys are made by the server, never taken from a client, so a bad key is a programming
-// error: it throws a plain Error (not a DomainError) and must never reach a response as such.
-// The shape keeps every key a relative path of plain segments: no '.', no '..', no leading or
-// doubled '/', no upper case (case-insensitive file systems), no NUL; at most 512 characters, and
-// at most 255 per segment (a file name's limit on common file systems).
+// Blob keys are made by the server, never taken from a client, so a bad key is a programming error:
+// it throws a plain Error (not a DomainError) and must never reach a response as such. What a key may
+// be, and why: docs/architecture.md, "Blob stores".
 
 export const MAX_BLOB_KEY_LENGTH = 512;
 /** A segment is a file or folder name on disk: 255 bytes is the usual limit (NAME_MAX). */
@@ -19,10 +17,8 @@ export function assertBlobKey(key: string): void {
   if (!isBlobKey(key)) throw new Error(`invalid blob key ${describeKey(key)}`);
 }
 
-/**
- * A list prefix: '' (everything), a key, or a key followed by '/'. A prefix matches keys by plain
- * string comparison, so 'files/a' matches 'files/a/x' and 'files/ab'.
- */
+/** A list prefix: '' (everything), a key, or a key followed by '/'. A prefix matches keys by plain
+ * string comparison, so 'files/a' matches 'files/a/x' and 'files/ab'. */
 export function assertBlobPrefix(prefix: string): void {
   if (prefix === '') return;
   if (typeof prefix !== 'string' || prefix.length > MAX_BLOB_KEY_LENGTH) throw new Error(`invalid blob prefix ${describeKey(prefix)}`);

@@ -1,27 +1,6 @@
-// BlobStore on a local folder: the object with key `a/b` is the file `<root>/a/b`.
-//
-// Writes stream into a private temp file `<root>/.tmp/<random>` (a name no key can take: key
-// segments never start with '.'), counting bytes; over maxBytes the write stops, the temp file is
-// removed and PAYLOAD_TOO_LARGE is thrown. A large write is flushed to disk as it goes
-// (write-behind.ts); a complete write is fsynced, renamed onto its key (an atomic replace, so
-// readers see the old object or the new one, never a part) and the parent folder fsynced.
-// Memory stays flat whatever the size: bytes flow through stream.pipeline with backpressure and
-// are never gathered.
-//
-// Reads: `range` is inclusive. An end past the last byte is clamped to it; a start past the last
-// byte (any range of an empty object included) gives an empty stream. A reader keeps the file it
-// opened, so an overwrite or delete while it streams does not cut it short. Reads come in 64 KiB
-// pieces (the fs default) unless the caller asks for `chunkBytes`.
-//
-// Crash leftovers: a temp file outlives its write only when the process dies mid-write.
-// sweepTempFiles(root, olderThanMs) removes temp files not modified for that long; ping() runs it
-// with TEMP_MAX_AGE_MS (one hour), at most every SWEEP_INTERVAL_MS, so the startup and health
-// pings keep `.tmp` clean with no extra wiring. A write in flight touches its temp file with every
-// chunk, so only writes stalled for an hour can be swept (that write then fails).
-//
-// One file-system limit: a key cannot also be a folder of other keys (`a` and `a/b` cannot both
-// exist); such a write throws a plain Error. The server's key scheme never does this, and the
-// in-memory fake refuses it the same way.
+// BlobStore on a local folder: the object with key `a/b` is the file `<root>/a/b`. A write streams
+// into a private temp file and is renamed onto its key once fsynced, so readers never see a part;
+// writes, reads and the temp-file sweep: docs/architecture.md, "Blob stores".
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createWriteStream, open as openCallback } from 'node:fs';
@@ -105,11 +84,9 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/**
- * Counts bytes on their way to the file; fails past `maxBytes`. A Transform, not an async
- * generator: iterating a stream reads all it has buffered as one concatenated copy, dear for
- * writes of many small chunks (docs/performance-log.md, "figures from comments").
- */
+/** Counts bytes on their way to the file; fails past `maxBytes`. A Transform, not an async generator:
+ * iterating a stream reads all it has buffered as one concatenated copy, dear for writes of many small
+ * chunks (docs/performance-log.md, "figures from comments"). */
 function limitBytes(maxBytes: number, counted: { size: number }, behind: WriteBehind): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {

@@ -1,8 +1,6 @@
-// BlobStore in memory, for tests: the same contract as the local folder store. A write gathers
-// its bytes (copied, so a source reusing its buffers cannot change them) and makes the object
-// visible only once the body ended within maxBytes; over the limit it stops reading and throws
-// PAYLOAD_TOO_LARGE, storing nothing. Ranges, key checks and the key/folder clash (`a` and `a/b`
-// cannot both exist) behave as in local-blob-store.ts.
+// BlobStore in memory, for tests, under the same contract as the local folder store (ranges, key
+// checks, the key/folder clash, nothing stored past maxBytes; docs/architecture.md, "Blob stores").
+// A write copies its bytes, so a source reusing its buffers cannot change them.
 import { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';

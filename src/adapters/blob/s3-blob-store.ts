@@ -1,44 +1,6 @@
-// BlobStore on S3 or an S3-compatible store (MinIO, R2, Ceph, ...): the object with key `a/b` is
-// `<prefix>a/b` in the bucket. The factory only builds a client; nothing touches the network until
-// a method is called (ping() is the check that the bucket is there and reachable).
-//
-// Writes stream through lib-storage's Upload: bytes are counted (and copied, so a source reusing
-// its buffers cannot change a part in flight) on their way into parts of PART_SIZE, at most
-// QUEUE_SIZE parts in flight, so memory stays near (QUEUE_SIZE + 2) × PART_SIZE whatever the size.
-// A body that fits one part is one PutObject; a larger one is a multipart upload, which S3 shows
-// only once completed, so readers see the previous version or the next, never a part. Past maxBytes
-// the counting stream fails with PAYLOAD_TOO_LARGE; Upload then stops reading, waits for the parts
-// in flight and aborts the multipart upload (leavePartsOnError: false) before write() rejects, and
-// write() sends one more AbortMultipartUpload of its own (a NoSuchUpload answer is the expected
-// one) so that an abort lost to a transient error does not leave parts behind. The source's own
-// error (or the DomainError) is what write() throws, never the SDK's wrapping of it.
-// upload.abort() is deliberately not used: it makes done() reject at once while the parts in
-// flight and the AbortMultipartUpload are still running, so write() would return before the upload
-// is gone.
-//
-// Reads: GetObject with `Range: bytes=start-end` (inclusive), so S3 sends only those bytes. S3
-// clamps an end past the last byte; a start past it (any range of an empty object included) is a
-// 416 InvalidRange, which reads as an empty stream, as in the local store. A missing key is null.
-//
-// Times: S3 keeps LastModified to the second (HEAD answers with an HTTP date), so modifiedAt is
-// always whole seconds, the same from write(), stat() and list(). write() takes it from a
-// HeadObject after the upload.
-//
-// The local store's one file-system limit is kept here so the backends stay interchangeable: a key
-// cannot also be the folder of other keys (`a` and `a/b`). write() checks before reading the body
-// (a HeadObject per parent and one ListObjectsV2); two writes racing to create such a pair can
-// both pass the check, which the server's key scheme never does.
-//
-// Errors: SDK and network failures become plain Errors naming the operation, bucket and key, the
-// S3 error code and HTTP status, never the credentials (the SDK error is not kept as `cause`:
-// S3 error bodies can carry the access key id). The SDK retries throttling, 5xx and connection
-// errors itself (3 attempts). A HEAD answer has no body, so stat() of a key in a missing bucket is
-// null like any missing key; ping() is what reports the bucket.
-//
-// Client: connections time out after 10 s; an established one has no idle timeout, since a
-// download paused by a slow client is idle by design. With a custom endpoint the SDK's default
-// CRC checksums are sent and checked only where an operation requires them, as S3-compatible
-// stores vary in their support for them.
+// BlobStore on S3 or an S3-compatible store: the object with key `a/b` is `<prefix>a/b` in the bucket.
+// Uploads, aborts past maxBytes, ranges, times, errors and client settings, and why each is so:
+// docs/architecture.md, "Blob stores".
 import { Readable } from 'node:stream';
 import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -257,7 +219,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     }
   };
 
-  /** Throws when `key` would sit on an object's "folder" or be one (see the header). */
+  /** Throws when `key` would sit on an object's "folder" or be one (docs/architecture.md, "Blob stores"). */
   const assertNoClash = async (key: string): Promise<void> => {
     const segments = key.split('/');
     const parents = segments.slice(0, -1).map((_, i) => prefix + segments.slice(0, i + 1).join('/'));
@@ -302,6 +264,8 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       await assertNoClash(key);
       const state: { size: number; failure: { error: unknown } | null } = { size: 0, failure: null };
       const source = Readable.from(countBytes(body, writeOptions.maxBytes ?? Number.POSITIVE_INFINITY, state), { objectMode: false });
+      // Stopped by the counting stream, never upload.abort(): done() would reject while the parts in
+      // flight and the abort still run, and write() return before the upload is gone.
       const upload = new Upload({
         client,
         params: { Bucket: bucket, Key: objectKey, Body: source },

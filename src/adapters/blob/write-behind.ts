@@ -1,12 +1,6 @@
-// Sends a large file on its way to disk while it is still being written, so the fsync that
-// makes it durable at the end has little left to do. Without it the kernel holds the whole file
-// as dirty pages (background writeback starts at a share of RAM, gigabytes on a server) and the
-// final fsync then writes all of it while the writer waits, after all the other work instead
-// of beside it (docs/performance-log.md, "figures from comments").
-//
-// Every `everyBytes` written it starts an fdatasync on a descriptor of its own (the writer's
-// stream owns and closes its own), never more than one at a time. A failed flush fails the
-// write: once reported here, the kernel would not report that error again to the final fsync.
+// Sends a large file on its way to disk while it is still being written, so the fsync that makes it
+// durable at the end has little left to do, and a failed flush fails the write (docs/architecture.md,
+// "Blob stores", Write-behind; docs/performance-log.md, "figures from comments").
 import { open, type FileHandle } from 'node:fs/promises';
 
 export interface WriteBehind {

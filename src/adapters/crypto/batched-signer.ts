@@ -1,13 +1,6 @@
-// Ed25519 signatures made in batches on worker threads (docs/performance-log.md, "Response
-// signing"). Every signed integration answer needs one. Handing each to libuv's thread pool costs
-// the event loop a wake-up and a callback per signature, more than the rest of signing the answer;
-// here the signatures asked for in one event-loop turn go to a worker as one message and come back
-// as one, so the event loop pays those costs once a turn, not once an answer.
-//
-// Workers start with the first signature (nothing at construction), at most `maxWorkers`, and are
-// unref'd while they have nothing to sign, so they never keep the process alive. A worker that
-// fails or exits rejects the signatures it held (those answers go out unsigned, which clients
-// refuse) and is replaced by the next batch.
+// Ed25519 signatures made in batches on worker threads: the signatures asked for in one event-loop
+// turn go to a worker as one message, so the event loop pays a wake-up and a callback once a turn, not
+// once an answer (docs/architecture.md, "Worker threads"; docs/performance-log.md, "Response signing").
 import { type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';

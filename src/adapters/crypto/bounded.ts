@@ -1,12 +1,6 @@
-/**
- * Runs memory-hard work (argon2 takes ~19 MiB a hash) at most `concurrency` tasks at once, in
- * lanes (one per application, and one for the console): docs/security.md, "Password work queue".
- *
- * - Bounded: a lane holds at most `maxPerLane` places (requests with password work in progress or
- *   waiting); one more is refused at once, so a flood never becomes an unbounded wait.
- * - Fair: when a turn frees up, the busy lanes take turns (round-robin), so a long queue in one
- *   lane delays another lane's task by at most one task of each busy lane, not by its whole queue.
- */
+/** Runs memory-hard work (argon2) at most `concurrency` tasks at once, in lanes (one per application,
+ * one for the console): each bounded, so a flood is refused rather than queued without end, and taking
+ * turns, so one lane's queue delays no other by its length (docs/security.md, "Password work queue"). */
 export interface LaneAdmission {
   /** Runs `task` when its turn comes. */
   run<T>(task: () => Promise<T>): Promise<T>;

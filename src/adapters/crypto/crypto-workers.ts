@@ -1,27 +1,13 @@
-// The worker threads that hash and encrypt file contents beside the main thread's I/O (docs/
-// performance-log.md, "Encrypted processing"). A stream using them (a meter, a sealer) gets an id and
-// a listener; each worker keeps per-id state (a running sha256, an encryption key) and handles
-// the messages of one id in order.
-//
-// Workers are made lazily by the first stream that needs one (nothing starts at construction), a
-// few at most, shared by all streams and kept for later ones. A worker is unref'd whenever no
-// stream uses it, so it never keeps the process alive. A worker that fails or exits fails the
-// streams using it (their job fails and is retried) and is replaced by the next stream; it can
-// never take the process down.
+// The worker threads that hash and encrypt file contents beside the main thread's I/O, shared by all
+// streams; each worker keeps per-id state and handles one id's messages in order, and one that fails
+// fails only the streams using it (docs/architecture.md, "Worker threads").
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startSupervisedWorker } from './supervised-worker.js';
 
-// Evaluated source rather than a module file: the same code then runs from src/ under vitest and
-// from dist/ in production, with no worker path to resolve. It knows AES-256-GCM and sha256, not
-// the file format: the sealer sends each chunk's nonce and the AAD (src/file-format).
-//   data {id, buffer, length}      sha256-update; the buffer goes back (ack) for reuse
-//   end {id}                       the digest of everything updated
-//   key {id, key}                  the AES key of a sealing stream
-//   seal {id, buffer, length, chunkSize, nonces, aad}
-//                                  hash the plaintext, encrypt it chunk by chunk (ciphertext |
-//                                  tag each) into a new buffer; both buffers go back (sealed)
-//   drop {id}                      forget the id's state
+// Evaluated source rather than a module file, so it runs from src/ and dist/ alike. It knows AES-256-GCM
+// and sha256, not the file format: the sealer sends each chunk's nonce and the AAD. Its messages are
+// listed in docs/architecture.md, "Worker threads".
 const WORKER_SOURCE = `
 'use strict';
 const { parentPort } = require('node:worker_threads');

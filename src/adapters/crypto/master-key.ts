@@ -9,10 +9,8 @@ export function decodeMasterKey(base64: string): Buffer | null {
   return key.length === 32 ? key : null;
 }
 
-/**
- * The configured master key, or the one kept in the data folder, generated there (mode 0600) on
- * first start. Losing it makes every sealed secret (files keys, license codes) unreadable.
- */
+/** The configured master key, or the one kept in the data folder, generated there (mode 0600) on first
+ * start. Losing it makes every sealed secret (files keys, license codes) unreadable. */
 export function loadOrCreateMasterKey(dataDir: string): Buffer {
   const path = join(dataDir, MASTER_KEY_FILE);
   if (existsSync(path)) {

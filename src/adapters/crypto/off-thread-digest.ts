@@ -1,12 +1,6 @@
-// Size and sha256 of a byte stream, hashed in a worker thread (crypto-workers.ts) so the hashing
-// runs beside the main thread's work (I/O, the sealer's messages) instead of after it: on a large
-// upload sha256 costs more CPU than AES-GCM.
-//
-// The meter is a pass-through Transform: chunks go downstream untouched, and a copy is gathered
-// into batch buffers that are transferred to a worker (no second copy), which sends each one
-// back once hashed, for reuse. At most maxInFlightBytes of batches exist per meter; past that the
-// Transform holds its callback until one comes back, so a slow worker slows the stream (normal
-// backpressure) rather than growing memory.
+// Size and sha256 of a byte stream, hashed in a worker thread so the hashing runs beside the main
+// thread's work instead of after it. A pass-through Transform whose batches in flight are bounded, so a
+// slow worker slows the stream rather than growing memory (docs/architecture.md, "Worker threads").
 import { Transform, type TransformCallback } from 'node:stream';
 import type { CryptoWorkers, Listener, WorkerLease } from './crypto-workers.js';
 

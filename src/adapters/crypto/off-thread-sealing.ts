@@ -1,12 +1,6 @@
-// Encryption of file contents in a worker thread (crypto-workers.ts), together with the sha256 of
-// the plaintext, so that the main thread only reads, hands over and writes (docs/performance-log.md,
-// "Encrypted processing"). The bytes are those of createEncryptStream (src/file-format): this
-// module cuts the plaintext into batches of whole chunks and takes each chunk's nonce from the
-// format's plan; the worker only runs AES-256-GCM over the chunks it is given.
-//
-// Batches go to one worker and come back in the order sent, so the output needs no reordering.
-// At most maxInFlightBatches are out at once, and the output is yielded as the reader takes it:
-// memory stays flat whichever side is slower.
+// Encryption of file contents (and the plaintext's sha256) in a worker thread, so the main thread only
+// reads, hands over and writes; the bytes are createEncryptStream's, in batches of whole chunks kept in
+// order and bounded in flight (docs/architecture.md, "Worker threads"; docs/performance-log.md).
 import { Duplex } from 'node:stream';
 import { KEY_LENGTH, planEncryptedFile, type EncryptOptions } from '../../file-format/encrypted-file.js';
 import type { CryptoWorkers, Listener, WorkerLease } from './crypto-workers.js';

@@ -6,10 +6,8 @@ import { requestSignatureHeader } from '../../signing/request-signature.js';
 /** Opened keys kept at most; past it the cache starts over (a few applications sign most requests). */
 const OPENED_KEYS_MAX = 1024;
 
-/**
- * Checks request HMACs (src/signing/request-signature.ts makes them) under keys sealed by the
- * master key; each signed request opens its key, so opened keys are kept by their sealed text.
- */
+/** Checks request HMACs (src/signing/request-signature.ts makes them) under keys sealed by the master
+ * key; each signed request opens its key, so opened keys are kept by their sealed text. */
 export function createRequestSignatures(secrets: Pick<Secrets, 'open'>): RequestSignatures {
   const opened = new Map<string, string>();
   const keyOf = (sealed: string): string => {

@@ -9,10 +9,8 @@ import { createBatchedSigner } from './batched-signer.js';
 /** Opened private keys kept at most; past it the cache starts over (a few applications sign most answers). */
 const OPENED_KEYS_MAX = 1024;
 
-/**
- * Ed25519 response signing keys. The private half is sealed as its JWK `d` (the raw 32-byte seed,
- * base64url); each response opens it, so opened keys are kept by their sealed text.
- */
+/** Ed25519 response signing keys. The private half is sealed as its JWK `d` (the raw 32-byte seed,
+ * base64url); each response opens it, so opened keys are kept by their sealed text. */
 export function createResponseSigningKeys(secrets: Pick<Secrets, 'seal' | 'open'>): ResponseSigningKeys {
   const opened = new Map<string, KeyObject>();
   const privateKeyOf = (key: ResponseSigningKey): KeyObject => {

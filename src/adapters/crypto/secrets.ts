@@ -8,11 +8,9 @@ export function deriveKey(masterKey: Uint8Array, purpose: string): Buffer {
 }
 
 const SEAL_VERSION = 'v1';
-/**
- * Digests remembered. Every integration request digests its API secret and its session token,
- * and an HMAC costs far more than a lookup (docs/performance-log.md, "figures from comments").
- * A remembered digest is the one computed; longer texts are not kept, so memory stays a few MB.
- */
+/** Digests remembered: every integration request digests its API secret and session token, and an HMAC
+ * costs far more than a lookup. A remembered digest is the one computed; longer texts are not kept, so
+ * memory stays small (docs/security.md, "Keyed digests"). */
 const DIGEST_MEMO_SIZE = 10_000;
 const DIGEST_MEMO_MAX_CHARS = 1_024;
 

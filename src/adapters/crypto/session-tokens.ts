@@ -9,16 +9,9 @@ const VERIFIED_MEMO_SIZE = 10_000;
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/**
- * Session tokens are HS256 JWTs (RFC 7519) naming the session, application, user and device. The
- * signature turns away forged or garbled tokens without a database read; the session row decides
- * whether the token is still live (revocation, expiry, caps).
- *
- * Signed and checked here with node:crypto's HMAC, synchronously: a few microseconds, where
- * WebCrypto's HMAC is a job for libuv's thread pool, which a login shares with argon2 and where it
- * waited behind the hashes (docs/performance-log.md, login). Only the header this service writes is
- * accepted, and the signature is compared as text, so a token has exactly one accepted spelling.
- */
+/** Session tokens are HS256 JWTs whose signature turns away forged ones without a database read; the
+ * session row decides liveness (docs/security.md, "Session tokens"). Synchronous node:crypto HMAC, as
+ * WebCrypto's queues in libuv's pool behind argon2 (docs/performance-log.md, login). */
 export function createSessionTokens(key: Uint8Array): TokenService {
   const mac = (signingInput: string) => createHmac('sha256', key).update(signingInput).digest('base64url');
   // A token's signature and claims depend on nothing but its bytes and this key, so a token

@@ -1,8 +1,6 @@
-// A worker thread run from evaluated source (the same code runs from src/ under vitest and from
-// dist/), whose end is one event for its owner: whatever stops it (a message it cannot deliver, an
-// uncaught error, an exit) reaches `stopped` once, as an error naming why, so the owner fails the
-// work the worker held. It starts unref'd: an owner refs it only while it holds work, so an idle
-// worker never keeps the process alive.
+// A worker thread run from evaluated source, whose end is one event for its owner: whatever stops it
+// reaches `stopped` once, as an error naming why, so the owner fails the work it held. It starts
+// unref'd, so an idle worker never keeps the process alive (docs/architecture.md, "Worker threads").
 import { Worker } from 'node:worker_threads';
 
 export interface WorkerHandlers<M> {

@@ -1,14 +1,9 @@
 import sanitizeHtml from 'sanitize-html';
 import type { HtmlSanitizer } from '../../application/ports/html-sanitizer.js';
 
-/**
- * The allow-list of announcement HTML (docs/api.md, Announcements): owners write it, every client
- * application shows it. Text formatting, lists, headings, quotes, code, tables, links (http,
- * https, mailto) and images (http, https); no scripts, styles, event handlers, forms, frames,
- * SVG or other URL schemes. Anything else is dropped (a disallowed tag keeps its text, except
- * script-like tags, whose contents go too). sanitize-html parses with htmlparser2, a real HTML
- * tokenizer, so markup tricks that fool patterns do not get through.
- */
+/** The allow-list of announcement HTML, which owners write and every client application shows
+ * (docs/api.md, "Announcements", lists it). sanitize-html parses with htmlparser2, a real HTML
+ * tokenizer, so markup tricks that fool patterns do not get through. */
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'p',

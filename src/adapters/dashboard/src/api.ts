@@ -103,10 +103,8 @@ export function appPath(appId: string, rest = ''): string {
   return `/applications/${seg(appId)}${rest}`;
 }
 
-/**
- * Multipart upload with progress (fetch cannot report upload progress): XMLHttpRequest, with
- * the CSRF header like every other state-changing request.
- */
+/** Multipart upload with progress (fetch cannot report upload progress): XMLHttpRequest, with the CSRF
+ * header like every other state-changing request. */
 export function upload<T>(method: 'POST' | 'PUT', path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -24,10 +24,8 @@ const FILTER_KEYS = ['action', 'actor_type', 'target_type', 'target_id', 'since'
 /** Names the API matches exactly and only in lower case (actions, target types). */
 const LOWER_CASE: ReadonlySet<string> = new Set(['action', 'target_type']);
 
-/**
- * The query string of a page (`?…`, or '' with nothing to say): empty filters are left out,
- * names in lower case, then the page size and the cursor when given.
- */
+/** The query string of a page (`?…`, or '' with nothing to say): empty filters are left out, names in
+ * lower case, then the page size and the cursor when given. */
 export function auditQuery(filters: AuditFilters, page: { limit?: number; cursor?: string | null } = {}): string {
   const params = new URLSearchParams();
   for (const key of FILTER_KEYS) {

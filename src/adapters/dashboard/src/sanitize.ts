@@ -1,7 +1,6 @@
-// Announcement HTML is written by owners but shown to users, and may hold anything: it is
-// rendered only through DOMPurify (a maintained sanitizer beats a hand-written one). On top of its
-// defaults (no script, no event handlers, no javascript: URLs), style attributes are dropped (the
-// page's CSP would refuse them anyway) and so are forms and frames.
+// Announcement HTML is written by owners but shown to users, so it is rendered only through DOMPurify
+// (a maintained sanitizer beats a hand-written one). Beyond its defaults, style attributes (the CSP
+// would refuse them anyway), forms and frames are dropped.
 import DOMPurify from 'dompurify';
 
 export function sanitizeAnnouncement(html: string): string {

@@ -23,10 +23,8 @@ export function describeEvents(events: string[]): string {
 /** `message` says why; an endpoint the owner disabled needs no words beyond its badge. */
 export type Health = { state: 'ok' } | { state: 'disabled'; message: string | null } | { state: 'failing'; message: string };
 
-/**
- * What the owner must see first about an endpoint: disabled (by them, or by the server and why),
- * failing (a delivery used up its attempts), or fine.
- */
+/** What the owner must see first about an endpoint: disabled (by them, or by the server and why),
+ * failing (a delivery used up its attempts), or fine. */
 export function endpointHealth(e: WebhookEndpoint, formatTime: (iso: string) => string = (iso) => iso): Health {
   if (!e.enabled) return { state: 'disabled', message: e.disabled_reason ? `Disabled: ${e.disabled_reason}` : null };
   if (e.failing_since) return { state: 'failing', message: `Failing since ${formatTime(e.failing_since)}` };
@@ -34,10 +32,8 @@ export function endpointHealth(e: WebhookEndpoint, formatTime: (iso: string) => 
   return { state: 'ok' };
 }
 
-/**
- * Whether the page warns about the endpoint at its top: it is failing, or the server disabled it
- * (a 410); one the owner disabled themselves is only shown so in its row.
- */
+/** Whether the page warns about the endpoint at its top: it is failing, or the server disabled it (a
+ * 410); one the owner disabled themselves is only shown so in its row. */
 export const needsAttention = (e: WebhookEndpoint) => e.failing_since !== null || e.disabled_reason !== null;
 
 /** An attempt's outcome in a few words: the status code, else its error. */

@@ -1,7 +1,6 @@
-// Sign-ups and logins per day as a small SVG bar chart (two bars a day), drawn here: no chart
-// library for this. The SVG stretches to the card's width (bars only, so nothing distorts that
-// matters); the scale and dates are HTML text, readable at any width. Colours come from CSS
-// classes (the CSP allows no inline style attributes).
+// Sign-ups and logins per day as a small SVG bar chart drawn here, with no chart library. The SVG
+// stretches to the card's width (bars only, nothing that distorts); scale and dates are HTML text.
+// Colours come from CSS classes: the CSP allows no inline style attributes.
 import type { Overview } from '../types.js';
 
 const W = 600;

@@ -29,11 +29,9 @@ type NumberKey =
 /** Optional numbers: left empty, null. */
 type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours' | 'sign_ups_per_hour';
 
-/**
- * Settings as edited: numbers as the text typed, so a half-typed value is not rewritten.
- * propagated_ip_ban_hours left empty is null (propagated IP bans never expire), and
- * device_reset_cooldown_hours left empty is null (device reset off).
- */
+/** Settings as edited: numbers as the text typed, so a half-typed value is not rewritten. Left empty,
+ * propagated_ip_ban_hours is null (propagated IP bans never expire) and device_reset_cooldown_hours is
+ * null (device reset off). */
 export type SettingsDraft = Omit<ApplicationSettings, NumberKey | NullableKey> & Record<NumberKey | NullableKey, string>;
 
 export function toDraft(s: ApplicationSettings): SettingsDraft {

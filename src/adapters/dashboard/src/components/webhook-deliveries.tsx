@@ -14,10 +14,8 @@ import { useAction, useLoad } from './use-load.js';
 
 /** How often the list refreshes while a delivery is still pending. */
 const POLL_MS = 1000;
-/**
- * After a test event or a redelivery, how long the list keeps refreshing even with nothing
- * pending: the delivery it caused may not be listed at once.
- */
+/** After a test event or a redelivery, how long the list keeps refreshing even with nothing pending:
+ * the delivery it caused may not be listed at once. */
 const WATCH_MS = 10_000;
 
 const STATE_TONES: Record<WebhookDelivery['state'], Tone> = { pending: 'amber', succeeded: 'green', failed: 'red' };

@@ -236,11 +236,9 @@ function LimitsCard({ user, path, onChange }: { user: User; path: string; onChan
   );
 }
 
-/**
- * An offline license file for an air-gapped machine (docs/api.md, Offline license files): issued by the
- * console API, which registers the machine against the user's device limit, and saved as
- * `<username>.lic` for the owner to carry over.
- */
+/** An offline license file for an air-gapped machine (docs/api.md, "Offline license files"), issued by
+ * the console API, which registers the machine against the user's device limit, and saved as
+ * `<username>.lic` for the owner to carry over. */
 function LicenseFileCard({ user, path, onIssued }: { user: User; path: string; onIssued: () => void }) {
   const [hardwareId, setHardwareId] = useState('');
   const [ttl, setTtl] = useState('');
