@@ -1,7 +1,6 @@
-// Renders a stored event's facts into the `data` and `changes` webhooks deliver and the audit log
-// shows (docs/events.md, Events), by the views the API answers with, so an event shows a user, a
-// license or a ban exactly as the API does. Deterministic: an instant a view needs is the one the
-// facts kept, never the time of rendering (docs/choices.md, "Events are data").
+// Renders a stored event's facts into the `data` and `changes` webhooks and the audit log show,
+// by the API's own views (docs/events.md). Deterministic: an instant a view needs is one the facts
+// kept, never the time of rendering, since the chain's hash covers it (docs/choices.md).
 import type { AnnouncementChangedFacts, SettingsChangedFacts, UserVariableChangedFacts, VariableChangedFacts, WebhookChangedFacts } from '../../application/events/content-facts.js';
 import type {
   DeviceFactsOf,

@@ -1,7 +1,6 @@
-// The facts of the events a change to an application's content, settings and webhooks records
-// (docs/events.md, Events): the records minus their secrets (no variable value, no key, no
-// webhook secret), instants in epoch ms; the events adapter renders them into the wire `data`
-// and `changes` (docs/choices.md, "Events are data").
+// The events changes to an application's content, settings and webhooks record (docs/events.md):
+// their facts are the records minus secrets (no variable value, key or webhook secret), in epoch
+// ms; the events adapter renders them for the wire (docs/choices.md, "Events are data").
 import { createHash } from 'node:crypto';
 import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { Instant } from '../../domain/time.js';

@@ -1,7 +1,6 @@
-// The facts of the events a change to users, sessions, devices, licenses and bans records
-// (docs/events.md, Events): each builder takes the records the change made and returns the
-// event's draft, its `data` the records minus their secrets, instants in epoch ms. The events
-// adapter renders them into the wire `data` (docs/choices.md, "Events are data").
+// The events changes to users, sessions, devices, licenses and bans record (docs/events.md): each
+// builder turns the change's records into a draft whose `data` is their facts, minus secrets, in
+// epoch ms; the events adapter renders them for the wire (docs/choices.md, "Events are data").
 import type { Instant } from '../../domain/time.js';
 import type { AdjustmentRecord, BanRecord, DeviceRecord, LicenseRecord, UserRecord } from '../records.js';
 import { type EventDraft, facts } from './event-draft.js';
