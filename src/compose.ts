@@ -13,6 +13,7 @@ import { createResponseSigningKeys } from './adapters/crypto/response-signing-ke
 import { createSecrets, deriveKey } from './adapters/crypto/secrets.js';
 import { createSessionTokens } from './adapters/crypto/session-tokens.js';
 import { createAnnouncementSanitizer } from './adapters/html/announcement-sanitizer.js';
+import { renderEvent } from './adapters/events/render-event.js';
 import { createWebhookSender } from './adapters/events/webhook-sender.js';
 import type { ThrottleLimits } from './domain/auth-throttle.js';
 import { JOB_LEASE_MS } from './domain/files.js';
@@ -67,6 +68,7 @@ export function composeDeps(options: ComposeOptions): Deps {
     secrets,
     responseKeys: createResponseSigningKeys(secrets),
     auditChainKey: auditChainKey(options.masterKey),
+    renderEvent,
     requestSignatures: createRequestSignatures(secrets),
     clock: options.clock ?? systemClock,
     ids: { uuid: randomUUID },

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BlobStore } from './application/ports/blob-store.js';
 import type { Store } from './application/ports/store.js';
+import { renderEvent } from './adapters/events/render-event.js';
 import { createLocalBlobStore } from './adapters/blob/local-blob-store.js';
 import { createS3BlobStore } from './adapters/blob/s3-blob-store.js';
 import { accelerated } from './adapters/persistence/fast/accelerated.js';
@@ -52,10 +53,10 @@ export async function openConfiguredStore(config: Config, keys: { auditKey: Uint
   // The plain store, with the fast path's hot reads over it (docs/architecture.md, "The fast path").
   if (config.databaseUrl === null) {
     const path = join(config.dataDir, SQLITE_FILE);
-    return accelerated(openSqliteStore({ path, auditKey: keys.auditKey }), openSqliteFastReads(path));
+    return accelerated(openSqliteStore({ path, auditKey: keys.auditKey, renderEvent }), openSqliteFastReads(path));
   }
   try {
-    return accelerated(await openPostgresStore({ url: config.databaseUrl, auditKey: keys.auditKey }), openPostgresFastReads(config.databaseUrl));
+    return accelerated(await openPostgresStore({ url: config.databaseUrl, auditKey: keys.auditKey, renderEvent }), openPostgresFastReads(config.databaseUrl));
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(`DATABASE_URL: cannot open the PostgreSQL database at ${redactedUrl(config.databaseUrl)}: ${reason}`);

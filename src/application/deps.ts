@@ -6,6 +6,7 @@ import type { ContentCache } from './integration/content-cache.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { HtmlSanitizer } from './ports/html-sanitizer.js';
 import type { PasswordHasher } from './ports/password-hasher.js';
+import type { RenderEvent } from './ports/event-renderer.js';
 import type { Clock, Ids } from './ports/runtime.js';
 import type { Secrets } from './ports/secrets.js';
 import type { Store } from './ports/store.js';
@@ -30,6 +31,8 @@ export interface Deps {
   requestSignatures: RequestSignatures;
   /** The audit chain's key, derived from the master key (docs/events.md, The hash chain). */
   auditChainKey: ChainKey;
+  /** Shows a stored event's facts as the wire does (docs/choices.md, "Events are data"). */
+  renderEvent: RenderEvent;
   clock: Clock;
   ids: Ids;
   limits: ThrottleLimits;

@@ -64,8 +64,8 @@ export function legacyChainHash(previousHash: string | null, entry: ChainedEntry
  * The seal an entry gets when its change records it, before it has a place in the chain: the
  * chainer links only sealed rows, so a row written into the database by hand is never linked.
  */
-export function entrySeal(key: ChainKey, entry: Omit<ChainedEntry, 'seq'> & { seq?: number }): string {
-  const { seq: _seq, ...rest } = covered({ ...entry, seq: 0 });
+export function entrySeal(key: ChainKey, entry: Omit<ChainedEntry, 'seq'> & { seq?: number; data_form?: 'facts' }): string {
+  const { seq: _seq, ...rest } = { ...covered({ ...entry, seq: 0 }), ...(entry.data_form === undefined ? {} : { data_form: entry.data_form }) };
   return createHmac('sha256', key).update('seal\n').update(canonicalJson(rest)).digest('hex');
 }
 

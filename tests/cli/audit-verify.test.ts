@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditChainer } from '../../src/application/events/audit-chainer.js';
 import { canonicalJson } from '../../src/domain/audit-chain.js';
+import { renderEvent } from '../../src/adapters/events/render-event.js';
 import { auditHeadSignedBy, parseSignedAuditHead } from '../../src/signing/audit-head.js';
 import { buildServer, type Build } from '../support/server-process.js';
 import { type TestApp, consoleRequest, createApplication, startTestApp } from '../support/test-app.js';
@@ -78,11 +79,21 @@ interface Row {
   target_type: string;
   target_id: string;
   target_label: string | null;
+  data_form: 'facts' | 'rendered';
   data: string;
   changes: string | null;
   outcome: string;
   hash: string;
 }
+/** The row's data and changes as the export shows them (rendered from its facts). */
+const rendered = (r: Row) =>
+  renderEvent({
+    action: r.action,
+    occurredAt: r.occurred_at,
+    dataForm: r.data_form,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+    changes: r.changes === null ? null : (JSON.parse(r.changes) as Record<string, [unknown, unknown]>),
+  });
 /** The entry as the chain covers it, from its row (what anyone can compute from the export). */
 const covered = (r: Row) => ({
   id: r.id,
@@ -92,8 +103,7 @@ const covered = (r: Row) => ({
   action: r.action,
   actor: { type: r.actor_type, id: r.actor_id, ip: r.actor_ip },
   target: { type: r.target_type, id: r.target_id, label: r.target_label },
-  data: JSON.parse(r.data) as unknown,
-  changes: r.changes === null ? null : (JSON.parse(r.changes) as unknown),
+  ...rendered(r),
   outcome: r.outcome,
 });
 /** Re-links the application's chain from `fromSeq` with plain SHA-256 and moves the head, as the old, unkeyed rule did. */

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../src/application/ports/event-store.js';
 import { type TestApp, consoleRequest, createApplication, createLicenses, startTestApp } from '../support/test-app.js';
+import { shown } from '../support/shown-events.js';
 import { call, login, signUp } from '../support/integration.js';
 import { processAll, upload } from '../support/files.js';
 
@@ -21,7 +22,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const PASSWORD = 'user-password-1';
-const all = (): Promise<EventRecord[]> => t.store.listEvents(app.id, {}, { limit: 1000 });
+const all = async (): Promise<EventRecord[]> => (await t.store.listEvents(app.id, {}, { limit: 1000 })).map(shown);
 const named = async (action: string) => (await all()).filter((e) => e.action === action);
 /** The one event of `action`; fails on none or several. */
 async function one(action: string): Promise<EventRecord> {
@@ -208,7 +209,7 @@ describe('refused signatures', () => {
     const signed = await createApplication(t, { request_signing: true });
     const res = await t.inject({ method: 'GET', url: '/api/integration/app_context', headers: signed.headers, remoteAddress: '203.0.113.5' });
     expect(res.json().error_code).toBe('SIGNATURE_REQUIRED');
-    const [refused] = await t.store.listEvents(signed.id, { action: 'request.refused' }, { limit: 5 });
+    const [refused] = (await t.store.listEvents(signed.id, { action: 'request.refused' }, { limit: 5 })).map(shown);
     expect(refused).toMatchObject({
       actor: { type: 'end_user', id: null, ip: '203.0.113.5' },
       outcome: 'SIGNATURE_REQUIRED',

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, call, expectError, login, member, token, type TestApplication } from '../support/integration.js';
+import { shown } from '../support/shown-events.js';
 
 const HOUR = 3_600_000;
 let t: TestApp;
@@ -94,7 +95,7 @@ describe("the admin API issues within the application's license_file_ttl_minutes
 
     const details = (await t.store.findApplication(app.id))!;
     const fingerprint = details.adminApiKeyDigest.slice(0, 12);
-    const events = (await t.store.listEvents(app.id, {}, { limit: 100 })).filter((e) => e.action === 'license_file.issued');
+    const events = (await t.store.listEvents(app.id, {}, { limit: 100 })).map(shown).filter((e) => e.action === 'license_file.issued');
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       actor: { type: 'admin_key', id: app.id },
@@ -104,7 +105,7 @@ describe("the admin API issues within the application's license_file_ttl_minutes
     // The owner's console may still choose a longer file than the setting (owners are the authority).
     const owner = await consoleRequest(t, 'POST', `/applications/${app.id}/users/${u.id}/license_files`, { hardware_id: 'HW-1', ttl_minutes: 24 * 60 });
     expect(owner.statusCode, owner.body).toBe(201);
-    const byOwner = (await t.store.listEvents(app.id, {}, { limit: 100 })).filter((e) => e.action === 'license_file.issued' && e.actor.type === 'owner');
+    const byOwner = (await t.store.listEvents(app.id, {}, { limit: 100 })).map(shown).filter((e) => e.action === 'license_file.issued' && e.actor.type === 'owner');
     expect(byOwner[0]?.data).toMatchObject({ license_file: { issued_by: { type: 'owner' } } });
   });
 });

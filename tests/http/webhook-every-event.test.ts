@@ -9,6 +9,7 @@ import { processAll, upload } from '../support/files.js';
 import { call, login, signUp, type TestApplication } from '../support/integration.js';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../support/webhook-receiver.js';
+import { shown } from '../support/shown-events.js';
 
 /** Events the scenario cannot make, and why. */
 const NOT_MADE: Record<string, string> = { 'user.deleted': 'Gatehouse has no way to delete a single end user (docs/events.md)' };
@@ -92,7 +93,7 @@ describe('every webhook event, delivered', () => {
     // Deliveries retried on the schedule are not the point here: every receiver answers 200.
     while ((await t.webhooks.drain()) > 0);
 
-    const recorded = (await t.store.listEvents(app.id, {}, { limit: 1000 })).filter((e) => isWebhookEvent(e.action));
+    const recorded = (await t.store.listEvents(app.id, {}, { limit: 1000 })).map(shown).filter((e) => isWebhookEvent(e.action));
     expect(new Set(recorded.map((e) => e.action))).toEqual(new Set(WEBHOOK_EVENTS.filter((name) => !(name in NOT_MADE))));
 
     for (const [target, wants] of [

@@ -36,7 +36,7 @@ export function membershipJson(m: Membership, now: number): Json<'Membership'> {
   return { is_active: v.is_active, is_lifetime: v.is_lifetime, active_until: isoOrNull(v.active_until) };
 }
 
-export const userSummaryJson = (u: UserRecord, now: number): Json<'UserSummary'> => ({
+export const userSummaryJson = (u: Pick<UserRecord, 'id' | 'username' | 'membership'>, now: number): Json<'UserSummary'> => ({
   id: u.id,
   username: u.username,
   membership: membershipJson(u.membership, now),
@@ -88,7 +88,8 @@ export const responseSigningKeyJson = (a: ApplicationRecord): Json<'ResponseSign
   response_signing_key_id: keyIdOf(a.signing.response),
 });
 
-export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
+/** The application's name and settings, as the Application object begins (events show it so, without keys). */
+export const applicationSettingsJson = (a: Pick<ApplicationRecord, 'id' | 'name' | 'settings'>) => ({
   id: a.id,
   name: a.name,
   anonymous_access: a.settings.anonymousAccess,
@@ -109,6 +110,10 @@ export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
   max_user_variables: a.settings.maxUserVariables,
   device_reset_cooldown_hours: a.settings.deviceResetCooldownHours,
   sign_ups_per_hour: a.settings.signUpsPerHour,
+});
+
+export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
+  ...applicationSettingsJson(a),
   ...responseSigningKeyJson(a),
   response_signing_previous_key_id: keyIdOf(a.signing.previousResponse),
   api_key: a.apiKey,
@@ -116,7 +121,7 @@ export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
 });
 
 /** A license without its code, as events show it (docs/events.md): the console lists codes, events need not. */
-export const licenseWithoutCode = (l: LicenseRecord): Omit<Json<'License'>, 'code'> => ({
+export const licenseWithoutCode = (l: Pick<LicenseRecord, 'id' | 'minutes' | 'note' | 'createdAt' | 'usedAt' | 'usedByUserId' | 'banned'>): Omit<Json<'License'>, 'code'> => ({
   id: l.id,
   minutes: l.minutes,
   note: l.note,
@@ -224,7 +229,9 @@ export const overviewJson = (o: ApplicationOverview): Json<'Overview'> => ({
   daily: o.daily.map((d) => ({ date: d.date, sign_ups: d.signUps, logins: d.logins })),
 });
 
-export const webhookEndpointJson = (e: WebhookEndpointRecord): Json<'WebhookEndpoint'> => ({
+export const webhookEndpointJson = (
+  e: Pick<WebhookEndpointRecord, 'id' | 'url' | 'events' | 'description' | 'enabled' | 'failingSince' | 'disabledReason' | 'createdAt' | 'updatedAt'>,
+): Json<'WebhookEndpoint'> => ({
   id: e.id,
   url: e.url,
   events: e.events,

@@ -1,6 +1,7 @@
 // The Store, written once over a dialect (dialect.ts): each area of the port lives in its own
 // module under store/, in plain drizzle, and the dialect brings the connection, its transactions
 // and the few places the databases differ. This is the specification the fast path (fast/) keeps to.
+import type { RenderEvent } from '../../application/ports/event-renderer.js';
 import type { Store } from '../../application/ports/store.js';
 import type { Dialect } from './dialect.js';
 import { answeringUnreachable } from './unreachable-database.js';
@@ -44,6 +45,11 @@ function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number }
 export interface StoreOptions {
   /** The audit chain's key (compose.ts auditChainKey); the server and the CLI always give it. */
   auditKey?: Uint8Array;
+  /**
+   * Shows a stored event as the hash chain covers it (compose.ts: the events adapter's renderer).
+   * Without it an event is chained as stored, which only a store that never verifies may do.
+   */
+  renderEvent?: RenderEvent;
   /** Connections that carry transactions and writes (Store.databaseLoad): SQLite's one writer by default. */
   connections?: number;
   /** Brings the planner's statistics up to date (PostgreSQL: postgres/statistics.ts); nothing by default. */
@@ -52,6 +58,9 @@ export interface StoreOptions {
 
 /** A store opened without a key (tests of other areas) chains under this public one: no evidence then. */
 export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
+
+/** Shows an event as stored: for stores opened without the events adapter's renderer. */
+const asStored: RenderEvent = (e) => ({ data: e.data, changes: e.changes });
 
 /**
  * The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
@@ -77,7 +86,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
       ...contentStore(dialect, reads, recordEvents),
       ...fileStore(dialect, reads, recordEvents),
       ...jobQueue(dialect, recordEvents),
-      ...eventStore(dialect, auditKey, recordEvents),
+      ...eventStore(dialect, auditKey, recordEvents, options.renderEvent ?? asStored),
       ...webhookStore(dialect, recordEvents),
       databaseLoad: () => ({ inFlight: inFlight(), connections: options.connections ?? 1 }),
       refreshStatistics: options.refreshStatistics ?? (async () => []),

@@ -518,8 +518,10 @@ export function defineTables(k: Kit) {
       targetType: k.text('target_type').notNull(),
       targetId: k.text('target_id').notNull(),
       targetLabel: k.text('target_label'),
-      /** JSON: the secret-free snapshot webhooks deliver. */
+      /** JSON: the event's secret-free facts, or (data_form 'rendered', rows written before facts) the data webhooks deliver. */
       data: k.text('data').notNull(),
+      /** 'facts' or 'rendered': how `data` and `changes` are stored (docs/choices.md, "Events are data"). */
+      dataForm: k.text('data_form').notNull().default('rendered'),
       /** JSON `{field: [before, after]}`, or null. */
       changes: k.text('changes'),
       outcome: k.text('outcome').notNull(),

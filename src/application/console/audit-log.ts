@@ -3,7 +3,9 @@
 import { DomainError, validationError } from '../../domain/errors.js';
 import type { SignedAuditHead } from '../../signing/audit-head.js';
 import { type AuditHeadDeps, signAuditHead } from '../events/audit-head.js';
+import type { Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
+import { shownEvent } from '../ports/event-renderer.js';
 import type { EventFilter, EventRecord, EventStore } from '../ports/event-store.js';
 import type { OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
@@ -14,7 +16,7 @@ export const AUDIT_PAGE_MAX = 200;
 /** Rows the export reads per store call. */
 const EXPORT_BATCH = 500;
 
-type AuditDeps = { store: ApplicationStore & Pick<EventStore, 'listEvents'> };
+type AuditDeps = Pick<Deps, 'renderEvent'> & { store: ApplicationStore & Pick<EventStore, 'listEvents'> };
 
 /** The cursor a page hands out: where the next page starts (the last entry's insertion order), opaque to callers. */
 const encodeCursor = (pos: number) => Buffer.from(`pos:${pos}`, 'utf8').toString('base64url');
@@ -39,7 +41,8 @@ export async function auditPage(deps: AuditDeps & AuditNamesDeps, owner: OwnerRe
   const beforePos = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   // One more than asked tells whether there is a next page.
   const rows = await deps.store.listEvents(app.id, filter, { limit: limit + 1, ...(beforePos === undefined ? {} : { beforePos }) });
-  const entries = rows.slice(0, limit);
+  // Shown as the API answers them (docs/choices.md, "Events are data").
+  const entries = rows.slice(0, limit).map((e) => shownEvent(deps.renderEvent, e));
   return { entries, nextCursor: rows.length > limit ? encodeCursor(entries.at(-1)!.pos) : null, names: await auditNames(deps, owner, app.id, entries) };
 }
 
@@ -54,7 +57,7 @@ export async function auditExport(deps: AuditDeps, owner: OwnerRecord, appId: st
     let beforePos: number | undefined;
     for (;;) {
       const rows = await deps.store.listEvents(app.id, filter, { limit: EXPORT_BATCH, ...(beforePos === undefined ? {} : { beforePos }) });
-      yield* rows;
+      yield* rows.map((e) => shownEvent(deps.renderEvent, e));
       if (rows.length < EXPORT_BATCH) return;
       beforePos = rows.at(-1)!.pos;
     }

@@ -16,3 +16,8 @@ export const chainedEntryOf = (e: Omit<EventRecord, 'seq' | 'hash' | 'pos'>, seq
   changes: e.changes,
   outcome: e.outcome,
 });
+
+// What an entry's seal covers: the row as its change wrote it, its facts unrendered; a row of
+// facts says so, so its form cannot be changed unnoticed (docs/choices.md, "Events are data").
+export const sealedEntryOf = (e: Omit<EventRecord, 'seq' | 'hash' | 'pos'>): Omit<ChainedEntry, 'seq'> & { data_form?: 'facts' } =>
+  e.dataForm === 'facts' ? { ...chainedEntryOf(e, 0), data_form: 'facts' } : chainedEntryOf(e, 0);

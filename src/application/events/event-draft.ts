@@ -13,13 +13,17 @@ export interface EventDraft {
   /** An event name of WEBHOOK_EVENTS, or an audit-only action such as `owner.signed_in`. */
   action: string;
   target: EventTarget;
-  /** The event's secret-free snapshot, as webhooks deliver it (`data`). */
+  // The event's secret-free facts (records minus secrets, instants in epoch ms), rendered into the
+  // `data` webhooks deliver by the events adapter (docs/choices.md, "Events are data").
   data: Record<string, unknown>;
   /** `{field: [before, after]}`; secrets never appear (their field may, with null values). */
   changes?: Record<string, [unknown, unknown]>;
   /** `success`, or what refused the action (`refused`, an error code). */
   outcome?: string;
 }
+
+/** An event's facts of a declared shape, as a draft's `data`. */
+export const facts = <T extends object>(f: T): Record<string, unknown> => ({ ...f }) as Record<string, unknown>;
 
 /** The events webhooks can subscribe to (docs/events.md, Events); other actions are audit-only. */
 export const WEBHOOK_EVENTS = [

@@ -7,7 +7,8 @@ import { auditHeadSignedBy, type SignedAuditHead } from '../../signing/audit-hea
 import type { Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { EventStore } from '../ports/event-store.js';
-import { chainedEntryOf } from './chain-entry.js';
+import { shownEvent } from '../ports/event-renderer.js';
+import { chainedEntryOf, sealedEntryOf } from './chain-entry.js';
 
 /** Entries read per store call. */
 const BATCH = 1000;
@@ -26,7 +27,7 @@ export interface AuditReport {
   unlinked: { count: number; ids: string[] };
 }
 
-export type VerifyAuditDeps = Pick<Deps, 'auditChainKey'> & {
+export type VerifyAuditDeps = Pick<Deps, 'auditChainKey' | 'renderEvent'> & {
   store: Pick<ApplicationStore, 'findApplication'> & Pick<EventStore, 'chainedEvents' | 'chainHead' | 'newestChained' | 'unlinkedEvents'>;
 };
 
@@ -39,12 +40,14 @@ export async function verifyAuditChain(deps: VerifyAuditDeps, applicationId: str
   const head = await deps.store.chainHead(applicationId);
   // Only a prune inside the chain says where it starts; it must itself verify (checked below).
   const pruned = await deps.store.newestChained(applicationId, PRUNED_ACTION);
-  const start = startAfterPrune(pruned === null ? null : chainedEntryOf(pruned, pruned.seq!));
+  // Entries are checked as the API shows them: what the chain's links cover.
+  const shown = <E extends Parameters<typeof shownEvent>[1]>(e: E) => shownEvent(deps.renderEvent, e);
+  const start = startAfterPrune(pruned === null ? null : chainedEntryOf(shown(pruned), pruned.seq!));
   const verifier = createChainVerifier(key, start, head, anchor === null || anchorRefused ? null : { seq: anchor.seq, hash: anchor.hash });
   // Read in batches and checked as read, so a long log is never held whole.
   for (let afterSeq = 0; ;) {
     const batch = await deps.store.chainedEvents(applicationId, afterSeq, BATCH);
-    const whole = batch.every((e) => verifier.add({ ...chainedEntryOf(e, e.seq!), hash: e.hash! }));
+    const whole = batch.every((e) => verifier.add({ ...chainedEntryOf(shown(e), e.seq!), hash: e.hash! }));
     if (!whole || batch.length < BATCH) break;
     afterSeq = batch.at(-1)!.seq!;
   }
@@ -55,7 +58,7 @@ export async function verifyAuditChain(deps: VerifyAuditDeps, applicationId: str
   let pending = 0;
   const unlinked: AuditReport['unlinked'] = { count: 0, ids: [] };
   for (const e of await deps.store.unlinkedEvents(applicationId, 10_000)) {
-    if (e.seal !== null && e.hash === null && e.seal === entrySeal(key, chainedEntryOf(e, 0))) pending += 1;
+    if (e.seal !== null && e.hash === null && e.seal === entrySeal(key, sealedEntryOf(e))) pending += 1;
     else {
       unlinked.count += 1;
       if (unlinked.ids.length < NAMED) unlinked.ids.push(e.id);

@@ -6,6 +6,7 @@
 import { toIso } from '../../domain/time.js';
 import { DELIVERY_LEASE_MS, nextStep, type DeliveryStep } from '../../domain/webhook-retries.js';
 import type { Deps } from '../deps.js';
+import type { RenderEvent } from '../ports/event-renderer.js';
 import type { ClaimedDelivery, WebhookAttemptRecord, WebhookQueue } from '../ports/webhook-store.js';
 import { createWorkerPool } from '../worker-pool.js';
 
@@ -25,11 +26,11 @@ export interface WebhookDelivererOptions {
 /** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 100;
 
-type DelivererDeps = Pick<Deps, 'clock' | 'secrets' | 'webhooks'> & { store: WebhookQueue };
+type DelivererDeps = Pick<Deps, 'clock' | 'secrets' | 'webhooks' | 'renderEvent'> & { store: WebhookQueue };
 
-/** The JSON body every receiver gets (docs/api.md, Webhooks, "Delivery format"). */
-export const deliveryBody = (event: ClaimedDelivery['event']): string =>
-  JSON.stringify({ type: event.type, timestamp: toIso(event.occurredAt), application_id: event.applicationId, data: event.data });
+/** The JSON body every receiver gets (docs/api.md, Webhooks, "Delivery format"), its data rendered from the event's facts. */
+export const deliveryBody = (render: RenderEvent, event: ClaimedDelivery['event']): string =>
+  JSON.stringify({ type: event.type, timestamp: toIso(event.occurredAt), application_id: event.applicationId, data: render({ ...event, action: event.type }).data });
 
 /** The plain secrets an attempt at `now` is signed with: the current one, and the previous while it lasts. */
 function signingSecrets(deps: Pick<Deps, 'secrets'>, endpoint: ClaimedDelivery['endpoint'], now: number): string[] {
@@ -58,7 +59,7 @@ async function attempt(deps: DelivererDeps, delivery: ClaimedDelivery, options: 
     await deps.store.settleWebhookDelivery(delivery.id, options.workerId, record, nextStep(delivery.attempts + 1, { statusCode: null, retryAfter: null }, now, options.random), now);
     return;
   }
-  const result = await deps.webhooks.send({ url: delivery.endpoint.url, id: delivery.event.id, at: now, body: deliveryBody(delivery.event), secrets });
+  const result = await deps.webhooks.send({ url: delivery.endpoint.url, id: delivery.event.id, at: now, body: deliveryBody(deps.renderEvent, delivery.event), secrets });
   const record: WebhookAttemptRecord = {
     attemptedAt: now,
     statusCode: result.statusCode,

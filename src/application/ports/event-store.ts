@@ -14,6 +14,8 @@ export interface EventRecord {
   action: string;
   actor: Actor;
   target: EventTarget;
+  /** `facts`: what the change recorded (ports/event-renderer.ts renders it); `rendered`: the wire form, as rows written before facts hold it. */
+  dataForm: DataForm;
   data: Record<string, unknown>;
   changes: Record<string, [unknown, unknown]> | null;
   outcome: string;
@@ -23,6 +25,9 @@ export interface EventRecord {
   /** The keyed seal its change wrote with it (domain/audit-chain.ts entrySeal); null on a row written otherwise. */
   seal: string | null;
 }
+
+/** How an event's `data` and `changes` are stored (docs/choices.md, "Events are data"). */
+export type DataForm = 'facts' | 'rendered';
 
 export interface EventFilter {
   action?: string;

@@ -6,6 +6,7 @@ import type { Actor } from '../events/actor.js';
 import type { DeliveryStep } from '../../domain/webhook-retries.js';
 import type { EventDraft } from '../events/event-draft.js';
 import type { Instant } from '../../domain/time.js';
+import type { EventRecord } from './event-store.js';
 
 export interface WebhookEndpointRecord {
   id: string;
@@ -59,7 +60,8 @@ export interface ClaimedDelivery {
   /** Attempts made before this one. */
   attempts: number;
   endpoint: Pick<WebhookEndpointRecord, 'id' | 'url' | 'enabled' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>;
-  event: { id: string; type: string; applicationId: string; occurredAt: Instant; data: Record<string, unknown> };
+  /** Its data as stored: the deliverer renders it (ports/event-renderer.ts). */
+  event: { id: string; type: string; applicationId: string; occurredAt: Instant } & Pick<EventRecord, 'dataForm' | 'data' | 'changes'>;
 }
 
 export interface WebhookStore {

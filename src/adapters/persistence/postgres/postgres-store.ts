@@ -8,7 +8,7 @@ import { refreshStatistics } from './statistics.js';
  * Connects to the database at `url` (postgres://...) and migrates it; several instances starting
  * at once migrate it once. A plain async function, not a constructor: the store it returns is ready.
  */
-export async function openPostgresStore({ url, auditKey }: { url: string } & StoreOptions): Promise<Store> {
+export async function openPostgresStore({ url, ...options }: { url: string } & Pick<StoreOptions, 'auditKey' | 'renderEvent'>): Promise<Store> {
   const dialect = await openPostgresDialect(url);
-  return openStore(dialect, { ...(auditKey === undefined ? {} : { auditKey }), connections: POOL_SIZE, refreshStatistics: () => refreshStatistics(dialect.db) });
+  return openStore(dialect, { ...options, connections: POOL_SIZE, refreshStatistics: () => refreshStatistics(dialect.db) });
 }

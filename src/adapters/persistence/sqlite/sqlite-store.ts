@@ -4,6 +4,6 @@ import { openStore, type StoreOptions } from '../sql-store.js';
 import { openSqliteDialect } from './dialect.js';
 
 /** Opens (creating and migrating as needed) the database at `path`, or an in-memory one for ':memory:'. */
-export function openSqliteStore({ path, auditKey }: { path: string } & StoreOptions): Store {
-  return openStore(openSqliteDialect(path), auditKey === undefined ? {} : { auditKey });
+export function openSqliteStore({ path, ...options }: { path: string } & Pick<StoreOptions, 'auditKey' | 'renderEvent'>): Store {
+  return openStore(openSqliteDialect(path), options);
 }

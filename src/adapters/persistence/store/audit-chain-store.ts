@@ -3,7 +3,8 @@
 // chains made before keying, and prunes a prefix for retention.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, max, ne } from 'drizzle-orm';
 import type { EventStore } from '../../../application/ports/event-store.js';
-import { chainedEntryOf } from '../../../application/events/chain-entry.js';
+import { chainedEntryOf, sealedEntryOf } from '../../../application/events/chain-entry.js';
+import { type RenderEvent, shownEvent } from '../../../application/ports/event-renderer.js';
 import { type ChainKey, chainHash, entrySeal, PRUNED_ACTION, REKEYED_ACTION } from '../../../domain/audit-chain.js';
 import { toIso } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
@@ -22,6 +23,7 @@ async function chainApplication(
   d: Dialect,
   link: (tx: Db, values: { seq: number; hash: string; id: string }) => Promise<unknown>,
   key: ChainKey,
+  render: RenderEvent,
   applicationId: string,
   limit: number,
 ): Promise<number> {
@@ -44,12 +46,13 @@ async function chainApplication(
     for (const row of rows) {
       const event = toEvent(row);
       // A row its change did not seal was written by someone without the key: never linked.
-      if (row.seal !== entrySeal(key, chainedEntryOf(event, 0))) {
+      if (row.seal !== entrySeal(key, sealedEntryOf(event))) {
         await tx.update(events).set({ hash: UNLINKED }).where(eq(events.id, row.id));
         continue;
       }
       seq += 1;
-      const next = chainHash(key, hash, chainedEntryOf(event, seq));
+      // The link covers the entry as the API shows it, so an exported entry verifies (docs/events.md).
+      const next = chainHash(key, hash, chainedEntryOf(shownEvent(render, event), seq));
       await link(tx, { seq, hash: next, id: row.id });
       hash = next;
       linked += 1;
@@ -65,7 +68,7 @@ async function chainApplication(
 
 type ChainMethods = Pick<EventStore, 'chainEvents' | 'chainedEvents' | 'chainHead' | 'unlinkedEvents' | 'newestChained' | 'reanchorUnkeyedChains' | 'pruneEvents'>;
 
-export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents): ChainMethods {
+export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents, render: RenderEvent): ChainMethods {
   const { auditChainHeads: heads, events } = d.t;
   const link = (tx: Db, { seq, hash, id }: { seq: number; hash: string; id: string }) => tx.update(events).set({ seq, hash }).where(eq(events.id, id));
   return {
@@ -78,7 +81,7 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
       let seen = 0;
       for (const { applicationId } of pending) {
         if (seen >= limit) break;
-        seen += await chainApplication(d, link, key, applicationId, limit - seen);
+        seen += await chainApplication(d, link, key, render, applicationId, limit - seen);
       }
       return seen;
     },

@@ -9,7 +9,7 @@ import type { Lookups } from './lookups.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
 import type { RecordEvents } from './event-log.js';
-import { banCreated, banRemoved } from '../../events/payloads.js';
+import { banCreated, banRemoved } from '../../../application/events/event-facts.js';
 
 export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): BanStore {
   const { db } = d;

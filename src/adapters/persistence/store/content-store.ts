@@ -8,7 +8,7 @@ import { type Dialect, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { toAnnouncement } from '../row-mappers.js';
 import type { RecordEvents } from './event-log.js';
-import { announcementChanged, variableChanged } from '../../events/payloads.js';
+import { announcementChanged, variableChanged } from '../../../application/events/content-facts.js';
 
 export function contentStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): ContentStore {
   const { db } = d;

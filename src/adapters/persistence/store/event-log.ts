@@ -5,11 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Actor, ActorType } from '../../../application/events/actor.js';
-import type { EventRecord, EventStore } from '../../../application/ports/event-store.js';
+import type { DataForm, EventRecord, EventStore } from '../../../application/ports/event-store.js';
+import type { RenderEvent } from '../../../application/ports/event-renderer.js';
 import { isWebhookEvent, type EventDraft } from '../../../application/events/event-draft.js';
 import { type ChainKey, entrySeal } from '../../../domain/audit-chain.js';
 import type { Instant } from '../../../domain/time.js';
-import { chainedEntryOf } from '../../../application/events/chain-entry.js';
+import { sealedEntryOf } from '../../../application/events/chain-entry.js';
 import type { Db, Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { WEBHOOK_PENDING } from './webhook-fan-out.js';
@@ -42,23 +43,25 @@ export function eventWriter(d: Dialect, key: ChainKey): RecordEvents {
         targetType: draft.target.type,
         targetId: draft.target.id,
         targetLabel: draft.target.label ?? null,
+        dataForm: 'facts' as const,
         data: JSON.stringify(draft.data),
         changes: draft.changes === undefined ? null : JSON.stringify(draft.changes),
         outcome: draft.outcome ?? 'success',
         webhookPending: isWebhookEvent(draft.action) ? WEBHOOK_PENDING : null,
       };
-      // Sealed as it will read back, so the chainer can tell it from a row written by hand.
-      const seal = entrySeal(key, chainedEntryOf(toEvent({ ...row, pos: 0, seq: null, hash: null, seal: null }), 0));
+      // Sealed as it will read back (its facts), so the chainer can tell it from a row written by hand.
+      const seal = entrySeal(key, sealedEntryOf(toEvent({ ...row, pos: 0, seq: null, hash: null, seal: null })));
       return insert(tx, { ...row, seal });
     });
     await Promise.all(inserted);
   };
 }
 
-export function eventStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents): EventStore {
+/** `render` shows an event as the chain covers it (compose.ts gives the events adapter's). */
+export function eventStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents, render: RenderEvent): EventStore {
   const { events } = d.t;
   return {
-    ...auditChainStore(d, key, recordEvents),
+    ...auditChainStore(d, key, recordEvents, render),
 
     async recordEvent(draft, now, actor) {
       await d.transaction((tx) => recordEvents(tx, actor, [draft], now));
@@ -96,6 +99,7 @@ export function toEvent(row: Tables['events']['$inferSelect']): EventRecord {
     action: row.action,
     actor: { type: row.actorType as ActorType, id: row.actorId, ip: row.actorIp },
     target: { type: row.targetType, id: row.targetId, label: row.targetLabel },
+    dataForm: row.dataForm as DataForm,
     data: JSON.parse(row.data) as Record<string, unknown>,
     changes: row.changes === null ? null : (JSON.parse(row.changes) as Record<string, [unknown, unknown]>),
     outcome: row.outcome,

@@ -10,7 +10,7 @@ import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dial
 import { fileRow, metadataColumns, stateColumns, toFile } from '../row-mappers.js';
 import type { Lookups } from './lookups.js';
 import type { RecordEvents } from './event-log.js';
-import { fileEvent } from '../../events/payloads.js';
+import { fileEvent } from '../../../application/events/content-facts.js';
 
 const nameTaken = () => new DomainError('FILE_NAME_TAKEN', 'a file with this name already exists');
 

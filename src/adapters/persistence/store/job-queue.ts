@@ -14,7 +14,7 @@ import type { Db, Dialect } from '../dialect.js';
 import { stateColumns, toJob } from '../row-mappers.js';
 import { lockFile } from './file-store.js';
 import type { RecordEvents } from './event-log.js';
-import { fileEvent } from '../../events/payloads.js';
+import { fileEvent } from '../../../application/events/content-facts.js';
 
 /**
  * The job and its file, both locked, while `workerId` holds the job's lease; null when the job is

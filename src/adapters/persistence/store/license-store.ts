@@ -14,7 +14,7 @@ import type { Lookups } from './lookups.js';
 import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertUser } from './writes.js';
 import type { RecordEvents } from './event-log.js';
-import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../events/payloads.js';
+import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../../application/events/event-facts.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */

@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Instant } from '../../../domain/time.js';
 import type { RecordEvents } from './event-log.js';
 import type { Actor } from '../../../application/events/actor.js';
-import { applicationSettingsChanged, credentialsRotated } from '../../events/payloads.js';
+import { applicationSettingsChanged, credentialsRotated } from '../../../application/events/content-facts.js';
 import type { ApplicationStore } from '../../../application/ports/application-store.js';
 import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';

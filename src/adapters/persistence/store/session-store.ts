@@ -9,7 +9,7 @@ import { type Db, type Dialect } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { admit, recordAddress, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
 import type { RecordEvents } from './event-log.js';
-import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../events/payloads.js';
+import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../../application/events/event-facts.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 

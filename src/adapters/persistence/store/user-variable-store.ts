@@ -9,7 +9,7 @@ import { assertRoomForBytes, assertRoomForVariable, utf8Bytes } from '../../../d
 import { type Dialect, firstRow } from '../dialect.js';
 import { findUser } from './writes.js';
 import type { RecordEvents } from './event-log.js';
-import { userVariableChanged } from '../../events/payloads.js';
+import { userVariableChanged } from '../../../application/events/content-facts.js';
 
 export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserVariableStore {
   const { db } = d;

@@ -6,11 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, WebhookStore } from '../../../application/ports/webhook-store.js';
+import type { DataForm } from '../../../application/ports/event-store.js';
 import { checkEndpointCap, countTestSend } from '../../../domain/webhook-limits.js';
 import type { Dialect } from '../dialect.js';
 import { ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
-import { webhookEndpointChanged } from '../../events/payloads.js';
+import { webhookEndpointChanged } from '../../../application/events/content-facts.js';
 import type { RecordEvents } from './event-log.js';
 import { fanOutPendingEvents } from './webhook-fan-out.js';
 
@@ -197,7 +198,9 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
             type: event.action,
             applicationId: event.applicationId,
             occurredAt: event.occurredAt,
+            dataForm: event.dataForm as DataForm,
             data: JSON.parse(event.data) as Record<string, unknown>,
+            changes: event.changes === null ? null : (JSON.parse(event.changes) as Record<string, [unknown, unknown]>),
           },
         };
       });

@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `data_form` text DEFAULT 'rendered' NOT NULL;
