@@ -20,10 +20,8 @@ import { userStore } from './store/user-store.js';
 import { userVariableStore } from './store/user-variable-store.js';
 import { webhookStore } from './store/webhook-store.js';
 
-/**
- * The dialect with its transactions, snapshots and writes counted while they run or wait for a
- * connection (Store.databaseLoad, for the metrics: docs/configuration.md, Metrics).
- */
+/** The dialect with its transactions, snapshots and writes counted while they run or wait for a
+ * connection (Store.databaseLoad, for the metrics: docs/configuration.md, Metrics). */
 function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number } {
   let inFlight = 0;
   const count = <T>(work: () => Promise<T>): Promise<T> => {
@@ -53,10 +51,8 @@ export interface StoreOptions {
 /** A store opened without a key (tests of other areas) chains under this public one: no evidence then. */
 export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
 
-/**
- * The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
- * failing because the database cannot be reached throws SERVICE_UNAVAILABLE (unreachable-database.ts).
- */
+/** The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
+ * failing because the database cannot be reached throws SERVICE_UNAVAILABLE (unreachable-database.ts). */
 export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const { dialect, inFlight } = counted(opened);
   const reads = lookups(dialect);
