@@ -1,7 +1,6 @@
-// The signing keys every application holds (docs/api.md, Response signing): made with the application,
-// and issued at start to applications from before response signing. SQL cannot make an Ed25519
-// key or seal under the master key, so no migration could; instances starting together each fill
-// in a locked transaction, and the first key written is the one every instance keeps.
+// The signing keys every application holds (docs/api.md, Response signing): made with the
+// application, and issued at start to older ones, since SQL cannot make an Ed25519 key or seal
+// under the master key; why the first key written wins: docs/choices.md, "Response signing".
 import type { Deps } from './deps.js';
 import type { ApplicationStore } from './ports/application-store.js';
 import type { ApplicationRecord, ResponseSigningKey } from './records.js';
@@ -19,10 +18,8 @@ const freshKeys = (deps: Pick<Deps, 'secrets' | 'responseKeys'>): { response: Re
 
 const hasKeys = (app: ApplicationRecord) => app.signing.response !== null && app.signing.requestSealed !== null;
 
-/**
- * The application with both current signing keys: one made by an instance of an older version
- * during an upgrade (after this instance started) gets them now.
- */
+/** The application with both current signing keys: one made by an instance of an older version
+ * during an upgrade (after this instance started) gets them now. */
 export async function withSigningKeys(deps: Pick<Deps, 'secrets' | 'responseKeys'> & { store: ApplicationStore }, app: ApplicationRecord): Promise<ApplicationRecord> {
   if (hasKeys(app)) return app;
   return (await deps.store.fillMissingSigningKeys(app.id, freshKeys(deps))) ?? app;

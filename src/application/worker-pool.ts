@@ -1,8 +1,6 @@
-// How durable background work runs in an instance (file processing, webhook deliveries): up to
-// `concurrency` slots, each taking one piece of work after another until none is left, refilled
-// at every poll and on a wake-up; stopping waits for the work in hand. The work itself lives in
-// the store under leases, so a slot that dies only delays it. The work passes the system actor
-// (application/events/actor.ts) itself, even when a request's wake-up started it.
+// How durable background work (file processing, webhook deliveries) runs in an instance: slots each
+// take work until none is left, refilled at every poll and wake-up. The work lives in the store under
+// leases, so a dying slot only delays it; it passes the system actor itself, whoever woke it.
 
 export interface WorkerPoolOptions {
   concurrency: number;

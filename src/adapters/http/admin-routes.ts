@@ -24,11 +24,9 @@ function applicationOf(request: FastifyRequest): ApplicationRecord {
   return app;
 }
 
-/**
- * The admin API (docs/api.md, API reference), under /api/admin: every route acts on the admin key's
+/** The admin API (docs/api.md, API reference), under /api/admin: every route acts on the admin key's
  * application. The key is checked on request, before any parameter or body is looked at, so a
- * wrong key answers 401 whatever else is wrong.
- */
+ * wrong key answers 401 whatever else is wrong. */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.addHook('onRequest', async (request) => {
     const application = await authenticateAdmin(deps, bearer(request));

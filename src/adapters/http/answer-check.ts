@@ -1,7 +1,6 @@
-// Holds every JSON answer to the schema its route declares, and every error to the codes its
-// operation lists (tests turn it on through buildHttpApp's checkAnswers): Fastify's serialiser
-// drops what a schema lacks and never fails, so without this a view and its schema, or a route
-// and its documented errors, could drift apart unnoticed.
+// Holds every JSON answer to its route's schema and every error to its operation's codes (tests
+// turn it on through buildHttpApp's checkAnswers): Fastify's serialiser drops what a schema lacks
+// and never fails, so a view and its schema, or a route and its errors, could drift apart unnoticed.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -57,11 +57,9 @@ const CONTENT_TYPES: Record<string, string> = {
 /** A plain file name: no dot files, no separators, nothing a path could be bent with. */
 const FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._~@+-]{0,254}$/;
 
-/**
- * The path under /dashboard/ as segments: 'traversal' when any segment (after the router's
+/** The path under /dashboard/ as segments: 'traversal' when any segment (after the router's
  * percent-decoding, so `%2e%2e` too) is `.` or `..` or holds a backslash; 'route' when it cannot
- * name a built file (a client-side route); the segments otherwise.
- */
+ * name a built file (a client-side route); the segments otherwise. */
 function classify(path: string): string[] | 'traversal' | 'route' {
   const segments = path.split('/');
   if (segments.some((s) => s === '.' || s === '..' || s.includes('\\'))) return 'traversal';
@@ -87,10 +85,8 @@ async function readIndex(root: string): Promise<Buffer | null> {
 
 const sendIndex = (reply: FastifyReply, index: Buffer) => reply.header('cache-control', REVALIDATE).type('text/html; charset=utf-8').send(index);
 
-/**
- * Registers /dashboard on `app`. Files are read per request (a rebuilt dashboard is served
- * without a restart; index.html is small and hashed assets are cached by browsers for a year).
- */
+/** Registers /dashboard on `app`. Files are read per request (a rebuilt dashboard is served
+ * without a restart; index.html is small and hashed assets are cached by browsers for a year). */
 export async function dashboardRoutes(app: FastifyInstance, dir: string): Promise<void> {
   const root = resolve(dir);
   // The server's own address, opened in a browser, is the dashboard.

@@ -2,16 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
-/**
- * Lingering close (docs/api.md, API reference, "Request bodies over the limit"). When the server
- * answers before it has read the whole request body (a 413 for a body over the limit, on JSON and multipart routes
- * alike, or any early error), closing the socket at once would drop the client's answer: the rest
- * of the body, arriving at a closed socket, makes the kernel send a reset, and the client gets
- * EPIPE or ECONNRESET instead of the 413. So the answer says `Connection: close`, the server
- * half-closes after it (the client sees the answer end), then reads and throws away what is still
- * coming, up to a bound in bytes and in time, and closes once the body is over or the bound is
- * reached. Past the bound the reset is the client's own doing; the server holds nothing for it.
- */
+/** Lingering close, so a client still sending reads an early answer (a 413) instead of a reset:
+ * docs/api.md, "Request bodies over the limit". Past the bound the reset is the client's own
+ * doing; the server holds nothing for it. */
 export interface LingerLimits {
   /** At most this many body bytes are read and thrown away after the answer. */
   maxBytes: number;
@@ -22,11 +15,9 @@ export interface LingerLimits {
 /** 16 MiB covers any JSON body a client mistakes for a small one; 30 s as nginx's lingering_time. */
 export const DEFAULT_LINGER: LingerLimits = { maxBytes: 16 * 1024 * 1024, maxMs: 30_000 };
 
-/**
- * Throws away the rest of `req`'s body from now on, counting it; past `maxBytes` the connection is
+/** Throws away the rest of `req`'s body from now on, counting it; past `maxBytes` the connection is
  * cut. Started before the answer goes out: Node's server would otherwise "dump" the unread body
- * itself, which discards it out of sight (no count, no bound).
- */
+ * itself, out of sight (no count, no bound). */
 function discardBody(req: IncomingMessage, socket: Socket, maxBytes: number): void {
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
@@ -54,21 +45,17 @@ function closeWhenDrained(req: IncomingMessage, socket: Socket, maxMs: number): 
   req.once('error', close);
 }
 
-/**
- * Whether `req` announced a body (Content-Length above 0, or Transfer-Encoding) that has not all
- * been parsed. Read from the framing: a bodiless request answered synchronously is not `complete`
- * yet (Node marks it so after the handler returns), and closing then drops the requests pipelined behind it.
- */
+/** Whether `req` announced a body (Content-Length above 0, or Transfer-Encoding) not all parsed yet.
+ * Read from the framing: a bodiless request answered synchronously is not `complete` yet, and
+ * closing then would drop the requests pipelined behind it. */
 export function bodyStillArriving(req: IncomingMessage): boolean {
   if (req.complete || req.destroyed) return false;
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/**
- * Registers the lingering close: every answer sent while its request body is still arriving
- * closes the connection, and lingers as above instead of closing at once.
- */
+/** Registers the lingering close: every answer sent while its request body is still arriving
+ * closes the connection, and lingers as above instead of closing at once. */
 export function lingeringClose(app: FastifyInstance, limits: LingerLimits = DEFAULT_LINGER): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const req = request.raw;

@@ -20,10 +20,8 @@ const PHASES: JobPhase[] = ['running', 'due', 'retrying'];
 /** Per phase, how many jobs are queued and when the oldest was made (`now` when none). */
 type JobSummary = Map<JobPhase, { count: number; oldestCreatedAt: number }>;
 
-/**
- * The queued jobs by phase, or null while the database cannot be reached: the job gauges then
- * keep their last values (and /readyz says what is wrong), so the rest of a scrape still answers.
- */
+/** The queued jobs by phase, or null while the database cannot be reached: the job gauges then
+ * keep their last values (and /readyz says what is wrong), so the rest of a scrape still answers. */
 async function summariseJobs(deps: Pick<Deps, 'store' | 'clock'>): Promise<JobSummary | null> {
   let jobs;
   try {

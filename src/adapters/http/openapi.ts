@@ -1,7 +1,6 @@
-// The OpenAPI 3.1 document (docs/api.md), generated from the routes as Fastify
-// registers them: their parameter, body and response schemas (wire-schemas.ts, answers.ts) and
-// the error codes each declares beside it. TypeBox schemas are JSON Schema 2020-12, which is
-// OpenAPI 3.1's schema dialect, so they go in as they are.
+// The OpenAPI 3.1 document (docs/api.md), generated from the routes as Fastify registers them:
+// their schemas (wire-schemas.ts, answers.ts) and the error codes each declares beside it. TypeBox
+// schemas are JSON Schema 2020-12, OpenAPI 3.1's schema dialect, so they go in as they are.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { ErrorCode } from '../../domain/errors.js';
 import { errorBody, statusOf } from './errors.js';

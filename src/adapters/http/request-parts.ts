@@ -21,12 +21,9 @@ export function bearer(request: FastifyRequest): string | undefined {
   return match?.[1] ?? raw;
 }
 
-/**
- * The client's address, parsed and in its one spelling (docs/choices.md, "Client addresses"): the
- * socket's, or behind a trusted proxy the forwarded one. A forwarded value may carry a port
- * (`1.2.3.4:5678`, `[2001:db8::1]:443`), as some proxies write it. Anything that is not an
- * address is refused here, so it never becomes a ban, throttle or recorded address.
- */
+/** The client's address in its one spelling (docs/choices.md, "Client addresses"): the socket's, or
+ * behind a trusted proxy the forwarded one, which may carry a port (`[2001:db8::1]:443`) as some
+ * proxies write it. Anything not an address is refused, so it never becomes a ban or throttle. */
 export function callerOf(request: FastifyRequest): Caller {
   const raw = request.ip ?? '';
   // Asked several times a request (the request's actor, request signing, the route), and a

@@ -1,6 +1,5 @@
-// Signed integration requests (docs/api.md, Request signing): for an application with request_signing
-// on, each request's signature is checked once its application is known. The signed bytes are
-// built by src/signing/request-signature.ts, which clients use to sign; they include the SHA-256
+// Signed integration requests (docs/api.md, Request signing), checked once the application is known.
+// The signed bytes (src/signing/request-signature.ts, which clients sign with) include the SHA-256
 // of the body as received, so the integration plugin keeps each JSON body's raw bytes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../application/deps.js';
@@ -11,18 +10,14 @@ import { credentialsDigest, requestBodyDigest, requestSignatureBase, SIGNED_CRED
 import { callerOf, header } from './request-parts.js';
 
 export interface RequestSigning {
-  /**
-   * Refuses the request unless it is signed as the application requires; undefined, with nothing
-   * to wait for, when the application does not sign its requests.
-   */
+  /** Refuses the request unless it is signed as the application requires; undefined, with nothing
+   * to wait for, when the application does not sign its requests. */
   check(request: FastifyRequest, application: ApplicationRecord): Promise<void> | undefined;
 }
 
-/**
- * Fastify's own JSON parser, handed the body's bytes instead of their text: it keeps them for the
+/** Fastify's own JSON parser, handed the body's bytes instead of their text: it keeps them for the
  * body digest and parses exactly as before (same body limit, errors and lingering close, which all
- * happen before a parser runs).
- */
+ * happen before a parser runs). */
 function keepRawJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

@@ -18,10 +18,8 @@ export const UserVariableName = Type.String({ minLength: 1, maxLength: 64, patte
 export const UserVariableBody = Type.Object({ value: Type.String({ maxLength: 65_536 }) }, closed);
 export const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
 
-/**
- * For routes that take no body: none at all, or an empty JSON object. JSON schema cannot say
- * "absent", so this is a hook rather than a body schema.
- */
+/** For routes that take no body: none at all, or an empty JSON object. JSON schema cannot say
+ * "absent", so this is a hook rather than a body schema. */
 export const takesNoBody = {
   preValidation: async (request: { body: unknown }) => {
     const body = request.body;

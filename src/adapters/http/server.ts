@@ -52,11 +52,9 @@ const REDACTED = [
   'req.body.credentials',
 ];
 
-/**
- * Request log lines: license codes are secrets and travel in URLs, so any code-shaped run is
- * masked (log-redaction.ts). Headers (secret ones redacted) only at debug and trace, so info
- * lines stay lean.
- */
+/** Request log lines: license codes are secrets and travel in URLs, so any code-shaped run is
+ * masked (log-redaction.ts). Headers (secret ones redacted) only at debug and trace, so info lines
+ * stay lean. */
 function requestSerializer(withHeaders: boolean) {
   return (req: { method: string; url: string; headers: unknown; ip?: string }) => ({
     method: req.method,
@@ -77,11 +75,9 @@ function bodyFollows(request: FastifyRequest): boolean {
   return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
 
-/**
- * Node's requestTimeout is per server, so uploads set it; every other route gets a short deadline
+/** Node's requestTimeout is per server, so uploads set it; every other route gets a short deadline
  * for its body here, cleared once the handler runs (downloads may then take as long as they need).
- * A request without a body has nothing to wait for, so most GETs set no timer at all.
- */
+ * A request without a body has nothing to wait for, so most GETs set no timer at all. */
 function bodyDeadline(app: FastifyInstance): void {
   // Callback-style hooks: these run on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -124,13 +120,9 @@ function unstorableAt(value: unknown, path: string, depth = 0): { field: string;
   return null;
 }
 
-/**
- * No text Gatehouse keeps may hold NUL (PostgreSQL's text cannot, and no name or code needs it)
- * or a lone UTF-16 surrogate (JSON's `"\ud800"` escape allows one; it has no UTF-8 form, so it
- * would be stored changed, and a hardware id stored so could never match again). Either,
- * anywhere in a parameter, query value or JSON body, is refused at the edge with 422, before it
- * can reach a lookup.
- */
+/** NUL (PostgreSQL's text cannot hold it) and lone UTF-16 surrogates (no UTF-8 form, so stored
+ * changed, and a hardware id so stored never matches again) are refused at the edge with 422,
+ * anywhere in a parameter, query value or JSON body, before a lookup (docs/api.md, API reference). */
 function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     const found = unstorableAt(request.params, '') ?? unstorableAt(request.query, '') ?? unstorableAt(request.body, '');

@@ -1,7 +1,6 @@
-// The seam between the Store, written once (store/*.ts), and the two SQL databases it runs on.
-// A dialect says only how the databases differ: their tables, transactions, row locks, errors,
-// collation, insertion order, raw rows. Whatever exists for speed lives in fast/, outside this
-// seam (docs/architecture.md, "The fast path").
+// The seam between the Store, written once (store/*.ts), and the two SQL databases it runs on: how
+// they differ (tables, transactions, row locks, errors, collation, insertion order, raw rows), and
+// nothing for speed, which lives in fast/ (docs/architecture.md, "The fast path").
 import { join } from 'node:path';
 import { and, type Column, eq, getTableName, type SQL } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
@@ -9,14 +8,9 @@ import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import { folderAbove } from '../find-above.js';
 import type { Tables } from './tables.js';
 
-/**
- * The query builder the store writes its queries with. Both dialects' drizzle databases build the
- * same SQL from the same calls (select, insert, update, delete, returning, onConflict..., joins),
- * and awaiting a query gives its rows in both; the store is typed against PostgreSQL's and uses
- * only that common part (never SQLite's .run()/.get()/.all(), never .for(): see `locked`).
- * SQLite's database and tables stand behind these types (sqlite/dialect.ts); the contract suite,
- * run on both, is what holds them to it.
- */
+/** The query builder of the store, typed as PostgreSQL's: both dialects build the same SQL from the
+ * calls the store uses (never SQLite's .run()/.get()/.all(), never .for(): see `locked`), and the
+ * contract suite, run on both, holds them to it (docs/architecture.md, "Persistence"). */
 export type Db = PgDatabase<PostgresJsQueryResultHKT>;
 
 /** A select that can lock the rows it reads (PostgreSQL's FOR UPDATE). */
@@ -37,26 +31,18 @@ export interface Dialect {
   db: Db;
   /** One autocommitted write statement (or a few that need no atomicity), outside a transaction. */
   write<T>(work: (db: Db) => Promise<T>): Promise<T>;
-  /**
-   * A read-decide-write transaction: everything `work` does commits together, and anything it
-   * throws rolls it all back. It holds against other connections and processes: SQLite takes the
-   * write lock first (BEGIN IMMEDIATE, one transaction at a time in the process); PostgreSQL runs
-   * READ COMMITTED and `work` takes row locks with `locked`, and is run again on a serialization
-   * failure or deadlock, so it must only touch the database.
-   */
+  /** A read-decide-write transaction that commits whole or rolls back on a throw, across connections
+   * and processes (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED with `locked` rows, run again
+   * on a serialization failure or deadlock, so `work` must only touch the database). */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /** A consistent read-only snapshot of several reads. */
   snapshot<T>(work: (tx: Db) => Promise<T>): Promise<T>;
-  /**
-   * `query` with the rows it reads locked until the transaction ends (PostgreSQL: FOR UPDATE,
+  /** `query` with the rows it reads locked until the transaction ends (PostgreSQL: FOR UPDATE,
    * SKIP LOCKED with `skipLocked`). SQLite runs it as it is: its transaction already holds the
-   * write lock of the whole database.
-   */
+   * write lock of the whole database. */
   locked<Rows>(query: Lockable<Rows>, options?: { skipLocked?: boolean }): PromiseLike<Rows>;
-  /**
-   * Whether `e` says the database could not be reached (refused, lost or shut down connections,
-   * failed I/O, a lock held past the wait): the store answers these as SERVICE_UNAVAILABLE.
-   */
+  /** Whether `e` says the database could not be reached (refused, lost or shut down connections,
+   * failed I/O, a lock held past the wait): the store answers these as SERVICE_UNAVAILABLE. */
   unreachable(e: unknown): boolean;
   /** The unique (or primary key) constraint `e` reports, or null for any other error. */
   uniqueViolation(e: unknown): UniqueViolation | null;

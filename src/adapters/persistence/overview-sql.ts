@@ -6,10 +6,8 @@ import type { ApplicationOverviewCounts } from '../../application/records.js';
 import { DAY_MS, type DayCount, type DayWindow } from '../../domain/overview.js';
 import type { Tables } from './tables.js';
 
-/**
- * An integer written into the SQL text. Bound, SQLite would take it as REAL and turn the day
- * arithmetic fractional; these are numbers we computed, never input.
- */
+/** An integer written into the SQL text. Bound, SQLite would take it as REAL and turn the day
+ * arithmetic fractional; these are numbers we computed, never input. */
 function literal(n: number): SQL {
   if (!Number.isSafeInteger(n)) throw new Error(`not a safe integer: ${n}`);
   return sql.raw(String(n));
@@ -27,11 +25,9 @@ export function overviewTotals({ users, licenses, files }: Tables, applicationId
     (select coalesce(sum(${files.sizeBytes}), 0) from ${files} where ${files.applicationId} = ${applicationId}) as storage_bytes`;
 }
 
-/**
- * Rows `(day, count)` of the users signed up inside the window, by window day (integer division
+/** Rows `(day, count)` of the users signed up inside the window, by window day (integer division
  * of the offset: both dialects truncate, and the offset is never negative). The
- * (application_id, created_at) index of users serves it.
- */
+ * (application_id, created_at) index of users serves it. */
 export function signUpsByDay({ users }: Tables, applicationId: string, window: DayWindow): SQL {
   const from = literal(window.from);
   const until = literal(window.from + window.days * DAY_MS);

@@ -1,7 +1,6 @@
-// Rows to port records and back, for the shared store (store/*.ts) on either dialect: the tables
-// are declared once (tables.ts), so both dialects' tables have the same row types. A record whose
-// fields are its row's columns (owners, devices, licenses, variables, ...) is its row and needs no
-// mapper; the ones here narrow enum columns or regroup columns the record nests.
+// Rows to port records and back, for the shared store on either dialect (tables.ts declares the
+// tables once, so both have the same row types). A record whose fields are its row's columns is its
+// row and needs no mapper; the ones here narrow enum columns or regroup columns the record nests.
 import type { FileMetadataPatch } from '../../application/ports/file-store.js';
 import type {
   AdjustmentRecord,

@@ -21,10 +21,8 @@ import { userStore } from './store/user-store.js';
 import { userVariableStore } from './store/user-variable-store.js';
 import { webhookStore } from './store/webhook-store.js';
 
-/**
- * The dialect with its transactions, snapshots and writes counted while they run or wait for a
- * connection (Store.databaseLoad, for the metrics: docs/configuration.md, Metrics).
- */
+/** The dialect with its transactions, snapshots and writes counted while they run or wait for a
+ * connection (Store.databaseLoad, for the metrics: docs/configuration.md, Metrics). */
 function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number } {
   let inFlight = 0;
   const count = <T>(work: () => Promise<T>): Promise<T> => {
@@ -45,10 +43,8 @@ function counted(dialect: Dialect): { dialect: Dialect; inFlight: () => number }
 export interface StoreOptions {
   /** The audit chain's key (compose.ts auditChainKey); the server and the CLI always give it. */
   auditKey?: Uint8Array;
-  /**
-   * Shows a stored event as the hash chain covers it (compose.ts: the events adapter's renderer).
-   * Without it an event is chained as stored, which only a store that never verifies may do.
-   */
+  // Shows a stored event as the hash chain covers it (compose.ts: the events adapter's renderer).
+  // Without it an event is chained as stored, which only a store that never verifies may do.
   renderEvent?: RenderEvent;
   /** Connections that carry transactions and writes (Store.databaseLoad): SQLite's one writer by default. */
   connections?: number;
@@ -62,10 +58,8 @@ export const UNKEYED_AUDIT_KEY = new Uint8Array(32);
 /** Shows an event as stored: for stores opened without the events adapter's renderer. */
 const asStored: RenderEvent = (e) => ({ data: e.data, changes: e.changes });
 
-/**
- * The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
- * failing because the database cannot be reached throws SERVICE_UNAVAILABLE (unreachable-database.ts).
- */
+/** The Store over an opened (and migrated) dialect; closing the store closes the dialect. A call
+ * failing because the database cannot be reached throws SERVICE_UNAVAILABLE (unreachable-database.ts). */
 export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const { dialect, inFlight } = counted(opened);
   const reads = lookups(dialect);

@@ -9,10 +9,8 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export const databaseUnreachable = (cause: unknown): DomainError =>
   new DomainError('SERVICE_UNAVAILABLE', 'the database cannot be reached; try again shortly', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS }, { cause });
 
-/**
- * `store` with each of its functions' failures that `unreachable` recognises, thrown or rejected,
- * replaced by databaseUnreachable (the driver's error kept as its cause, for the log).
- */
+/** `store` with each of its functions' failures that `unreachable` recognises, thrown or rejected,
+ * replaced by databaseUnreachable (the driver's error kept as its cause, for the log). */
 export function answeringUnreachable<S extends object>(store: S, unreachable: (e: unknown) => boolean): S {
   const translate = (e: unknown): never => {
     throw unreachable(e) ? databaseUnreachable(e) : e;

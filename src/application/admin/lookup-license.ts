@@ -10,10 +10,8 @@ export interface LicenseLookup extends IssuedLicense {
   isCredentialsLicense: boolean;
 }
 
-/**
- * A license of the admin key's application by its code, in any case (docs/api.md,
- * GET /license/{code}). Another application's code answers like an unknown one.
- */
+/** A license of the admin key's application by its code, in any case (docs/api.md,
+ * GET /license/{code}). Another application's code answers like an unknown one. */
 export async function lookupLicense(deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore }, app: ApplicationRecord, code: string): Promise<LicenseLookup> {
   const found = await findLicenseByCode(deps, app.id, code);
   if (found === null) throw new DomainError('LICENSE_NOT_FOUND', 'no license with that code');

@@ -6,10 +6,8 @@ import type { LicenseStore } from '../ports/license-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, UserDetails } from '../records.js';
 
-/**
- * A user by username, or by a license code: the user who redeemed that license. Usernames win:
- * a generated username can never look like a license code, so the two never compete.
- */
+/** A user by username, or by a license code: the user who redeemed that license. Usernames win:
+ * a generated username can never look like a license code, so the two never compete. */
 export async function lookupUser(deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore }, app: ApplicationRecord, usernameOrCode: string): Promise<UserDetails> {
   let user = await deps.store.findUserByUsernameKey(app.id, usernameKey(usernameOrCode));
   if (user === null) {

@@ -49,10 +49,8 @@ export async function listAnnouncements(deps: { store: ApplicationStore & Conten
   return deps.store.listAnnouncements(app.id);
 }
 
-/**
- * Changes the fields given in one store operation; the resulting publication window is checked as
- * a whole inside it, so parallel patches of different fields all hold.
- */
+/** Changes the fields given in one store operation; the resulting publication window is checked as
+ * a whole inside it, so parallel patches of different fields all hold. */
 export async function updateAnnouncement(
   deps: Pick<Deps, 'html' | 'clock'> & { store: ApplicationStore & ContentStore },
   owner: OwnerRecord,

@@ -23,10 +23,8 @@ export type RotatableCredential = 'api_secret' | 'admin_api_key' | 'request_sign
 
 const notFound = () => new DomainError('APPLICATION_NOT_FOUND', 'no such application');
 
-/**
- * The owner's application. Another owner's application answers exactly like a missing one (404),
- * so ids cannot be probed across owners.
- */
+/** The owner's application. Another owner's application answers exactly like a missing one (404),
+ * so ids cannot be probed across owners. */
 export async function ownedApplication(deps: { store: ApplicationStore }, owner: OwnerRecord, appId: string): Promise<ApplicationRecord> {
   const app = await deps.store.findApplication(appId);
   if (app === null || app.ownerId !== owner.id) throw notFound();
@@ -81,10 +79,8 @@ export async function createApplication(
 
 export const listApplications = (deps: { store: ApplicationStore }, owner: OwnerRecord): Promise<ApplicationRecord[]> => deps.store.listApplications(owner.id);
 
-/**
- * Merges a new name and any settings given into the stored ones in one store operation (the
- * result is validated whole inside it), so parallel patches of different fields all hold.
- */
+/** Merges a new name and any settings given into the stored ones in one store operation (the
+ * result is validated whole inside it), so parallel patches of different fields all hold. */
 export async function updateApplication(
   deps: Pick<Deps, 'clock'> & { store: ApplicationStore },
   owner: OwnerRecord,
@@ -104,11 +100,9 @@ export async function deleteApplication(deps: { store: ApplicationStore }, owner
   if (!(await deps.store.deleteApplication(app.id))) throw notFound();
 }
 
-/**
- * Issues a new secret of the kind. An API secret or admin API key fails at once (its stored digest
+/** Issues a new secret of the kind. An API secret or admin API key fails at once (its stored digest
  * is replaced); the request signing key rotated out is kept, with when, so request signing accepts
- * it for the signature window more.
- */
+ * it for the signature window more. */
 export async function rotateCredential(
   deps: Pick<Deps, 'secrets' | 'clock'> & { store: ApplicationStore },
   owner: OwnerRecord,

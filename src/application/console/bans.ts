@@ -46,10 +46,8 @@ async function resolveValue(deps: Pick<Deps, 'secrets'> & { store: LicenseStore 
   }
 }
 
-/**
- * Bans an identifier; banning one that is already banned answers the existing ban, except that
- * an owner's ban takes over one made by propagation (it then neither expires nor stays propagated).
- */
+/** Bans an identifier; banning one that is already banned answers the existing ban, except that
+ * an owner's ban takes over one made by propagation (it then neither expires nor stays propagated). */
 export async function addBan(
   deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore & BanStore & LicenseStore & UserStore },
   owner: OwnerRecord,

@@ -39,10 +39,8 @@ const rejected = (message: string) => new DomainError('CSRF_REJECTED', message);
 /** The CSRF token the dashboard must echo in X-CSRF-Token for this console token. */
 export const csrfTokenOf = (deps: Pick<Deps, 'secrets'>, consoleToken: string): string => deps.secrets.csrfToken(consoleToken);
 
-/**
- * `POST /session`: signs in like `POST /login` and issues a token that expires 12 hours later.
- * A foreign Origin is refused first, so another site cannot sign a browser in to its account.
- */
+/** `POST /session`: signs in like `POST /login` and issues a token that expires 12 hours later.
+ * A foreign Origin is refused first, so another site cannot sign a browser in to its account. */
 export async function signInBrowser(
   deps: OwnerSignInDeps & TokenIssueDeps,
   input: { email: string; password: string; origin: string | undefined; own: ConsoleRequest['own'] },
@@ -55,11 +53,9 @@ export async function signInBrowser(
   return { ...session, csrfToken: csrfTokenOf(deps, session.token) };
 }
 
-/**
- * The caller of a console request: the token must be live (401 INVALID_CONSOLE_TOKEN otherwise),
+/** The caller of a console request: the token must be live (401 INVALID_CONSOLE_TOKEN otherwise),
  * and a cookie-authenticated request that changes state must come from our own origin and carry
- * the session's CSRF token (403 CSRF_REJECTED otherwise).
- */
+ * the session's CSRF token (403 CSRF_REJECTED otherwise). */
 export async function authenticateConsoleRequest(deps: ConsoleTokenDeps, request: ConsoleRequest): Promise<ConsoleCaller> {
   const source: ConsoleCredentialSource = request.bearer !== undefined ? 'bearer' : 'cookie';
   const presented = (source === 'bearer' ? request.bearer : request.cookie) ?? '';

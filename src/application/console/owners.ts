@@ -26,10 +26,8 @@ export type OwnerSignInDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: Own
 /** What reading a presented console token uses. */
 export type ConsoleTokenDeps = Pick<Deps, 'clock' | 'console' | 'secrets'> & { store: OwnerStore };
 
-/**
- * A new console token of the owner: a Bearer token (expiresAt null) lives while it is used at least
- * once per idle period; a browser session's cookie token ends at `expiresAt`.
- */
+/** A new console token of the owner: a Bearer token (expiresAt null) lives while it is used at least
+ * once per idle period; a browser session's cookie token ends at `expiresAt`. */
 export async function issueConsoleToken(deps: TokenIssueDeps, owner: OwnerRecord, expiresAt: Instant | null = null): Promise<OwnerSession> {
   const token = deps.secrets.issue(keyPrefixes.consoleToken);
   await deps.store.createConsoleToken({
@@ -59,11 +57,9 @@ export async function createOwner(deps: TokenIssueDeps & Pick<Deps, 'hasher'>, e
   return issueConsoleToken(deps, owner);
 }
 
-/**
- * Console sign-in, throttled like client logins (per email and per address), and an unknown email
+/** Console sign-in, throttled like client logins (per email and per address), and an unknown email
  * costs the same and answers the same as a wrong password. Returns the owner; the caller issues
- * the kind of token it needs.
- */
+ * the kind of token it needs. */
 export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, password: string, caller: Caller, actor: Actor, field = 'password'): Promise<OwnerRecord> {
   const pw = presentedPassword(password, field);
   const key = email.trim().toLowerCase();
@@ -95,10 +91,8 @@ export async function verifyOwnerSignIn(deps: OwnerSignInDeps, email: string, pa
   });
 }
 
-/**
- * `owner.signed_in`, audit-only, in the log of each of the owner's applications (an owner has no
- * log of their own), as the owner now known, from the caller's address.
- */
+/** `owner.signed_in`, audit-only, in the log of each of the owner's applications (an owner has no
+ * log of their own), as the owner now known, from the caller's address. */
 async function recordSignIn(deps: OwnerSignInDeps, owner: OwnerRecord, caller: Actor): Promise<void> {
   const actor: Actor = { type: 'owner', id: owner.id, ip: caller.ip };
   const now = deps.clock.now();
@@ -110,11 +104,9 @@ export async function unlockOwner(deps: { store: ThrottleStore }, owner: OwnerRe
   await deps.store.unlockAccounts(CONSOLE_THROTTLE_SCOPE, [accountKeys.owner(owner.email.trim().toLowerCase())]);
 }
 
-/**
- * CLI `owner reset-password`: a new password without the old one, for an owner who lost it or
+/** CLI `owner reset-password`: a new password without the old one, for an owner who lost it or
  * whose account someone else may hold, so every console token and browser session of the owner is
- * revoked and the sign-in locks are lifted. Returns how many tokens were revoked.
- */
+ * revoked and the sign-in locks are lifted. Returns how many tokens were revoked. */
 export async function resetOwnerPassword(deps: Pick<Deps, 'clock' | 'hasher'> & { store: OwnerStore & ThrottleStore }, owner: OwnerRecord, password: string): Promise<number> {
   const hash = await withPasswordWork(deps, CONSOLE_THROTTLE_SCOPE, (work) => work.hash(acceptNewPassword(password, 8)));
   await deps.store.updateOwnerPasswordHash(owner.id, hash);
@@ -156,12 +148,9 @@ export async function revokeConsoleToken(deps: Pick<Deps, 'clock'> & { store: Ow
   await deps.store.revokeConsoleToken(token.id, deps.clock.now());
 }
 
-/**
- * `POST /password`: checks the current password exactly as a sign-in does (same throttle, same
- * 401 INVALID_CREDENTIALS, same 429s), sets the new one and revokes every other console token of
- * the owner, so whoever holds an old one is signed out; the caller's own token keeps working.
- * Returns how many tokens were revoked.
- */
+/** `POST /password`: checks the current password exactly as a sign-in does (same throttle, 401 and
+ * 429s), sets the new one and revokes every other console token of the owner, so whoever holds an
+ * old one is signed out; the caller's own token keeps working. Returns how many were revoked. */
 export async function changeOwnerPassword(deps: OwnerSignInDeps, caller: ConsoleIdentity, input: { currentPassword: string; newPassword: string }, from: Caller, actor: Actor): Promise<number> {
   // A new password that could never be accepted is refused before it costs a sign-in attempt.
   const accepted = acceptNewPassword(input.newPassword, 8, 'new_password');

@@ -29,10 +29,8 @@ async function details(deps: { store: UserStore }, appId: string, userId: string
   return found;
 }
 
-/**
- * Users whose username contains `query`; when `query` is a license code, the user who redeemed
- * it (or nobody). Generated and chosen usernames can never be a license code, so nothing is lost.
- */
+/** Users whose username contains `query`; when `query` is a license code, the user who redeemed
+ * it (or nobody). Generated and chosen usernames can never be a license code, so nothing is lost. */
 export async function searchUsers(
   deps: Pick<Deps, 'secrets'> & { store: ApplicationStore & LicenseStore & UserStore },
   owner: OwnerRecord,

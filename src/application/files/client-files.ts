@@ -15,12 +15,9 @@ export function clientFiles(files: readonly FileRecord[], audience: Audience): F
   );
 }
 
-/**
- * A file for a client download, under the same authentication as the app context. An anonymous
- * caller asking for a private file of this application is told to log in (LOGIN_REQUIRED, what a
- * client acts on); ids of no file or of another application's file answer 404, as does a file
- * whose contents are not stored yet.
- */
+/** A file for a client download, under the app context's authentication. An anonymous caller asking
+ * for a private file is told to log in (LOGIN_REQUIRED, what a client acts on); another application's
+ * file, no file, or one whose contents are not stored yet answers 404. */
 export async function clientDownload(deps: ReaderDeps & { store: FileStore }, app: ApplicationRecord, fileId: string, presented: PresentedUser, caller: Caller, actor: Actor): Promise<FileRecord> {
   const user = await authenticateReader(deps, app, presented, caller, actor);
   const file = await deps.store.findFile(app.id, fileId);

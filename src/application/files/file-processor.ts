@@ -9,28 +9,22 @@ import { discardBlobs } from './uploads.js';
 import { createWorkerPool } from '../worker-pool.js';
 import { SYSTEM } from '../events/actor.js';
 
-/**
- * Staged bytes are read in pieces this large. The main thread sets the pace of processing (the
- * hashing runs beside it), and at the fs default of 64 KiB the per-piece work (a read on the
- * thread pool, a hand-off at every stage) weighs on it (docs/performance-log.md).
- */
+/** Staged bytes are read in pieces this large: the main thread sets the pace of processing, and at
+ * the fs default of 64 KiB the per-piece work (a thread-pool read, a hand-off at every stage)
+ * weighs on it (docs/performance-log.md). */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
-/**
- * A failure whose message is fit for the File's `processing_error`: stable wording, no server
+/** A failure whose message is fit for the File's `processing_error`: stable wording, no server
  * paths or driver text. Any other failure is recorded as STORAGE_FAILED_MESSAGE, its detail
- * going to the log (onError) only.
- */
+ * going to the log (onError) only. */
 class ProcessingFailure extends Error {}
 
 export const STORAGE_FAILED_MESSAGE = 'the contents could not be read, encrypted or stored (the server log has the detail)';
 
 const processingErrorOf = (error: unknown): string => (error instanceof ProcessingFailure ? error.message : STORAGE_FAILED_MESSAGE);
 
-/**
- * A stream that counts and hashes (sha256) the bytes written to it: a meter passes them through
- * unchanged; a sealer puts out their encryption in the stored format (docs/encrypted-file-format.md).
- */
+/** A stream that counts and hashes (sha256) the bytes written to it: a meter passes them through
+ * unchanged; a sealer puts out their encryption in the stored format (docs/encrypted-file-format.md). */
 export interface ByteMeter {
   stream: NodeJS.ReadWriteStream;
   /** Of the bytes written; valid once the stream has ended. */
@@ -55,11 +49,9 @@ export interface FileProcessorOptions {
   onError?: (error: unknown, job: JobRecord | null) => void;
 }
 
-/**
- * Processes one claimed job: reads the staged upload, measures it, encrypts it when asked and
+/** Processes one claimed job: reads the staged upload, measures it, encrypts it when asked and
  * publishes it under the job's output key. Nothing is committed here: the caller records the
- * contents only once they are durably stored.
- */
+ * contents only once they are durably stored. */
 async function produce(deps: Pick<Deps, 'blobs' | 'secrets'> & { store: ApplicationStore }, job: JobRecord, options: FileProcessorOptions, signal: AbortSignal): Promise<StoredContents> {
   // Each claim publishes under a key of its own (claims number the attempts): a worker that lost
   // its lease and finishes late can never overwrite what the job's new owner stored, whose bytes
@@ -149,11 +141,9 @@ export interface FileProcessor {
   drain(): Promise<number>;
 }
 
-/**
- * Durable background processing: jobs live in the store, are claimed under a lease renewed by a
+/** Durable background processing: jobs live in the store, are claimed under a lease renewed by a
  * heartbeat, and retried a bounded number of times. A job whose worker died is taken over when
- * its lease lapses, so every accepted upload ends COMPLETED or FAILED.
- */
+ * its lease lapses, so every accepted upload ends COMPLETED or FAILED. */
 export function createFileProcessor(deps: FileProcessorDeps, options: FileProcessorOptions): FileProcessor {
   let jobsInHand = 0;
   let unlisten: (() => void) | null = null;

@@ -1,11 +1,9 @@
 import type { Deps } from '../deps.js';
 import type { FileStore } from '../ports/file-store.js';
 
-/**
- * An object becomes visible only once written whole (temp and rename, or a completed multipart
+/** An object becomes visible only once written whole (temp and rename, or a completed multipart
  * upload), and its row follows within the same request; anything unreferenced this long after
- * its last write is left over from a crash.
- */
+ * its last write is left over from a crash. */
 export const ORPHAN_GRACE_MS = 10 * 60_000;
 
 /** Deletes blobs that no file or job refers to any more. Returns how many it removed. */

@@ -6,10 +6,8 @@ export interface StagedUpload {
   size: number;
 }
 
-/**
- * Streams an upload to a fresh staging object, never holding it in memory. Past the configured
- * maximum it fails with PAYLOAD_TOO_LARGE and leaves nothing behind.
- */
+/** Streams an upload to a fresh staging object, never holding it in memory. Past the configured
+ * maximum it fails with PAYLOAD_TOO_LARGE and leaves nothing behind. */
 export async function stageUpload(deps: Pick<Deps, 'blobs' | 'files' | 'ids'>, content: NodeJS.ReadableStream | AsyncIterable<Uint8Array>): Promise<StagedUpload> {
   const key = `staging/${deps.ids.uuid()}`;
   const info = await deps.blobs.write(key, content, { maxBytes: deps.files.maxUploadBytes });

@@ -29,11 +29,9 @@ export interface IssuedLicenseFile {
 /** What issuing a file uses: the signing key, and the atomic admission of its machine. */
 export type IssueDeps = Pick<Deps, 'clock' | 'ids' | 'secrets' | 'responseKeys'> & { store: SessionStore & ApplicationStore & EventStore };
 
-/**
- * Admits the machine against the user's device cap in the transaction that re-checks the user's
+/** Admits the machine against the user's device cap in the transaction that re-checks the user's
  * ban, timeout and membership (as a login's does), then signs a file granting the membership as
- * that transaction read it. Without device auth the file is bound to no machine.
- */
+ * that transaction read it. Without device auth the file is bound to no machine. */
 async function issue(
   deps: IssueDeps,
   app: ApplicationRecord,
@@ -76,11 +74,9 @@ async function issue(
   return { text, expiresAt };
 }
 
-/**
- * POST /api/integration/license_file: the authenticated user (a session token, or legacy headers,
+/** POST /api/integration/license_file: the authenticated user (a session token, or legacy headers,
  * throttled as at login) for the machine named by `hardware_id`. That machine answers for its
- * bans as a login's would, before the atomic admission.
- */
+ * bans as a login's would, before the atomic admission. */
 export async function requestLicenseFile(
   deps: IssueDeps & AuthenticateUserDeps,
   app: ApplicationRecord,
@@ -112,12 +108,9 @@ interface Issuer {
   maxTtlMinutes?: number;
 }
 
-/**
- * An owner's issuance for an air-gapped machine (console and admin API): the same admission as a
- * client's, with the bans of the user, the machine and the user's licenses. Not the owner's
- * address (it is not the machine's), and nothing propagates: the owner proves nothing about the
- * machine.
- */
+/** An owner's issuance for an air-gapped machine (console and admin API): a client's admission,
+ * with the bans of the user, the machine and the user's licenses, not the owner's address (not the
+ * machine's); nothing propagates, as the owner proves nothing about the machine. */
 async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput, issuer: Issuer, actor: Actor): Promise<IssuedLicenseFile> {
   const ttl = input.ttlMinutes === undefined ? app.settings.licenseFileTtlMinutes : validateLicenseFileTtl('ttl_minutes', input.ttlMinutes, issuer.maxTtlMinutes);
   const hardwareId = requireHardwareId(app.settings.deviceAuth, input.hardwareId);
@@ -133,11 +126,9 @@ export async function issueLicenseFileAsOwner(deps: OwnerIssueDeps, owner: Owner
   return issueLicenseFileForUser(deps, app, user, input, { issuedBy: { type: 'owner', id: owner.id } }, actor);
 }
 
-/**
- * The admin API's issuance: POST /api/admin/license_files, the user named as GET
+/** The admin API's issuance: POST /api/admin/license_files, the user named as GET
  * /user/{username_or_license_code} names one. A key kept on a build server must not mint files
- * that outlive the application's own setting, so ttl_minutes is capped by it.
- */
+ * that outlive the application's own setting, so ttl_minutes is capped by it. */
 export async function issueLicenseFileAsAdmin(
   deps: OwnerIssueDeps & { store: LicenseStore },
   app: ApplicationRecord,
@@ -150,10 +141,8 @@ export async function issueLicenseFileAsAdmin(
   return issueLicenseFileForUser(deps, app, user, input, issuer, actor);
 }
 
-/**
- * Which admin key acted: the first 12 hex digits of its keyed digest, which change when the key is
- * rotated and reveal nothing of it.
- */
+/** Which admin key acted: the first 12 hex digits of its keyed digest, which change when the key is
+ * rotated and reveal nothing of it. */
 export function adminKeyFingerprint(app: ApplicationRecord): string {
   return app.adminApiKeyDigest.slice(0, 12);
 }

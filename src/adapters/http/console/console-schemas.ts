@@ -11,10 +11,8 @@ export const AppParams = Type.Object({ app_id: Uuid }, closed);
 /** `POST /login` and `POST /session`: one schema, one throttle. */
 export const SignInBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }), password: Password }, closed);
 
-/**
- * Bound on any minutes field (100 years): enough for any real grant, small enough that adding it
- * to a timestamp stays far inside the range a date can represent.
- */
+/** Bound on any minutes field (100 years): enough for any real grant, small enough that adding it
+ * to a timestamp stays far inside the range a date can represent. */
 export const MINUTES_MAX = 52_596_000;
 
 /** Reason strings on bans, timeouts and adjustments. */

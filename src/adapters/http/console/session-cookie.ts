@@ -12,11 +12,9 @@ const COOKIE_PATH = '/api/console';
 /** What a console token looks like (prefix and base64url); anything else is not ours. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,200}$/;
 
-/**
- * The console token in the gh_console cookie, or undefined. Strict on purpose: a value that is not
+/** The console token in the gh_console cookie, or undefined. Strict on purpose: a value that is not
  * token-shaped counts as none, and so do two gh_console cookies (one planted by a sibling domain
- * or a longer path must not pick the account a browser acts as).
- */
+ * or a longer path must not pick the account a browser acts as). */
 export function sessionCookie(request: FastifyRequest): string | undefined {
   const raw = header(request, 'cookie');
   if (raw === undefined) return undefined;
@@ -29,12 +27,9 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
   return values.length === 1 && value !== undefined && TOKEN_SHAPE.test(value) ? value : undefined;
 }
 
-/**
- * GATEHOUSE_COOKIE_SECURE (docs/configuration.md, Configuration): `auto` trusts what the request says (HTTPS
- * directly, or a trusted proxy's X-Forwarded-Proto); `always` declares that browsers reach the
- * console over HTTPS whatever the proxy in front says, so the cookie is always Secure and the
- * server's own origin is https (the dashboard's Origin header then reads as our own).
- */
+/** GATEHOUSE_COOKIE_SECURE (docs/configuration.md): `auto` trusts what the request says (HTTPS, or a
+ * trusted proxy's X-Forwarded-Proto); `always` declares browsers reach the console over HTTPS, so the
+ * cookie is always Secure and our own origin is https (the dashboard's Origin then reads as ours). */
 export type CookieSecurity = 'auto' | 'always';
 
 /** The browser session's cookie and origin, under one CookieSecurity setting. */

@@ -4,11 +4,9 @@ export interface ByteRange {
   end: number;
 }
 
-/**
- * The `Range` header against a representation of `size` bytes: null to serve it whole (no
- * header, another unit, several ranges, or a malformed one, all of which RFC 9110 lets a server
- * ignore), 'unsatisfiable' for a well-formed range that misses it.
- */
+/** The `Range` header against a representation of `size` bytes: null to serve it whole (no header,
+ * another unit, several ranges, or a malformed one, all of which RFC 9110 lets a server ignore),
+ * 'unsatisfiable' for a well-formed range that misses it. */
 export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
   if (header === undefined) return null;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());

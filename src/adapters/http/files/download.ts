@@ -6,11 +6,9 @@ import { fileNotFound } from '../../../domain/files.js';
 import { parseByteRange } from './byte-range.js';
 import { header } from '../request-parts.js';
 
-/**
- * RFC 6266 Content-Disposition from a file name that is pure metadata: the last path segment,
+/** RFC 6266 Content-Disposition from a file name that is pure metadata: the last path segment,
  * control and quoting characters dropped for the ASCII fallback, the full name percent-encoded in
- * filename*.
- */
+ * filename*. */
 export function contentDisposition(name: string): string {
   const base = name.split(/[/\\]/).pop() || 'download';
   // Control characters (C0, C1) and the bidi overrides that disguise extensions go entirely.
@@ -24,10 +22,8 @@ export function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/**
- * Streams a file's stored bytes (encrypted ones as stored): Content-Length, a strong ETag of the
- * stored bytes, Range (206/416) and If-None-Match (304).
- */
+/** Streams a file's stored bytes (encrypted ones as stored): Content-Length, a strong ETag of the
+ * stored bytes, Range (206/416) and If-None-Match (304). */
 export async function sendFile(deps: Deps, request: FastifyRequest, reply: FastifyReply, file: FileRecord): Promise<FastifyReply> {
   const stored = file.state.stored;
   if (stored === null) throw fileNotFound();

@@ -96,11 +96,9 @@ function writeFields(fields: Map<string, string>, source: FileSource): FileField
   return { isPublic: formBoolean(fields, 'is_public'), storeEncrypted: formBoolean(fields, 'store_encrypted'), source };
 }
 
-/**
- * Reads the form's fields (which may come after the file). A bad field must not leave the staged
+/** Reads the form's fields (which may come after the file). A bad field must not leave the staged
  * upload behind; once the fields are good, the use case owns the upload (and discards it itself
- * if the write fails).
- */
+ * if the write fails). */
 async function formOrDiscard<T>(deps: Deps, form: UploadForm, read: (form: UploadForm) => T): Promise<T> {
   try {
     return read(form);

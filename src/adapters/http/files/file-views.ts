@@ -4,10 +4,8 @@ import { toIso } from '../../../domain/time.js';
 import type { Static } from 'typebox';
 import type { File } from '../wire-schemas.js';
 
-/**
- * The File object (docs/api.md, API reference). While PENDING, size_bytes and storage_path are null (as the
- * spec shows) even when previous contents are still being served.
- */
+/** The File object (docs/api.md, API reference). While PENDING, size_bytes and storage_path are null
+ * (as the spec shows) even when previous contents are still being served. */
 export function fileJson(f: FileRecord): Static<typeof File> {
   const pending = f.state.processingStatus === 'PENDING';
   const stored = pending ? null : f.state.stored;

@@ -13,10 +13,8 @@ export interface UploadForm {
 
 const ACCEPTED_FIELDS = new Set(['name', 'is_public', 'store_encrypted']);
 
-/**
- * Reads the form in the order it arrives, streaming the file part straight to staging storage
- * (never into memory). Whatever goes wrong after the file was staged, the staged copy is removed.
- */
+/** Reads the form in the order it arrives, streaming the file part straight to staging storage
+ * (never into memory). Whatever goes wrong after the file was staged, the staged copy is removed. */
 export async function readUploadForm(deps: Deps, request: FastifyRequest): Promise<UploadForm> {
   if (!request.isMultipart()) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'uploads are multipart/form-data');
   const fields = new Map<string, string>();

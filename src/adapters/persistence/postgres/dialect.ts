@@ -1,7 +1,6 @@
-// The PostgreSQL dialect (dialect.ts): a pool for writes and transactions, migrated under an
-// advisory lock, and the read lane for the hot reads (read-lane.ts). Any number of instances may
-// share the database: every read-decide-write runs in a retrying READ COMMITTED transaction that
-// takes row locks (`locked`) before it decides.
+// The PostgreSQL dialect (dialect.ts): a pool for writes and transactions, migrated under an advisory
+// lock, and the read lane for hot reads (read-lane.ts). Any number of instances may share the database:
+// each read-decide-write is a retrying READ COMMITTED transaction taking row locks (`locked`) first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
@@ -15,11 +14,9 @@ import { postgresUnreachable } from './unreachable.js';
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
 const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
 
-/**
- * Applies the pending migrations once however many instances start together: each takes the same
+/** Applies the pending migrations once however many instances start together: each takes the same
  * advisory lock on a connection of its own first, so one migrates while the others wait, and
- * those then find nothing left to apply.
- */
+ * those then find nothing left to apply. */
 async function runMigrations(client: postgres.Sql): Promise<void> {
   const folder = migrationsFolder('postgres');
   const lockHolder = await client.reserve();
@@ -82,15 +79,12 @@ const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';
 
 export const POOL_SIZE = 10;
 
-/**
- * Connects to `url` (postgres://...) and migrates the database; several instances starting at
- * once migrate it once. The pool is closed again when that fails.
- */
+/** Connects to `url` (postgres://...) and migrates the database; several instances starting at
+ * once migrate it once. The pool is closed again when that fails. */
 export async function openPostgresDialect(url: string): Promise<Dialect> {
-  // The pool carries reads, writes and transactions (the fast path has a read lane of its own). A
-  // transaction holds its connection while it waits for row locks (parallel logins of one user
-  // queue on the user's row), so the pool keeps room beyond the cores: 10, postgres.js's default;
-  // the fast path's read lane adds one backend. Fewer measured no cheaper per login.
+  // The pool carries reads, writes and transactions (the fast path's read lane has a backend of its
+  // own). A transaction holds its connection while it waits for row locks (parallel logins of one
+  // user queue on the user's row), so the pool keeps room beyond the cores: postgres.js's default.
   const pool = postgres(url, { max: POOL_SIZE, onnotice: () => {} });
   try {
     await runMigrations(pool);

@@ -1,16 +1,11 @@
-// The postgres.js client as drizzle sees it. drizzle's postgres-js driver runs every query it was
-// not asked to .prepare() with `prepare: false`, and postgres.js runs an unprepared query with
-// parameters in two round trips (Parse and Describe, wait, then Bind and Execute), parsed and
-// planned anew each time. Socket writes are most of what a query costs the server here, so every
-// write and transaction statement paid twice. Through this client drizzle's queries become named
-// statements, prepared once per connection and then sent in one write.
+// The postgres.js client as drizzle sees it: drizzle's queries become named statements, prepared
+// once per connection and then sent in one write, where unprepared ones take two round trips and
+// are planned anew each time (docs/architecture.md, "PostgreSQL's client").
 import type postgres from 'postgres';
 
-/**
- * Statements with more parameters than this stay unnamed: those are the batches (licenses
- * inserted 500 at a time, ids in chunks), whose text varies with their size, and each named
- * statement stays in the connection's memory (and PostgreSQL's) until the connection closes.
- */
+/** Statements with more parameters than this stay unnamed: those are the batches, whose text varies
+ * with their size, and each named statement stays in the connection's memory (and PostgreSQL's)
+ * until the connection closes. */
 const MAX_PREPARED_PARAMETERS = 64;
 
 type Scoped = (scoped: postgres.TransactionSql) => unknown;
@@ -21,14 +16,9 @@ interface Client {
   savepoint(work: Scoped): unknown;
 }
 
-/**
- * A transaction on a connection of the pool's own, whose BEGIN is not waited for: it goes out in
- * the same write as the transaction's first statements, which the server runs after it (a
- * connection runs its statements in order), so a transaction costs one round trip less than
- * postgres.js's begin, which waits for BEGIN's answer. A statement that fails aborts the
- * transaction and every statement behind it; a COMMIT the server answers with ROLLBACK (the
- * work went on past a failure it swallowed) fails the transaction here, as it failed there.
- */
+/** A transaction on a reserved connection whose BEGIN is not waited for but sent with its first
+ * statements, saving a round trip; a COMMIT answered with ROLLBACK (the work went on past a failure
+ * it swallowed) fails it here as there (docs/architecture.md, "PostgreSQL's client"). */
 async function pipelinedTransaction(pool: postgres.Sql, beginOptions: string, work: Scoped): Promise<unknown> {
   const connection = await pool.reserve();
   try {
@@ -48,12 +38,9 @@ async function pipelinedTransaction(pool: postgres.Sql, beginOptions: string, wo
   }
 }
 
-/**
- * `sql` with drizzle's queries prepared, in its transactions and savepoints too. With
- * `beginOptions` (e.g. 'isolation level read committed'), every transaction opens with them in its
- * BEGIN, which saves the round trip of a SET TRANSACTION statement; the pool's transactions are
- * pipelinedTransaction's.
- */
+/** `sql` with drizzle's queries prepared, in its transactions and savepoints too. With `beginOptions`
+ * (e.g. 'isolation level read committed'), every transaction opens with them in its BEGIN, saving a
+ * SET TRANSACTION round trip; the pool's transactions are pipelinedTransaction's. */
 export function preparingClient<T extends postgres.Sql | postgres.TransactionSql>(sql: T, beginOptions = ''): T {
   const client = sql as unknown as Client;
   const overrides: Record<string, unknown> = {

@@ -1,20 +1,14 @@
-// The planner's statistics, kept fresh by the server itself (docs/choices.md, "Planner
-// statistics"). A PostgreSQL without autovacuum never analyzes Gatehouse's tables, so every plan
-// is made from their first, empty-table estimates, and a prepared statement keeps the plan it was
-// given: with many users a login's `users` lookups walked a whole (application_id, created_at)
-// index instead of probing the unique key (docs/performance-log.md). ANALYZE both
-// updates the estimates and invalidates every connection's cached plans, so the next execution of
-// each statement is planned again on the new figures.
+// The planner's statistics, kept fresh by the server itself: without autovacuum, plans (kept by
+// prepared statements) come from the tables' first, empty estimates; ANALYZE updates them and
+// invalidates every connection's cached plans (docs/choices.md, "Planner statistics").
 import { sql } from 'drizzle-orm';
 import { driverError, type Db } from '../dialect.js';
 
 /** Key of the transaction advisory lock one instance analyzes under ("gatehouse-analyze"). */
 const ANALYZE_LOCK = 7_165_063_318_245_923_174n;
 
-/**
- * How long ANALYZE waits for its table lock. A migration's lock request queues every later query
- * of the table behind it, so ANALYZE must never hold one table long, nor wait behind one.
- */
+/** How long ANALYZE waits for its table lock. A migration's lock request queues every later query
+ * of the table behind it, so ANALYZE must never hold one table long, nor wait behind one. */
 export const ANALYZE_LOCK_TIMEOUT_MS = 1_000;
 
 /** Tables changed by more than autovacuum's own default threshold (50 rows plus a tenth of the table). */
@@ -22,11 +16,9 @@ const STALE = sql`n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0)`;
 
 const lockNotAvailable = (e: unknown) => driverError(e, (cur) => ((cur as { code?: unknown }).code === '55P03' ? true : null)) === true;
 
-/**
- * Analyzes the stale tables, one table per transaction under a `lock_timeout` (a table whose lock
- * is not had in time is left for the next round), and returns the names of those analyzed. One
- * instance at a time: the others find the lock taken and leave the work to it.
- */
+/** Analyzes the stale tables, one per transaction under a `lock_timeout` (a table whose lock is not
+ * had in time is left for the next round), and returns the names of those analyzed. One instance
+ * at a time: the others find the lock taken and leave the work to it. */
 export async function refreshStatistics(db: Db): Promise<string[]> {
   const candidates = [...(await db.execute(sql`select relname from pg_stat_user_tables where schemaname = current_schema() and ${STALE} order by relname`))] as Array<{ relname: string }>;
   const analyzed: string[] = [];

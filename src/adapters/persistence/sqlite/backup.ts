@@ -10,14 +10,9 @@ const ALL_PAGES = 0x7fffffff;
 /** How long the backup waits for a server's write transaction to end before it takes the write lock. */
 const WRITE_LOCK_WAIT_MS = 5000;
 
-/**
- * Copies the database at `source` into the new file `target` as of one moment, and runs
- * `atThatMoment` while no commit can follow that moment: a read transaction fixes the snapshot
- * while another connection holds the file's write lock, released once `atThatMoment` settles.
- * Whatever existed at the moment (a blob a row of the copy refers to) can be pinned there before
- * a later commit lets the server delete it. The server's writes wait meanwhile (its
- * busy_timeout), so `atThatMoment` must be short; the pages are copied after the lock is gone.
- */
+/** Copies `source` into the new file `target` as of one moment, running `atThatMoment` while no commit
+ * can follow it (a read snapshot under another connection's write lock), so a blob the copy refers to
+ * can be pinned first. Writes wait meanwhile, so it must be short (docs/deployment.md, "Backups"). */
 export async function backupSqliteFile(source: string, target: string, atThatMoment: () => Promise<void>): Promise<{ pages: number }> {
   // Owner-only like the live database: SQLite writes into an empty file it finds, keeping its mode.
   closeSync(openSync(target, 'wx', 0o600));
@@ -54,10 +49,8 @@ async function copyAtOneMoment(source: string, target: string, atThatMoment: () 
   }
 }
 
-/**
- * True when another connection has the database open (a running server): leaving WAL mode needs
- * the database to itself. Used before a restore replaces the file; left in WAL mode either way.
- */
+/** True when another connection has the database open (a running server): leaving WAL mode needs
+ * the database to itself. Used before a restore replaces the file; left in WAL mode either way. */
 export function sqliteFileInUse(path: string): boolean {
   const db = new Database(path, { fileMustExist: true, timeout: 0 });
   try {

@@ -1,7 +1,6 @@
-// The SQLite dialect (dialect.ts): a writer connection that migrates the file and runs every
-// write, one transaction at a time in this process, a read-only connection for the reads outside
-// transactions, which WAL lets run beside the writer and never shows them a transaction still
-// open on it, and another for read snapshots.
+// The SQLite dialect (dialect.ts): a writer connection that migrates and runs every write, one
+// transaction at a time in this process; a read-only one for reads outside transactions, which WAL
+// runs beside the writer without showing them its open transaction; another for read snapshots.
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -40,10 +39,8 @@ function withBusyRetry<T>(work: () => T): T {
   }
 }
 
-/**
- * Creates the database file readable by its owner only, before SQLite does (SQLite gives its
- * -wal and -shm files the database file's permissions): it holds every digest and sealed secret.
- */
+/** Creates the database file readable by its owner only, before SQLite does (SQLite gives its
+ * -wal and -shm files the database file's permissions): it holds every digest and sealed secret. */
 function createPrivately(path: string): void {
   closeSync(openSync(path, 'a', 0o600));
 }
@@ -86,12 +83,9 @@ function serialized(): Serial {
   };
 }
 
-/**
- * One writer queue per database file in this process, shared by every dialect open on it. Another
- * connection's BEGIN IMMEDIATE waits for the file's write lock synchronously (busy_timeout),
- * blocking the event loop; a transaction of this process paused at an await would then never
- * reach its COMMIT. Queued here, a second connection of the process never waits on the first.
- */
+/** One writer queue per database file in this process, shared by every dialect open on it: another
+ * connection's BEGIN IMMEDIATE waits for the write lock synchronously, blocking the event loop, so a
+ * transaction of this process paused at an await would never reach its COMMIT. */
 const writerQueues = new Map<string, { serial: Serial; users: number }>();
 
 function writerQueue(path: string): { serial: Serial; release: () => void } {
@@ -134,10 +128,8 @@ function uniqueViolation(e: unknown): UniqueViolation | null {
   return { table: qualified[0]?.[0] ?? '', columns: qualified.map((parts) => parts[1] ?? '') };
 }
 
-/**
- * Opens (creating and migrating as needed) the database at `path`, or an in-memory one for
- * ':memory:' (one connection serves both sides there; it is for tests).
- */
+/** Opens (creating and migrating as needed) the database at `path`, or an in-memory one for
+ * ':memory:' (one connection serves both sides there; it is for tests). */
 export function openSqliteDialect(path: string): Dialect {
   const writer = openWriter(path);
   // Snapshots have a connection of their own: a read transaction left open on the reader across

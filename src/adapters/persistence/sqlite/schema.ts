@@ -6,10 +6,8 @@ import { defineTables, type Kit } from '../tables.js';
 
 const number = (name: string) => integer(name, { mode: 'number' });
 
-/**
- * SQLite's builders behind the kit's (PostgreSQL-typed) signatures: the tables they build have the
- * same names and the same JS row types, which is all the shared store relies on (dialect.ts).
- */
+/** SQLite's builders behind the kit's (PostgreSQL-typed) signatures: the tables they build have the
+ * same names and the same JS row types, which is all the shared store relies on (dialect.ts). */
 const sqliteBuilders = {
   table: sqliteTable,
   text,
