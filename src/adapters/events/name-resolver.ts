@@ -1,8 +1,6 @@
-// How the webhook sender resolves a receiver's name: by DNS on the event loop (c-ares, through
-// dns.promises.Resolver), with a deadline, never with dns.lookup, whose getaddrinfo calls queue on
-// the libuv thread pool behind password hashing and would stall logins while a name server is slow.
-// The servers are the system's (/etc/resolv.conf); /etc/hosts is not read, but `localhost` and
-// names under it are loopback, and names under `invalid` never resolve (RFC 6761), without asking.
+// Resolves a receiver's name by DNS on the event loop, never dns.lookup: its calls queue on the
+// thread pool behind password hashing and would stall logins while a name server is slow
+// (docs/api.md, "Server-side request forgery"; docs/choices.md, Webhooks).
 import { Resolver as DnsResolver } from 'node:dns/promises';
 
 export interface ResolvedAddress {

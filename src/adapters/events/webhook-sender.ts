@@ -1,8 +1,6 @@
-// The webhook sender (docs/api.md, Webhooks): resolves the receiver's name once, refuses it unless
-// every address it has is public (docs/api.md, "Server-side request forgery"), and connects to the
-// address it checked: the connection's lookup answers with that address, so no second lookup can
-// be steered elsewhere (DNS rebinding). TLS still names the URL's host (SNI, certificate) and the
-// Host header stays the URL's. Redirects are never followed (node:http does not).
+// Connects to the very address it checked, so no second lookup can be steered elsewhere (DNS
+// rebinding); TLS and Host still name the URL's host (docs/api.md, "Server-side request
+// forgery"; docs/choices.md, Webhooks).
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';

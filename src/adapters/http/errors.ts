@@ -61,10 +61,8 @@ export const statusByCode = {
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 
-/**
- * A refused credential is a failed authentication, whatever its code says about why: the same
- * LICENSE_INVALID that is a 422 form error at sign-up is a 401 at login and activation.
- */
+// A refused credential is a failed authentication whatever its code: the LICENSE_INVALID that is a
+// 422 form error at sign-up is a 401 at login and activation.
 const REFUSED_CREDENTIAL_STATUS = 401;
 
 export function statusOf(code: ErrorCode, details: ErrorDetails = {}): number {
@@ -146,10 +144,7 @@ function frameworkError(error: FastifyError): [ErrorCode, string] {
   return ['MALFORMED_REQUEST', 'malformed request'];
 }
 
-/**
- * Fastify answers some malformed URLs before routing (frameworkErrors); they get our body too.
- * Passed as the `frameworkErrors` server option.
- */
+/** Fastify answers some malformed URLs before routing (the `frameworkErrors` option): our body too. */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const [code, message] = frameworkError(error);
   return sendError(reply, code, message);

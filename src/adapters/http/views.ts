@@ -206,10 +206,7 @@ const serialisedOnce = (of: object, view: () => unknown): string => {
   return text;
 };
 
-/**
- * The app_context answer as JSON text, the AppContext schema's fields in its order (the test
- * harness holds it to the schema like any other answer: answer-check.ts).
- */
+/** The app_context answer as JSON text, in the AppContext schema's field order (answer-check.ts). */
 export function appContextBody(c: AppContext): string {
   const user: Json<'AppContext'>['user'] = c.user === null ? null : userSummaryJson(c.user, c.serverTime);
   return (

@@ -1,7 +1,6 @@
-// Every JSON shape Gatehouse answers with, once (docs/api.md, API reference). The views (views.ts,
-// files/file-views.ts) return these schemas' Static types, the routes declare them as their
-// responses (Fastify serialises with them), and the OpenAPI document is generated from them
-// (openapi.ts). Pure TypeBox: nothing here depends on the server.
+// Every JSON shape Gatehouse answers with, once (docs/api.md, API reference): the views return
+// their Static types, the routes serialise with them and openapi.ts is generated from them.
+// Pure TypeBox: nothing here depends on the server.
 import { Type, type Static, type TSchema } from 'typebox';
 
 const closed = { additionalProperties: false } as const;
@@ -300,10 +299,8 @@ export const AuditHead = Type.Object(
   },
   { ...closed, title: 'AuditHead' },
 );
-/**
- * A page of the audit log, newest first; `next_cursor` is null on the last page. `names`: what
- * the entries' user and license ids (and the owner's own id) stand for, outside the hashed entries.
- */
+// A page of the audit log, newest first; `next_cursor` is null on the last page. `names`: what the
+// entries' user and license ids (and the owner's) stand for, outside the hashed entries.
 export const AuditPage = Type.Object({ entries: Type.Array(AuditEntry), next_cursor: Nullable(Type.String()), names: Type.Record(Type.String(), Type.String()) }, closed);
 
 /** A webhook endpoint (docs/events.md, Webhooks); its secret only in WebhookSecret. */

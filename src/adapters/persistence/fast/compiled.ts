@@ -11,29 +11,22 @@ export interface BuiltSelect<Row> {
   readonly _: { readonly result: Row[] };
 }
 
-/**
- * The requests a hot read answers, as rows of their keys (FastReads.prepareForRequests): a FROM
- * source with a column per key, and what the select puts before its fields to tell the requests'
- * rows apart (nothing where a statement answers one request).
- */
+// The requests a hot read answers, as rows of their keys (FastReads.prepareForRequests): a FROM
+// source with a column per key, and what the select puts before its fields to tell requests apart.
 export interface RequestRows {
   source: SQL;
   key(name: string): SQL;
   tag: Record<string, SQL>;
-  /**
-   * Where the dialect's rows carry versions (FastReads.rowVersions), the version of each row asked
-   * for by name, to select after the tag (null where a left join found no row); otherwise empty.
-   */
+  // Where rows carry versions (FastReads.rowVersions), each named row's version, selected after
+  // the tag (null where a left join found no row); otherwise empty.
   versions: Record<string, SQL>;
 }
 
 /** The column of key `name` in RequestRows.source, as each dialect names it. */
 export const requestKey = (name: string): SQL => sql.raw(`"requests"."${name}"`);
 
-/**
- * The parameters of a built read as a function of its placeholders' values, by name; its other
- * parameters (a LIMIT) stay as built, so the statement text never varies.
- */
+// The parameters of a built read as a function of its placeholders' values, by name; its other
+// parameters (a LIMIT) stay as built, so the statement text never varies.
 export function bindPlaceholders<V>({ sql, params }: { sql: string; params: unknown[] }): (values: Readonly<Record<string, V>>) => V[] {
   type Slot = { name: string; encode: ((value: V) => V) | null } | { value: V };
   const slots = params.map((p): Slot => {
@@ -54,12 +47,9 @@ export function bindPlaceholders<V>({ sql, params }: { sql: string; params: unkn
     });
 }
 
-/**
- * Throws unless the rendered `sql` selects exactly `fields`' columns, in order (after `leading`,
- * the rendered text of what a read selects before them): a prepared hot read
- * decodes its rows by position (each dialect's prepared reads), so the two cannot drift apart.
- * drizzle names a column alone from one table and with its table when the select joins others.
- */
+// Throws unless `sql` selects exactly `fields`' columns in order, after `leading`: prepared hot
+// reads decode rows by position, so the two cannot drift apart. drizzle names a column alone from
+// one table and with its table when the select joins others.
 export function assertSelects(sql: string, fields: Record<string, Column>, leading = ''): void {
   const columns = Object.values(fields);
   const bare = `select ${leading}${columns.map((c) => `"${c.name}"`).join(', ')} from `;
@@ -67,11 +57,8 @@ export function assertSelects(sql: string, fields: Record<string, Column>, leadi
   if (!sql.startsWith(bare) && !sql.startsWith(qualified)) throw new Error(`prepared read selects other columns than its decoder: ${sql}`);
 }
 
-/**
- * Rows as drizzle's select of `fields` returns them, from the driver's arrays of values in the
- * fields' order (assertSelects): each value through its column's mapFromDriverValue, as drizzle
- * maps it, but for nulls and the columns that take the driver's value as it is.
- */
+// Rows as drizzle's select of `fields` returns them, from the driver's arrays in the fields' order
+// (assertSelects): each value through its column's mapFromDriverValue, as drizzle maps it.
 export function positionalRows<Row>(fields: Record<string, Column>): (raw: readonly unknown[]) => Row {
   const keys = Object.keys(fields);
   const identity = Column.prototype.mapFromDriverValue;

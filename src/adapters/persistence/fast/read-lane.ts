@@ -1,14 +1,6 @@
-// The connection the hot point reads run on (the lookups every integration request makes): one
-// connection of its own, apart from the pool that writes and transactions use. Why one:
-// - postgres.js pipelines the reads of concurrent requests over it, so one socket write and one
-//   read carry many queries, where a pool spreads them out at a syscall pair each;
-// - postgres.js's pool (3.4.9) leaves a slot behind in its connection queues at every query while
-//   two or more of its connections are idle (or busy) together, and scans those slots at the next
-//   query (Queue.remove's indexOf): its CPU per query grows with uptime. A client of one
-//   connection never has two in a queue;
-// - plain SELECTs never wait for row locks, so no transaction can hold this connection up.
-// PostgreSQL runs the reads one after another on one backend: an indexed lookup takes some tens of
-// microseconds there, well ahead of what one Node process can ask of it.
+// The hot point reads run on one connection of their own, apart from the pool that writes and
+// transactions use: postgres.js pipelines concurrent requests' reads over it, and plain SELECTs
+// never wait for row locks (docs/architecture.md, "The read lane").
 import postgres from 'postgres';
 
 export type LaneArg = postgres.ParameterOrJSON<never>;
@@ -20,21 +12,13 @@ export interface ReadLane {
   end(): Promise<void>;
 }
 
-/**
- * How long a replaced client keeps what it still holds (queries queued on it while its connection
- * was closing) before it is ended: postgres.js's connect timeout, so a query it cannot run has
- * failed by then.
- */
+// How long a replaced client keeps the queries queued on it while its connection was closing:
+// postgres.js's connect timeout, so a query it cannot run has failed by then.
 const RETIRE_AFTER_MS = 30_000;
 
-/**
- * Opens the read lane. Its client connects on the first query. When its connection closes after
- * it was established (lost, or at the end of its lifetime) the lane moves on to a fresh client: postgres.js 3.4.9 keeps the
- * bytes of a query still waiting to be written when a connection closes, and the timer that would
- * have written them, so the next connection's startup message waits behind them and never goes
- * out. A pool loses that one connection and carries on with others; a client of one connection
- * would hang.
- */
+// Opens the read lane; its client connects on the first query. A closed connection moves the lane
+// to a fresh client, since a client of one connection would hang on reconnecting
+// (docs/architecture.md, "The read lane").
 export function openReadLane(url: string): ReadLane {
   const retired = new Map<postgres.Sql, NodeJS.Timeout>();
   let ending = false;
@@ -62,10 +46,9 @@ export function openReadLane(url: string): ReadLane {
         timer.unref();
         retired.set(client, timer);
       },
-      // Every read here is an indexed lookup whose best plan does not depend on the values, and
-      // each was checked (EXPLAIN) to use its index as a generic plan. Left to choose, PostgreSQL
-      // plans the ban probe anew at every run (its generic estimate assumes ten keys, so it never
-      // looks cheaper than a custom plan), dear with many bans (docs/performance-log.md).
+      // Every read here is an indexed lookup whose best plan does not depend on the values;
+      // left to choose, PostgreSQL plans the ban probe anew at every run
+      // (docs/architecture.md, "The read lane").
       connection: { plan_cache_mode: 'force_generic_plan' },
       // fetch_types stays on (the default): the ban lookup's text[] parameters need the array
       // serializers it loads at connect.

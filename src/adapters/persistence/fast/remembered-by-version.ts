@@ -5,12 +5,8 @@
 /** Keys one memory keeps; the least recently used goes first. */
 export const REMEMBERED_ANSWERS = 4_096;
 
-/**
- * How long an answer is trusted at most, however its versions compare. PostgreSQL's xmin is a
- * 32-bit transaction id, so a row could in principle come back to a version it had 2^32
- * transactions earlier; no server writes that many in ten minutes (at 100,000 transactions a
- * second it takes twelve hours), so within this age an equal version is the same row.
- */
+// How long an answer is trusted at most, however its versions compare: an xmin is a 32-bit
+// transaction id that comes round again (docs/choices.md, "Remembered access").
 export const REMEMBERED_MAX_AGE_MS = 10 * 60_000;
 
 export interface RememberedByVersion<T> {

@@ -1,10 +1,6 @@
-// A hot read many requests share (FastReads.prepareForRequests): the calls made in one turn of the
-// event loop are answered by one statement, their keys sent as arrays and unnested into rows, each
-// row of the answer tagged with its request's place. Every statement costs PostgreSQL its
-// executor's start and end and postgres.js a message to build and an answer to take apart,
-// whatever its rows (docs/performance-log.md, "figures from comments"). A call's statement
-// starts after the call (at the end of its turn), so it sees every commit that ended before the
-// request asked: a change is still read by the very next request.
+// A hot read the calls of one event-loop turn share: one statement, their keys sent as arrays and
+// unnested into rows, each answer row tagged with its request's place. It starts after every
+// call, so a change is still read by the very next request (docs/architecture.md, "The read lane").
 import { assertSelects, bindPlaceholders, type BuiltSelect, requestKey, type RequestRows } from './compiled.js';
 import { type Column, getTableName, sql, type Table } from 'drizzle-orm';
 import type { LaneArg, ReadLane } from './read-lane.js';
@@ -14,12 +10,8 @@ export const MAX_REQUESTS_PER_STATEMENT = 500;
 
 const TAG = '"requests"."n"';
 
-/**
- * A row's version: its xmin, the transaction that wrote this version of it. Every UPDATE writes a
- * new version with the writing transaction's id, so the xmin of a row changes whenever the row
- * does, and never otherwise (a row lock sets xmax). As text: an xid has no binary form here.
- * (docs/choices.md, "Remembered access")
- */
+// A row's version: its xmin, which changes whenever the row does (docs/choices.md, "Remembered
+// access"). As text: an xid has no binary form here.
 const versionOf = (table: Table) => `"${getTableName(table)}".xmin::text`;
 
 /** The requests' keys unnested into rows, numbered from 1 in their order (`with ordinality`). */
@@ -39,11 +31,8 @@ interface Waiting<Row> {
   reject(error: unknown): void;
 }
 
-/**
- * `build`'s read as a function of one request's keys. Rows arrive as arrays (the tag, the
- * versions of `versioned`, then `fields`, in order) and are named by position, as preparedRead
- * names them.
- */
+// `build`'s read as a function of one request's keys. Rows arrive as arrays (the tag, the versions
+// of `versioned`, then `fields`) and are named by position, as preparedRead names them.
 export function requestBatch<Row>(
   lane: ReadLane,
   fields: Record<string, Column>,

@@ -1,14 +1,6 @@
-// The hot reads of the SQLite dialect answered from memory while the database file is unchanged.
-//
-// `PRAGMA data_version` on a connection changes whenever any other connection commits to the
-// file: this process's writer, or any other process's. The reads run on the read-only
-// connection, which never commits, so every change to the file shows there. It is asked once an
-// event-loop turn, not before each read (each asking takes the file's shared lock:
-// docs/performance-log.md, "figures from comments"), and again after any commit this
-// process makes. That is as exact as asking every time: a request whose bytes arrived after
-// another process's commit ended is read from the socket in a later turn, so a ban, a revoked
-// session or a changed variable is seen by the next request of every instance, as without the
-// memory (docs/choices.md, "The content cache"). Answers are frozen: they are shared between callers.
+// SQLite's hot reads answered from memory while `PRAGMA data_version` says the file is unchanged,
+// asked once a turn and after this process's commits: as exact as asking before each read
+// (docs/choices.md, "The content cache"). Answers are frozen: they are shared between callers.
 import type Database from 'better-sqlite3';
 import type { PreparedRead, ReadParams } from './sqlite-prepared-read.js';
 
@@ -62,10 +54,8 @@ export function whileUnchanged(reader: Database.Database): <Row>(read: PreparedR
   };
 }
 
-/**
- * The placeholder values as one text that no other values give: each name and value with its
- * length, and the value's type (the number 1 and the text '1' are different keys).
- */
+// The placeholder values as one text no other values give: each name and value with its length,
+// and the value's type (the number 1 and the text '1' are different keys).
 function keyOf(params: ReadParams): string {
   let key = '';
   for (const name in params) {
