@@ -1,19 +1,13 @@
-// The tables of the Store, written once for both dialects. Each dialect's schema module calls
-// defineTables with its own column kit (sqlite/schema.ts, postgres/schema.ts), and drizzle-kit
-// generates each dialect's migrations from the result, so the two schemas cannot drift apart.
-// Instants are epoch milliseconds and byte sizes bytes, read as JS numbers; flags are booleans.
-// Everything an application owns cascades from `applications`, so deleting one row removes it all.
-// How to add a table or a column: docs/architecture.md.
+// The tables of the Store, written once for both dialects: each dialect's schema module calls
+// defineTables with its own column kit, so the two schemas cannot drift apart
+// (docs/architecture.md, "Tables"; adding a table or a column: the sections after it).
 import { sql } from 'drizzle-orm';
 import type { check, index, PgBigInt53BuilderInitial, PgBooleanBuilderInitial, PgIntegerBuilderInitial, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 type Number53 = PgBigInt53BuilderInitial<string>;
 
-/**
- * What a table needs from a dialect. The types are PostgreSQL's builders: the store's queries are
- * typed against one dialect's tables (see dialect.ts), and the SQLite kit builds tables of the
- * same shape (same names, same JS types) behind that type.
- */
+// What a table needs from a dialect, typed as PostgreSQL's builders: the store's queries are typed
+// against one dialect's tables (dialect.ts), and the SQLite kit builds the same shape behind it.
 export interface Kit {
   table: typeof pgTable;
   text: typeof text;
@@ -24,10 +18,8 @@ export interface Kit {
   /** A count that may pass 2^31 (byte sizes). */
   bigNumber: (name: string) => Number53;
   flag: (name: string) => PgBooleanBuilderInitial<string>;
-  /**
-   * A column numbering rows in insertion order, the last tie-break of an ordering (PostgreSQL: an
-   * identity column; SQLite: written by the insert, see insertionOrder in dialect.ts).
-   */
+  // Numbers rows in insertion order, an ordering's last tie-break (PostgreSQL: an identity column;
+  // SQLite: written by the insert, see insertionOrder in dialect.ts).
   insertionOrder: (name: string) => ReturnType<ReturnType<Number53['notNull']>['generatedAlwaysAsIdentity']>;
   index: typeof index;
   unique: typeof unique;
@@ -119,10 +111,8 @@ export function defineTables(k: Kit) {
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
       filesKeySealed: k.text('files_key_sealed').notNull(),
-      // Signing keys: a public key and its sealed private half are set and cleared together. The
-      // current ones are null only for applications from before response signing, until the
-      // start-up step issues them (application/signing-keys.ts): SQL cannot make an Ed25519 key
-      // or seal under the master key.
+      // Signing keys: a public key and its sealed private half are set and cleared together; null
+      // until the start-up step issues them (docs/architecture.md, "Tables").
       responseSigningPublicKey: k.text('response_signing_public_key'),
       responseSigningPrivateKeySealed: k.text('response_signing_private_key_sealed'),
       previousResponseSigningPublicKey: k.text('previous_response_signing_public_key'),
@@ -230,11 +220,9 @@ export function defineTables(k: Kit) {
       // A legacy seat's caller address: the seat is (user, hardware id, address), not the asserted id alone.
       address: k.text('address'),
     },
-    // user_live: a login reads its user's live sessions only (not revoked, not expired), however
-    // many ended ones the user has; a login that replaces a session revokes it long before it
-    // expires, so the index leaves revoked rows out (the session_history bench). user_expires
-    // serves deleting a user's sessions with the user; expires: the retention purge finds
-    // sessions that ended long ago. (The overview counts logins in login_days, not here.)
+    // user_live leaves revoked rows out: a login reads only its user's live sessions. user_expires
+    // serves deleting a user's sessions; expires, the retention purge (docs/architecture.md,
+    // "Tables").
     (t) => [
       k
         .index('sessions_user_live_idx')
@@ -367,10 +355,9 @@ export function defineTables(k: Kit) {
     ],
   );
 
-  // Throttle counters are scoped by application id, or by CONSOLE_THROTTLE_SCOPE for owner sign-in,
-  // so they carry no foreign key; deleteApplication removes an application's counters itself.
-  // Consecutive failures and locks of an account from one network, `ip` being its networkBucket
-  // (docs/choices.md, "Throttling").
+  // Throttle counters carry no foreign key (owner sign-in is scoped by CONSOLE_THROTTLE_SCOPE);
+  // deleteApplication removes them itself. Failures and locks of an account from one network,
+  // `ip` being its networkBucket (docs/choices.md, "Throttling").
   const authAccountCounters = k.table(
     'auth_account_address_counters',
     {
@@ -499,10 +486,9 @@ export function defineTables(k: Kit) {
     (t) => [k.primaryKey({ columns: [t.applicationId, t.nonce] }), k.index('request_nonces_held_until_idx').on(t.heldUntil)],
   );
 
-  // The event outbox and audit log, one row per change (docs/events.md), written in the change's
-  // own transaction; the delivery workers fan it out to webhook deliveries after the commit. `seq` and `hash` stay null until the chainer
-  // links the row into its application's hash chain after the commit, so a hot write never waits
-  // on a per-application lock. Rows are never updated after that, nor deleted but by retention.
+  // The event outbox and audit log, one row per change (docs/events.md). `seq` and `hash` stay null
+  // until the chainer links the row after the commit, so a hot write never waits on a
+  // per-application lock (docs/architecture.md, "Tables").
   const events = k.table(
     'events',
     {

@@ -13,12 +13,9 @@ import { type RecordEvents, toEvent } from './event-log.js';
 /** What the chainer writes as `hash` on a row whose seal does not verify: it stays out of the chain. */
 export const UNLINKED = 'unlinked';
 
-/**
- * Links up to `limit` of the application's unchained events after its chain head, in insertion
- * order, in one transaction with the head. The head row is locked skipping a locked one
- * (PostgreSQL), so a second instance chaining the same application moves on instead of waiting;
- * SQLite's transaction already holds the whole database, in any process.
- */
+// Links up to `limit` unchained events after the chain head, in one transaction with the head,
+// locked with SKIP LOCKED so a second instance moves on instead of waiting (docs/choices.md;
+// SQLite's transaction already holds the whole database).
 async function chainApplication(
   d: Dialect,
   link: (tx: Db, values: { seq: number; hash: string; id: string }) => Promise<unknown>,

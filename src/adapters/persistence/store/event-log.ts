@@ -1,7 +1,6 @@
-// Writing an event (docs/events.md): one row of the outbox and audit log, inserted by the change
-// it describes inside that change's transaction, so it commits and rolls back with it, as the
-// actor the use case passed. Webhook events are marked for the delivery workers' fan-out
-// (store/webhook-fan-out.ts).
+// Writing an event (docs/events.md): one row of the outbox and audit log, inserted inside the
+// change's own transaction so it commits and rolls back with it; webhook events are marked for
+// the workers' fan-out (docs/architecture.md, "Adding an event").
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Actor, ActorType } from '../../../application/events/actor.js';

@@ -41,12 +41,9 @@ async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): 
 /** A new file as it starts: PENDING on its job, nothing stored (acceptUpload of no previous state). */
 const pendingNew = (file: FileRecord, job: JobRecord): FileRecord => ({ ...file, state: acceptUpload(null, job.id) });
 
-/**
- * Inserts `file` PENDING on `job`, and the job; null, inserting nothing, when the application has
- * a file of that name. An insert of the name by another transaction is waited for, and then this
- * one inserts nothing, leaving the transaction usable (an error would abort it on PostgreSQL). A
- * plain conditional insert rather than a savepoint: both dialects have it.
- */
+// Inserts `file` PENDING on `job`, and the job; null when the name is taken. A conditional insert,
+// not an error: a failed insert would abort the transaction on PostgreSQL, and both dialects
+// have it where a savepoint would differ.
 async function insertNew(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<FileRecord | null> {
   const { files } = d.t;
   const record = pendingNew(file, job);
@@ -60,11 +57,8 @@ async function insertNew(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): 
   return record;
 }
 
-/**
- * New contents for `file`, whose row the caller has locked: PENDING on the new job, previous
- * stored contents kept. The job it awaited until now is superseded: its row goes, and its blobs
- * are returned for deletion.
- */
+// New contents for `file`, whose row the caller has locked: PENDING on the new job, previous
+// contents kept; the superseded job's row goes and its blobs are returned for deletion.
 async function replaceIn(d: Dialect, tx: Db, file: FileRecord, patch: FileMetadataPatch, job: JobRecord): Promise<{ file: FileRecord; discard: string[] }> {
   const { files, jobs } = d.t;
   const state = acceptUpload(file.state, job.id);

@@ -1,10 +1,6 @@
-// The durable queue of upload jobs. Workers (in any instance or process sharing the database)
-// claim a job under a lease, heartbeat while they work and settle it; a lease that lapses lets
-// another worker take the job over, after which the first worker's settlement is 'lost'. Claiming
-// locks the oldest claimable row skipping locked ones (PostgreSQL: FOR UPDATE SKIP LOCKED), so
-// parallel claims take different jobs without waiting on each other; settling locks the file and
-// then the job, the order every write of a file's contents takes them in, and checks the lease
-// under those locks. (SQLite's transactions hold the whole database: see Dialect.locked.)
+// The durable queue of upload jobs, claimed under leases with SKIP LOCKED so parallel claims never
+// wait on each other (docs/api.md, Files; docs/deployment.md). Settling locks the file, then the
+// job, the order every write of a file's contents takes them in, and checks the lease under both.
 import { and, asc, eq, isNull, lte, or } from 'drizzle-orm';
 import type { JobQueue } from '../../../application/ports/job-queue.js';
 import type { FileRecord, JobRecord } from '../../../application/records.js';
@@ -16,11 +12,9 @@ import { lockFile } from './file-store.js';
 import type { RecordEvents } from './event-log.js';
 import { fileEvent } from '../../../application/events/content-facts.js';
 
-/**
- * The job and its file, both locked, while `workerId` holds the job's lease; null when the job is
- * gone or another worker took it. The file is locked first (a job's file never changes), like
- * replaceFileContents and deleteFile do, which then drop the job: taking the job first could deadlock.
- */
+// The job and its file, both locked, while `workerId` holds the lease; null when it is gone or
+// taken. The file is locked first, as replaceFileContents and deleteFile do before dropping the
+// job: taking the job first could deadlock.
 async function lockHeldJob(d: Dialect, tx: Db, jobId: string, workerId: string): Promise<{ job: JobRecord; file: FileRecord | null } | null> {
   const { jobs } = d.t;
   const [peek] = await tx.select({ fileId: jobs.fileId, leaseOwner: jobs.leaseOwner }).from(jobs).where(eq(jobs.id, jobId));
@@ -45,10 +39,9 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
   return {
     async claimJob(workerId, now, leaseMs) {
       return d.transaction(async (tx) => {
-        // SQL only picks the candidate (oldest due and unleased, by run_after over its index, in
-        // insertion order among equals); the domain's isClaimable has the last word. Rows other
-        // claims hold are skipped, and one that a committed claim leased meanwhile fails the
-        // re-checked WHERE and is skipped too.
+        // SQL only picks the candidate (oldest due and unleased); the domain's isClaimable has the
+        // last word. Rows other claims hold are skipped, and one a committed claim leased meanwhile
+        // fails the re-checked WHERE.
         const [candidate] = await d.locked(
           tx
             .select()

@@ -1,7 +1,6 @@
-// The nonces of signed requests. Recording one is a single INSERT ... ON CONFLICT DO UPDATE ...
-// WHERE statement: the primary key (application, nonce) lets exactly one of two racing inserts
-// in any processes write the row, and a row no longer held is taken over in the same statement.
-// The row comes back (RETURNING) only when this call wrote it, which is the answer.
+// Nonces of signed requests, recorded by one INSERT ... ON CONFLICT DO UPDATE ... WHERE: the
+// primary key lets one of two racing inserts in any process win, a lapsed row is taken over in
+// the same statement, and RETURNING answers whether this call wrote it.
 import { lte, sql } from 'drizzle-orm';
 import type { RequestNonceStore } from '../../../application/ports/request-nonce-store.js';
 import type { Dialect } from '../dialect.js';

@@ -1,7 +1,6 @@
 // Variables of one end user. A write takes the user's row lock first (findUser, as a login does),
-// so the count it checks cannot change before its insert: parallel writes of one user run one
-// after another, in any process, and never pass the application's max_user_variables nor the
-// byte cap of a user's values.
+// so parallel writes run one after another in any process and never pass max_user_variables nor
+// the byte cap of a user's values (docs/api.md).
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { UserVariableStore } from '../../../application/ports/user-variable-store.js';
 import { DomainError } from '../../../domain/errors.js';

@@ -1,9 +1,6 @@
-// Webhook fan-out (docs/events.md, Webhooks): a change records its event only, marked
-// `webhook_pending` when webhooks may subscribe to it; the delivery workers turn marked events into
-// one pending delivery per enabled endpoint subscribed, after the commit, so a change's transaction
-// does not grow with the endpoints. Exactly once across instances: a batch is taken under row locks
-// that skip rows another instance holds (PostgreSQL; SQLite's transaction holds the whole file),
-// and its deliveries and the cleared marks commit together; a crash rolls both back.
+// Fan-out after the commit (docs/architecture.md, "Adding an event"). Exactly once across
+// instances: a batch is taken under SKIP LOCKED row locks, and its deliveries and cleared marks
+// commit together, so a crash rolls both back.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Instant } from '../../../domain/time.js';

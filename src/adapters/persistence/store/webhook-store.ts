@@ -1,8 +1,6 @@
-// Webhook endpoints for the console, and the durable queue of their deliveries (docs/api.md,
-// Webhooks). Deliveries are claimed as upload jobs are (store/job-queue.ts): the oldest due
-// pending one, under a lease, skipping rows other claims hold (PostgreSQL: FOR UPDATE SKIP
-// LOCKED), so each is attempted by one worker of one instance at a time; a worker that died only
-// delays its delivery until the lease lapses.
+// Webhook endpoints and the durable queue of their deliveries (docs/api.md, Webhooks), claimed as
+// upload jobs are (store/job-queue.ts): one worker of one instance at a time, and a worker that
+// died only delays its delivery until the lease lapses.
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, WebhookStore } from '../../../application/ports/webhook-store.js';
