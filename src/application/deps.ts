@@ -16,12 +16,8 @@ import type { TokenService } from './ports/token-service.js';
 import type { WebhookSender } from './ports/webhook-sender.js';
 import type { ChainKey } from '../domain/audit-chain.js';
 
-/**
- * Every driven port and the limits from configuration, as compose.ts builds them and the HTTP
- * adapter passes them. A use case declares only the part it uses: `Pick<Deps, ...>` of these
- * members and `{ store: ... }` of the store areas (ports/*-store.ts) it touches, joined with the
- * `...Deps` type of any use case it calls, so whole Deps always fits.
- */
+// Every driven port and the limits from configuration, as compose.ts builds them. A use case
+// declares only the part it uses, so whole Deps always fits (docs/architecture.md, "The layers").
 export interface Deps {
   store: Store;
   hasher: PasswordHasher;

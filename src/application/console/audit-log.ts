@@ -46,11 +46,8 @@ export async function auditPage(deps: AuditDeps & AuditNamesDeps, owner: OwnerRe
   return { entries, nextCursor: rows.length > limit ? encodeCursor(entries.at(-1)!.pos) : null, names: await auditNames(deps, owner, app.id, entries) };
 }
 
-/**
- * Every matching entry, newest first (the page order), read in batches as the caller consumes
- * them. The application is checked before the first entry is read, so a refusal comes before any
- * answer starts.
- */
+// Every matching entry, newest first, read in batches as the caller consumes them. The
+// application is checked before the first read, so a refusal comes before any answer starts.
 export async function auditExport(deps: AuditDeps, owner: OwnerRecord, appId: string, filter: EventFilter): Promise<AsyncIterable<EventRecord>> {
   const app = await ownedApplication(deps, owner, appId);
   return (async function* () {

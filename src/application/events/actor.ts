@@ -13,8 +13,6 @@ export interface Actor {
 /** The actor of work no caller started (file processing, propagation, retention, chaining). */
 export const SYSTEM: Actor = { type: 'system', id: null, ip: null };
 
-/**
- * The actor once a use case has checked who it is (an end user's password, license code or
- * session token), unless the edge already named one.
- */
+// The actor once a use case has checked who it is (an end user's password, license code or
+// session token), unless the edge already named one.
 export const identified = (actor: Actor, id: string): Actor => (actor.id === null ? { ...actor, id } : actor);

@@ -1,7 +1,6 @@
-// Links committed events into their applications' hash chains (docs/events.md, The hash chain),
-// in the background after the commit: the write that made an event never waits on a
-// per-application chain lock (docs/choices.md, "Chaining after the commit"). Any instance may run
-// one; the store makes instances skip an application another is linking.
+// Links committed events into their hash chains in the background, so a write never waits on a
+// per-application chain lock (docs/events.md, The hash chain; docs/choices.md, "Chaining after the
+// commit"). Any instance may run one; the store skips an application another is linking.
 import type { Deps } from '../deps.js';
 import type { EventStore } from '../ports/event-store.js';
 import { SYSTEM } from './actor.js';

@@ -12,10 +12,8 @@ export const deviceLimitReached = (applicationId: string, user: { id: string; us
   outcome: 'DEVICE_LIMIT_REACHED',
 });
 
-/**
- * The throttle account an attempt claimed, as a target: a username's key, or just `license` for a
- * license code (its digest is not shown).
- */
+// The throttle account an attempt claimed, as a target: a username's key, or just `license` for a
+// license code (its digest is not shown).
 export function accountTarget(accountKey: string): EventTarget {
   const [kind, ...rest] = accountKey.split(':');
   const name = rest.join(':');
@@ -40,10 +38,8 @@ export const requestRefused = (applicationId: string, code: string, target: Even
   outcome: code,
 });
 
-/**
- * `sign_up.limited`: a sign-up filled the application's `sign_ups_per_hour`; until `window_ends_at`
- * further sign-ups answer 429. Recorded once, by the sign-up that filled the window.
- */
+// `sign_up.limited`: a sign-up filled `sign_ups_per_hour`; until `window_ends_at` further sign-ups
+// answer 429. Recorded once, by the sign-up that filled the window.
 export const signUpLimited = (app: { id: string; name: string }, limit: number, windowEndsAt: string): EventDraft => ({
   applicationId: app.id,
   action: 'sign_up.limited',

@@ -1,8 +1,6 @@
-// The webhook delivery worker (docs/api.md, Webhooks, "Retries"): fans recorded events out to
-// deliveries, then claims due deliveries under a lease (any instance may; each delivery is held by
-// one worker at a time), sends each once, records the attempt and takes the domain's next step.
-// Requests never wait on it: changes only record events, which this finds at its next poll. A crash
-// mid-attempt leaves the delivery leased; it is retaken once the lease lapses (the same webhook-id).
+// The webhook delivery worker (docs/api.md, Webhooks, "Retries"), so requests never wait on a send:
+// changes only record events, which this finds at its next poll. A crash mid-attempt leaves the
+// delivery leased; it is retaken, with the same webhook-id, once the lease lapses.
 import { toIso } from '../../domain/time.js';
 import { DELIVERY_LEASE_MS, nextStep, type DeliveryStep } from '../../domain/webhook-retries.js';
 import type { Deps } from '../deps.js';

@@ -1,8 +1,6 @@
-// The application content app_context serves (variables, announcements, files), kept in process
-// (docs/choices.md, "The content cache"). Every write to that content, made by any instance or
-// process, bumps the application's contentVersion inside its own transaction, and each request
-// reads the application row afresh, so a cached copy is used only while its version is the one
-// the request just read: a change is served on the very next request, on every instance.
+// The content app_context serves, kept in process while the application's contentVersion (bumped
+// by every write, in any process) is the one the request just read: a change is served on the
+// very next request, on every instance (docs/choices.md, "The content cache").
 import type { ContentStore } from '../ports/content-store.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { AnnouncementRecord, ApplicationRecord, FileRecord, VariableRecord } from '../records.js';

@@ -38,10 +38,8 @@ export type RequestSignatureDeps = Pick<Deps, 'clock' | 'limits' | 'secrets' | '
 
 const SIGNATURE_FAILURES = new Set(['SIGNATURE_REQUIRED', 'SIGNATURE_EXPIRED', 'SIGNATURE_INVALID', 'REQUEST_REPLAYED']);
 
-/**
- * The throttle scope of signature failures: counted per address like failed credential checks,
- * with the same limit, but apart from them (a scope of their own beside the application's).
- */
+// The throttle scope of signature failures: counted per address with the same limit as failed
+// credential checks, but apart from them.
 export const signatureThrottleScope = (applicationId: string): string => `request-signatures:${applicationId}`;
 
 /** The checks, in the order docs/api.md (Request signing) gives them; each refusal is a DomainError. */
@@ -61,11 +59,8 @@ async function verify(deps: RequestSignatureDeps, app: ApplicationRecord, presen
   if (!(await deps.store.recordRequestNonce({ applicationId: app.id, nonce, now, heldUntil: nonceHeldUntil(now, seconds) }))) throw requestReplayed();
 }
 
-/**
- * Checks the request's signature when the application has request_signing on. A refusal is not a
- * failed credential check, but it is counted per address as one is, apart from them: past the
- * address's limit the refusal answers RATE_LIMITED instead.
- */
+// Checks the request's signature when request_signing is on. Refusals are counted per address
+// apart from failed credential checks: past the limit the refusal answers RATE_LIMITED instead.
 export function checkRequestSignature(deps: RequestSignatureDeps, app: ApplicationRecord, presented: PresentedSignature, caller: Caller, actor: Actor): Promise<void> | undefined {
   // Nothing to wait for when signing is off: no promise, as every integration request asks.
   return app.settings.requestSigning ? checkSigned(deps, app, presented, caller, actor) : undefined;

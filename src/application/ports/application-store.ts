@@ -21,33 +21,25 @@ export interface ApplicationStore {
   findApplicationByAdminKeyDigest(digest: string): Promise<ApplicationRecord | null>;
   /** Returns the updated record, or null when there is no such application. */
   updateApplication(id: string, patch: ApplicationPatch, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
-  /**
-   * ATOMIC: renames the application (when `name` is given) and lays `settings` over its stored
+  /** ATOMIC: renames the application (when `name` is given) and lays `settings` over its stored
    * settings (mergeSettings of the domain), so concurrent patches of different fields all hold.
-   * Null when there is no such application.
-   */
+   * Null when there is no such application. */
   patchApplication(id: string, patch: { name?: string; settings: Partial<ApplicationSettings> }, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /** Deletes the application and everything it owns. False when there was none. */
   deleteApplication(id: string): Promise<boolean>;
-  /**
-   * ATOMIC: `next` becomes the response signing key and the current one the previous key (a
-   * previous key already there is dropped). Null when there is no such application.
-   */
+  /** ATOMIC: `next` becomes the response signing key and the current one the previous key (a
+   * previous key already there is dropped). Null when there is no such application. */
   rotateResponseSigningKey(id: string, next: ResponseSigningKey, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /** Drops the previous response signing key, if any. Null when there is no such application. */
   dropPreviousResponseSigningKey(id: string): Promise<ApplicationRecord | null>;
-  /**
-   * ATOMIC: `nextSealed` becomes the request signing key and the current one the previous key,
-   * replaced at `now`. Null when there is no such application.
-   */
+  /** ATOMIC: `nextSealed` becomes the request signing key and the current one the previous key,
+   * replaced at `now`. Null when there is no such application. */
   rotateRequestSigningKey(id: string, nextSealed: string, now: Instant, actor: Actor): Promise<ApplicationRecord | null>;
   /** The ids of the applications lacking a current response or request signing key. */
   applicationsWithoutSigningKeys(): Promise<string[]>;
-  /**
-   * ATOMIC: sets whichever current signing key the application lacks from `keys` and keeps any it
+  /** ATOMIC: sets whichever current signing key the application lacks from `keys` and keeps any it
    * has, so instances racing to fill one agree on the first one written. Null when there is no
-   * such application.
-   */
+   * such application. */
   fillMissingSigningKeys(id: string, keys: { response: ResponseSigningKey; requestSealed: string }): Promise<ApplicationRecord | null>;
   /** Any one sealed files key, to check at start that the master key opens this database's secrets. */
   sampleSealedSecret(): Promise<string | null>;

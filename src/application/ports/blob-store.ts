@@ -6,22 +6,15 @@ export interface BlobInfo {
   modifiedAt: Instant;
 }
 
-/**
- * Bytes by key. Keys are made by the server only (lower-case letters, digits, '-', '_' and '/'
- * between segments); no name a client sends ever becomes part of one.
- */
+/** Bytes by key. Keys are made by the server only (lower-case letters, digits, '-', '_' and '/'
+ * between segments); no name a client sends ever becomes part of one. */
 export interface BlobStore {
-  /**
-   * Streams `body` to a new object. The object appears whole or not at all; past `maxBytes` the
-   * write fails with PAYLOAD_TOO_LARGE and nothing is left behind. An existing object is replaced.
-   */
+  /** Streams `body` to a new object. The object appears whole or not at all; past `maxBytes` the
+   * write fails with PAYLOAD_TOO_LARGE and nothing is left behind. An existing object is replaced. */
   write(key: string, body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>, options?: { maxBytes?: number }): Promise<BlobInfo>;
-  /**
-   * The object's bytes, or the inclusive range [start, end] of them; null when missing.
-   * `chunkBytes` asks for pieces of about that size where the store picks them (a local file):
-   * a bulk reader asks for large ones, which take fewer reads and less work per byte, while a
-   * served download keeps the store's small default, so each one buffers little.
-   */
+  /** The object's bytes, or the inclusive range [start, end] of them; null when missing. `chunkBytes`:
+   * piece size where the store picks it (a local file), large for bulk readers (fewer reads), while
+   * a served download keeps the small default, so each one buffers little. */
   read(key: string, range?: { start: number; end: number }, options?: { chunkBytes?: number }): Promise<NodeJS.ReadableStream | null>;
   stat(key: string): Promise<BlobInfo | null>;
   /** Idempotent. */

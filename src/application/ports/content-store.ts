@@ -13,10 +13,8 @@ export interface ContentStore {
   listVariables(applicationId: string): Promise<VariableRecord[]>;
   deleteVariable(applicationId: string, name: string, now: Instant, actor: Actor): Promise<boolean>;
   createAnnouncement(a: AnnouncementRecord, actor: Actor): Promise<void>;
-  /**
-   * ATOMIC: lays the fields given over the stored announcement (mergeAnnouncement of the domain),
-   * so concurrent patches of different fields all hold. Null when there is no such announcement.
-   */
+  /** ATOMIC: lays the fields given over the stored announcement (mergeAnnouncement of the domain),
+   * so concurrent patches of different fields all hold. Null when there is no such announcement. */
   patchAnnouncement(applicationId: string, id: string, patch: AnnouncementPatch, now: Instant, actor: Actor): Promise<AnnouncementRecord | null>;
   findAnnouncement(applicationId: string, id: string): Promise<AnnouncementRecord | null>;
   /** Newest publish_from first. */

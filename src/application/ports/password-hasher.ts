@@ -1,11 +1,9 @@
 // Password hashing, in bounded lanes so that one flood of sign-ins cannot starve the others.
 
 export interface PasswordHasher {
-  /**
-   * A place in `lane`'s bounded queue of password work (a lane per application, and one for the
+  /** A place in `lane`'s bounded queue of password work (a lane per application, and one for the
    * console), held by one request for all of its hashing; null when that queue is full. Lanes
-   * take turns, so one application's flood does not starve another's checks.
-   */
+   * take turns, so one application's flood does not starve another's checks. */
   admit(lane: string): PasswordWork | null;
   /** True when the hash was made with weaker parameters than the current ones. */
   needsRehash(hash: string): boolean;

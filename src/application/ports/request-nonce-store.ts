@@ -11,11 +11,9 @@ export interface UsedNonce {
 }
 
 export interface RequestNonceStore {
-  /**
-   * ATOMIC: records the nonce as seen until `heldUntil` and answers true, unless the application
+  /** ATOMIC: records the nonce as seen until `heldUntil` and answers true, unless the application
    * holds it already (recorded with a `heldUntil` after `now`): then false, and nothing changes.
-   * Of two callers recording one nonce at once, in any processes, exactly one gets true.
-   */
+   * Of two callers recording one nonce at once, in any processes, exactly one gets true. */
   recordRequestNonce(used: UsedNonce): Promise<boolean>;
   /** Deletes the nonces no longer held at `now`; returns how many went. */
   purgeRequestNonces(now: Instant): Promise<number>;

@@ -7,10 +7,8 @@ export interface Secrets {
   digest(secret: string): string;
   /** Constant-time equality of two digests. */
   sameDigest(a: string, b: string): boolean;
-  /**
-   * The CSRF token of a browser session: a MAC of its console token under a key of its own, so it
-   * proves the caller could read the session's answers without being the cookie itself.
-   */
+  /** The CSRF token of a browser session: a MAC of its console token under a key of its own, so it
+   * proves the caller could read the session's answers without being the cookie itself. */
   csrfToken(consoleToken: string): string;
   /** Authenticated encryption under the master key; the result is text. */
   seal(plain: string): string;

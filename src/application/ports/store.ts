@@ -1,7 +1,6 @@
-// The Store: every persistence port in one object, as the persistence adapter builds it.
-// Methods marked ATOMIC read, decide (with src/domain rules) and write in one transaction that
-// holds across processes (SQLite BEGIN IMMEDIATE; PostgreSQL row locks). A DomainError thrown
-// inside one rolls back everything it wrote.
+// Every persistence port in one object. Methods marked ATOMIC read, decide (with src/domain rules)
+// and write in one transaction that holds across processes (SQLite BEGIN IMMEDIATE; PostgreSQL row
+// locks); a DomainError thrown inside one rolls back everything it wrote.
 import type { ApplicationStore } from './application-store.js';
 import type { BanStore } from './ban-store.js';
 import type { ContentStore } from './content-store.js';
@@ -36,15 +35,11 @@ export interface Store
     EventStore,
     WebhookStore,
     WebhookQueue {
-  /**
-   * Transactions and writes running or waiting for one of the database's `connections` (the
-   * metrics read it).
-   */
+  /** Transactions and writes running or waiting for one of the database's `connections` (the
+   * metrics read it). */
   databaseLoad(): { inFlight: number; connections: number };
-  /**
-   * Refreshes the database's planner statistics where its tables changed much (docs/choices.md,
-   * "Planner statistics"); the tables refreshed.
-   */
+  /** Refreshes the database's planner statistics where its tables changed much (docs/choices.md,
+   * "Planner statistics"); the tables refreshed. */
   refreshStatistics(): Promise<string[]>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;

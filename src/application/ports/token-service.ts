@@ -11,9 +11,7 @@ export interface SessionClaims {
 
 export interface TokenService {
   issue(claims: SessionClaims): Promise<string>;
-  /**
-   * The claims of a well-formed, correctly signed token (expired or not); null otherwise. A MAC
-   * check in process, asked on every authenticated request: no promise.
-   */
+  /** The claims of a well-formed, correctly signed token (expired or not); null otherwise. A MAC
+   * check in process, asked on every authenticated request: no promise. */
   read(token: string): SessionClaims | null;
 }

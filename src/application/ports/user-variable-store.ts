@@ -9,12 +9,9 @@ export interface UserVariableStore {
   /** The user's variables, by name. */
   listUserVariables(applicationId: string, userId: string): Promise<UserVariableRecord[]>;
   findUserVariable(applicationId: string, userId: string, name: string): Promise<UserVariableRecord | null>;
-  /**
-   * ATOMIC: creates or replaces the variable under the user's row lock, refusing a new one once
-   * the user holds `max` (VALIDATION_FAILED, assertRoomForVariable of the domain) and a value
-   * that would take the user's values past their byte cap (assertRoomForBytes), so parallel
-   * writes cannot pass the limits. USER_NOT_FOUND when the user is not the application's.
-   */
+  /** ATOMIC, under the user's row lock so parallel writes cannot pass the limits: creates or replaces
+   * the variable, refusing a new one past `max` (VALIDATION_FAILED) or the byte cap (assertRoomFor*
+   * of the domain). USER_NOT_FOUND when the user is not the application's. */
   putUserVariable(variable: UserVariableRecord, max: number, actor: Actor): Promise<UserVariableRecord>;
   /** False when the user has no such variable. */
   deleteUserVariable(applicationId: string, userId: string, name: string, now: Instant, actor: Actor): Promise<boolean>;

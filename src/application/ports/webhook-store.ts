@@ -1,7 +1,6 @@
-// Webhook endpoints and their deliveries (docs/api.md, Webhooks). Deliveries are made from
-// committed events by the delivery workers (fanOutWebhookEvents; persistence/store/webhook-fan-out.ts);
-// this port keeps the endpoints for the console and lets workers fan out, claim and settle deliveries.
-// Methods marked ATOMIC are one transaction. Instants are epoch milliseconds.
+// Webhook endpoints for the console, and for the delivery workers the fan-out of committed events,
+// the claim and the settling of deliveries (docs/api.md, Webhooks). Methods marked ATOMIC are one
+// transaction. Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
 import type { DeliveryStep } from '../../domain/webhook-retries.js';
 import type { EventDraft } from '../events/event-draft.js';
@@ -75,10 +74,8 @@ export interface WebhookStore {
   updateWebhookEndpoint(applicationId: string, endpointId: string, change: WebhookEndpointChange, now: Instant, actor: Actor): Promise<WebhookEndpointRecord | null>;
   /** Removes the endpoint and its deliveries; false when there was none. */
   deleteWebhookEndpoint(applicationId: string, endpointId: string, now: Instant, actor: Actor): Promise<boolean>;
-  /**
-   * ATOMIC: `secretSealed` becomes the secret, the one it replaces signing beside it until
-   * `previousUntil`. Null when the application has no such endpoint.
-   */
+  /** ATOMIC: `secretSealed` becomes the secret, the one it replaces signing beside it until
+   * `previousUntil`. Null when the application has no such endpoint. */
   rotateWebhookSecret(applicationId: string, endpointId: string, secretSealed: string, previousUntil: Instant, now: Instant, actor: Actor): Promise<WebhookEndpointRecord | null>;
   /** The endpoint's deliveries, newest first, with their attempts. */
   listWebhookDeliveries(applicationId: string, endpointId: string, limit: number): Promise<WebhookDeliveryRecord[]>;
@@ -87,18 +84,14 @@ export interface WebhookStore {
 }
 
 export interface WebhookQueue {
-  /**
-   * ATOMIC: up to `limit` recorded events not yet fanned out, oldest first, become one pending
+  /** ATOMIC: up to `limit` recorded events not yet fanned out, oldest first, become one pending
    * delivery per enabled endpoint subscribed (receivesEvent) that existed when the event happened;
-   * each event is fanned out once, whatever number of instances ask at once. Returns how many events it took.
-   */
+   * each event is fanned out once, whatever number of instances ask at once. Returns how many events it took. */
   fanOutWebhookEvents(now: Instant, limit: number): Promise<number>;
   /** ATOMIC: the oldest due pending delivery, leased to `workerId` for `leaseMs`; null when none is due. */
   claimWebhookDelivery(workerId: string, now: Instant, leaseMs: number): Promise<ClaimedDelivery | null>;
-  /**
-   * ATOMIC: records `attempt` (if one was made) and takes `step`: the delivery's new state, the
+  /** ATOMIC: records `attempt` (if one was made) and takes `step`: the delivery's new state, the
    * endpoint disabled (`gone`) or marked failing (`exhausted`), or cleared of failing (`succeeded`).
-   * 'lost' when the worker no longer held the delivery (the attempt is still recorded).
-   */
+   * 'lost' when the worker no longer held the delivery (the attempt is still recorded). */
   settleWebhookDelivery(deliveryId: string, workerId: string, attempt: WebhookAttemptRecord | null, step: DeliveryStep, now: Instant): Promise<'settled' | 'lost'>;
 }
