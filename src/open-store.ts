@@ -25,10 +25,8 @@ function redactedUrl(url: string): string {
   }
 }
 
-/**
- * Where the configuration keeps its data, as the start banner says it: the data folder for the
- * embedded setup; the database (without its password) and the bucket where those are used.
- */
+/** Where the configuration keeps its data, as the start banner says it: the data folder for the
+ * embedded setup; the database (without its password) and the bucket where those are used. */
 export function describeStorage(config: Config): string {
   const files =
     config.blobStore === 's3' ? `files in S3 bucket ${config.s3.bucket ?? ''}${config.s3.endpoint === null ? '' : ` at ${config.s3.endpoint}`}` : `files in ${join(config.dataDir, BLOBS_FOLDER)}`;
@@ -44,10 +42,8 @@ export function assertSupported(config: Config): void {
   }
 }
 
-/**
- * The database the configuration names: PostgreSQL by DATABASE_URL, else SQLite in the data
- * folder. A database that cannot be reached stops the start with one line naming it.
- */
+/** The database the configuration names: PostgreSQL by DATABASE_URL, else SQLite in the data
+ * folder. A database that cannot be reached stops the start with one line naming it. */
 export async function openConfiguredStore(config: Config, keys: { auditKey: Uint8Array }): Promise<Store> {
   assertSupported(config);
   // The plain store, with the fast path's hot reads over it (docs/architecture.md, "The fast path").

@@ -1,7 +1,6 @@
-// The audit log's tamper evidence (docs/events.md, The hash chain): each application's entries
-// are chained in `seq` order, each link an HMAC under a key derived from the master key over the
-// previous hash and the entry's canonical JSON, so whoever can write the database but lacks the
-// key can neither change, insert nor re-link an entry. Pure: the key is a parameter.
+// The audit log's tamper evidence (docs/events.md, The hash chain): each link is an HMAC under a
+// key derived from the master key, so whoever can write the database but lacks the key can neither
+// change, insert nor re-link an entry. Pure: the key is a parameter.
 import { createHash, createHmac } from 'node:crypto';
 
 /** An entry as the chain covers it: the fields of the API's AuditEntry but its hash. */
@@ -19,10 +18,8 @@ export interface ChainedEntry {
   outcome: string;
 }
 
-/**
- * JSON with every object's keys sorted (by UTF-16 code units) and no whitespace; arrays keep their
- * order. Undefined object members are left out, as JSON.stringify does.
- */
+/** JSON with every object's keys sorted (by UTF-16 code units) and no whitespace; arrays keep their
+ * order. Undefined object members are left out, as JSON.stringify does. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     const text = JSON.stringify(value);
@@ -60,10 +57,8 @@ export function legacyChainHash(previousHash: string | null, entry: ChainedEntry
     .digest('hex');
 }
 
-/**
- * The seal an entry gets when its change records it, before it has a place in the chain: the
- * chainer links only sealed rows, so a row written into the database by hand is never linked.
- */
+/** The seal an entry gets when its change records it, before it has a place in the chain: the
+ * chainer links only sealed rows, so a row written into the database by hand is never linked. */
 export function entrySeal(key: ChainKey, entry: Omit<ChainedEntry, 'seq'> & { seq?: number; data_form?: 'facts' }): string {
   const { seq: _seq, ...rest } = { ...covered({ ...entry, seq: 0 }), ...(entry.data_form === undefined ? {} : { data_form: entry.data_form }) };
   return createHmac('sha256', key).update('seal\n').update(canonicalJson(rest)).digest('hex');
@@ -104,13 +99,9 @@ export function startAfterPrune(pruned: ChainedEntry | null): ChainStart {
   return { seq: through + 1, previousHash: typeof hash === 'string' ? hash : null };
 }
 
-/**
- * Recomputes a chain entry by entry (in `seq` order), so a long log never has to be held whole.
- * Each link must be keyed, except those of an unkeyed prefix (chained before keying), which a
- * keyed entry after them must close. A pruned chain's first entry is recomputed from the hash its
- * prune recorded; an old prune recorded none, and its first entry's hash is trusted. `head`: the
- * stored head; `anchor`: a head exported earlier, which the chain must still hold.
- */
+/** Recomputes a chain entry by entry, so a long log never has to be held whole (unkeyed prefixes and
+ * pruned starts: docs/events.md, "Chains made before keying", "Retention"). `head`: the stored head;
+ * `anchor`: a head exported earlier, which the chain must still hold. */
 export function createChainVerifier(key: ChainKey, start: ChainStart, head: { seq: number; hash: string } | null, anchor: { seq: number; hash: string } | null = null) {
   let previous: StoredEntry | null = null;
   let count = 0;
