@@ -44,8 +44,8 @@ export async function activateLicense(
     acting,
     () => signedInFrom(deps, user, caller),
   );
-  const redeemed = await deps.store.redeemedLicenseIds(app.id, user.id);
-  const licenseIds = license === null ? redeemed : [...redeemed, license.id];
+  // The licenses the user redeemed already are matched with the user (RequestIdentifiers.userId).
+  const licenseIds = license === null ? [] : [license.id];
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, acting, userProof(deps, app, user));
   if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.

@@ -47,7 +47,7 @@ export interface UserStore {
    * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
    */
   activateLicense(input: ActivateLicenseInput, actor: Actor): Promise<AdjustmentRecord>;
-  /** The ids of every license the user redeemed (sign-up and activations). */
+  /** The ids of every license the user redeemed (sign-up and activations): what a ban propagates to. */
   redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
   findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
   findUserById(applicationId: string, id: string): Promise<UserRecord | null>;

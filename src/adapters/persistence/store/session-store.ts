@@ -132,7 +132,6 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     findSession: reads.findSession,
     findSessionAccess: reads.findSessionAccess,
-    findApplicationWithSessionAccess: reads.findApplicationWithSessionAccess,
     async purgeEndedSessions(endedBefore, batch = 1000) {
       // In batches, so no one statement holds the (SQLite) write lock for long.
       let removed = 0;
