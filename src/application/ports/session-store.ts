@@ -2,6 +2,7 @@
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
 import type { Instant } from '../../domain/time.js';
+import type { SucceededTurn } from './throttle-store.js';
 import type { SessionRecord, UserRecord } from '../records.js';
 
 export interface OpenSessionInput {
@@ -13,6 +14,8 @@ export interface OpenSessionInput {
   now: Instant;
   /** The caller's address, recorded for the user as UserStore.recordIp does, in the same transaction. */
   ip?: string;
+  /** The credential check's turn, settled as a success with the session (nothing settles it on a refusal). */
+  turn?: SucceededTurn;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */
