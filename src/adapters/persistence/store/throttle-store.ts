@@ -93,6 +93,22 @@ export async function readThrottleCounters(d: Dialect, applicationId: string, ac
   return { account: stored.pair ?? freshAccountCounter, everywhere: stored.window, ip: stored.ip };
 }
 
+/** The lanes of the steps on each address's counter row, one set per dialect (one store) in this process. */
+const addressLanes = new WeakMap<Dialect, ReturnType<typeof serialLanes>>();
+
+/**
+ * Runs `work`, a step on the counter row of `attempt`'s address (a transaction that settles a
+ * turn included), after the steps on that row queued before it in this process (counter-swap.ts).
+ */
+export function inAddressLane<T>(d: Dialect, attempt: Pick<AuthAttempt, 'applicationId' | 'ip'>, work: () => Promise<T>): Promise<T> {
+  let lanes = addressLanes.get(d);
+  if (lanes === undefined) {
+    lanes = serialLanes();
+    addressLanes.set(d, lanes);
+  }
+  return lanes(`address\n${attempt.applicationId}\n${attempt.ip}`, work);
+}
+
 /**
  * A redemption's two turns inside `tx` (passwordThenCode of the domain), written with it: throws
  * CountersMoved as settleSucceededTurn does. Both attempts count on one address counter.
@@ -128,7 +144,6 @@ export function throttleStore(d: Dialect): ThrottleStore {
   // Every credential check counts on its address's row, and every sign-up on its application's:
   // in this process, steps on one such row take turns (counter-swap.ts).
   const inLane = serialLanes();
-  const addressLane = (applicationId: string, ip: string) => `address\n${applicationId}\n${ip}`;
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
   const signUpWindow = ({ applicationId, scope }: { applicationId: string; scope: string }) =>
@@ -170,7 +185,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
     async reserveAuthAttempt(attempt, limits) {
       const { applicationId, accountKey, ip, now, familiar } = attempt;
       const counters = () => read(applicationId, accountKey, ip);
-      return inLane(addressLane(applicationId, ip), () =>
+      return inAddressLane(d, attempt, () =>
         swapCounters(d, counters, (c) => {
           // Every decision precedes any write, so a refusal or 'busy' writes nothing.
           const turn = reserveTurn(c, accountKey !== null, limits, now, familiar === true);
@@ -181,7 +196,7 @@ export function throttleStore(d: Dialect): ThrottleStore {
     async settleAuthAttempt(attempt, outcome, limits) {
       const { applicationId, accountKey, ip, now } = attempt;
       const counters = () => read(applicationId, accountKey, ip);
-      return inLane(addressLane(applicationId, ip), () =>
+      return inAddressLane(d, attempt, () =>
         swapCounters(d, counters, (c) => {
           const settled = settleTurn(c, accountKey !== null, outcome, limits, now);
           return { answer: settled.lockedUntil === null ? null : { lockedUntil: settled.lockedUntil }, writes: writesOf(attempt, c, settled.changes) };
