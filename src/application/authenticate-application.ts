@@ -1,7 +1,6 @@
 import { DomainError, isDomainError } from '../domain/errors.js';
 import type { Deps } from './deps.js';
 import type { ApplicationStore } from './ports/application-store.js';
-import type { SessionAccess, SessionStore } from './ports/session-store.js';
 import type { ApplicationRecord } from './records.js';
 
 const invalid = () => new DomainError('INVALID_API_CREDENTIALS', 'invalid application API key or secret');
@@ -46,36 +45,6 @@ export function matchKnownApplication(
     if (isDomainError(error)) return null;
     throw error;
   }
-}
-
-/**
- * The session a request's token names, read with the request's application: what token
- * authentication would read for `token` (authenticate-user.ts takes it from here).
- */
-export interface TokenAccess {
-  token: string;
-  applicationId: string;
-  access: SessionAccess;
-}
-
-/**
- * authenticateApplication for an integration request that may carry a session token. A token whose
- * signature holds names its session and user, and those are read in the same statement as the
- * application (one round trip where there were two: docs/performance-log.md); they count
- * only once the application's credentials, and then the token, have been checked as before.
- */
-export async function authenticateIntegration(
-  deps: ApplicationCheckDeps & Pick<Deps, 'tokens'> & { store: ApplicationStore & SessionStore },
-  apiKey: string | undefined,
-  apiSecret: string | undefined,
-  token: string | undefined,
-): Promise<{ app: ApplicationRecord; tokenAccess: TokenAccess | null }> {
-  const claims = token === undefined ? null : deps.tokens.read(token);
-  if (token === undefined || claims === null) return { app: await authenticateApplication(deps, apiKey, apiSecret), tokenAccess: null };
-  const credentials = plausible(apiKey, apiSecret);
-  const { app, access } = await deps.store.findApplicationWithSessionAccess(credentials.apiKey, claims.sessionId, claims.userId);
-  const checked = withMatchingSecret(deps, app, credentials.apiSecret);
-  return { app: checked, tokenAccess: { token, applicationId: checked.id, access } };
 }
 
 /** Authorization: Bearer <admin API key>; the key alone names its application. */

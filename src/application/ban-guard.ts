@@ -42,33 +42,50 @@ async function refusalRecorded(deps: BanGuardDeps, applicationId: string, ip: st
  * when a ban matched: the common path costs one lookup, or none while ban-memory.ts remembers it.
  */
 export async function guardBans(deps: BanGuardDeps, app: ApplicationRecord, ids: RequestIdentifiers, actor: Actor, proof: () => Promise<BanProof> = async () => unproven): Promise<void> {
+  const refusal = await banRefusal(deps, app, ids, actor, proof);
+  if (refusal !== null) await refusal();
+}
+
+/**
+ * guardBans in two halves: what it reads decides here; the refusal (its audit entry, the bans it
+ * propagates, BANNED) comes back to be made later, or null where nothing is banned.
+ */
+export async function banRefusal(
+  deps: BanGuardDeps,
+  app: ApplicationRecord,
+  ids: RequestIdentifiers,
+  actor: Actor,
+  proof: () => Promise<BanProof> = async () => unproven,
+): Promise<(() => Promise<never>) | null> {
   const keys = identifierKeys(ids);
-  if (keys.length === 0) return;
+  if (keys.length === 0) return null;
   const now = deps.clock.now();
   const matching = await deps.bans.matching(app, keys, now);
-  if (matching.length === 0) return;
+  if (matching.length === 0) return null;
   const s = app.settings;
   const policy = { enabled: s.banPropagation, toAddresses: s.banPropagationToAddresses, ipBanHours: s.propagatedIpBanHours };
   const decision = decideBans(ids, matching, policy, now, policy.enabled ? await proof() : unproven);
-  if (!decision.banned) return;
-  // The refused attempt, as the caller; the bans it propagates, as the system (docs/events.md, Actors).
-  const hit = matching[0]!;
-  if (await refusalRecorded(deps, app.id, ids.ip, now)) {
-    await deps.store.recordEvent(requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }), now, actor);
-  }
-  if (decision.propagate.length > 0) {
-    await deps.store.addBans(
-      app.id,
-      decision.propagate.map((p) => ({
-        ...p,
-        id: deps.ids.uuid(),
-        applicationId: app.id,
-        reason: 'propagated: seen with a banned identifier',
-        createdAt: now,
-      })),
-      now,
-      { ...SYSTEM, ip: actor.ip },
-    );
-  }
-  throw bannedError();
+  if (!decision.banned) return null;
+  return async () => {
+    // The refused attempt, as the caller; the bans it propagates, as the system (docs/events.md, Actors).
+    const hit = matching[0]!;
+    if (await refusalRecorded(deps, app.id, ids.ip, now)) {
+      await deps.store.recordEvent(requestRefused(app.id, 'BANNED', { type: 'ban', id: hit.id, label: null }, { matched_ban_ids: matching.map((m) => m.id) }), now, actor);
+    }
+    if (decision.propagate.length > 0) {
+      await deps.store.addBans(
+        app.id,
+        decision.propagate.map((p) => ({
+          ...p,
+          id: deps.ids.uuid(),
+          applicationId: app.id,
+          reason: 'propagated: seen with a banned identifier',
+          createdAt: now,
+        })),
+        now,
+        { ...SYSTEM, ip: actor.ip },
+      );
+    }
+    throw bannedError();
+  };
 }

@@ -4,6 +4,8 @@
 // its own transaction, and each request reads the application row afresh, so a remembered answer
 // is used only while its version is the one the request just read: a new ban bites on the very
 // next request, on every instance. A remembered ban that expires meanwhile stops matching then.
+// A user's redeemed licenses, matched with the user, change only by redeeming one not banned (a
+// banned license is refused) and a used license is never deleted: no new ban can hide there.
 import { type BanKey, isBanLive, type MatchedBan } from '../domain/bans.js';
 import type { Instant } from '../domain/time.js';
 import type { BanStore } from './ports/ban-store.js';

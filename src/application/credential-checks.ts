@@ -6,7 +6,8 @@ import { addressBucket } from '../domain/ip-address.js';
 import type { Caller, Deps } from './deps.js';
 import { withPasswordWork } from './password-work.js';
 import type { LicenseStore } from './ports/license-store.js';
-import type { AuthAttempt, ThrottleStore } from './ports/throttle-store.js';
+import type { AttemptOutcome } from '../domain/auth-throttle.js';
+import type { AuthAttempt, SucceededTurn, ThrottleStore } from './ports/throttle-store.js';
 import type { UserStore } from './ports/user-store.js';
 import type { EventStore } from './ports/event-store.js';
 import { authLocked } from './events/refusals.js';
@@ -23,15 +24,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleStore & EventStore };
 
 /**
- * Runs one credential check under the throttle: a turn is reserved before any password is
- * verified (waiting while the account's turns are all taken by checks in flight) and settled
- * afterwards as a success or a failure. Parallel guesses therefore cannot verify more passwords
- * than the threshold allows, while parallel correct logins only queue. Past the address's limit
- * or the account's hourly one, a caller `familiar` to the account (signed in from the address
- * before, or on a registered device) is still served; that is asked only then, so ordinary
- * checks pay nothing for it.
+ * Reserves a turn for one credential check, before any password is verified (waiting while the
+ * account's turns are all taken by checks in flight). Past the address's limit or the account's
+ * hourly one, a caller `familiar` to the account (signed in from the address before, or on a
+ * registered device) is still served; that is asked only then, so ordinary checks pay nothing
+ * for it. Returns the attempt as counted, for settling.
  */
-export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<T | null> {
+async function reserveTurn(deps: ThrottleDeps, claimed: AuthAttempt, familiar?: () => Promise<boolean>): Promise<AuthAttempt> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
   // Addresses are counted by addressBucket (IPv6 by /64).
@@ -53,18 +52,68 @@ export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt
     }
     await sleep(5 + Math.random() * 20);
   }
-  let result: T | null = null;
+  return attempt;
+}
+
+/** Settles a reserved turn on its own, recording the lockout a failure made. */
+async function settleTurn(deps: ThrottleDeps, attempt: AuthAttempt, outcome: AttemptOutcome, actor: Actor): Promise<void> {
+  const now = deps.clock.now();
+  const locked = await deps.store.settleAuthAttempt({ ...attempt, now }, outcome, deps.limits);
+  if (locked !== null) await recordLockout(deps, attempt, locked.lockedUntil, now, actor);
+}
+
+/** Records that a failure settled on `attempt` locked its account at the network until `lockedUntil`. */
+export async function recordLockout(deps: ThrottleDeps, attempt: AuthAttempt, lockedUntil: number, now: number, actor: Actor): Promise<void> {
+  // An account lockout is a security outcome of the application's log; owner sign-in has none.
+  if (attempt.accountKey !== null && attempt.applicationId !== CONSOLE_THROTTLE_SCOPE) {
+    await deps.store.recordEvent(authLocked(attempt.applicationId, attempt.accountKey, attempt.ip, toIso(lockedUntil)), now, actor);
+  }
+}
+
+/** A check that succeeded with its turn still reserved: what it found, and the turn to settle. */
+export interface HeldSuccess<T> {
+  found: T;
+  turn: AuthAttempt;
+}
+
+/**
+ * One credential check under the throttle, its turn reserved before it runs. A failure (or an
+ * error mid-check) is settled here, so the turn is never leaked and never free; a success comes
+ * back with its turn still reserved, for the write it lets through to settle (withTurn).
+ */
+async function heldCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<HeldSuccess<T> | null> {
+  const turn = await reserveTurn(deps, claimed, familiar);
+  let found: T | null = null;
   try {
-    result = await check();
-    return result;
+    found = await check();
   } finally {
-    // An error mid-check settles as a failure: the turn is never leaked, and never free.
-    const now = deps.clock.now();
-    const locked = await deps.store.settleAuthAttempt({ ...attempt, now }, result === null ? 'failure' : 'success', deps.limits);
-    // An account lockout is a security outcome of the application's log; owner sign-in has none.
-    if (locked !== null && attempt.accountKey !== null && attempt.applicationId !== CONSOLE_THROTTLE_SCOPE) {
-      await deps.store.recordEvent(authLocked(attempt.applicationId, attempt.accountKey, attempt.ip, toIso(locked.lockedUntil)), now, actor);
-    }
+    if (found === null) await settleTurn(deps, turn, 'failure', actor);
+  }
+  return found === null ? null : { found, turn };
+}
+
+/**
+ * Runs one credential check under the throttle: a turn is reserved before any password is
+ * verified and settled afterwards as a success or a failure. Parallel guesses therefore cannot
+ * verify more passwords than the threshold allows, while parallel correct logins only queue.
+ */
+export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<T | null> {
+  const held = await heldCheck(deps, claimed, check, actor, familiar);
+  if (held === null) return null;
+  await settleTurn(deps, held.turn, 'success', actor);
+  return held.found;
+}
+
+/**
+ * Runs what a successful check lets through, handing it the turn to settle in its own write
+ * (SucceededTurn). When it is refused instead, the turn is settled as the success it was.
+ */
+export async function withTurn<T>(deps: ThrottleDeps, turn: AuthAttempt, actor: Actor, work: (settled: SucceededTurn) => Promise<T>): Promise<T> {
+  try {
+    return await work({ attempt: { ...turn, now: deps.clock.now() }, limits: deps.limits });
+  } catch (e) {
+    await settleTurn(deps, turn, 'success', actor);
+    throw e;
   }
 }
 
@@ -103,22 +152,23 @@ export type PasswordCheckDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: U
 
 /**
  * Username and password, with the same answer and the same work for an unknown user. `hardwareId`:
- * the device the caller presents, which makes it familiar when registered to the user.
+ * the device the caller presents, which makes it familiar when registered to the user. The user
+ * comes back with the check's turn still reserved (HeldSuccess, withTurn).
  */
-export async function checkPassword(
+export async function verifyPassword(
   deps: PasswordCheckDeps,
   app: ApplicationRecord,
   username: string,
   password: string,
   caller: Caller,
   actor: Actor,
-  hardwareId: string | null = null,
-): Promise<UserRecord> {
+  hardwareId: string | null,
+): Promise<HeldSuccess<UserRecord>> {
   const pw = presentedPassword(password);
   const key = usernameKey(username);
   const attempt = { applicationId: app.id, accountKey: accountKeys.user(key), ip: caller.ip, now: deps.clock.now() };
   return withPasswordWork(deps, app.id, async (work) => {
-    const user = await throttledCheck(
+    const held = await heldCheck(
       deps,
       attempt,
       async () => {
@@ -132,12 +182,27 @@ export async function checkPassword(
       actor,
       async () => signedInFrom(deps, await deps.store.findUserByUsernameKey(app.id, key), caller, hardwareId),
     );
-    if (user === null || user.passwordHash === null) throw invalidCredentials();
-    if (deps.hasher.needsRehash(user.passwordHash)) {
-      await deps.store.updatePasswordHash(user.id, await work.hash(pw));
+    if (held === null || held.found.passwordHash === null) throw invalidCredentials();
+    if (deps.hasher.needsRehash(held.found.passwordHash)) {
+      await withTurn(deps, held.turn, actor, async () => deps.store.updatePasswordHash(held.found.id, await work.hash(pw)));
     }
-    return user;
+    return held;
   });
+}
+
+/** verifyPassword with its turn settled: the check as every caller but a token login makes it. */
+export async function checkPassword(
+  deps: PasswordCheckDeps,
+  app: ApplicationRecord,
+  username: string,
+  password: string,
+  caller: Caller,
+  actor: Actor,
+  hardwareId: string | null = null,
+): Promise<UserRecord> {
+  const held = await verifyPassword(deps, app, username, password, caller, actor, hardwareId);
+  await settleTurn(deps, held.turn, 'success', actor);
+  return held.found;
 }
 
 export function licenseDigest(deps: Pick<Deps, 'secrets'>, code: string): string | null {
@@ -148,15 +213,15 @@ export function licenseDigest(deps: Pick<Deps, 'secrets'>, code: string): string
 /** What a license-code check uses: the throttle, the code's digest, the license and its user. */
 export type LicenseLoginDeps = ThrottleDeps & Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore };
 
-/** A license code as the credential of the license-code user who signed up with it. */
-export async function checkLicenseLogin(
+/** A license code as the credential of the license-code user who signed up with it, its turn still reserved. */
+async function verifyLicenseLogin(
   deps: LicenseLoginDeps,
   app: ApplicationRecord,
   code: string,
   caller: Caller,
   actor: Actor,
-  hardwareId: string | null = null,
-): Promise<{ user: UserRecord; license: LicenseRecord }> {
+  hardwareId: string | null,
+): Promise<HeldSuccess<{ user: UserRecord; license: LicenseRecord }>> {
   const digest = licenseDigest(deps, code);
   const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now: deps.clock.now() };
   let presented: LicenseRecord | null = null;
@@ -167,13 +232,42 @@ export async function checkLicenseLogin(
     const user = await deps.store.findUserByLicenseId(app.id, presented.id);
     return user === null ? null : { user, license: presented };
   };
-  const found = await throttledCheck(deps, attempt, holder, actor, async () => signedInFrom(deps, (await holder())?.user ?? null, caller, hardwareId));
-  if (found === null) throw licenseLoginRefusal(presented);
-  return found;
+  const held = await heldCheck(deps, attempt, holder, actor, async () => signedInFrom(deps, (await holder())?.user ?? null, caller, hardwareId));
+  if (held === null) throw licenseLoginRefusal(presented);
+  return held;
+}
+
+/** A license code as the credential of the license-code user who signed up with it. */
+export async function checkLicenseLogin(
+  deps: LicenseLoginDeps,
+  app: ApplicationRecord,
+  code: string,
+  caller: Caller,
+  actor: Actor,
+  hardwareId: string | null = null,
+): Promise<{ user: UserRecord; license: LicenseRecord }> {
+  const held = await verifyLicenseLogin(deps, app, code, caller, actor, hardwareId);
+  await settleTurn(deps, held.turn, 'success', actor);
+  return held.found;
 }
 
 /** The credentials a login (and a device reset) presents: a password, or a license-code user's code. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
+
+/** Either credential check, as a token login makes it: the user, with the check's turn still reserved (withTurn). */
+export async function verifyCredentials(
+  deps: PasswordCheckDeps & LicenseLoginDeps,
+  app: ApplicationRecord,
+  credentials: LoginCredentials,
+  caller: Caller,
+  actor: Actor,
+  hardwareId: string | null = null,
+): Promise<HeldSuccess<UserRecord>> {
+  const c = credentials;
+  if (!('code' in c)) return verifyPassword(deps, app, c.username, c.password, caller, actor, hardwareId);
+  const held = await verifyLicenseLogin(deps, app, c.code, caller, actor, hardwareId);
+  return { found: held.found.user, turn: held.turn };
+}
 
 /** Either credential check, as a login makes it (throttled, with the same refusals). */
 export async function checkCredentials(
@@ -184,6 +278,7 @@ export async function checkCredentials(
   actor: Actor,
   hardwareId: string | null = null,
 ): Promise<UserRecord> {
-  const c = credentials;
-  return 'code' in c ? (await checkLicenseLogin(deps, app, c.code, caller, actor, hardwareId)).user : checkPassword(deps, app, c.username, c.password, caller, actor, hardwareId);
+  const held = await verifyCredentials(deps, app, credentials, caller, actor, hardwareId);
+  await settleTurn(deps, held.turn, 'success', actor);
+  return held.found;
 }

@@ -8,8 +8,12 @@ export type BanType = (typeof banTypes)[number];
 export interface RequestIdentifiers {
   ip?: string | null;
   hardwareId?: string | null;
-  /** The license presented, or every license the proven user redeemed. */
+  /** The license the request presented (by its code), if any. */
   licenseIds?: readonly string[];
+  /**
+   * The proven user. The licenses they redeemed count among the request's identifiers too: the
+   * store matches their bans by join (BanStore.findMatchingBans), so none are listed here.
+   */
   userId?: string | null;
 }
 
@@ -22,9 +26,11 @@ export interface RequestIdentifiers {
  */
 export interface BanProof {
   registeredHardwareIds: readonly string[];
+  /** The licenses the proven user redeemed: banned by propagation as the user's own identifiers. */
+  redeemedLicenseIds: readonly string[];
 }
 
-export const unproven: BanProof = { registeredHardwareIds: [] };
+export const unproven: BanProof = { registeredHardwareIds: [], redeemedLicenseIds: [] };
 
 export interface BanKey {
   type: BanType;
@@ -88,11 +94,16 @@ export const isBanLive = (ban: { expiresAt: Instant | null }, now: Instant) => b
  * owner ban cannot cascade through shared addresses to innocent users (docs/choices.md, "Bans").
  */
 export function decideBans(ids: RequestIdentifiers, matching: readonly MatchedBan[], policy: PropagationPolicy, now: Instant, proof: BanProof = unproven): BanDecision {
-  const carried = identifierKeys(ids);
-  const hits = matching.filter((m) => carried.some((k) => sameKey(k, m)));
+  const listed = identifierKeys(ids);
+  // A license ban the store matched beside a proven user is of a license that user redeemed.
+  const held = (m: MatchedBan) => m.type === 'license' && Boolean(ids.userId);
+  const hits = matching.filter((m) => listed.some((k) => sameKey(k, m)) || held(m));
   if (hits.length === 0) return { banned: false, propagate: [] };
   const origin = hits.find((h) => h.type !== 'ip' && h.propagatedFrom === null);
   if (!policy.enabled || origin === undefined) return { banned: true, propagate: [] };
+  const presented = ids.licenseIds ?? [];
+  const redeemed = ids.userId ? proof.redeemedLicenseIds.filter((id) => !presented.includes(id)) : [];
+  const carried = identifierKeys({ ...ids, licenseIds: [...redeemed, ...presented] });
   const provable = (k: BanKey) => k.type !== 'hardware_id' || proof.registeredHardwareIds.includes(k.value);
   // One banned user's login from a campus NAT or a carrier address would bar everyone behind it.
   const reachable = (k: BanKey) => k.type !== 'ip' || policy.toAddresses;

@@ -73,6 +73,40 @@ export function banThrottleContentContract({ store, connect, readThrottle, test,
       expect(await store().findMatchingBans(app.id, [], T0)).toEqual([]);
     });
 
+    test('findMatchingBans with a user key also returns the license bans of every license that user redeemed', async () => {
+      const { app } = await seedApp(store());
+      const user = await seedUser(store(), app.id);
+      const other = await seedUser(store(), app.id);
+      const licenses = [makeLicense(app.id), makeLicense(app.id), makeLicense(app.id), makeLicense(app.id)];
+      await store().insertLicenses(licenses, SYSTEM);
+      const redeem = (i: number, by: { id: string }) =>
+        store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: licenses[i]!.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
+      // The user redeems two, another user one; the fourth is nobody's.
+      await redeem(0, user);
+      await redeem(1, user);
+      await redeem(2, other);
+      await store().addBans(
+        app.id,
+        licenses.map((l) => ban(app.id, 'license', l.id)),
+        T0,
+        SYSTEM,
+      );
+      const licenseValues = async (keys: Array<{ type: BanType; value: string }>) =>
+        (await store().findMatchingBans(app.id, keys, T0))
+          .filter((b) => b.type === 'license')
+          .map((b) => b.value)
+          .sort();
+      const userKey = { type: 'user' as const, value: user.id };
+      expect(await licenseValues([userKey])).toEqual([licenses[0]!.id, licenses[1]!.id].sort());
+      // With the presented license among the keys too, and with a license the user holds presented again: each once.
+      expect(await licenseValues([{ type: 'license', value: licenses[3]!.id }, userKey])).toEqual([licenses[0]!.id, licenses[1]!.id, licenses[3]!.id].sort());
+      expect(await licenseValues([{ type: 'license', value: licenses[0]!.id }, userKey])).toEqual([licenses[0]!.id, licenses[1]!.id].sort());
+      // Without a user key, only the licenses named; another application's user key names none here.
+      expect(await licenseValues([{ type: 'ip', value: '203.0.113.7' }])).toEqual([]);
+      const { app: elsewhere } = await seedApp(store());
+      expect(await store().findMatchingBans(elsewhere.id, [userKey], T0)).toEqual([]);
+    });
+
     test("every write to an application's bans bumps its bansVersion, and no other application's", async () => {
       const { app } = await seedApp(store());
       const { app: other } = await seedApp(store());

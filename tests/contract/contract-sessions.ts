@@ -74,89 +74,45 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(await store().findSession(lapsed.id)).toBeNull();
     });
 
-    test('findSessionAccess reads the session with the named user of the application and every license that user redeemed', async () => {
+    test('findSessionAccess reads the session with the named user of the application', async () => {
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id, { hardwareId: 'hw-1' });
       await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId: randomUUID() }, cap: 1, now: T0 }, SYSTEM);
       const withUser = async () => ({ session, user: await store().findUserById(app.id, user.id) });
-      // No license yet; then two, and one redeemed by someone else that is not the user's.
-      expect(await store().findSessionAccess(app.id, session.id, user.id)).toEqual({ ...(await withUser()), licenseIds: [] });
-      const licenses = [makeLicense(app.id), makeLicense(app.id), makeLicense(app.id)];
-      await store().insertLicenses(licenses, SYSTEM);
-      const other = await seedUser(store(), app.id);
-      for (const [license, by] of [
-        [licenses[0]!, user],
-        [licenses[1]!, user],
-        [licenses[2]!, other],
-      ] as const) {
-        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
-      }
-      const access = await store().findSessionAccess(app.id, session.id, user.id);
-      expect({ ...access, licenseIds: [...access.licenseIds].sort() }).toEqual({ ...(await withUser()), licenseIds: [licenses[0]!.id, licenses[1]!.id].sort() });
-      expect(access.licenseIds).toEqual(await store().redeemedLicenseIds(app.id, user.id));
+      expect(await store().findSessionAccess(app.id, session.id, user.id)).toEqual(await withUser());
+      // Licenses the user redeemed change nothing in it (bans match them by join).
+      const license = makeLicense(app.id);
+      await store().insertLicenses([license], SYSTEM);
+      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
+      expect(await store().findSessionAccess(app.id, session.id, user.id)).toEqual(await withUser());
       // The session with another user named, or the user of another application: no such user here.
-      expect(await store().findSessionAccess(app.id, session.id, other.id)).toEqual({ session, user: await store().findUserById(app.id, other.id), licenseIds: [licenses[2]!.id] });
-      const { app: elsewhere } = await seedApp(store());
-      expect(await store().findSessionAccess(elsewhere.id, session.id, user.id)).toEqual({ session, user: null, licenseIds: [] });
-      // No session: nothing.
-      expect(await store().findSessionAccess(app.id, randomUUID(), user.id)).toEqual({ session: null, user: null, licenseIds: [] });
-    });
-
-    test('findApplicationWithSessionAccess reads the application by its API key and what findSessionAccess reads for it, in one', async () => {
-      const { app, user } = await userOf(store());
-      const session = makeSession(app.id, user.id);
-      await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
-      const licenses = [makeLicense(app.id), makeLicense(app.id)];
-      await store().insertLicenses(licenses, SYSTEM);
       const other = await seedUser(store(), app.id);
-      for (const [license, by] of [
-        [licenses[0]!, user],
-        [licenses[1]!, other],
-      ] as const) {
-        await store().activateLicense({ applicationId: app.id, userId: by.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
-      }
+      expect(await store().findSessionAccess(app.id, session.id, other.id)).toEqual({ session, user: await store().findUserById(app.id, other.id) });
       const { app: elsewhere } = await seedApp(store());
-      const both = async (apiKey: string, applicationId: string, sessionId: string, userId: string) => ({
-        app: await store().findApplicationByApiKey(apiKey),
-        access: await store().findSessionAccess(applicationId, sessionId, userId),
-      });
-      // The user with their license, another user of the application, no such session, and the
-      // session read through another application's key (its user is not that application's).
-      for (const [apiKey, applicationId, sessionId, userId] of [
-        [app.apiKey, app.id, session.id, user.id],
-        [app.apiKey, app.id, session.id, other.id],
-        [app.apiKey, app.id, randomUUID(), user.id],
-        [elsewhere.apiKey, elsewhere.id, session.id, user.id],
-      ] as const) {
-        const read = await store().findApplicationWithSessionAccess(apiKey, sessionId, userId);
-        expect(read).toEqual(await both(apiKey, applicationId, sessionId, userId));
-      }
-      expect((await store().findApplicationWithSessionAccess(app.apiKey, session.id, user.id)).access.licenseIds).toEqual([licenses[0]!.id]);
-      // No application with the key: nothing, whatever the session.
-      expect(await store().findApplicationWithSessionAccess('gh_app_unknown', session.id, user.id)).toEqual({ app: null, access: { session: null, user: null, licenseIds: [] } });
+      expect(await store().findSessionAccess(elsewhere.id, session.id, user.id)).toEqual({ session, user: null });
+      // No session: nothing.
+      expect(await store().findSessionAccess(app.id, randomUUID(), user.id)).toEqual({ session: null, user: null });
     });
 
-    test('findApplicationWithSessionAccess read again after a change to the application, the session, the user or their licenses answers with the change', async () => {
+    test('findSessionAccess read again after a change to the session or the user answers with the change', async () => {
       // PostgreSQL remembers an answer with its rows' versions (remembered-by-version.ts): each
       // change must show on the very next read, as a fresh read of each part shows it.
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id);
       await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
-      const licenses = [makeLicense(app.id), makeLicense(app.id)];
+      const licenses = [makeLicense(app.id)];
       await store().insertLicenses(licenses, SYSTEM);
-      const read = () => store().findApplicationWithSessionAccess(app.apiKey, session.id, user.id);
+      const read = () => store().findSessionAccess(app.id, session.id, user.id);
       const fresh = async () => {
-        const found = await store().findApplicationByApiKey(app.apiKey);
-        return { app: found, access: found === null ? { session: null, user: null, licenseIds: [] } : await store().findSessionAccess(app.id, session.id, user.id) };
+        const found = await store().findSession(session.id);
+        return found === null ? { session: null, user: null } : { session: found, user: await store().findUserById(app.id, user.id) };
       };
-      const redeem = (i: number) => () =>
-        store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: licenses[i]!.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       const changes: Array<[string, () => Promise<unknown>]> = [
-        ['a setting', () => store().patchApplication(app.id, { settings: { ...app.settings, anonymousAccess: !app.settings.anonymousAccess } }, T0, SYSTEM)],
-        ['the API secret', () => store().updateApplication(app.id, { apiSecretDigest: 'rotated-digest' }, T0, SYSTEM)],
-        ['a redeemed license (and the membership it adds)', redeem(0)],
+        [
+          'a redeemed license (and the membership it adds)',
+          () => store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: licenses[0]!.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM),
+        ],
         ["the user's limits", () => store().updateUserLimits(app.id, user.id, { allowedSessions: 7 })],
-        ['another license', redeem(1)],
         ['the session revoked', () => store().revokeSession(session.id, T0 + 1, SYSTEM)],
         ['a timeout', () => store().setUserTimeout(app.id, user.id, { until: T0 + 60_000, reason: 'calm down' }, T0 + 2, SYSTEM)],
         ['the application deleted', () => store().deleteApplication(app.id)],
@@ -166,12 +122,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       expect(again).toEqual(before);
       expect(before).toEqual(await fresh());
       // Remembered or not, every read makes its own records: a caller may change the ones it got.
-      expect([again.app === before.app, again.access.session === before.access.session, again.access.user === before.access.user, again.access.licenseIds === before.access.licenseIds]).toEqual([
-        false,
-        false,
-        false,
-        false,
-      ]);
+      expect([again.session === before.session, again.user === before.user]).toEqual([false, false]);
       for (const [what, change] of changes) {
         await change();
         const after = await read();
@@ -180,44 +131,39 @@ export function sessionContract({ store, test, section }: ContractContext): void
         expect(await read(), what).toEqual(after);
         before = after;
       }
-      expect(before).toEqual({ app: null, access: { session: null, user: null, licenseIds: [] } });
+      expect(before).toEqual({ session: null, user: null });
     });
 
-    test('findApplicationWithSessionAccess asked by many requests at once answers each with its own, whatever the others asked', async () => {
-      // PostgreSQL answers the requests of one turn with one statement (Dialect.prepareForRequests).
+    test('findSessionAccess asked by many requests at once answers each with its own, whatever the others asked', async () => {
+      // PostgreSQL answers the requests of one turn with one statement (FastReads.prepareForRequests).
       const { app, user } = await userOf(store());
       const session = makeSession(app.id, user.id);
       await store().openSession({ session, device: null, cap: 5, now: T0 }, SYSTEM);
-      const license = makeLicense(app.id);
-      await store().insertLicenses([license], SYSTEM);
-      await store().activateLicense({ applicationId: app.id, userId: user.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM);
       const { app: elsewhere } = await seedApp(store());
       const stranger = await seedUser(store(), elsewhere.id);
       const strangerSession = makeSession(elsewhere.id, stranger.id);
       await store().openSession({ session: strangerSession, device: null, cap: 5, now: T0 }, SYSTEM);
       const asks: Array<[string, string, string]> = [
-        [app.apiKey, session.id, user.id],
-        // Another application's session and user, asked with this one's key, and the other way round.
-        [app.apiKey, strangerSession.id, stranger.id],
-        [elsewhere.apiKey, session.id, user.id],
-        [elsewhere.apiKey, strangerSession.id, stranger.id],
-        ['gh_app_unknown', session.id, user.id],
-        [app.apiKey, randomUUID(), user.id],
+        [app.id, session.id, user.id],
+        // Another application's session and user, asked for this one, and the other way round.
+        [app.id, strangerSession.id, stranger.id],
+        [elsewhere.id, session.id, user.id],
+        [elsewhere.id, strangerSession.id, stranger.id],
+        [app.id, randomUUID(), user.id],
         // Text no database keeps: it matches nothing, and fails none of the others.
-        ['gh_app_\u0000', session.id, user.id],
-        [app.apiKey, `${session.id}\u0000`, user.id],
+        [app.id, `${session.id}\u0000`, user.id],
       ];
       const alone: unknown[] = [];
-      for (const [apiKey, sessionId, userId] of asks) alone.push(await store().findApplicationWithSessionAccess(apiKey, sessionId, userId));
-      const together = await Promise.all([...asks, ...asks].map(([apiKey, sessionId, userId]) => store().findApplicationWithSessionAccess(apiKey, sessionId, userId)));
+      for (const [applicationId, sessionId, userId] of asks) alone.push(await store().findSessionAccess(applicationId, sessionId, userId));
+      const together = await Promise.all([...asks, ...asks].map(([applicationId, sessionId, userId]) => store().findSessionAccess(applicationId, sessionId, userId)));
       expect(together).toEqual([...alone, ...alone]);
-      expect(alone[0]).toEqual({ app, access: { session, user: await store().findUserById(app.id, user.id), licenseIds: [license.id] } });
-      expect(alone[3]).toEqual({ app: elsewhere, access: { session: strangerSession, user: stranger, licenseIds: [] } });
-      // Through this application's key, the stranger's session is read, but not its user (checkSession refuses it).
-      expect(alone[1]).toEqual({ app, access: { session: strangerSession, user: null, licenseIds: [] } });
-      const nothing = { app: null, access: { session: null, user: null, licenseIds: [] } };
-      expect([alone[4], alone[6]]).toEqual([nothing, nothing]);
-      expect(alone[7]).toEqual({ app, access: { session: null, user: null, licenseIds: [] } });
+      expect(alone[0]).toEqual({ session, user: await store().findUserById(app.id, user.id) });
+      expect(alone[3]).toEqual({ session: strangerSession, user: stranger });
+      // For this application, the stranger's session is read, but not its user (checkSession refuses it).
+      expect(alone[1]).toEqual({ session: strangerSession, user: null });
+      expect(alone[2]).toEqual({ session, user: null });
+      const nothing = { session: null, user: null };
+      expect([alone[4], alone[5]]).toEqual([nothing, nothing]);
     });
 
     test('openSession registers a new device and stores the session', async () => {

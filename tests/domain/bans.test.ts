@@ -3,7 +3,7 @@ import { bannedError, banTypes, decideBans, identifierKeys, isBanLive, replacesS
 
 const all = { ip: '203.0.113.7', hardwareId: 'hw-1', licenseIds: ['lic-1'], userId: 'user-1' };
 /** A verified user who owns hw-1. */
-const proven: BanProof = { registeredHardwareIds: ['hw-1'] };
+const proven: BanProof = { registeredHardwareIds: ['hw-1'], redeemedLicenseIds: [] };
 const ipKey: BanKey = { type: 'ip', value: '203.0.113.7' };
 const hwKey: BanKey = { type: 'hardware_id', value: 'hw-1' };
 const licKey: BanKey = { type: 'license', value: 'lic-1' };
@@ -41,9 +41,11 @@ describe('decideBans', () => {
     const other: MatchedBan[] = [
       owner({ type: 'ip', value: '198.51.100.1' }),
       owner({ type: 'user', value: 'user-2' }),
-      owner({ type: 'license', value: 'hw-1' }), // same value, different type
+      owner({ type: 'hardware_id', value: 'lic-1' }), // same value, different type
     ];
     expect(decideBans(all, other, on, NOW)).toEqual({ banned: false, propagate: [] });
+    // Without a proven user, a license ban hits only the license presented.
+    expect(decideBans({ ...all, userId: null }, [owner({ type: 'license', value: 'lic-2' })], on, NOW)).toEqual({ banned: false, propagate: [] });
     expect(decideBans({ ip: '203.0.113.7' }, [owner(hwKey)], on, NOW)).toEqual({ banned: false, propagate: [] });
   });
 
@@ -82,7 +84,7 @@ describe('decideBans', () => {
   it('a claimed hardware id is propagated only when registered to the proven user', () => {
     const claimed = { ip: '203.0.113.7', hardwareId: 'victim-pc', userId: 'user-1' };
     expect(decideBans(claimed, [owner(userKey)], on, NOW, proven)).toEqual({ banned: true, propagate: from('ban-user', ipKey) });
-    expect(decideBans(claimed, [owner(userKey)], on, NOW, { registeredHardwareIds: ['victim-pc'] })).toEqual({
+    expect(decideBans(claimed, [owner(userKey)], on, NOW, { registeredHardwareIds: ['victim-pc'], redeemedLicenseIds: [] })).toEqual({
       banned: true,
       propagate: from('ban-user', ipKey, { type: 'hardware_id', value: 'victim-pc' }),
     });
@@ -92,6 +94,24 @@ describe('decideBans', () => {
     const toPeople = { ...on, toAddresses: false };
     expect(decideBans(all, [owner(hwKey)], toPeople, NOW, proven)).toEqual({ banned: true, propagate: from('ban-hardware_id', licKey, userKey) });
     expect(decideBans({ ip: '203.0.113.7', hardwareId: 'hw-1' }, [owner(hwKey)], toPeople, NOW)).toEqual({ banned: true, propagate: [] });
+  });
+
+  it("beside a proven user, a license ban the store matched is of the user's redeemed licenses: it hits, and propagation reaches their others", () => {
+    const held: BanKey = { type: 'license', value: 'lic-held' };
+    const redeemed: BanProof = { ...proven, redeemedLicenseIds: ['lic-held', 'lic-other', 'lic-1'] };
+    // The presented license comes after the redeemed ones, once.
+    expect(decideBans(all, [owner(held)], on, NOW, redeemed)).toEqual({
+      banned: true,
+      propagate: from('ban-license', ipKey, hwKey, { type: 'license', value: 'lic-other' }, licKey, userKey),
+    });
+    // Without propagation it only refuses.
+    expect(decideBans(all, [owner(held)], { ...on, enabled: false }, NOW, redeemed)).toEqual({ banned: true, propagate: [] });
+    // A user ban propagates to the licenses the user redeemed.
+    const member = { ip: '203.0.113.7', userId: 'user-1' };
+    expect(decideBans(member, [owner(userKey)], { ...on, toAddresses: false }, NOW, redeemed)).toEqual({
+      banned: true,
+      propagate: from('ban-user', held, { type: 'license', value: 'lic-other' }, licKey),
+    });
   });
 
   it('a hit without propagation bans the request and nothing else', () => {

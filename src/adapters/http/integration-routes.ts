@@ -1,10 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { TokenAccess } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
 import { activateLicense } from '../../application/integration/activate-license.js';
 import { appContext } from '../../application/integration/app-context.js';
-import type { PresentedUser } from '../../application/integration/authenticate-user.js';
 import { changePassword } from '../../application/integration/change-password.js';
 import { login, logout } from '../../application/integration/login.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
@@ -15,7 +13,7 @@ import { signUp } from '../../application/integration/sign-up.js';
 import { loginRequired } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
 import { answerNotFound } from './errors.js';
-import { bearer, callerOf, presentedUser as presentedCredentials } from './request-parts.js';
+import { bearer, callerOf, presentedUser } from './request-parts.js';
 import { requestSigning } from './request-signing.js';
 import { responseSigning } from './response-signing.js';
 import { HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
@@ -59,17 +57,12 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   // Then the request's own signature, where the application requires one (docs/api.md, Request
   // signing): its refusals are answers of the application, so they are signed too.
   const signedRequests = requestSigning(app, deps);
-  // The session a request's token names, read with its application (authenticateIntegration).
-  const tokenAccesses = new WeakMap<FastifyRequest, TokenAccess>();
   const applicationOf = async (request: FastifyRequest) => {
-    const { app: application, tokenAccess } = await signing.applicationOf(request);
-    if (tokenAccess !== null) tokenAccesses.set(request, tokenAccess);
+    const application = await signing.applicationOf(request);
     const checking = signedRequests.check(request, application);
     if (checking !== undefined) await checking;
     return application;
   };
-  /** The user credentials the request presents, with what applicationOf read for its token: after applicationOf. */
-  const presentedUser = (request: FastifyRequest): PresentedUser => ({ ...presentedCredentials(request), tokenAccess: tokenAccesses.get(request) });
   app.setNotFoundHandler(answerNotFound);
 
   app.post(

@@ -3,20 +3,17 @@
 // current one, and the previous one during a rotation); downloads add x-content-sha256. The bytes
 // signed are built by src/signing/response-signature.ts, which clients use to verify.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateApplication, authenticateIntegration, matchKnownApplication, type TokenAccess } from '../../application/authenticate-application.js';
+import { authenticateApplication, matchKnownApplication } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
 import type { ApplicationRecord, FileRecord, ResponseSigningKey } from '../../application/records.js';
 import { withSigningKeys } from '../../application/signing-keys.js';
 import { isDomainError, validationError } from '../../domain/errors.js';
 import { bodyDigest, downloadBodyDigest, isWellFormedNonce, responseKeyId, responseSignatureBase, signatureHeader } from '../../signing/response-signature.js';
-import { bearer, header } from './request-parts.js';
+import { header } from './request-parts.js';
 
 export interface ResponseSigning {
-  /**
-   * x-api-key and x-api-secret: the application the request is for, whose key signs the answer;
-   * with it, the session the request's token names where it carries one (authenticateIntegration).
-   */
-  applicationOf(request: FastifyRequest): Promise<{ app: ApplicationRecord; tokenAccess: TokenAccess | null }>;
+  /** x-api-key and x-api-secret: the application the request is for, whose key signs the answer. */
+  applicationOf(request: FastifyRequest): Promise<ApplicationRecord>;
   /** The answer streams this file's stored contents: it is signed by their digest, not by its bytes. */
   streamsStoredFile(request: FastifyRequest, file: FileRecord): void;
 }
@@ -112,8 +109,8 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
   return {
     async applicationOf(request) {
       try {
-        const authenticated = await authenticateIntegration(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'), bearer(request));
-        request.signingApplication = remember(authenticated.app);
+        const authenticated = await authenticateApplication(deps, header(request, 'x-api-key'), header(request, 'x-api-secret'));
+        request.signingApplication = remember(authenticated);
         return authenticated;
       } catch (error) {
         request.signingApplication = knownWhileUnavailable(request, error);

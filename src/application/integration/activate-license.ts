@@ -3,12 +3,12 @@ import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { licenseRefusal } from '../../domain/license.js';
-import { type BanGuardDeps, guardBans } from '../ban-guard.js';
-import { accountKeys, checkPassword, licenseDigest, type PasswordCheckDeps, signedInFrom, throttledCheck } from '../credential-checks.js';
+import { banRefusal, type BanGuardDeps, guardBans } from '../ban-guard.js';
+import { accountKeys, licenseDigest, type PasswordCheckDeps, recordLockout, signedInFrom, throttledCheck, verifyPassword, withTurn } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { LicenseStore } from '../ports/license-store.js';
-import type { UserStore } from '../ports/user-store.js';
-import type { AdjustmentRecord, ApplicationRecord } from '../records.js';
+import type { ActivateLicenseInput, UserStore } from '../ports/user-store.js';
+import type { AdjustmentRecord, ApplicationRecord, UserRecord } from '../records.js';
 import { userProof } from '../user-access.js';
 
 const unknownCode = () => licenseRefusal('missing', 'activation');
@@ -16,26 +16,78 @@ const unknownCode = () => licenseRefusal('missing', 'activation');
 /** What an activation uses: the password check (with the throttle), the ban check, and the redemption. */
 type ActivateLicenseDeps = PasswordCheckDeps & BanGuardDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: LicenseStore & UserStore };
 
+type ActivateBody = { code: string; username: string; password: string; hardware_id?: string };
+
 /**
  * Adds a license to an existing username-and-password account. The account is proven first; the
- * code is then a second throttled credential, redeemed once and atomically.
+ * code is then a second throttled credential, redeemed once and atomically. After the password
+ * work, one transaction settles the password's turn, takes and settles the code's, and redeems
+ * (UserStore.redeemWithTurns); what it needs is read before it, its answer given after.
  */
-export async function activateLicense(
-  deps: ActivateLicenseDeps,
-  app: ApplicationRecord,
-  body: { code: string; username: string; password: string; hardware_id?: string },
-  caller: Caller,
-  actor: Actor,
-): Promise<AdjustmentRecord> {
+export async function activateLicense(deps: ActivateLicenseDeps, app: ApplicationRecord, body: ActivateBody, caller: Caller, actor: Actor): Promise<AdjustmentRecord> {
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const user = await checkPassword(deps, app, body.username, body.password, caller, actor);
+  const { found: user, turn } = await verifyPassword(deps, app, body.username, body.password, caller, actor, null);
   const acting = identified(actor, user.id);
   const digest = licenseDigest(deps, body.code);
-  const now = deps.clock.now();
   // The code is a second credential with its own counter for the account presenting it: a user
   // guessing codes locks only themselves, and a leaked code tried by many users locks none.
   // Only the question "is this a license of the application" is throttled; bans, the device cap
   // and single use are decided after it and are not guesses.
+  const codeKey = accountKeys.activation(user.usernameKey);
+  // Read before the code's turn is taken, answered only after it: an error meanwhile settles the password's turn alone.
+  const { license, refusal } = await withTurn(deps, turn, acting, async () => {
+    const found = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+    const ids = { ip: caller.ip, hardwareId, userId: user.id, licenseIds: found === null ? [] : [found.id] };
+    return { license: found, refusal: await banRefusal(deps, app, ids, acting, userProof(deps, app, user)) };
+  });
+  const now = deps.clock.now();
+  const redemption = license === null || digest === null || refusal !== null ? null : redemptionOf(deps, app, user, digest, hardwareId, now);
+  const password = { attempt: { ...turn, now }, limits: deps.limits };
+  const code = { attempt: { ...turn, accountKey: codeKey, now }, found: license !== null };
+  const outcome = await recordingRefusal(
+    deps,
+    'DEVICE_LIMIT_REACHED',
+    () => deviceLimitReached(app.id, user, hardwareId),
+    () => deps.store.redeemWithTurns({ password, code, redemption }, acting),
+    acting,
+  );
+  switch (outcome.kind) {
+    case 'redeemed':
+      return outcome.adjustment;
+    case 'settled':
+      if (outcome.lockedUntil !== null) await recordLockout(deps, code.attempt, outcome.lockedUntil, now, acting);
+      if (refusal !== null) await refusal();
+      throw unknownCode();
+    default:
+      // The code's turn was not to be had at once: it is waited for, or refused, as on its own.
+      return redeemAfterPassword(deps, app, user, body.code, hardwareId, caller, acting);
+  }
+}
+
+/** The redemption of `digest` for `user`, its device admitted with it. */
+function redemptionOf(deps: ActivateLicenseDeps, app: ApplicationRecord, user: UserRecord, digest: string, hardwareId: string | null, now: number): ActivateLicenseInput {
+  return {
+    applicationId: app.id,
+    userId: user.id,
+    licenseDigest: digest,
+    adjustmentId: deps.ids.uuid(),
+    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+    now,
+  };
+}
+
+/** The code's check, bans and redemption one after the other, once the password's turn is settled. */
+async function redeemAfterPassword(
+  deps: ActivateLicenseDeps,
+  app: ApplicationRecord,
+  user: UserRecord,
+  presented: string,
+  hardwareId: string | null,
+  caller: Caller,
+  acting: Actor,
+): Promise<AdjustmentRecord> {
+  const digest = licenseDigest(deps, presented);
+  const now = deps.clock.now();
   const attempt = { applicationId: app.id, accountKey: accountKeys.activation(user.usernameKey), ip: caller.ip, now };
   const license = await throttledCheck(
     deps,
@@ -44,28 +96,15 @@ export async function activateLicense(
     acting,
     () => signedInFrom(deps, user, caller),
   );
-  const redeemed = await deps.store.redeemedLicenseIds(app.id, user.id);
-  const licenseIds = license === null ? redeemed : [...redeemed, license.id];
+  const licenseIds = license === null ? [] : [license.id];
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, acting, userProof(deps, app, user));
   if (license === null || digest === null) throw unknownCode();
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
-  const adjustment = await recordingRefusal(
+  return recordingRefusal(
     deps,
     'DEVICE_LIMIT_REACHED',
     () => deviceLimitReached(app.id, user, hardwareId),
-    () =>
-      deps.store.activateLicense(
-        {
-          applicationId: app.id,
-          userId: user.id,
-          licenseDigest: digest,
-          adjustmentId: deps.ids.uuid(),
-          device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-          now,
-        },
-        acting,
-      ),
+    () => deps.store.activateLicense(redemptionOf(deps, app, user, digest, hardwareId, now), acting),
     acting,
   );
-  return adjustment;
 }

@@ -1,5 +1,4 @@
 import { type Actor, identified } from '../events/actor.js';
-import type { TokenAccess } from '../authenticate-application.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import { requireHardwareId } from '../../domain/devices.js';
@@ -20,8 +19,6 @@ export interface PresentedUser {
   username?: string | undefined;
   password?: string | undefined;
   hardwareId?: string | undefined;
-  /** What authenticating the application already read for `bearer`, if it did (authenticateIntegration). */
-  tokenAccess?: TokenAccess | undefined;
 }
 
 const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid session token');
@@ -65,17 +62,12 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
 }
 
 /** Token authentication: a live session, and a user still allowed in. */
-async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller, read: TokenAccess | undefined, actor: Actor): Promise<UserRecord> {
+async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller, actor: Actor): Promise<UserRecord> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = claimsOf(deps, app, token);
-  // The signed token names its user, so the user and their licenses are read with the session,
-  // in one statement (or with the application, before: authenticateIntegration); they count only
-  // once the session row has confirmed the token (docs/performance-log.md, app_context).
-  const {
-    session: found,
-    user,
-    licenseIds,
-  } = read !== undefined && read.token === token && read.applicationId === app.id ? read.access : await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
+  // The signed token names its user, so the user is read with the session; it counts only once
+  // the session row has confirmed the token.
+  const { session: found, user } = await deps.store.findSessionAccess(app.id, claims.sessionId, claims.userId);
   const session = checkSession(deps, app, token, claims, found);
   // A session opened before the application turned device auth on is tied to no device.
   if (app.settings.deviceAuth && session.hardwareId === null) {
@@ -83,7 +75,7 @@ async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: Applic
   }
   // A session whose user is gone is over.
   if (user === null) throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
-  await assertUserAccess(deps, app, user, caller, identified(actor, user.id), session.hardwareId, licenseIds);
+  await assertUserAccess(deps, app, user, caller, identified(actor, user.id), session.hardwareId);
   return user;
 }
 
@@ -130,7 +122,7 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
  * Credentials that are presented are always checked in full, even where anonymous access is allowed.
  */
 export async function authenticateUser(deps: AuthenticateUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller, actor: Actor): Promise<UserRecord | null> {
-  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, p.tokenAccess, actor);
+  if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, actor);
   if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
     return userFromLegacyHeaders(deps, app, p, caller, actor);
   }

@@ -2,7 +2,7 @@ import { type Actor, identified } from '../events/actor.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
-import { checkCredentials, type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps } from '../credential-checks.js';
+import { type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps, verifyCredentials, withTurn } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { EventStore } from '../ports/event-store.js';
@@ -23,50 +23,53 @@ type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<De
 /**
  * Token login. Cheap refusals come first (disabled method, missing device), then the throttled
  * credential check, then bans (once the user is proven, so propagation may reach their account),
- * timeout and membership, and last the atomic device and session admission.
+ * timeout and membership, and last the atomic device and session admission, which settles the
+ * check's turn in its own transaction (withTurn).
  */
 export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
-  const user = await checkCredentials(deps, app, body.credentials, caller, actor, hardwareId);
+  const { found: user, turn } = await verifyCredentials(deps, app, body.credentials, caller, actor, hardwareId);
   const acting = identified(actor, user.id);
-  await assertUserAccess(deps, app, user, caller, acting, hardwareId);
-
-  const now = deps.clock.now();
-  const session = {
-    id: deps.ids.uuid(),
-    applicationId: app.id,
-    userId: user.id,
-    hardwareId,
-    createdAt: now,
-    expiresAt: now + app.settings.sessionTtlSeconds * 1000,
-    revokedAt: null,
-  };
-  const token = await deps.tokens.issue({
-    sessionId: session.id,
-    applicationId: app.id,
-    userId: user.id,
-    hardwareId,
-    expiresAt: session.expiresAt,
+  return withTurn(deps, turn, acting, async (settled) => {
+    await assertUserAccess(deps, app, user, caller, acting, hardwareId);
+    const now = deps.clock.now();
+    const session = {
+      id: deps.ids.uuid(),
+      applicationId: app.id,
+      userId: user.id,
+      hardwareId,
+      createdAt: now,
+      expiresAt: now + app.settings.sessionTtlSeconds * 1000,
+      revokedAt: null,
+    };
+    const token = await deps.tokens.issue({
+      sessionId: session.id,
+      applicationId: app.id,
+      userId: user.id,
+      hardwareId,
+      expiresAt: session.expiresAt,
+    });
+    await recordingRefusal(
+      deps,
+      'DEVICE_LIMIT_REACHED',
+      () => deviceLimitReached(app.id, user, hardwareId),
+      () =>
+        deps.store.openSession(
+          {
+            session: { ...session, tokenDigest: deps.secrets.digest(token) },
+            device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+            cap: user.allowedSessions,
+            now,
+            ip: caller.ip,
+            turn: settled,
+          },
+          acting,
+        ),
+      acting,
+    );
+    return { token, expiresAt: session.expiresAt, user };
   });
-  await recordingRefusal(
-    deps,
-    'DEVICE_LIMIT_REACHED',
-    () => deviceLimitReached(app.id, user, hardwareId),
-    () =>
-      deps.store.openSession(
-        {
-          session: { ...session, tokenDigest: deps.secrets.digest(token) },
-          device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
-          cap: user.allowedSessions,
-          now,
-          ip: caller.ip,
-        },
-        acting,
-      ),
-    acting,
-  );
-  return { token, expiresAt: session.expiresAt, user };
 }
 
 /** Ends the session behind a token; a token that is not live is refused like any bad token. */

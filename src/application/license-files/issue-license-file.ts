@@ -114,9 +114,8 @@ interface Issuer {
 async function issueLicenseFileForUser(deps: OwnerIssueDeps, app: ApplicationRecord, user: UserRecord, input: OwnerIssueInput, issuer: Issuer, actor: Actor): Promise<IssuedLicenseFile> {
   const ttl = input.ttlMinutes === undefined ? app.settings.licenseFileTtlMinutes : validateLicenseFileTtl('ttl_minutes', input.ttlMinutes, issuer.maxTtlMinutes);
   const hardwareId = requireHardwareId(app.settings.deviceAuth, input.hardwareId);
-  const licenseIds = await deps.store.redeemedLicenseIds(app.id, user.id);
   const withoutPropagation = { ...app, settings: { ...app.settings, banPropagation: false } };
-  await guardBans(deps, withoutPropagation, { hardwareId, userId: user.id, licenseIds }, actor);
+  await guardBans(deps, withoutPropagation, { hardwareId, userId: user.id }, actor);
   return issue(deps, app, user.id, hardwareId, ttl, issuer.issuedBy, actor);
 }
 

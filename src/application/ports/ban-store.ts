@@ -6,7 +6,10 @@ import type { Instant } from '../../domain/time.js';
 import type { BanRecord } from '../records.js';
 
 export interface BanStore {
-  /** The live (unexpired) bans of the application matching any of the keys. */
+  /**
+   * The live (unexpired) bans of the application matching any of the keys; with a `user` key,
+   * also the `license` bans of every license that user redeemed (by join, whatever their number).
+   */
   findMatchingBans(applicationId: string, keys: BanKey[], now: Instant): Promise<MatchedBan[]>;
   /**
    * ATOMIC: adds bans (unique per application, type, value). A ban already stored for a key is

@@ -2,7 +2,8 @@
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
 import type { Instant } from '../../domain/time.js';
-import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
+import type { SucceededTurn } from './throttle-store.js';
+import type { SessionRecord, UserRecord } from '../records.js';
 
 export interface OpenSessionInput {
   session: SessionRecord;
@@ -13,6 +14,8 @@ export interface OpenSessionInput {
   now: Instant;
   /** The caller's address, recorded for the user as UserStore.recordIp does, in the same transaction. */
   ip?: string;
+  /** The credential check's turn, settled as a success with the session (nothing settles it on a refusal). */
+  turn?: SucceededTurn;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */
@@ -24,14 +27,7 @@ export interface IssuedFileInput {
 }
 
 /** A session as token authentication reads it (SessionStore.findSessionAccess). */
-export type SessionAccess = { session: null; user: null; licenseIds: [] } | { session: SessionRecord; user: UserRecord | null; licenseIds: string[] };
-
-/** An application found by its API key, with the session a token names (SessionStore.findApplicationWithSessionAccess). */
-export interface ApplicationWithSessionAccess {
-  app: ApplicationRecord | null;
-  /** As findSessionAccess(app.id, ...) reads it; no session when there is no such application. */
-  access: SessionAccess;
-}
+export type SessionAccess = { session: null; user: null } | { session: SessionRecord; user: UserRecord | null };
 
 export interface SessionStore {
   /**
@@ -82,16 +78,10 @@ export interface SessionStore {
   ): Promise<{ user: UserRecord; expiresAt: Instant }>;
   findSession(id: string): Promise<SessionRecord | null>;
   /**
-   * What token authentication reads, in one go (one statement on either dialect): the session,
-   * and with it the application's user the token names and every license that user redeemed. No
-   * session: nothing else is read (the token is refused on the session alone).
+   * What token authentication reads, in one go: the session, and with it the application's user
+   * the token names. No session: nothing else is read (the token is refused on the session alone).
    */
   findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess>;
-  /**
-   * The application with this API key and, read in the same statement, what findSessionAccess
-   * reads for it: a token-authenticated request's two lookups in one.
-   */
-  findApplicationWithSessionAccess(apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess>;
   revokeSession(id: string, now: Instant, actor: Actor): Promise<void>;
   /**
    * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a

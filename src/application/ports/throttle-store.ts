@@ -21,6 +21,16 @@ export interface AuthAttempt {
   familiar?: boolean;
 }
 
+/**
+ * A reserved check that succeeded, handed to the write it lets through (a session, a
+ * redemption): that write settles it as settleAuthAttempt's success, in its own transaction, so
+ * a login costs one transaction after the password work, not two. `attempt.now`: when it settles.
+ */
+export interface SucceededTurn {
+  attempt: AuthAttempt;
+  limits: ThrottleLimits;
+}
+
 export interface SignUpSlot {
   applicationId: string;
   address: string;

@@ -5,6 +5,7 @@ import type { BulkChange } from '../../domain/membership.js';
 import type { Instant } from '../../domain/time.js';
 import type { UserTimeout } from '../../domain/timeout.js';
 import type { AdjustmentRecord, DeviceRecord, UserDetails, UserRecord } from '../records.js';
+import type { AuthAttempt, SucceededTurn } from './throttle-store.js';
 
 export interface SignUpInput {
   user: UserRecord;
@@ -33,6 +34,19 @@ export interface ActivateLicenseInput {
   now: Instant;
 }
 
+/** A redemption's work after the password work, in one transaction (UserStore.redeemWithTurns). */
+export interface RedemptionWithTurns {
+  /** The password's turn, settled as a success. */
+  password: SucceededTurn;
+  /** The code's turn (its account key, the address as counted) and whether the code names a license of the application. */
+  code: { attempt: AuthAttempt; found: boolean };
+  /** What to redeem once the code's turn is taken; null where nothing is to be redeemed (an unknown code, a banned request). */
+  redemption: ActivateLicenseInput | null;
+}
+
+/** What redeemWithTurns did: the domain's passwordThenCode, and the redemption where one was made. */
+export type RedemptionOutcome = { kind: 'refused'; error: unknown } | { kind: 'busy' } | { kind: 'settled'; lockedUntil: Instant | null } | { kind: 'redeemed'; adjustment: AdjustmentRecord };
+
 export interface UserStore {
   /** ATOMIC: creates the user (and device). Throws USERNAME_TAKEN on a clash of usernameKey. */
   signUp(input: SignUpInput, actor: Actor): Promise<UserRecord>;
@@ -47,7 +61,14 @@ export interface UserStore {
    * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
    */
   activateLicense(input: ActivateLicenseInput, actor: Actor): Promise<AdjustmentRecord>;
-  /** The ids of every license the user redeemed (sign-up and activations). */
+  /**
+   * ATOMIC: settles the password's turn, then takes the code's and settles it with the check's
+   * outcome (passwordThenCode of the domain). Where the code's turn is refused or busy only the
+   * password's is settled. Once both are settled, redeems `redemption` as activateLicense does;
+   * a refusal of it (as activateLicense's) is thrown after the turns are settled without it.
+   */
+  redeemWithTurns(input: RedemptionWithTurns, actor: Actor): Promise<RedemptionOutcome>;
+  /** The ids of every license the user redeemed (sign-up and activations): what a ban propagates to. */
   redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
   findUserByUsernameKey(applicationId: string, usernameKey: string): Promise<UserRecord | null>;
   findUserById(applicationId: string, id: string): Promise<UserRecord | null>;

@@ -4,6 +4,7 @@
 import { and, type Column, eq, sql, type SQL, type Table } from 'drizzle-orm';
 import { type BanKey, type BanType, isBanLive, type MatchedBan } from '../../../domain/bans.js';
 import type { Db } from '../dialect.js';
+import { heldLicenseKeys, holderOf } from '../held-licenses.js';
 import type { Tables } from '../tables.js';
 import type { BuiltSelect, ReadValues, RequestRows } from './compiled.js';
 
@@ -46,16 +47,22 @@ export const matchedBanFields = (bans: Tables['bans']) => ({
 });
 
 /**
- * The select behind matchingBans: `keys` lists the (type, value) rows in each database's way.
+ * The select behind matchingBans: `keys` selects the (type, value) rows in each database's way,
+ * and the licenses redeemed by the placeholder `holderId` are added to them (held-licenses.ts).
  * Expired bans are in the answer and liveMatches drops them: without the time in it, the answer
  * stays the same until the bans change, so SQLite can remember it (unchanged-reads.ts).
  */
-export function bansAmong(db: Db, bans: Tables['bans'], keys: SQL) {
+export function bansAmong(db: Db, { bans, licenses }: Pick<Tables, 'bans' | 'licenses'>, keys: SQL) {
+  const applicationId = sql.placeholder('applicationId');
+  const held = heldLicenseKeys(licenses, applicationId, sql.placeholder('holderId'));
   return db
     .select(matchedBanFields(bans))
     .from(bans)
-    .where(and(eq(bans.applicationId, sql.placeholder('applicationId')), sql`(${bans.type}, ${bans.value}) in ${keys}`));
+    .where(and(eq(bans.applicationId, applicationId), sql`(${bans.type}, ${bans.value}) in (${keys} union all ${held})`));
 }
+
+/** The holderId of bansAmong for `keys`: one no license is used by where no user is among them. */
+export const holderIdOf = (keys: readonly BanKey[]): string => holderOf(keys) ?? '';
 
 /** The bans among bansAmong's rows that still hold at `now`. */
 export function liveMatches(rows: ReadonlyArray<{ type: string; value: string; id: string; propagatedFrom: string | null; expiresAt: number | null }>, now: number): MatchedBan[] {

@@ -27,7 +27,6 @@ export function hotReads(dialect: FastReads) {
     // Every column of the table, as drizzle's select infers it for one table: its $inferSelect.
     return prepare(fields, query as unknown as BuiltSelect<T['$inferSelect']>);
   };
-  const licenseId = { id: licenses.id };
 
   // applications_api_key_unique (api_key=?)
   const applicationByApiKey = rowsOf(applications, eq(applications.apiKey, p('apiKey')));
@@ -41,14 +40,6 @@ export function hotReads(dialect: FastReads) {
   const userByLicenseId = rowsOf(users, and(eq(users.applicationId, p('applicationId')), eq(users.licenseId, p('licenseId'))));
   // licenses_code_digest_unique (code_digest=?)
   const licenseByDigest = rowsOf(licenses, and(eq(licenses.applicationId, p('applicationId')), eq(licenses.codeDigest, p('codeDigest'))));
-  // licenses_used_by_idx (used_by_user_id=?)
-  const redeemedLicenses = prepare(
-    licenseId,
-    db
-      .select(licenseId)
-      .from(licenses)
-      .where(and(eq(licenses.applicationId, p('applicationId')), eq(licenses.usedByUserId, p('userId')))),
-  );
   // primary key (application_id=?), already in name order
   const variablesOf = rowsOf(variables, eq(variables.applicationId, p('applicationId')), asc(binary(variables.name)));
   // announcements_app_idx (application_id=?)
@@ -74,7 +65,6 @@ export function hotReads(dialect: FastReads) {
     findUserByUsernameKey: (applicationId: string, key: string) => userByUsernameKey({ applicationId, key }).then((rows) => first(rows, toUser)),
     findUserByLicenseId: (applicationId: string, licenseId: string) => userByLicenseId({ applicationId, licenseId }).then((rows) => first(rows, toUser)),
     findLicenseByDigest: (applicationId: string, codeDigest: string) => licenseByDigest({ applicationId, codeDigest }).then((rows) => first(rows, (row) => ({ ...row }))),
-    redeemedLicenseIds: (applicationId: string, userId: string) => redeemedLicenses({ applicationId, userId }).then((rows) => rows.map((r) => r.id)),
     findMatchingBans: matchingBans,
     listVariables: (applicationId: string) => variablesOf({ applicationId }).then((rows) => rows.map((row) => ({ ...row }))),
     listAnnouncements: (applicationId: string) => announcementsOf({ applicationId }).then((rows) => rows.map(toAnnouncement)),

@@ -6,7 +6,7 @@ import type { BanKey, MatchedBan } from '../../../domain/bans.js';
 import * as t from '../postgres/schema.js';
 import { postgresUnreachable } from '../postgres/unreachable.js';
 import type { FastReads } from './fast-reads.js';
-import { bansAmong, liveMatches, matchedBanFields } from './fast-reads.js';
+import { bansAmong, holderIdOf, liveMatches, matchedBanFields } from './fast-reads.js';
 import { preparedRead } from './postgres-prepared-read.js';
 import { openReadLane } from './read-lane.js';
 import { requestBatch } from './request-batch.js';
@@ -17,7 +17,7 @@ export function openPostgresFastReads(url: string): FastReads {
   const db = drizzle.mock();
   // One statement whatever the number of keys: the keys travel as two arrays.
   const p = sql.placeholder;
-  const bansMatching = preparedRead(lane, matchedBanFields(t.bans), bansAmong(db, t.bans, sql`(select * from unnest(${p('types')}::text[], ${p('values')}::text[]))`));
+  const bansMatching = preparedRead(lane, matchedBanFields(t.bans), bansAmong(db, t, sql`select * from unnest(${p('types')}::text[], ${p('values')}::text[])`));
   return {
     t,
     db,
@@ -28,7 +28,7 @@ export function openPostgresFastReads(url: string): FastReads {
     rowVersions: true,
     async matchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
       if (keys.length === 0) return [];
-      return liveMatches(await bansMatching({ applicationId, types: keys.map((k) => k.type), values: keys.map((k) => k.value) }), now);
+      return liveMatches(await bansMatching({ applicationId, holderId: holderIdOf(keys), types: keys.map((k) => k.type), values: keys.map((k) => k.value) }), now);
     },
     unreachable: postgresUnreachable,
     wrote: () => {},

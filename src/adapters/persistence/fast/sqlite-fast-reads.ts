@@ -41,7 +41,7 @@ export function openSqliteFastReads(path: string): FastReads {
       return async (values: ReadParams) => read(values);
     },
     rowVersions: false,
-    matchingBans: prepareMatchingBans(db, t.bans, reader, remembered),
+    matchingBans: prepareMatchingBans(db, t, reader, remembered),
     unreachable: sqliteUnreachable,
     wrote: committedHere,
     async close() {

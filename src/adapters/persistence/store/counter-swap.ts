@@ -127,5 +127,33 @@ export async function swapCounters<R, T>(d: Pick<Dialect, 'transaction'>, read: 
   throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
 }
 
+/** Thrown by swapWithin when a row no longer holds what was read: the transaction must roll back and run again. */
+export class CountersMoved extends Error {
+  constructor() {
+    super('a counter changed since it was read');
+  }
+}
+
+/**
+ * Writes `writes` inside a transaction that does other work too (a session opened with the turn
+ * that let it through): throws CountersMoved, rolling all of it back, when any row moved.
+ */
+export async function swapWithin(tx: Db, writes: CounterWrite[]): Promise<void> {
+  if ((await Promise.all(writes.map((w) => swap(tx, w)))).includes(false)) throw new CountersMoved();
+}
+
+/** Runs `transaction` (which swaps counters with swapWithin) again while its counters moved. */
+export async function retryingWhileMoved<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    try {
+      return await transaction();
+    } catch (e) {
+      if (!(e instanceof CountersMoved)) throw e;
+    }
+    await backoff(round);
+  }
+  throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
+}
+
 /** Writes all of `writes` or none; whether they applied. */
 const apply = (d: Pick<Dialect, 'transaction'>, writes: CounterWrite[]) => allOrNone(d, (tx) => writes.map((w) => swap(tx, w)));

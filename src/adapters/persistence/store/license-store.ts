@@ -3,9 +3,10 @@
 // so a code is used once even when several instances or processes share the database.
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { LicenseStore } from '../../../application/ports/license-store.js';
-import type { UserStore } from '../../../application/ports/user-store.js';
+import type { ActivateLicenseInput, RedemptionOutcome, UserStore } from '../../../application/ports/user-store.js';
+import type { Actor } from '../../../application/events/actor.js';
 import type { AdjustmentRecord, LicenseRecord } from '../../../application/records.js';
-import { DomainError } from '../../../domain/errors.js';
+import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership, type Membership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
@@ -16,6 +17,8 @@ import { admit, findUser, insertUser } from './writes.js';
 import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../../application/events/event-facts.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
+import { retryingWhileMoved } from './counter-swap.js';
+import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
@@ -48,11 +51,34 @@ function redeem(license: LicenseRecord, membership: Membership, input: { applica
   return { membership: applied.membership, adjustment };
 }
 
-type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
+/** Redeems a license for an existing user inside `tx` (UserStore.activateLicense). */
+async function redeemInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input: ActivateLicenseInput, actor: Actor): Promise<AdjustmentRecord> {
+  const { adjustments, users } = d.t;
+  // The user first (its membership is read, changed and written back, and a device may be
+  // admitted), then the license: always in this order, so redemptions cannot deadlock.
+  const user = await findUser(d, tx, input.applicationId, input.userId, true);
+  if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
+  const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
+  assertRedeemable(license, 'activation');
+  if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
+  const drafts: EventDraft[] = [];
+  if (input.device !== null && (await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now))) {
+    drafts.push(deviceRegistered(input.applicationId, user, { id: input.device.newDeviceId, userId: user.id, hardwareId: input.device.hardwareId, registeredAt: input.now }));
+  }
+  const { membership, adjustment } = redeem(license, user.membership, input, user.id);
+  await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
+  await tx.insert(adjustments).values(adjustment);
+  drafts.push(licenseActivated(license, { ...user, membership }, adjustment, input.now));
+  await recordEvents(tx, actor, drafts, input.now);
+  return adjustment;
+}
+
+type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemWithTurns' | 'redeemedLicenseIds'>;
 
 export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): LicenseStore & Redemption {
   const { db } = d;
-  const { adjustments, devices, licenses, users } = d.t;
+  const { adjustments, devices, licenses } = d.t;
+  const redeemFor = (tx: Db, input: ActivateLicenseInput, actor: Actor) => redeemInto(d, tx, recordEvents, input, actor);
   return {
     async insertLicenses(batch, actor) {
       if (batch.length === 0) return;
@@ -127,26 +153,28 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       });
     },
 
-    async activateLicense(input, actor) {
-      return d.transaction(async (tx) => {
-        // The user first (its membership is read, changed and written back, and a device may be
-        // admitted), then the license: always in this order, so redemptions cannot deadlock.
-        const user = await findUser(d, tx, input.applicationId, input.userId, true);
-        if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-        const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
-        assertRedeemable(license, 'activation');
-        if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
-        const drafts: EventDraft[] = [];
-        if (input.device !== null && (await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now))) {
-          drafts.push(deviceRegistered(input.applicationId, user, { id: input.device.newDeviceId, userId: user.id, hardwareId: input.device.hardwareId, registeredAt: input.now }));
-        }
-        const { membership, adjustment } = redeem(license, user.membership, input, user.id);
-        await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-        await tx.insert(adjustments).values(adjustment);
-        drafts.push(licenseActivated(license, { ...user, membership }, adjustment, input.now));
-        await recordEvents(tx, actor, drafts, input.now);
-        return adjustment;
-      });
+    activateLicense: (input, actor) => d.transaction((tx) => redeemFor(tx, input, actor)),
+
+    async redeemWithTurns({ password, code, redemption }, actor) {
+      const step = (redeeming: ActivateLicenseInput | null) =>
+        inAddressLane(d, password.attempt, () =>
+          retryingWhileMoved(() =>
+            d.transaction(async (tx): Promise<RedemptionOutcome> => {
+              const turns = await passwordThenCodeWithin(d, tx, password, code);
+              if (turns.kind !== 'settled') return turns.kind === 'busy' ? { kind: 'busy' } : { kind: 'refused', error: turns.error };
+              if (redeeming === null) return { kind: 'settled', lockedUntil: turns.lockedUntil };
+              return { kind: 'redeemed', adjustment: await redeemFor(tx, redeeming, actor) };
+            }),
+          ),
+        );
+      try {
+        return await step(redemption);
+      } catch (e) {
+        // Refused: the turns are settled as they would be before the redemption was tried.
+        if (redemption === null || !isDomainError(e)) throw e;
+        await step(null);
+        throw e;
+      }
     },
   };
 }

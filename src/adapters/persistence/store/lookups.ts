@@ -4,7 +4,8 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { BanKey, MatchedBan } from '../../../domain/bans.js';
 import { isBanLive, type BanType } from '../../../domain/bans.js';
-import type { ApplicationWithSessionAccess, SessionAccess } from '../../../application/ports/session-store.js';
+import { heldLicenseKeys, holderOf } from '../held-licenses.js';
+import type { SessionAccess } from '../../../application/ports/session-store.js';
 import type { Dialect } from '../dialect.js';
 import { toAnnouncement, toApplication, toFile, toSession, toUser } from '../row-mappers.js';
 
@@ -28,13 +29,12 @@ export function lookups(d: Dialect) {
       .from(licenses)
       .where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId)))
       .then((rows) => rows.map((r) => r.id));
-  // The session a token names (of any application: the caller checks it is this one's), the user
-  // it names and that user's licenses.
+  // The session a token names (of any application: the caller checks it is this one's) and the
+  // user it names.
   const findSessionAccess = async (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> => {
     const [session] = storable(sessionId, userId) ? await db.select().from(sessions).where(eq(sessions.id, sessionId)) : [];
-    if (session === undefined) return { session: null, user: null, licenseIds: [] };
-    const [user, licenseIds] = await Promise.all([userById(applicationId, userId), redeemedLicenseIds(applicationId, userId)]);
-    return { session: toSession(session), user, licenseIds: user === null ? [] : licenseIds };
+    if (session === undefined) return { session: null, user: null };
+    return { session: toSession(session), user: await userById(applicationId, userId) };
   };
   return {
     // applications_api_key_unique (api_key=?)
@@ -51,11 +51,6 @@ export function lookups(d: Dialect) {
         .where(eq(sessions.id, id))
         .then((rows) => first(rows, toSession)),
     findSessionAccess,
-    async findApplicationWithSessionAccess(apiKey: string, sessionId: string, userId: string): Promise<ApplicationWithSessionAccess> {
-      const [row] = storable(apiKey) ? await db.select().from(applications).where(eq(applications.apiKey, apiKey)) : [];
-      if (row === undefined) return { app: null, access: { session: null, user: null, licenseIds: [] } };
-      return { app: toApplication(row), access: await findSessionAccess(row.id, sessionId, userId) };
-    },
     findUserById: userById,
     // users_app_username_key_uq (application_id=? AND username_key=?)
     findUserByUsernameKey: (applicationId: string, key: string) =>
@@ -82,6 +77,7 @@ export function lookups(d: Dialect) {
     /**
      * bans_app_type_value_uq, probed once a key: the keys as row values, `(type, value) IN
      * (VALUES ...)`, which both databases match on the whole index (an OR of terms would not).
+     * A user key adds the user's redeemed licenses as keys, by licenses_used_by_idx.
      */
     async findMatchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
       if (keys.length === 0) return [];
@@ -92,7 +88,7 @@ export function lookups(d: Dialect) {
       const rows = await db
         .select({ type: bans.type, value: bans.value, id: bans.id, propagatedFrom: bans.propagatedFrom, expiresAt: bans.expiresAt })
         .from(bans)
-        .where(and(eq(bans.applicationId, applicationId), sql`(${bans.type}, ${bans.value}) in (values ${pairs})`));
+        .where(and(eq(bans.applicationId, applicationId), sql`(${bans.type}, ${bans.value}) in (values ${pairs} union all ${heldLicenseKeys(licenses, applicationId, holderOf(keys))})`));
       // The type column only ever holds BanType values written from typed records.
       return rows.filter((ban) => isBanLive(ban, now)).map((ban) => ({ ...ban, type: ban.type as BanType }));
     },

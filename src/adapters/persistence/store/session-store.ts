@@ -12,6 +12,8 @@ import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../../application/events/event-facts.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
+import { retryingWhileMoved } from './counter-swap.js';
+import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
@@ -33,40 +35,44 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       .from(sessions)
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   return {
-    async openSession({ session, device, cap, now, ip }, actor) {
-      return d.transaction(async (tx) => {
-        // The password was verified outside this transaction; a timeout, ban or lost membership
-        // that landed meanwhile must still refuse the login. The user's row is locked first; its
-        // ban, devices and live sessions are read right behind the lock, in the same round trip
-        // (a connection runs its statements in order, so they read after the lock is granted).
-        const { applicationId, userId } = session;
-        const [locked, banned, known, current] = await Promise.all([
-          findUser(d, tx, applicationId, userId, true),
-          userBanned(d, tx, applicationId, userId),
-          device === null ? null : machinesOf(d, tx, userId, now),
-          liveSessions(tx, userId, now),
-        ]);
-        const user = admitted(locked, banned, now);
-        const registered = device !== null && known !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
-        const { replace } = planSession(current, session.hardwareId, cap, now);
-        const drafts: EventDraft[] = [];
-        if (registered && device !== null) {
-          drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
-        }
-        drafts.push(sessionCreated(user, session));
-        // The address is written with them (one commit a login, not two). The login count (on
-        // its application's UTC day) goes last: its row, shared by every login of the
-        // application that day, is then locked only from its statement to the commit.
-        if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
-        await tx.insert(sessions).values({ ...session });
-        await recordEvents(tx, actor, drafts, now);
-        if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
-        await tx
-          .insert(loginDays)
-          .values({ applicationId, day: utcDayStart(session.createdAt), logins: 1 })
-          .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
-        return { deviceRegistered: registered };
-      });
+    async openSession({ session, device, cap, now, ip, turn }, actor) {
+      const open = () =>
+        d.transaction(async (tx) => {
+          // The password was verified outside this transaction; a timeout, ban or lost membership
+          // that landed meanwhile must still refuse the login. The user's row is locked first; its
+          // ban, devices and live sessions are read right behind the lock, in the same round trip
+          // (a connection runs its statements in order, so they read after the lock is granted).
+          const { applicationId, userId } = session;
+          const [locked, banned, known, current] = await Promise.all([
+            findUser(d, tx, applicationId, userId, true),
+            userBanned(d, tx, applicationId, userId),
+            device === null ? null : machinesOf(d, tx, userId, now),
+            liveSessions(tx, userId, now),
+          ]);
+          const user = admitted(locked, banned, now);
+          const registered = device !== null && known !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
+          const { replace } = planSession(current, session.hardwareId, cap, now);
+          const drafts: EventDraft[] = [];
+          if (registered && device !== null) {
+            drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
+          }
+          drafts.push(sessionCreated(user, session));
+          // The address is written with them (one commit a login, not two). The login count (on
+          // its application's UTC day) goes last: its row, shared by every login of the
+          // application that day, is then locked only from its statement to the commit.
+          if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
+          await tx.insert(sessions).values({ ...session });
+          await recordEvents(tx, actor, drafts, now);
+          if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
+          await tx
+            .insert(loginDays)
+            .values({ applicationId, day: utcDayStart(session.createdAt), logins: 1 })
+            .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
+          // Last too: the address's counter row is shared by every login from it.
+          if (turn !== undefined) await settleSucceededTurn(d, tx, turn);
+          return { deviceRegistered: registered };
+        });
+      return turn === undefined ? open() : inAddressLane(d, turn.attempt, () => retryingWhileMoved(open));
     },
     async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }, actor) {
       const sameSeat = and(
@@ -132,7 +138,6 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     findSession: reads.findSession,
     findSessionAccess: reads.findSessionAccess,
-    findApplicationWithSessionAccess: reads.findApplicationWithSessionAccess,
     async purgeEndedSessions(endedBefore, batch = 1000) {
       // In batches, so no one statement holds the (SQLite) write lock for long.
       let removed = 0;

@@ -3,26 +3,14 @@
 // parallel guesses (in any instance or process) are counted one after another and cannot pass the
 // limits, and no row stays locked while the decision is made.
 import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
-import type { ThrottleStore } from '../../../application/ports/throttle-store.js';
-import {
-  type AccountCounter,
-  type AccountWindow,
-  type WindowCounter,
-  accountWindowAfterSuccess,
-  freshAccountCounter,
-  type IpCounter,
-  ipAfterSuccess,
-  reserveAccountAttempt,
-  reserveAccountWindow,
-  reserveIpAttempt,
-  settleAccountAttempt,
-  throttlePurgeCutoffs,
-} from '../../../domain/auth-throttle.js';
+import type { AuthAttempt, SucceededTurn, ThrottleStore } from '../../../application/ports/throttle-store.js';
+import { type AccountCounter, type AccountWindow, type WindowCounter, freshAccountCounter, type IpCounter, throttlePurgeCutoffs } from '../../../domain/auth-throttle.js';
+import { passwordThenCode, type RedemptionTurns, reserveTurn, settleTurn, type TurnChanges, type TurnCounters } from '../../../domain/auth-turns.js';
 import { networkBucket } from '../../../domain/ip-address.js';
 import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Dialect } from '../dialect.js';
-import { type CounterWrite, serialLanes, swapCounters } from './counter-swap.js';
+import { type Db, type Dialect } from '../dialect.js';
+import { type CounterWrite, serialLanes, swapCounters, swapWithin } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
@@ -33,13 +21,6 @@ export interface ThrottleCounters {
   ip: IpCounter | null;
 }
 
-/** The stored counters, each null while it has no row. */
-interface StoredCounters {
-  pair: AccountCounter | null;
-  window: AccountWindow | null;
-  ip: IpCounter | null;
-}
-
 /** Where each credential-check counter row is, how it is read, and how it is written back. */
 function counterRows(d: Dialect) {
   const { authAccountCounters: a, authAccountWindows: w, authIpCounters: i } = d.t;
@@ -47,28 +28,29 @@ function counterRows(d: Dialect) {
   const windowFields = { windowStart: w.windowStart, failures: w.failures };
   const ipFields = { windowStart: i.windowStart, failures: i.failures };
   // Primary keys: (application_id, account_key, ip), (application_id, account_key), (application_id, ip).
-  const pairOf = ({ applicationId, accountKey, ip }: { applicationId: string; accountKey: string; ip: string }) =>
-    d.db
+  const pairOf = (db: Db, { applicationId, accountKey, ip }: { applicationId: string; accountKey: string; ip: string }) =>
+    db
       .select(pairFields)
       .from(a)
       .where(and(eq(a.applicationId, applicationId), eq(a.accountKey, accountKey), eq(a.ip, ip)));
-  const windowOf = ({ applicationId, accountKey }: { applicationId: string; accountKey: string }) =>
-    d.db
+  const windowOf = (db: Db, { applicationId, accountKey }: { applicationId: string; accountKey: string }) =>
+    db
       .select(windowFields)
       .from(w)
       .where(and(eq(w.applicationId, applicationId), eq(w.accountKey, accountKey)));
-  const ipOf = ({ applicationId, ip }: { applicationId: string; ip: string }) =>
-    d.db
+  const ipOf = (db: Db, { applicationId, ip }: { applicationId: string; ip: string }) =>
+    db
       .select(ipFields)
       .from(i)
       .where(and(eq(i.applicationId, applicationId), eq(i.ip, ip)));
   const first = async <Row>(rows: PromiseLike<Row[]>): Promise<Row | null> => (await rows)[0] ?? null;
 
-  async function read(applicationId: string, accountKey: string | null, ip: string): Promise<StoredCounters> {
+  /** The counters as stored, read through `db` (a transaction's handle, or the dialect's reads). */
+  async function read(applicationId: string, accountKey: string | null, ip: string, db: Db = d.db): Promise<TurnCounters> {
     const [pair, window, ipCounter] = await Promise.all([
-      accountKey === null ? null : first(pairOf({ applicationId, accountKey, ip: networkBucket(ip) })),
-      accountKey === null ? null : first(windowOf({ applicationId, accountKey })),
-      first(ipOf({ applicationId, ip })),
+      accountKey === null ? null : first(pairOf(db, { applicationId, accountKey, ip: networkBucket(ip) })),
+      accountKey === null ? null : first(windowOf(db, { applicationId, accountKey })),
+      first(ipOf(db, { applicationId, ip })),
     ]);
     return { pair, window, ip: ipCounter };
   }
@@ -89,7 +71,16 @@ function counterRows(d: Dialect) {
   const windowWrite = (applicationId: string, accountKey: string, before: AccountWindow | null, after: AccountWindow) => windowed(w, { applicationId, accountKey }, before, after);
   const ipWrite = (applicationId: string, ip: string, before: IpCounter | null, after: IpCounter) => windowed(i, { applicationId, ip }, before, after);
 
-  return { read, pairWrite, windowWrite, ipWrite };
+  /** The rows a turn's changes write, in the order address, window, pair. */
+  const writesOf = ({ applicationId, accountKey, ip, now }: AuthAttempt, c: TurnCounters, changes: TurnChanges): CounterWrite[] => {
+    const writes = changes.ip === undefined ? [] : [ipWrite(applicationId, ip, c.ip, changes.ip)];
+    if (accountKey === null) return writes;
+    if (changes.window !== undefined) writes.push(windowWrite(applicationId, accountKey, c.window, changes.window));
+    if (changes.pair !== undefined) writes.push(pairWrite(applicationId, accountKey, ip, c.pair, changes.pair, now));
+    return writes;
+  };
+
+  return { read, writesOf };
 }
 
 /**
@@ -102,13 +93,57 @@ export async function readThrottleCounters(d: Dialect, applicationId: string, ac
   return { account: stored.pair ?? freshAccountCounter, everywhere: stored.window, ip: stored.ip };
 }
 
+/** The lanes of the steps on each address's counter row, one set per dialect (one store) in this process. */
+const addressLanes = new WeakMap<Dialect, ReturnType<typeof serialLanes>>();
+
+/**
+ * Runs `work`, a step on the counter row of `attempt`'s address (a transaction that settles a
+ * turn included), after the steps on that row queued before it in this process (counter-swap.ts).
+ */
+export function inAddressLane<T>(d: Dialect, attempt: Pick<AuthAttempt, 'applicationId' | 'ip'>, work: () => Promise<T>): Promise<T> {
+  let lanes = addressLanes.get(d);
+  if (lanes === undefined) {
+    lanes = serialLanes();
+    addressLanes.set(d, lanes);
+  }
+  return lanes(`address\n${attempt.applicationId}\n${attempt.ip}`, work);
+}
+
+/**
+ * A redemption's two turns inside `tx` (passwordThenCode of the domain), written with it: throws
+ * CountersMoved as settleSucceededTurn does. Both attempts count on one address counter.
+ */
+export async function passwordThenCodeWithin(d: Dialect, tx: Db, { attempt, limits }: SucceededTurn, code: { attempt: AuthAttempt; found: boolean }): Promise<RedemptionTurns> {
+  const rows = counterRows(d);
+  const [password, codeOwn] = await Promise.all([
+    rows.read(attempt.applicationId, attempt.accountKey, attempt.ip, tx),
+    rows.read(code.attempt.applicationId, code.attempt.accountKey, code.attempt.ip, tx),
+  ]);
+  const c = { ...codeOwn, ip: password.ip };
+  const turns = passwordThenCode(password, c, code.found, limits, attempt.now);
+  const writes = rows.writesOf(attempt, password, turns.password);
+  if (turns.kind === 'settled') writes.push(...rows.writesOf({ ...code.attempt, now: attempt.now }, c, turns.code));
+  await swapWithin(tx, writes);
+  return turns;
+}
+
+/**
+ * Settles a turn that succeeded inside `tx`, the transaction of the write it let through, so
+ * both commit together (ThrottleStore's SucceededTurn). Throws CountersMoved when a counter
+ * changed since it was read: the caller runs its transaction again (retryingWhileMoved).
+ */
+export async function settleSucceededTurn(d: Dialect, tx: Db, { attempt, limits }: SucceededTurn): Promise<void> {
+  const rows = counterRows(d);
+  const c = await rows.read(attempt.applicationId, attempt.accountKey, attempt.ip, tx);
+  await swapWithin(tx, rows.writesOf(attempt, c, settleTurn(c, attempt.accountKey !== null, 'success', limits, attempt.now).changes));
+}
+
 export function throttleStore(d: Dialect): ThrottleStore {
   const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
-  const { read, pairWrite, windowWrite, ipWrite } = counterRows(d);
+  const { read, writesOf } = counterRows(d);
   // Every credential check counts on its address's row, and every sign-up on its application's:
   // in this process, steps on one such row take turns (counter-swap.ts).
   const inLane = serialLanes();
-  const addressLane = (applicationId: string, ip: string) => `address\n${applicationId}\n${ip}`;
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
   const signUpWindow = ({ applicationId, scope }: { applicationId: string; scope: string }) =>
@@ -147,42 +182,24 @@ export function throttleStore(d: Dialect): ThrottleStore {
   }
 
   return {
-    async reserveAuthAttempt({ applicationId, accountKey, ip, now, familiar }, limits) {
+    async reserveAuthAttempt(attempt, limits) {
+      const { applicationId, accountKey, ip, now, familiar } = attempt;
       const counters = () => read(applicationId, accountKey, ip);
-      return inLane(addressLane(applicationId, ip), () =>
+      return inAddressLane(d, attempt, () =>
         swapCounters(d, counters, (c) => {
-          // The address is checked first: a flooding client gets RATE_LIMITED without its guesses
-          // counting on the accounts it names. Every decision precedes any write, so a refusal
-          // or 'busy' writes nothing.
-          const known = familiar === true && accountKey !== null;
-          const ipNext = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
-          const writes = [ipWrite(applicationId, ip, c.ip, ipNext)];
-          if (accountKey === null) return { answer: 'reserved' as const, writes };
-          const window = reserveAccountWindow(c.window, limits.accountFailureLimit, now, known);
-          const pair = reserveAccountAttempt(c.pair ?? freshAccountCounter, limits.lockoutThreshold, now);
-          if (pair.kind === 'busy') return { answer: 'busy' as const, writes: [] };
-          writes.push(windowWrite(applicationId, accountKey, c.window, window), pairWrite(applicationId, accountKey, ip, c.pair, pair.next, now));
-          return { answer: 'reserved' as const, writes };
+          // Every decision precedes any write, so a refusal or 'busy' writes nothing.
+          const turn = reserveTurn(c, accountKey !== null, limits, now, familiar === true);
+          return turn.kind === 'busy' ? { answer: 'busy' as const, writes: [] } : { answer: 'reserved' as const, writes: writesOf(attempt, c, turn.changes) };
         }),
       );
     },
-    async settleAuthAttempt({ applicationId, accountKey, ip, now }, outcome, limits) {
+    async settleAuthAttempt(attempt, outcome, limits) {
+      const { applicationId, accountKey, ip, now } = attempt;
       const counters = () => read(applicationId, accountKey, ip);
-      return inLane(addressLane(applicationId, ip), () =>
+      return inAddressLane(d, attempt, () =>
         swapCounters(d, counters, (c) => {
-          // A failure stays counted on the windows, where the reservation put it; a success gives
-          // it back.
-          const success = outcome === 'success';
-          const ipNext = success ? ipAfterSuccess(c.ip, now) : null;
-          const writes = ipNext === null ? [] : [ipWrite(applicationId, ip, c.ip, ipNext)];
-          if (accountKey === null) return { answer: null, writes };
-          const pair = c.pair ?? freshAccountCounter;
-          const next = settleAccountAttempt(pair, outcome, limits.lockoutThreshold, now);
-          const window = success ? accountWindowAfterSuccess(c.window, now) : null;
-          if (window !== null) writes.push(windowWrite(applicationId, accountKey, c.window, window));
-          writes.push(pairWrite(applicationId, accountKey, ip, c.pair, next, now));
-          const locked = next.lockedUntil !== null && next.lockouts > pair.lockouts ? { lockedUntil: next.lockedUntil } : null;
-          return { answer: locked, writes };
+          const settled = settleTurn(c, accountKey !== null, outcome, limits, now);
+          return { answer: settled.lockedUntil === null ? null : { lockedUntil: settled.lockedUntil }, writes: writesOf(attempt, c, settled.changes) };
         }),
       );
     },

@@ -14,7 +14,7 @@ import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, deviceRemoved, membershipAdjusted, sessionsRevoked, userCreated, userTimedOut, userTimeoutLifted } from '../../../application/events/event-facts.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 
-type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemedLicenseIds'>;
+type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemWithTurns' | 'redeemedLicenseIds'>;
 
 /** `text` as a LIKE pattern that matches it literally: its wildcards (and the escape) escaped with `\`. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
