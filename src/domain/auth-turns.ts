@@ -33,12 +33,9 @@ export interface TurnChanges {
 
 export type TurnReservation = { kind: 'busy' } | { kind: 'reserved'; changes: TurnChanges };
 
-/**
- * Reserves a turn, or throws the refusal (RATE_LIMITED, ACCOUNT_LOCKED) before anything changes.
- * The address is decided first: a flooding client is refused without its guesses counting on the
- * accounts it names. `hasAccount`: the check names an account (else only the address counts).
- * 'busy' changes nothing: the caller waits and asks again.
- */
+// Reserves a turn or throws its refusal (RATE_LIMITED, ACCOUNT_LOCKED); the address is decided
+// first, so a flood's guesses never count on the accounts it names. `hasAccount`: the check names
+// an account. 'busy' changes nothing: the caller asks again (docs/choices.md, "Throttling").
 export function reserveTurn(c: TurnCounters, hasAccount: boolean, limits: ThrottleLimits, now: Instant, familiar: boolean): TurnReservation {
   const known = familiar && hasAccount;
   const ip = reserveIpAttempt(c.ip, limits.ipFailureLimit, now, known);
@@ -55,10 +52,8 @@ export interface TurnSettlement {
   lockedUntil: Instant | null;
 }
 
-/**
- * Settles a reserved turn. A failure stays counted on the windows, where the reservation put it;
- * a success gives it back there. The pair counts the outcome (settleAccountAttempt).
- */
+// Settles a reserved turn. A failure stays counted on the windows, where the reservation put it;
+// a success gives it back there. The pair counts the outcome (settleAccountAttempt).
 export function settleTurn(c: TurnCounters, hasAccount: boolean, outcome: AttemptOutcome, limits: ThrottleLimits, now: Instant): TurnSettlement {
   const success = outcome === 'success';
   if (!hasAccount) return { changes: success ? { ip: ipAfterSuccess(c.ip, now) } : {}, lockedUntil: null };
@@ -84,13 +79,9 @@ export type RedemptionTurns =
   /** Both settled; `code` holds the address's counter too. */
   | { kind: 'settled'; password: TurnChanges; code: TurnChanges; lockedUntil: Instant | null };
 
-/**
- * The two turns of a redemption in one step, decided as the checks made one after the other
- * would decide them: the password's turn settled as a success, then the code's reserved and
- * settled with its check's outcome (`codeFound`), nothing happening in between. Both count on
- * the one address counter, `password.ip`; `code.ip` is not read. The code's turn is a fresh
- * reservation, so it is not familiar: a refusal comes back for the caller to ask that.
- */
+// A redemption's two turns in one step, decided as the two checks in a row would decide them
+// (password settled as a success, then the code's reserved and settled), both on the one address
+// counter `password.ip`. The code's turn is not familiar: a refusal goes back to the caller.
 export function passwordThenCode(password: TurnCounters, code: TurnCounters, codeFound: boolean, limits: ThrottleLimits, now: Instant): RedemptionTurns {
   const settled = settleTurn(password, true, 'success', limits, now).changes;
   const { ip, ...passwordOwn } = settled;

@@ -7,10 +7,8 @@ import type { Tables } from './tables.js';
 /** The user whose redeemed licenses count among `keys`: the user key's, or null (then none do). */
 export const holderOf = (keys: readonly BanKey[]): string | null => keys.find((k) => k.type === 'user')?.value ?? null;
 
-/**
- * `(type, value)` rows of the license bans to look for: one per license `holderId` redeemed in
- * the application, none while it is null. Values or placeholders, as the caller builds.
- */
+// `(type, value)` rows of the license bans to look for: one per license `holderId` redeemed in
+// the application, none while it is null. Values or placeholders, as the caller builds.
 export function heldLicenseKeys(licenses: Tables['licenses'], applicationId: unknown, holderId: unknown): SQL {
   return sql`select 'license', ${licenses.id} from ${licenses} where ${licenses.applicationId} = ${applicationId} and ${licenses.usedByUserId} = ${holderId}`;
 }
