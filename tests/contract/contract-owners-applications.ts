@@ -160,6 +160,17 @@ export function ownerApplicationContract({ store, readThrottle, test, section }:
       expect(await store().updateApplication(randomUUID(), { name: 'x' }, T0, SYSTEM)).toBeNull();
     });
 
+    test('findApplicationByApiKey answers the application as it is now, read after read', async () => {
+      // A store may remember an answer (fast/application-reads.ts): every change must show at once.
+      const { app } = await seedApp(store());
+      expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(app);
+      expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(app);
+      const rotated = await store().updateApplication(app.id, { apiSecretDigest: 'secret:rotated', settings: { ...app.settings, tokenAuth: false } }, T0, SYSTEM);
+      expect(await store().findApplicationByApiKey(app.apiKey)).toEqual(rotated);
+      expect(await store().deleteApplication(app.id)).toBe(true);
+      expect(await store().findApplicationByApiKey(app.apiKey)).toBeNull();
+    });
+
     test('patchApplication lays the settings given over the stored ones; an invalid result writes nothing', async () => {
       const { app } = await seedApp(store());
       const patched = await store().patchApplication(app.id, { name: 'Renamed', settings: { legacyAuth: true } }, T0, SYSTEM);

@@ -5,6 +5,7 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { accessReads } from './access-reads.js';
+import { applicationReads } from './application-reads.js';
 import type { BuiltSelect } from './compiled.js';
 import type { FastReads } from './fast-reads.js';
 import { toAnnouncement, toApplication, toFile, toSession, toUser } from '../row-mappers.js';
@@ -58,7 +59,7 @@ export function hotReads(dialect: FastReads) {
   // Each read chained with a then rather than wrapped in an async function: one promise fewer a
   // call (docs/performance-log.md).
   return {
-    findApplicationByApiKey: (apiKey: string) => applicationByApiKey({ apiKey }).then((rows) => first(rows, toApplication)),
+    findApplicationByApiKey: applicationReads(dialect) ?? ((apiKey: string) => applicationByApiKey({ apiKey }).then((rows) => first(rows, toApplication))),
     findSession: (id: string) => sessionById({ id }).then((rows) => first(rows, toSession)),
     ...accessReads(dialect),
     findUserById: (applicationId: string, id: string) => userById({ applicationId, id }).then((rows) => first(rows, toUser)),
