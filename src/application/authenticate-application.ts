@@ -28,10 +28,8 @@ export async function authenticateApplication(deps: ApplicationCheckDeps & { sto
   return withMatchingSecret(deps, await deps.store.findApplicationByApiKey(credentials.apiKey), credentials.apiSecret);
 }
 
-/**
- * The application `apiKey` and `apiSecret` name among those `known` finds by key, checked as
- * authenticateApplication checks them, without the store; null where they name none.
- */
+/** The application `apiKey` and `apiSecret` name among those `known` finds by key, checked as
+ * authenticateApplication checks them, without the store; null where they name none. */
 export function matchKnownApplication(
   deps: ApplicationCheckDeps,
   known: (apiKey: string) => ApplicationRecord | undefined,

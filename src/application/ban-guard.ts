@@ -18,11 +18,9 @@ export const banRefusalScope = (applicationId: string): string => `ban-refusals:
 /** Ban refusals from one address recorded per throttle window (IP_WINDOW_MS); the rest are answered alone. */
 export const BAN_REFUSALS_RECORDED = 10;
 
-/**
- * Whether this refusal may still write its audit entry: a banned client polling would otherwise
+/** Whether this refusal may still write its audit entry: a banned client polling would otherwise
  * add a row per request. Counted per address like signature refusals; one with no address (an
- * owner's action) always is.
- */
+ * owner's action) always is. */
 async function refusalRecorded(deps: BanGuardDeps, applicationId: string, ip: string | null | undefined, now: number): Promise<boolean> {
   if (ip === undefined || ip === null) return true;
   const budget = { ...deps.limits, ipFailureLimit: BAN_REFUSALS_RECORDED };
@@ -35,21 +33,16 @@ async function refusalRecorded(deps: BanGuardDeps, applicationId: string, ip: st
   }
 }
 
-/**
- * Refuses a request that carries a banned identifier. With the application's ban propagation on,
- * the other identifiers the request carried are banned too first (sign-ups included; a hardware id only when the proof registers it to the proven user), unless
- * only the address or propagated bans were hit (docs/choices.md, "Bans"). The proof is asked for only
- * when a ban matched: the common path costs one lookup, or none while ban-memory.ts remembers it.
- */
+/** Refuses a request that carries a banned identifier, propagating first where the application
+ * says so (docs/choices.md, "Bans"). The proof is asked for only when a ban matched: the common
+ * path costs one lookup, or none while ban-memory.ts remembers it. */
 export async function guardBans(deps: BanGuardDeps, app: ApplicationRecord, ids: RequestIdentifiers, actor: Actor, proof: () => Promise<BanProof> = async () => unproven): Promise<void> {
   const refusal = await banRefusal(deps, app, ids, actor, proof);
   if (refusal !== null) await refusal();
 }
 
-/**
- * guardBans in two halves: what it reads decides here; the refusal (its audit entry, the bans it
- * propagates, BANNED) comes back to be made later, or null where nothing is banned.
- */
+/** guardBans in two halves: what it reads decides here; the refusal (its audit entry, the bans it
+ * propagates, BANNED) comes back to be made later, or null where nothing is banned. */
 export async function banRefusal(
   deps: BanGuardDeps,
   app: ApplicationRecord,

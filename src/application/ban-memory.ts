@@ -1,11 +1,6 @@
-// The bans among a request's identifiers, remembered in process (docs/choices.md, "Bans"). Every
-// authenticated request asks, with the same identifiers as that caller's last request. Every
-// write to an application's bans, made by any instance or process, bumps its bansVersion inside
-// its own transaction, and each request reads the application row afresh, so a remembered answer
-// is used only while its version is the one the request just read: a new ban bites on the very
-// next request, on every instance. A remembered ban that expires meanwhile stops matching then.
-// A user's redeemed licenses, matched with the user, change only by redeeming one not banned (a
-// banned license is refused) and a used license is never deleted: no new ban can hide there.
+// The bans among a request's identifiers, remembered in process while the application's bansVersion
+// (bumped in every ban write's transaction) equals the one the request just read, so a new ban bites
+// on the next request everywhere (docs/choices.md, "Bans").
 import { type BanKey, isBanLive, type MatchedBan } from '../domain/bans.js';
 import type { Instant } from '../domain/time.js';
 import type { BanStore } from './ports/ban-store.js';

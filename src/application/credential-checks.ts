@@ -23,13 +23,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What a throttled credential check uses. */
 export type ThrottleDeps = Pick<Deps, 'clock' | 'limits'> & { store: ThrottleStore & EventStore };
 
-/**
- * Reserves a turn for one credential check, before any password is verified (waiting while the
- * account's turns are all taken by checks in flight). Past the address's limit or the account's
- * hourly one, a caller `familiar` to the account (signed in from the address before, or on a
- * registered device) is still served; that is asked only then, so ordinary checks pay nothing
- * for it. Returns the attempt as counted, for settling.
- */
+/** Reserves a turn for one credential check before any password is verified, waiting while the
+ * account is busy. `familiar` is asked only once a limit refuses, so ordinary checks pay nothing for
+ * it (docs/choices.md, "Throttling"). Returns the attempt as counted, for settling. */
 async function reserveTurn(deps: ThrottleDeps, claimed: AuthAttempt, familiar?: () => Promise<boolean>): Promise<AuthAttempt> {
   // Real time, not the service clock: this bounds how long a request waits, whatever time it is.
   const giveUpAt = Date.now() + BUSY_WAIT_MS;
@@ -76,11 +72,9 @@ export interface HeldSuccess<T> {
   turn: AuthAttempt;
 }
 
-/**
- * One credential check under the throttle, its turn reserved before it runs. A failure (or an
+/** One credential check under the throttle, its turn reserved before it runs. A failure (or an
  * error mid-check) is settled here, so the turn is never leaked and never free; a success comes
- * back with its turn still reserved, for the write it lets through to settle (withTurn).
- */
+ * back with its turn still reserved, for the write it lets through to settle (withTurn). */
 async function heldCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<HeldSuccess<T> | null> {
   const turn = await reserveTurn(deps, claimed, familiar);
   let found: T | null = null;
@@ -92,11 +86,9 @@ async function heldCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () 
   return found === null ? null : { found, turn };
 }
 
-/**
- * Runs one credential check under the throttle: a turn is reserved before any password is
+/** Runs one credential check under the throttle: a turn is reserved before any password is
  * verified and settled afterwards as a success or a failure. Parallel guesses therefore cannot
- * verify more passwords than the threshold allows, while parallel correct logins only queue.
- */
+ * verify more passwords than the threshold allows, while parallel correct logins only queue. */
 export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<T | null> {
   const held = await heldCheck(deps, claimed, check, actor, familiar);
   if (held === null) return null;
@@ -104,10 +96,8 @@ export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt
   return held.found;
 }
 
-/**
- * Runs what a successful check lets through, handing it the turn to settle in its own write
- * (SucceededTurn). When it is refused instead, the turn is settled as the success it was.
- */
+/** Runs what a successful check lets through, handing it the turn to settle in its own write
+ * (SucceededTurn). When it is refused instead, the turn is settled as the success it was. */
 export async function withTurn<T>(deps: ThrottleDeps, turn: AuthAttempt, actor: Actor, work: (settled: SucceededTurn) => Promise<T>): Promise<T> {
   try {
     return await work({ attempt: { ...turn, now: deps.clock.now() }, limits: deps.limits });
@@ -128,19 +118,15 @@ export const accountKeys = {
   license: (digest: string | null) => `license:${digest ?? 'malformed'}`,
 };
 
-/**
- * Every throttle account a user signs in or activates under: the password, the code guesses at
- * activation, and the license code of a license-code user.
- */
+/** Every throttle account a user signs in or activates under: the password, the code guesses at
+ * activation, and the license code of a license-code user. */
 export function userAccountKeys(user: UserRecord, licenseCodeDigest: string | null): string[] {
   const keys = [accountKeys.user(user.usernameKey), accountKeys.activation(user.usernameKey)];
   return licenseCodeDigest === null ? keys : [...keys, accountKeys.license(licenseCodeDigest)];
 }
 
-/**
- * Whether the claimed account exists and the caller is familiar to it: signed in from the
- * caller's address before, or presenting a hardware id registered to it.
- */
+/** Whether the claimed account exists and the caller is familiar to it: signed in from the
+ * caller's address before, or presenting a hardware id registered to it. */
 export async function signedInFrom(deps: { store: UserStore }, user: UserRecord | null, caller: Caller, hardwareId: string | null = null): Promise<boolean> {
   if (user === null) return false;
   if (await deps.store.hasSignedInFrom(user.id, caller.ip)) return true;
@@ -150,11 +136,9 @@ export async function signedInFrom(deps: { store: UserStore }, user: UserRecord 
 /** What a password check uses: the throttle, the password work and the accounts. */
 export type PasswordCheckDeps = ThrottleDeps & Pick<Deps, 'hasher'> & { store: UserStore };
 
-/**
- * Username and password, with the same answer and the same work for an unknown user. `hardwareId`:
+/** Username and password, with the same answer and the same work for an unknown user. `hardwareId`:
  * the device the caller presents, which makes it familiar when registered to the user. The user
- * comes back with the check's turn still reserved (HeldSuccess, withTurn).
- */
+ * comes back with the check's turn still reserved (HeldSuccess, withTurn). */
 export async function verifyPassword(
   deps: PasswordCheckDeps,
   app: ApplicationRecord,

@@ -44,20 +44,16 @@ export interface ApplicationRecord {
   /** The files encryption key, sealed under the master key. */
   filesKeySealed: string;
   signing: ApplicationSigningKeys;
-  /**
-   * Changes whenever the application's variables, announcements or files change, whoever wrote
-   * them (the database bumps it): what the content cache compares. New applications start at 0.
-   */
+  /** Changes whenever the application's variables, announcements or files change, whoever wrote
+   * them (the database bumps it): what the content cache compares. New applications start at 0. */
   contentVersion: number;
   /** The same for the application's bans: what the ban memory compares (ban-memory.ts). */
   bansVersion: number;
   createdAt: Instant;
 }
 
-/**
- * What an offline license file grants (docs/signing.md, Offline license files), before the
- * signing module turns it into claims: the hardware id is kept here and only its digest is signed.
- */
+/** What an offline license file grants (docs/signing.md, Offline license files), before the
+ * signing module turns it into claims: the hardware id is kept here and only its digest is signed. */
 export interface LicenseFileGrant {
   id: string;
   applicationId: string;
@@ -78,11 +74,9 @@ export interface ResponseSigningKey {
   privateKeySealed: string;
 }
 
-/**
- * The keys of response and request signing (docs/api.md, Response signing). The current ones are null
+/** The keys of response and request signing (docs/api.md, Response signing). The current ones are null
  * only for an application made before response signing existed (or by an older instance during
- * an upgrade), until application/signing-keys.ts issues them.
- */
+ * an upgrade), until application/signing-keys.ts issues them. */
 export interface ApplicationSigningKeys {
   /** Signs every integration response of the application. */
   response: ResponseSigningKey | null;

@@ -8,10 +8,8 @@ import type { Caller } from './deps.js';
 import type { UserStore } from './ports/user-store.js';
 import type { ApplicationRecord, UserRecord } from './records.js';
 
-/**
- * The proof a verified user brings, asked only once a ban matched: their own registered devices
- * and redeemed licenses may be banned by propagation.
- */
+/** The proof a verified user brings, asked only once a ban matched: their own registered devices
+ * and redeemed licenses may be banned by propagation. */
 export function userProof(deps: { store: UserStore }, app: ApplicationRecord, user: UserRecord): () => Promise<BanProof> {
   return async () => {
     const [details, redeemedLicenseIds] = await Promise.all([deps.store.getUserDetails(app.id, user.id), deps.store.redeemedLicenseIds(app.id, user.id)]);
@@ -22,10 +20,8 @@ export function userProof(deps: { store: UserStore }, app: ApplicationRecord, us
 /** What the access re-check uses: the ban check, and the user's licenses and devices. */
 export type UserAccessDeps = BanGuardDeps & { store: UserStore };
 
-/**
- * Bans and the timeout, the part of the access re-check that also refuses a change to the account
- * itself (a password change), which needs no active membership.
- */
+/** Bans and the timeout, the part of the access re-check that also refuses a change to the account
+ * itself (a password change), which needs no active membership. */
 export async function assertNotBarred(deps: UserAccessDeps, app: ApplicationRecord, user: UserRecord, caller: Caller, actor: Actor, hardwareId: string | null): Promise<void> {
   // The user's redeemed licenses are matched with the user (RequestIdentifiers.userId).
   const ids = { ip: caller.ip, hardwareId, userId: user.id };
@@ -33,12 +29,9 @@ export async function assertNotBarred(deps: UserAccessDeps, app: ApplicationReco
   assertNotTimedOut(user.timeout, deps.clock.now());
 }
 
-/**
- * What every authenticated request re-checks, in order: bans (of the user, the address, the
- * device and every license the user redeemed), the user's timeout, and the membership. A ban or
- * timeout bites on the next request. The user is proven here, so propagation may reach the
- * address and the user's own registered devices and licenses.
- */
+/** What every authenticated request re-checks, in order: bans (user, address, device, redeemed
+ * licenses), timeout and membership, so a ban or timeout bites on the next request. The user is
+ * proven here, so propagation may reach their address, devices and licenses. */
 export async function assertUserAccess(...args: Parameters<typeof assertNotBarred>): Promise<void> {
   await assertNotBarred(...args);
   const [deps, , user] = args;

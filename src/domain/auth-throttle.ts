@@ -1,16 +1,9 @@
 import { DomainError } from './errors.js';
 import { type Instant, MINUTE_MS } from './time.js';
 
-/**
- * Failed credential checks are throttled per (account, network), per account and per
- * (application, client IP) (docs/choices.md, "Throttling"). Consecutive failures from one network
- * (networkBucket) lock the account for that network only, so a stranger's guesses cannot lock its
- * owner out elsewhere; a high hourly count of failures from every network locks it for callers
- * not familiar to it. Windowed counters count
- * an attempt as a failure before its password is verified and forgive it on success, so parallel
- * guesses cannot pass the limit. Per (account, address), checks in flight are counted beside
- * settled failures (see reserveAccountAttempt).
- */
+/** Limits on failed credential checks per (account, network), per account and per address. An
+ * attempt counts as a failure before its password is verified and is forgiven on success, so
+ * parallel guesses cannot pass a limit (docs/choices.md, "Throttling"). */
 export interface ThrottleLimits {
   /** Consecutive failures from one address that lock an account for that address. */
   lockoutThreshold: number;
@@ -52,12 +45,9 @@ export const IN_FLIGHT_LEASE_MS = 30_000;
 /** How long an (account, address) counter may sit untouched, unlocked and idle, before it is forgotten. */
 export const IDLE_COUNTER_RETENTION_MS = 24 * 60 * MINUTE_MS;
 
-/**
- * What a scheduled purge may delete at `now` without bounding anything it should not: windows
- * that have ended (the domain reads them as fresh already), and (account, address) counters that
- * are neither locked nor holding a live check and were last touched a retention period ago. The
- * counters of names that never existed therefore cannot accumulate (docs/choices.md, "Throttling").
- */
+/** What a scheduled purge may delete at `now`: ended windows, and (account, address) counters neither
+ * locked nor holding a live check and idle a retention period, so names that never existed leave
+ * nothing behind (docs/choices.md, "Throttling"). */
 export function throttlePurgeCutoffs(now: Instant): { ipWindowStartedBefore: Instant; accountWindowStartedBefore: Instant; idleSince: Instant } {
   return {
     ipWindowStartedBefore: now - IP_WINDOW_MS + 1,
@@ -82,12 +72,9 @@ function withLiveInFlight(c: AccountCounter, now: Instant): AccountCounter {
 
 export type AccountReservation = { kind: 'reserved'; next: AccountCounter } | { kind: 'busy' };
 
-/**
- * Reserves one credential check on an account. Refused while locked. A check may start only while
- * settled failures plus checks in flight stay under the threshold: parallel guesses can therefore
- * never verify more passwords than the threshold, while parallel correct logins merely wait their
- * turn ('busy') instead of being refused.
- */
+/** Reserves one check on an account, refused while locked. Settled failures plus checks in flight
+ * stay under the threshold, so parallel guesses cannot verify more passwords than it, while parallel
+ * correct logins wait their turn ('busy') instead of being refused. */
 export function reserveAccountAttempt(c: AccountCounter, threshold: number, now: Instant): AccountReservation {
   if (c.lockedUntil !== null && c.lockedUntil > now) {
     throw new DomainError('ACCOUNT_LOCKED', 'too many failed attempts; try again later', {
@@ -101,10 +88,8 @@ export function reserveAccountAttempt(c: AccountCounter, threshold: number, now:
 
 export type AttemptOutcome = 'success' | 'failure';
 
-/**
- * Settles a reserved check. A success forgives everything (the count, any lock and the growth of
- * later locks); the threshold-th consecutive failure starts a lock.
- */
+/** Settles a reserved check. A success forgives everything (the count, any lock and the growth of
+ * later locks); the threshold-th consecutive failure starts a lock. */
 export function settleAccountAttempt(c: AccountCounter, outcome: AttemptOutcome, threshold: number, now: Instant): AccountCounter {
   const current = withLiveInFlight(c, now);
   const inFlight = Math.max(0, current.inFlight - 1);
@@ -126,12 +111,9 @@ export function currentIpCounter(c: IpCounter | null, now: Instant): IpCounter {
   return currentWindow(c, IP_WINDOW_MS, now);
 }
 
-/**
- * Counts one attempt on the account from every address; refused once the hour's failures reach
- * the limit (locked everywhere until the window ends), except for a caller `familiar` to the
- * account (signed in from this address, or on a device registered to it): strangers' guesses
- * from many places must not lock its owner out where they are known. Its attempts still count.
- */
+/** Counts one attempt on the account from every address; past the hour's limit it is locked
+ * everywhere, except for a caller `familiar` to it, so strangers' guesses cannot lock its owner out
+ * where they are known. Familiar attempts still count. */
 export function reserveAccountWindow(c: AccountWindow | null, limit: number, now: Instant, familiar = false): AccountWindow {
   const current = currentWindow(c, ACCOUNT_WINDOW_MS, now);
   if (current.failures >= limit && !familiar) {
@@ -148,12 +130,9 @@ export function accountWindowAfterSuccess(c: AccountWindow | null, now: Instant)
   return { ...current, failures: Math.max(0, current.failures - 1) };
 }
 
-/**
- * Counts one attempt from the address; refused past the limit, except for an account that has
- * signed in from this address before (`familiar`): one attacker behind a shared address (NAT)
- * must not lock out everyone behind it. Its attempts still count, and its own (account, address)
- * lock still holds.
- */
+/** Counts one attempt from the address; refused past the limit, except for an account `familiar`
+ * with it, so one attacker behind a shared address (NAT) cannot lock out everyone behind it. Its
+ * attempts still count, and its own (account, address) lock still holds. */
 export function reserveIpAttempt(c: IpCounter | null, limit: number, now: Instant, familiar = false): IpCounter {
   const current = currentIpCounter(c, now);
   if (current.failures >= limit && !familiar) {

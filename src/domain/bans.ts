@@ -10,20 +10,14 @@ export interface RequestIdentifiers {
   hardwareId?: string | null;
   /** The license the request presented (by its code), if any. */
   licenseIds?: readonly string[];
-  /**
-   * The proven user. The licenses they redeemed count among the request's identifiers too: the
-   * store matches their bans by join (BanStore.findMatchingBans), so none are listed here.
-   */
+  /** The proven user. The licenses they redeemed count among the request's identifiers too: the
+   * store matches their bans by join (BanStore.findMatchingBans), so none are listed here. */
   userId?: string | null;
 }
 
-/**
- * What a request proved beyond its address (the address is the connection's own, so it needs no
- * proof). Users and licenses are among a request's identifiers only once proven (a verified
- * password, license code or live session); a claimed hardware id is banned by propagation only
- * when it is registered to the proven user, or anyone holding a banned identifier could ban other
- * people's devices by sending their ids beside it.
- */
+/** What a request proved beyond its address. A claimed hardware id is banned by propagation only
+ * when registered to the proven user, or anyone holding a banned identifier could ban other people's
+ * devices by sending their ids beside it (docs/choices.md, "Bans"). */
 export interface BanProof {
   registeredHardwareIds: readonly string[];
   /** The licenses the proven user redeemed: banned by propagation as the user's own identifiers. */
@@ -85,14 +79,9 @@ const HOUR_MS = 3_600_000;
 /** Whether a ban still holds at `now`: owner bans hold until deleted, propagated IP bans until they expire. */
 export const isBanLive = (ban: { expiresAt: Instant | null }, now: Instant) => ban.expiresAt === null || ban.expiresAt > now;
 
-/**
- * Decides a request against the live bans that match its identifiers. With propagation on, a
- * request refused for a banned user, license or hardware id bans the other identifiers it
- * carried and proved, each recording the ban it came from. Only bans an owner made propagate,
- * and never an IP ban: addresses are shared (NAT, carriers, VPNs, an untrusted proxy), so an
- * address never passes a ban on to a person, and a propagated ban stops where it landed, so one
- * owner ban cannot cascade through shared addresses to innocent users (docs/choices.md, "Bans").
- */
+/** Decides a request against the live bans matching its identifiers, banning the others it carried and proved when
+ * propagation is on. Only owners' bans of users, licenses and hardware ids propagate, and a propagated ban stops where it
+ * landed, so no ban cascades through shared addresses to innocent users (docs/choices.md, "Bans"). */
 export function decideBans(ids: RequestIdentifiers, matching: readonly MatchedBan[], policy: PropagationPolicy, now: Instant, proof: BanProof = unproven): BanDecision {
   const listed = identifierKeys(ids);
   // A license ban the store matched beside a proven user is of a license that user redeemed.
@@ -119,10 +108,8 @@ export function decideBans(ids: RequestIdentifiers, matching: readonly MatchedBa
   };
 }
 
-/**
- * Whether a new ban replaces the one stored for the same identifier: an expired ban is gone, and
- * an owner's ban takes over one that propagation made (becoming permanent and an origin itself).
- */
+/** Whether a new ban replaces the one stored for the same identifier: an expired ban is gone, and
+ * an owner's ban takes over one that propagation made (becoming permanent and an origin itself). */
 export function replacesStoredBan(stored: { expiresAt: Instant | null; propagatedFrom: string | null }, incoming: { propagatedFrom: string | null }, now: Instant): boolean {
   return !isBanLive(stored, now) || (stored.propagatedFrom !== null && incoming.propagatedFrom === null);
 }

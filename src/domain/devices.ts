@@ -7,12 +7,9 @@ export interface RegisteredDevice {
 
 export type DeviceAdmission = { kind: 'known'; deviceId: string } | { kind: 'register' };
 
-/**
- * Whether a device may be used: a known hardware id passes; a new one registers while the user's
- * machines stay within `allowed`. A machine is a registered device or a hardware id holding an
- * unexpired offline license file (`heldByFiles`), counted once: a file keeps its slot after a
- * reset or a removal until it lapses, and its own machine may register again meanwhile.
- */
+/** Whether a device may be used: a known hardware id passes; a new one registers while the user's
+ * machines (registered devices and holders of unexpired license files, `heldByFiles`, each counted
+ * once) stay within `allowed` (docs/api.md, "Offline license files"). */
 export function admitDevice(registered: readonly RegisteredDevice[], heldByFiles: readonly string[], hardwareId: string, allowed: number): DeviceAdmission {
   const known = registered.find((d) => d.hardwareId === hardwareId);
   if (known) return { kind: 'known', deviceId: known.id };

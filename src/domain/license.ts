@@ -30,10 +30,8 @@ export function formatLicenseCode(random: Uint8Array): string {
   return groups.join('-');
 }
 
-/**
- * The canonical form of a code as typed by a person: case-insensitive, dashes and spaces optional,
- * Crockford's look-alikes (I and L for 1, O for 0) accepted. Null when it cannot be a code.
- */
+/** The canonical form of a code as typed by a person: case-insensitive, dashes and spaces optional,
+ * Crockford's look-alikes (I and L for 1, O for 0) accepted. Null when it cannot be a code. */
 export function canonicalLicenseCode(input: string): string | null {
   if (input.length > 100) return null;
   const compact = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
@@ -61,12 +59,9 @@ export function licenseUse(l: LicenseState): LicenseUse {
   return 'usable';
 }
 
-/**
- * Where a license code is presented decides how a refusal reads: at sign-up it is a form field
- * (the refusal names the field); at activation and login it is a credential (a refused
- * credential). Unknown and used codes are told apart everywhere: codes carry over 100 random
- * bits, so telling them apart enumerates nothing. A banned license is BANNED either way.
- */
+/** Where a code is presented decides how a refusal reads: a form field at sign-up, a refused
+ * credential at activation and login. Unknown and used stay apart, as codes are too random to
+ * enumerate; a banned license is BANNED either way (docs/choices.md, "Licenses"). */
 export type Redemption = 'sign_up' | 'activation' | 'login';
 
 export function licenseRefusal(state: 'missing' | LicenseUse, redemption: Redemption): DomainError {
@@ -78,10 +73,8 @@ export function licenseRefusal(state: 'missing' | LicenseUse, redemption: Redemp
   return new DomainError('LICENSE_USED', 'this license has already been used', asCredential ? { refusedCredential: true } : {});
 }
 
-/**
- * Why a license code logs no one in: it is unknown, no one signed up with it yet, or a password
- * account redeemed it (used). Bans are decided later, once the account is known.
- */
+/** Why a license code logs no one in: it is unknown, no one signed up with it yet, or a password
+ * account redeemed it (used). Bans are decided later, once the account is known. */
 export function licenseLoginRefusal(l: LicenseState | null): DomainError {
   if (l === null) return licenseRefusal('missing', 'login');
   if (l.usedAt === null) {

@@ -1,10 +1,8 @@
 import { DomainError } from './errors.js';
 import { type Instant, MINUTE_MS } from './time.js';
 
-/**
- * A user's access. `activeUntil` is kept underneath a lifetime grant so that revoking lifetime
- * returns the membership to whatever time it still had.
- */
+/** A user's access. `activeUntil` is kept underneath a lifetime grant so that revoking lifetime
+ * returns the membership to whatever time it still had. */
 export interface Membership {
   activeUntil: Instant | null;
   isLifetime: boolean;

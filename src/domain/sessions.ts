@@ -12,10 +12,8 @@ export function isSessionLive(s: SessionState, now: Instant): boolean {
   return s.revokedAt === null && s.expiresAt > now;
 }
 
-/**
- * Plans a new login: the same device's older sessions are replaced, and the remaining live
- * sessions must leave room under the cap.
- */
+/** Plans a new login: the same device's older sessions are replaced, and the remaining live
+ * sessions must leave room under the cap. */
 export function planSession(existing: readonly SessionState[], hardwareId: string | null, cap: number, now: Instant): { replace: string[] } {
   const live = existing.filter((s) => isSessionLive(s, now));
   const replace = hardwareId === null ? [] : live.filter((s) => s.hardwareId === hardwareId).map((s) => s.id);
@@ -33,11 +31,9 @@ export function sessionRejection(s: SessionState | null, now: Instant): DomainEr
   return null;
 }
 
-/**
- * With legacy header authentication each (user, hardware id, address) in use holds an internal
+/** With legacy header authentication each (user, hardware id, address) in use holds an internal
  * session until this long after its last request; it counts against the simultaneous-session cap
- * like a token session (docs/choices.md, "Devices and sessions").
- */
+ * like a token session (docs/choices.md, "Devices and sessions"). */
 export const LEGACY_SESSION_HOLD_MS = 10_000;
 
 /** A legacy seat: the asserted hardware id and the address the request came from. */
@@ -46,22 +42,17 @@ export interface LegacySeat {
   address: string;
 }
 
-/**
- * Legacy credentials name no seat of their own: without device auth nothing but the address would
- * tell machines apart, and the hardware id is optional, so the session cap cannot hold. Refused.
- */
+/** Legacy credentials name no seat of their own: without device auth nothing but the address would
+ * tell machines apart, and the hardware id is optional, so the session cap cannot hold. Refused. */
 export function assertLegacySeatsEnforceable(deviceAuth: boolean): void {
   if (!deviceAuth) {
     throw new DomainError('LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'legacy header authentication cannot hold the session cap without device authentication; turn device_auth on or use session tokens');
   }
 }
 
-/**
- * A legacy request's seat. The hardware id is only asserted, so a seat is bound to the address too:
- * the live legacy session of the same (hardware id, address) is held on; otherwise a new one opens
- * under the cap. It replaces the same device's token sessions, as a login would, but never another
- * address's legacy seat: that is another machine presenting the same id, and it counts.
- */
+/** A legacy request's seat, bound to the address too since the hardware id is only asserted: held on
+ * for the same (hardware id, address), else opened under the cap, replacing that device's token
+ * sessions but never another address's seat (docs/choices.md, "Devices and sessions"). */
 export function planLegacyHold(
   existing: ReadonlyArray<SessionState & { legacy: boolean; address: string | null }>,
   seat: LegacySeat,

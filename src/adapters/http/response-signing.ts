@@ -1,7 +1,6 @@
-// Signed integration answers (docs/api.md, Response signing): every answer of an application with
-// response_signing on carries x-timestamp and x-signature, one entry per key that signs (the
-// current one, and the previous one during a rotation); downloads add x-content-sha256. The bytes
-// signed are built by src/signing/response-signature.ts, which clients use to verify.
+// Signed integration answers (docs/api.md, Response signing): x-timestamp and x-signature, one
+// entry per signing key (two during a rotation). The signed bytes come from
+// src/signing/response-signature.ts, which clients use to verify.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateApplication, matchKnownApplication } from '../../application/authenticate-application.js';
 import type { Deps } from '../../application/deps.js';
@@ -75,10 +74,8 @@ export function responseSigning(app: FastifyInstance, deps: Deps): ResponseSigni
     reply.header('x-signature', signatureHeader(entries));
   }
 
-  /**
-   * Signs an answer given before its route knew the application (a malformed body or x-nonce: the
-   * body is checked before the key), or for an application that still lacks keys.
-   */
+  /** Signs an answer given before its route knew the application (a malformed body or x-nonce: the
+   * body is checked before the key), or for an application that still lacks keys. */
   async function signLate(request: FastifyRequest, reply: FastifyReply, known: ApplicationRecord | undefined, payload: unknown): Promise<void> {
     const application = known ?? (await authenticate(request));
     if (application === null || !application.settings.responseSigning) return;

@@ -18,21 +18,17 @@ type ActivateLicenseDeps = PasswordCheckDeps & BanGuardDeps & Pick<Deps, 'clock'
 
 type ActivateBody = { code: string; username: string; password: string; hardware_id?: string };
 
-/**
- * Adds a license to an existing username-and-password account. The account is proven first; the
- * code is then a second throttled credential, redeemed once and atomically. After the password
- * work, one transaction settles the password's turn, takes and settles the code's, and redeems
- * (UserStore.redeemWithTurns); what it needs is read before it, its answer given after.
- */
+/** Adds a license to a username-and-password account: the account is proven first, then the code is
+ * a second throttled credential. One transaction settles both turns and redeems
+ * (UserStore.redeemWithTurns) (docs/choices.md, "Throttling"). */
 export async function activateLicense(deps: ActivateLicenseDeps, app: ApplicationRecord, body: ActivateBody, caller: Caller, actor: Actor): Promise<AdjustmentRecord> {
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
   const { found: user, turn } = await verifyPassword(deps, app, body.username, body.password, caller, actor, null);
   const acting = identified(actor, user.id);
   const digest = licenseDigest(deps, body.code);
-  // The code is a second credential with its own counter for the account presenting it: a user
-  // guessing codes locks only themselves, and a leaked code tried by many users locks none.
-  // Only the question "is this a license of the application" is throttled; bans, the device cap
-  // and single use are decided after it and are not guesses.
+  // The code has its own counter for the account presenting it, and only "is this a license of the
+  // application" is throttled: a user guessing codes locks only themselves, and a leaked code locks
+  // none (docs/choices.md, "Throttling").
   const codeKey = accountKeys.activation(user.usernameKey);
   // Read before the code's turn is taken, answered only after it: an error meanwhile settles the password's turn alone.
   const { license, refusal } = await withTurn(deps, turn, acting, async () => {

@@ -9,11 +9,9 @@ import type { ApplicationContent } from './content-cache.js';
 
 export interface AppContext {
   app: ApplicationRecord;
-  /**
-   * The variables and downloadable files the caller may see: the same arrays for every request
+  /** The variables and downloadable files the caller may see: the same arrays for every request
    * of one audience while the application's cached content stands, so that views may keep what
-   * they make of them (docs/performance-log.md, app_context).
-   */
+   * they make of them (docs/performance-log.md, app_context). */
   variables: readonly VariableRecord[];
   files: readonly FileRecord[];
   announcements: AnnouncementRecord[];

@@ -52,10 +52,8 @@ function checkSession(deps: LiveSessionDeps, app: ApplicationRecord, token: stri
   return session;
 }
 
-/**
- * The live session behind a token of this application. The signature turns away forged tokens
- * and tokens of other applications; the session row decides whether it still lives.
- */
+/** The live session behind a token of this application. The signature turns away forged tokens
+ * and tokens of other applications; the session row decides whether it still lives. */
 export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord, token: string): Promise<SessionRecord> {
   const claims = claimsOf(deps, app, token);
   return checkSession(deps, app, token, claims, await deps.store.findSession(claims.sessionId));
@@ -117,10 +115,8 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
   return user;
 }
 
-/**
- * The authenticated user of an integration request, or null when it carries no user credentials.
- * Credentials that are presented are always checked in full, even where anonymous access is allowed.
- */
+/** The authenticated user of an integration request, or null when it carries no user credentials.
+ * Credentials that are presented are always checked in full, even where anonymous access is allowed. */
 export async function authenticateUser(deps: AuthenticateUserDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller, actor: Actor): Promise<UserRecord | null> {
   if (p.bearer !== undefined) return userFromToken(deps, app, p.bearer, caller, actor);
   if (p.licenseCode !== undefined || p.username !== undefined || p.password !== undefined) {
@@ -129,10 +125,8 @@ export async function authenticateUser(deps: AuthenticateUserDeps, app: Applicat
   return null;
 }
 
-/**
- * The caller of a read endpoint (app_context, download): a user, or anonymous where the
- * application allows it. Anonymous callers still answer for their address's ban.
- */
+/** The caller of a read endpoint (app_context, download): a user, or anonymous where the
+ * application allows it. Anonymous callers still answer for their address's ban. */
 export async function authenticateReader(deps: ReaderDeps, app: ApplicationRecord, p: PresentedUser, caller: Caller, actor: Actor): Promise<UserRecord | null> {
   const user = await authenticateUser(deps, app, p, caller, actor);
   if (user !== null) return user;

@@ -20,12 +20,9 @@ export interface LoginBody {
 /** What a token login uses: either credential check, the access re-check, the token and its session. */
 type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> & { store: SessionStore & UserStore & EventStore };
 
-/**
- * Token login. Cheap refusals come first (disabled method, missing device), then the throttled
- * credential check, then bans (once the user is proven, so propagation may reach their account),
- * timeout and membership, and last the atomic device and session admission, which settles the
- * check's turn in its own transaction (withTurn).
- */
+/** Token login: cheap refusals first, then the throttled credential check, then bans (once the user
+ * is proven, so propagation may reach their account), timeout and membership, and last the atomic
+ * device and session admission, which settles the check's turn (withTurn). */
 export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);

@@ -52,13 +52,9 @@ export function firstDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareI
 /** What the sign-up limits use. */
 export type SignUpLimitDeps = Pick<Deps, 'clock' | 'signUpLimits'> & { store: ThrottleStore & EventStore };
 
-/**
- * Runs a sign-up under the address's sign-up limit and the application's own `sign_ups_per_hour`
- * when set (429 RATE_LIMITED with Retry-After once either is full): the sign-up is counted before
- * the work and given back if the work fails, so only successful sign-ups count and parallel ones
- * cannot pass a limit. The sign-up that fills the application's window records `sign_up.limited`,
- * so its owner learns of it from a webhook rather than from refused customers.
- */
+/** Runs a sign-up under the address's and the application's sign-up limits: counted before the work
+ * and given back if it fails, so parallel sign-ups cannot pass a limit. Filling the application's
+ * window records `sign_up.limited` (docs/choices.md, "Throttling"). */
 export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: ApplicationRecord, caller: Caller, work: () => Promise<T>, actor: Actor): Promise<T> {
   const slot = { applicationId: app.id, address: addressBucket(caller.ip), now: deps.clock.now() };
   const limits = { perAddress: deps.signUpLimits.perAddress, perApplication: app.settings.signUpsPerHour };

@@ -30,19 +30,13 @@ export interface IssuedFileInput {
 export type SessionAccess = { session: null; user: null } | { session: SessionRecord; user: UserRecord | null };
 
 export interface SessionStore {
-  /**
-   * ATOMIC: re-reads the user and refuses a login that a timeout (TIMED_OUT), a user ban (BANNED)
-   * or a membership change (MEMBERSHIP_INACTIVE) overtook while its password was being verified;
-   * admits the device (DEVICE_LIMIT_REACHED), replaces the same device's live sessions, checks
-   * the session cap (SESSION_LIMIT_REACHED), inserts the session and records the address.
-   */
+  /** ATOMIC: re-reads the user and refuses a login that a timeout (TIMED_OUT), a ban (BANNED) or a membership change
+   * (MEMBERSHIP_INACTIVE) overtook while its password was verified; admits the device (DEVICE_LIMIT_REACHED), replaces
+   * the same device's live sessions, checks the cap (SESSION_LIMIT_REACHED), inserts the session, records the address. */
   openSession(input: OpenSessionInput, actor: Actor): Promise<{ deviceRegistered: boolean }>;
-  /**
-   * The legacy per-request path's seat. One statement when the (user, hardware id, address)
-   * already holds a live legacy session: its hold is extended to `now + holdMs`. Otherwise ATOMIC:
-   * admits the device (DEVICE_LIMIT_REACHED) and opens a legacy session with planLegacyHold of the
-   * domain (SESSION_LIMIT_REACHED past the cap). Not counted as a login.
-   */
+  /** The legacy path's seat: one statement extends a live seat of the same (user, hardware id, address) to
+   * `now + holdMs`; otherwise ATOMIC, admits the device (DEVICE_LIMIT_REACHED) and opens one by planLegacyHold
+   * (SESSION_LIMIT_REACHED past the cap; docs/choices.md, "Devices and sessions"). Not counted as a login. */
   holdLegacySession(
     input: {
       applicationId: string;
@@ -58,13 +52,9 @@ export interface SessionStore {
     },
     actor: Actor,
   ): Promise<void>;
-  /**
-   * ATOMIC, for an offline license file: re-reads and locks the user, refuses as openSession does
-   * (TIMED_OUT, BANNED, MEMBERSHIP_INACTIVE) and admits the device against the user's cap
-   * (DEVICE_LIMIT_REACHED), as a login would; opens no session. Records the file (its machine then
-   * counts against the device cap until it expires) and its `license_file.issued` event. The user
-   * as read, whose membership the file then grants, and the file's expiry (licenseFileExpiry).
-   */
+  /** ATOMIC, for an offline license file: re-reads and locks the user, refuses and admits the device as openSession does,
+   * opens no session, and records the file (its machine holds a device slot until it expires) with its
+   * `license_file.issued` event. Returns the user as read, whose membership the file grants, and its expiry. */
   admitLicenseFileDevice(
     input: {
       applicationId: string;
@@ -77,17 +67,12 @@ export interface SessionStore {
     actor: Actor,
   ): Promise<{ user: UserRecord; expiresAt: Instant }>;
   findSession(id: string): Promise<SessionRecord | null>;
-  /**
-   * What token authentication reads, in one go: the session, and with it the application's user
-   * the token names. No session: nothing else is read (the token is refused on the session alone).
-   */
+  /** What token authentication reads, in one go: the session, and with it the application's user
+   * the token names. No session: nothing else is read (the token is refused on the session alone). */
   findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess>;
   revokeSession(id: string, now: Instant, actor: Actor): Promise<void>;
-  /**
-   * Deletes sessions that expired before `endedBefore` (revoked ones too, by their expiry: a
-   * session's expiry is its latest possible end); live ones and recent history stay. Returns how
-   * many it deleted. The overview's login counts do not depend on them (openSession counts each
-   * login per day as it opens it).
-   */
+  /** Deletes sessions that expired before `endedBefore` (revoked ones by their expiry, a session's
+   * latest possible end) and returns how many. The overview's login counts do not depend on them:
+   * openSession counts each login per day as it opens it. */
   purgeEndedSessions(endedBefore: Instant, batch?: number): Promise<number>;
 }

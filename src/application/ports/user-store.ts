@@ -50,23 +50,16 @@ export type RedemptionOutcome = { kind: 'refused'; error: unknown } | { kind: 'b
 export interface UserStore {
   /** ATOMIC: creates the user (and device). Throws USERNAME_TAKEN on a clash of usernameKey. */
   signUp(input: SignUpInput, actor: Actor): Promise<UserRecord>;
-  /**
-   * ATOMIC: redeems an unused, unbanned license of the application and creates its user with the
-   * license applied. Throws LICENSE_INVALID (no such license), LICENSE_USED or BANNED (license banned).
-   */
+  /** ATOMIC: redeems an unused, unbanned license of the application and creates its user with the
+   * license applied. Throws LICENSE_INVALID (no such license), LICENSE_USED or BANNED (license banned). */
   signUpWithLicense(input: SignUpWithLicenseInput, actor: Actor): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
-  /**
-   * ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
+  /** ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
    * LICENSE_INVALID (missing) or LICENSE_USED, as refused credentials, BANNED (license banned) or
-   * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either).
-   */
+   * DEVICE_LIMIT_REACHED; a refusal writes nothing (no device either). */
   activateLicense(input: ActivateLicenseInput, actor: Actor): Promise<AdjustmentRecord>;
-  /**
-   * ATOMIC: settles the password's turn, then takes the code's and settles it with the check's
-   * outcome (passwordThenCode of the domain). Where the code's turn is refused or busy only the
-   * password's is settled. Once both are settled, redeems `redemption` as activateLicense does;
-   * a refusal of it (as activateLicense's) is thrown after the turns are settled without it.
-   */
+  /** ATOMIC: settles the password's turn, then takes and settles the code's (passwordThenCode of the
+   * domain; only the password's when the code's is refused or busy), and redeems as activateLicense
+   * does, its refusal thrown after the turns are settled (docs/choices.md, "Throttling"). */
   redeemWithTurns(input: RedemptionWithTurns, actor: Actor): Promise<RedemptionOutcome>;
   /** The ids of every license the user redeemed (sign-up and activations): what a ban propagates to. */
   redeemedLicenseIds(applicationId: string, userId: string): Promise<string[]>;
@@ -86,10 +79,8 @@ export interface UserStore {
   deleteDevice(applicationId: string, userId: string, deviceId: string, now: Instant, actor: Actor): Promise<boolean>;
   /** Revokes every live session of the user; returns how many. */
   revokeUserSessions(applicationId: string, userId: string, now: Instant, actor: Actor): Promise<number>;
-  /**
-   * ATOMIC: applies one bulk change to each listed user of the application (others are ignored),
-   * writing an adjustment each. Returns how many users were adjusted.
-   */
+  /** ATOMIC: applies one bulk change to each listed user of the application (others are ignored),
+   * writing an adjustment each. Returns how many users were adjusted. */
   bulkAdjust(applicationId: string, userIds: string[], change: BulkChange, now: Instant, newId: () => string, actor: Actor): Promise<number>;
   recordIp(userId: string, ip: string, now: Instant): Promise<void>;
   /** Whether recordIp ever recorded this address for the user. */
@@ -97,16 +88,11 @@ export interface UserStore {
   /** Whether a device with this hardware id is registered to the user. */
   hasDevice(userId: string, hardwareId: string): Promise<boolean>;
   updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
-  /**
-   * ATOMIC: sets a new password (a change by the user or the owner) and revokes every live
-   * session of the user. False when the user is not the application's.
-   */
+  /** ATOMIC: sets a new password (a change by the user or the owner) and revokes every live
+   * session of the user. False when the user is not the application's. */
   replacePassword(applicationId: string, userId: string, passwordHash: string, now: Instant, actor: Actor): Promise<boolean>;
-  /**
-   * ATOMIC, under the user's row lock: refuses a reset inside the cooldown since the user's last
-   * one (RESET_COOLDOWN, planDeviceReset of the domain), else unregisters every device of the
-   * user, revokes their live sessions and records the reset. Returns when the next is allowed.
-   * USER_NOT_FOUND when the user is not the application's.
-   */
+  /** ATOMIC, under the user's row lock: RESET_COOLDOWN inside the cooldown (planDeviceReset), else
+   * unregisters every device, revokes live sessions and records the reset. Returns when the next is
+   * allowed; USER_NOT_FOUND when the user is not the application's. */
   resetDevices(input: { applicationId: string; userId: string; cooldownHours: number; now: Instant }, actor: Actor): Promise<{ nextResetAt: Instant }>;
 }

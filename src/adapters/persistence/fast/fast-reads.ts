@@ -15,12 +15,9 @@ export interface FastReads {
   binary(column: Column): SQL;
   /** Prepares a hot read once (hot-reads.ts): `query` must select exactly `fields`, in order. */
   prepare<Row>(fields: Record<string, Column>, query: BuiltSelect<Row>): (values: ReadValues) => Promise<Row[]>;
-  /**
-   * A hot read that many requests may share: `build(requests)` selects `requests.tag`,
-   * `requests.versions` and then exactly `fields`, from `requests.source` joined on
-   * `requests.key(name)` for each of `keys`. PostgreSQL answers the calls of one event-loop turn
-   * with one statement (request-batch.ts); SQLite runs one statement a call.
-   */
+  /** A hot read many requests may share: one statement per event-loop turn on PostgreSQL (request-batch.ts), one a call on
+   * SQLite. `build(requests)` selects `requests.tag`, `requests.versions` and then exactly `fields`, from
+   * `requests.source` joined on `requests.key(name)` for each of `keys`. */
   prepareForRequests<Row>(
     fields: Record<string, Column>,
     keys: readonly string[],
@@ -46,12 +43,9 @@ export const matchedBanFields = (bans: Tables['bans']) => ({
   expiresAt: bans.expiresAt,
 });
 
-/**
- * The select behind matchingBans: `keys` selects the (type, value) rows in each database's way,
- * and the licenses redeemed by the placeholder `holderId` are added to them (held-licenses.ts).
- * Expired bans are in the answer and liveMatches drops them: without the time in it, the answer
- * stays the same until the bans change, so SQLite can remember it (unchanged-reads.ts).
- */
+/** The select behind matchingBans, with the licenses `holderId` redeemed joined in (held-licenses.ts).
+ * Expired bans stay in the answer for liveMatches to drop: without the time, the answer holds until
+ * the bans change, so SQLite can remember it (unchanged-reads.ts). */
 export function bansAmong(db: Db, { bans, licenses }: Pick<Tables, 'bans' | 'licenses'>, keys: SQL) {
   const applicationId = sql.placeholder('applicationId');
   const held = heldLicenseKeys(licenses, applicationId, sql.placeholder('holderId'));

@@ -1,7 +1,6 @@
-// The reads every integration request makes (app_context, downloads, logins, legacy per-request
-// credentials): built once from the tables, prepared once by the dialect, run without drizzle's
-// per-call building (each dialect's prepared reads say why that matters). Each is an indexed
-// lookup (the index is named beside it), so it stays flat as users and licenses grow.
+// The reads every integration request makes, built once and prepared once by the dialect, without
+// drizzle's per-call building (docs/architecture.md, "The fast path"). Each is an indexed lookup
+// (its index named beside it), so it stays flat as users and licenses grow.
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { accessReads } from './access-reads.js';

@@ -1,13 +1,6 @@
-// The bans among a request's identifiers, for every authenticated request.
-//
-// The keys are matched as row values, `(type, value) IN (VALUES (?, ?), ...)`: SQLite then probes
-// bans_app_type_value_uq on all three columns for each key (EXPLAIN QUERY PLAN: SEARCH bans USING
-// COVERING INDEX bans_app_type_value_uq (application_id=? AND type=? AND value=?)), where an OR of
-// (type = ? AND value = ?) terms only used the application_id prefix and read every ban of the
-// application. The key count varies, so one statement is prepared per padded size, 1, 2, 4, ...
-// 256, and kept: the padding repeats the last key, which changes nothing for IN. A user's licenses
-// are not keys: the statement joins them in (held-licenses.ts). The answers are remembered while the file is unchanged, as the other hot reads'
-// are (unchanged-reads.ts): a request's keys are the same from one request to the next.
+// The bans among a request's identifiers, matched as row values so SQLite probes the whole unique
+// index for each key, one statement prepared per padded key count (docs/architecture.md, "Ban
+// matching on SQLite"). Answers are remembered while the file is unchanged (unchanged-reads.ts).
 import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../dialect.js';

@@ -1,19 +1,6 @@
-// Counters changed optimistically: read without locks, decide with the domain, then write each
-// row only if it still holds what was read (compare-and-set), all rows or none, in one transaction; when
-// any row changed meanwhile, nothing is written and the whole step runs again on fresh values.
-//
-// Why not lock the rows (SELECT ... FOR UPDATE): every login from one address counts on that
-// address's row, and a lock held across the transaction's round trips made those logins queue
-// behind each other on PostgreSQL (docs/choices.md, "Throttle counters"). Here a row is locked
-// only from its write to the commit of the step's short transaction, never while deciding.
-//
-// The decision is a pure function of the values compared, so a row that changed and changed back
-// (A, B, A) is decided exactly as it would be after those changes: nothing is lost.
-//
-// Within one process, steps on the same rows take turns (serialLanes): all logins from one
-// address count on that address's row, and run together they would read the same values and all
-// but one lose, fail a statement and run again, round after round (docs/performance-log.md,
-// "figures from comments"). Across processes compare-and-set still decides.
+// Counters changed by compare-and-set: read without locks, decide with the domain, write every row
+// only if it still holds what was read (all or none), else run the step again; steps on the same
+// rows take turns within a process (docs/choices.md, "Throttle counters").
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Dialect } from '../dialect.js';
@@ -34,16 +21,12 @@ export interface CounterWrite {
 /** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
 export type Decision<T> = { answer: T; writes: CounterWrite[] };
 
-/**
- * Runs again this often at most while other writers keep changing the rows. Each loss is another
- * writer's win, so the rounds only run out on a fault (a value that never compares equal).
- */
+/** Runs again this often at most while other writers keep changing the rows. Each loss is another
+ * writer's win, so the rounds only run out on a fault (a value that never compares equal). */
 const MAX_ROUNDS = 1_000;
 
-/**
- * After a loss, a short wait, growing and jittered: many writers of one row (fifty parallel
- * logins of one account) would otherwise read and collide again together, round after round.
- */
+/** After a loss, a short wait, growing and jittered: many writers of one row (fifty parallel
+ * logins of one account) would otherwise read and collide again together, round after round. */
 const backoff = (round: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** round, 32)));
 
 function column(table: PgTable, name: string): PgColumn {
@@ -78,10 +61,8 @@ async function swap(tx: Db, w: CounterWrite): Promise<boolean> {
 /** Thrown inside apply's transaction to roll it back when a write applied to no row. */
 class NotApplied extends Error {}
 
-/**
- * Runs `writes` in one transaction, all or none: each returns the rows it changed, and when any
- * changed none, everything is rolled back. Whether they applied.
- */
+/** Runs `writes` in one transaction, all or none: each returns the rows it changed, and when any
+ * changed none, everything is rolled back. Whether they applied. */
 export async function allOrNone(d: Pick<Dialect, 'transaction'>, writes: (tx: Db) => Array<Promise<boolean>>): Promise<boolean> {
   try {
     return await d.transaction(async (tx) => {
@@ -95,10 +76,8 @@ export async function allOrNone(d: Pick<Dialect, 'transaction'>, writes: (tx: Db
   }
 }
 
-/**
- * Runs work keyed alike one piece at a time, in call order; different keys run side by side. A
- * piece that fails does not hold up the next. Keys are dropped once their last piece is done.
- */
+/** Runs work keyed alike one piece at a time, in call order; different keys run side by side. A
+ * piece that fails does not hold up the next. Keys are dropped once their last piece is done. */
 export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
   const tails = new Map<string, Promise<void>>();
   return (key, work) => {
@@ -113,10 +92,8 @@ export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promi
   };
 }
 
-/**
- * Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
- * the decision's rows if none changed since the read; otherwise starts over.
- */
+/** Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
+ * the decision's rows if none changed since the read; otherwise starts over. */
 export async function swapCounters<R, T>(d: Pick<Dialect, 'transaction'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const decision = decide(await read());
@@ -134,10 +111,8 @@ export class CountersMoved extends Error {
   }
 }
 
-/**
- * Writes `writes` inside a transaction that does other work too (a session opened with the turn
- * that let it through): throws CountersMoved, rolling all of it back, when any row moved.
- */
+/** Writes `writes` inside a transaction that does other work too (a session opened with the turn
+ * that let it through): throws CountersMoved, rolling all of it back, when any row moved. */
 export async function swapWithin(tx: Db, writes: CounterWrite[]): Promise<void> {
   if ((await Promise.all(writes.map((w) => swap(tx, w)))).includes(false)) throw new CountersMoved();
 }

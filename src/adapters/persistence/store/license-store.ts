@@ -30,10 +30,8 @@ async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDiges
   return firstRow(d, query, lock);
 }
 
-/**
- * Marks a license used. The row lock already excludes other redemptions; the conditions on the
- * UPDATE keep the single use even without it.
- */
+/** Marks a license used. The row lock already excludes other redemptions; the conditions on the
+ * UPDATE keep the single use even without it. */
 async function markUsed(d: Dialect, tx: Db, licenseId: string, userId: string, now: Instant): Promise<boolean> {
   const { licenses } = d.t;
   const marked = await tx

@@ -74,11 +74,9 @@ export function lookups(d: Dialect) {
         .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)))
         .then((rows) => first(rows, (row) => ({ ...row }))),
     redeemedLicenseIds,
-    /**
-     * bans_app_type_value_uq, probed once a key: the keys as row values, `(type, value) IN
+    /** bans_app_type_value_uq, probed once a key: the keys as row values, `(type, value) IN
      * (VALUES ...)`, which both databases match on the whole index (an OR of terms would not).
-     * A user key adds the user's redeemed licenses as keys, by licenses_used_by_idx.
-     */
+     * A user key adds the user's redeemed licenses as keys, by licenses_used_by_idx. */
     async findMatchingBans(applicationId: string, keys: readonly BanKey[], now: number): Promise<MatchedBan[]> {
       if (keys.length === 0) return [];
       const pairs = sql.join(

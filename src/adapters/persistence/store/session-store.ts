@@ -17,10 +17,8 @@ import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
-  /**
-   * The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
-   * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones.
-   */
+  /** The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
+   * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
   const liveFields = {
     id: sessions.id,
     hardwareId: sessions.hardwareId,
@@ -38,10 +36,9 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async openSession({ session, device, cap, now, ip, turn }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
-          // The password was verified outside this transaction; a timeout, ban or lost membership
-          // that landed meanwhile must still refuse the login. The user's row is locked first; its
-          // ban, devices and live sessions are read right behind the lock, in the same round trip
-          // (a connection runs its statements in order, so they read after the lock is granted).
+          // The password was verified outside this transaction: a timeout, ban or lost membership
+          // that landed meanwhile must still refuse. The ban, devices and sessions are read in the
+          // lock's round trip (a connection runs its statements in order, after the lock).
           const { applicationId, userId } = session;
           const [locked, banned, known, current] = await Promise.all([
             findUser(d, tx, applicationId, userId, true),

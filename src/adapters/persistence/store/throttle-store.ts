@@ -1,7 +1,6 @@
-// Credential-check throttling. Each reservation or settlement reads its counter rows, decides
-// with the domain and writes them back only if none changed meanwhile (counter-swap.ts), so
-// parallel guesses (in any instance or process) are counted one after another and cannot pass the
-// limits, and no row stays locked while the decision is made.
+// Credential-check throttling. Each step writes its counter rows back only if none changed
+// meanwhile (counter-swap.ts), so parallel guesses in any process cannot pass the limits and no row
+// stays locked while the domain decides (docs/choices.md, "Throttle counters").
 import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AuthAttempt, SucceededTurn, ThrottleStore } from '../../../application/ports/throttle-store.js';
 import { type AccountCounter, type AccountWindow, type WindowCounter, freshAccountCounter, type IpCounter, throttlePurgeCutoffs } from '../../../domain/auth-throttle.js';
@@ -83,11 +82,9 @@ function counterRows(d: Dialect) {
   return { read, writesOf };
 }
 
-/**
- * The counters of (account, address) as stored. Not on the ThrottleStore
+/** The counters of (account, address) as stored. Not on the ThrottleStore
  * port: nothing in production lists throttle state, which shows only in the port's refusals. The
- * tests read it here, over the dialect the store under test was opened with, to check exact counts.
- */
+ * tests read it here, over the dialect the store under test was opened with, to check exact counts. */
 export async function readThrottleCounters(d: Dialect, applicationId: string, accountKey: string, ip: string): Promise<ThrottleCounters> {
   const stored = await counterRows(d).read(applicationId, accountKey, ip);
   return { account: stored.pair ?? freshAccountCounter, everywhere: stored.window, ip: stored.ip };
@@ -96,10 +93,8 @@ export async function readThrottleCounters(d: Dialect, applicationId: string, ac
 /** The lanes of the steps on each address's counter row, one set per dialect (one store) in this process. */
 const addressLanes = new WeakMap<Dialect, ReturnType<typeof serialLanes>>();
 
-/**
- * Runs `work`, a step on the counter row of `attempt`'s address (a transaction that settles a
- * turn included), after the steps on that row queued before it in this process (counter-swap.ts).
- */
+/** Runs `work`, a step on the counter row of `attempt`'s address (a transaction that settles a
+ * turn included), after the steps on that row queued before it in this process (counter-swap.ts). */
 export function inAddressLane<T>(d: Dialect, attempt: Pick<AuthAttempt, 'applicationId' | 'ip'>, work: () => Promise<T>): Promise<T> {
   let lanes = addressLanes.get(d);
   if (lanes === undefined) {
@@ -109,10 +104,8 @@ export function inAddressLane<T>(d: Dialect, attempt: Pick<AuthAttempt, 'applica
   return lanes(`address\n${attempt.applicationId}\n${attempt.ip}`, work);
 }
 
-/**
- * A redemption's two turns inside `tx` (passwordThenCode of the domain), written with it: throws
- * CountersMoved as settleSucceededTurn does. Both attempts count on one address counter.
- */
+/** A redemption's two turns inside `tx` (passwordThenCode of the domain), written with it: throws
+ * CountersMoved as settleSucceededTurn does. Both attempts count on one address counter. */
 export async function passwordThenCodeWithin(d: Dialect, tx: Db, { attempt, limits }: SucceededTurn, code: { attempt: AuthAttempt; found: boolean }): Promise<RedemptionTurns> {
   const rows = counterRows(d);
   const [password, codeOwn] = await Promise.all([
@@ -127,11 +120,9 @@ export async function passwordThenCodeWithin(d: Dialect, tx: Db, { attempt, limi
   return turns;
 }
 
-/**
- * Settles a turn that succeeded inside `tx`, the transaction of the write it let through, so
+/** Settles a turn that succeeded inside `tx`, the transaction of the write it let through, so
  * both commit together (ThrottleStore's SucceededTurn). Throws CountersMoved when a counter
- * changed since it was read: the caller runs its transaction again (retryingWhileMoved).
- */
+ * changed since it was read: the caller runs its transaction again (retryingWhileMoved). */
 export async function settleSucceededTurn(d: Dialect, tx: Db, { attempt, limits }: SucceededTurn): Promise<void> {
   const rows = counterRows(d);
   const c = await rows.read(attempt.applicationId, attempt.accountKey, attempt.ip, tx);
@@ -152,11 +143,9 @@ export function throttleStore(d: Dialect): ThrottleStore {
       .from(signUpCounters)
       .where(and(eq(signUpCounters.applicationId, applicationId), eq(signUpCounters.scope, scope)));
 
-  /**
-   * Decides the sign-up windows of the address and (when it is limited) of the application
+  /** Decides the sign-up windows of the address and (when it is limited) of the application
    * together; `decide` may throw to refuse, before anything is written. Returns when the
-   * application's window ends if this change filled it, else null.
-   */
+   * application's window ends if this change filled it, else null. */
   async function changeSignUps(
     applicationId: string,
     address: string,

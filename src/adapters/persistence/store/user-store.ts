@@ -69,12 +69,9 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       });
     },
     async searchUsers(applicationId, query, page) {
-      // Match against the stored case-folded key with the same folding the domain uses, so
-      // non-ASCII letters compare case-insensitively whatever the database's collation. LIKE with
-      // an explicit ESCAPE is the substring test both databases share (SQLite has no strpos,
-      // PostgreSQL no instr); the needle's wildcards are escaped so it matches literally. LIKE's
-      // own case rules do not matter: PostgreSQL's is case-sensitive, SQLite's folds ASCII only,
-      // and both sides are already folded by usernameKey().
+      // Both sides are folded by usernameKey(), so non-ASCII letters compare case-insensitively
+      // whatever the collation; LIKE with ESCAPE is the substring test both databases share
+      // (docs/architecture.md, "Username search").
       const needle = usernameKey(query);
       const contains = needle === '' ? undefined : sql`${users.usernameKey} like ${`%${likeLiteral(needle)}%`} escape '\\'`;
       const rows = await db

@@ -21,12 +21,9 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
   }
 }
 
-/**
- * The user of the application. With `lock`, the row is locked until the transaction ends
- * (PostgreSQL: FOR UPDATE; SQLite's transaction already holds the whole database): every
- * read-decide-write about one user (its devices, sessions, membership) takes this lock first, so
- * such transactions on one user run one after another, in any process.
- */
+/** The user of the application. With `lock`, locked until the transaction ends, so every
+ * read-decide-write about one user runs after the others, in any process (docs/architecture.md,
+ * "The user's lock"). */
 export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
   const { users } = d.t;
   const query = tx
@@ -43,10 +40,8 @@ export async function lockUser(d: Dialect, tx: Db, userId: string): Promise<void
   await d.locked(tx.select({ id: users.id }).from(users).where(eq(users.id, userId)));
 }
 
-/**
- * Revokes the live (unrevoked, unexpired) sessions matching `where`; returns how many. Expired
- * ones are left alone: they are already unusable and keep their history.
- */
+/** Revokes the live (unrevoked, unexpired) sessions matching `where`; returns how many. Expired
+ * ones are left alone: they are already unusable and keep their history. */
 export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefined, now: Instant): Promise<number> {
   const { sessions } = d.t;
   const revoked = await tx
@@ -57,10 +52,8 @@ export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefi
   return revoked.length;
 }
 
-/**
- * Records an address a user signed in from (UserStore.recordIp), in `tx`: the user's last address
- * first, which locks its row, then the address, only if the user is still there.
- */
+/** Records an address a user signed in from (UserStore.recordIp), in `tx`: the user's last address
+ * first, which locks its row, then the address, only if the user is still there. */
 export async function recordAddress(d: Dialect, tx: Db, userId: string, ip: string, now: Instant): Promise<void> {
   const { userIps, users } = d.t;
   const updated = await tx.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id });
@@ -90,11 +83,9 @@ export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instan
   return { registered, heldByFiles: files.flatMap((f) => (f.hardwareId === null ? [] : [f.hardwareId])) };
 }
 
-/**
- * Admits a hardware id for a user, registering it when new; true when it registered. The caller
+/** Admits a hardware id for a user, registering it when new; true when it registered. The caller
  * holds the user's row lock, so the machines counted here cannot change before the insert. A caller
- * that read them already (`machines`, after taking the lock) passes them in.
- */
+ * that read them already (`machines`, after taking the lock) passes them in. */
 export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant, machines?: UserMachines): Promise<boolean> {
   const { devices } = d.t;
   const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, userId, now));
@@ -114,11 +105,9 @@ export async function userBanned(d: Dialect, tx: Db, applicationId: string, user
   return rows.length > 0;
 }
 
-/**
- * Applies the domain's timeout, ban and membership rules to the user as read under its row lock
+/** Applies the domain's timeout, ban and membership rules to the user as read under its row lock
  * (findUser with `lock`), and whether it is banned, read after the lock was granted (a read that
- * ran before could miss what the lock's holder commits); the user.
- */
+ * ran before could miss what the lock's holder commits); the user. */
 export function admitted(user: UserRecord | null, banned: boolean, now: Instant): UserRecord {
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
   if (banned) throw bannedError();
