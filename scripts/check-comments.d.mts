@@ -13,4 +13,4 @@ export interface LongComment {
   lines: number;
 }
 export function longComments(text: string, fileName?: string): LongComment[];
-export function checkLength(dir: string, pending: string[], root?: string): { long: Array<LongComment & { file: string }>; trimmed: string[] };
+export function checkLength(dir: string, root?: string): Array<LongComment & { file: string }>;

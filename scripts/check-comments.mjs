@@ -122,27 +122,19 @@ export function checkTree(dir, root = process.cwd()) {
   return sourceFiles(dir).flatMap((file) => checkSource(readFileSync(file, 'utf8'), file).map((finding) => ({ file: relative(root, file), ...finding })));
 }
 
-/**
- * Long comment blocks of every source file under `dir` that is not in `pending` (files written
- * before the three-line rule, trimmed as they are touched), and the pending files with none left.
- */
-export function checkLength(dir, pending, root = process.cwd()) {
-  const files = sourceFiles(dir).map((file) => [relative(root, file).split(sep).join('/'), file]);
-  const long = files.flatMap(([name, file]) => longComments(readFileSync(file, 'utf8'), file).map((block) => ({ file: name, ...block })));
-  const stillLong = new Set(long.map((block) => block.file));
-  return { long: long.filter((block) => !pending.includes(block.file)), trimmed: pending.filter((file) => !stillLong.has(file)) };
+/** The comment blocks longer than three lines of every source file under `dir`. */
+export function checkLength(dir, root = process.cwd()) {
+  return sourceFiles(dir).flatMap((file) => longComments(readFileSync(file, 'utf8'), file).map((block) => ({ file: relative(root, file).split(sep).join('/'), ...block })));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(fileURLToPath(import.meta.url), '..', '..');
   const findings = checkTree(join(root, 'src'), root);
   for (const f of findings) console.log(`${f.file}:${f.line}: ${f.rule}: ${f.text}`);
-  const pending = JSON.parse(readFileSync(join(root, 'scripts', 'long-comments-pending.json'), 'utf8'));
-  const { long, trimmed } = checkLength(join(root, 'src'), pending, root);
+  const long = checkLength(join(root, 'src'), root);
   for (const b of long) console.log(`${b.file}:${b.line}: a comment of ${b.lines} lines (at most 3; more goes to docs/)`);
-  for (const file of trimmed) console.log(`${file}: has no long comment left; remove it from scripts/long-comments-pending.json`);
   if (findings.length > 0) console.error(`${findings.length} comment lines carry figures or machines; move them to docs/performance-log.md`);
-  if (long.length > 0 || trimmed.length > 0) console.error(`${long.length} comments longer than three lines, ${trimmed.length} files to strike from the pending list`);
-  if (findings.length > 0 || long.length > 0 || trimmed.length > 0) process.exit(1);
-  console.log(`check-comments: no figures or machines in src comments; comments of at most three lines outside ${pending.length} pending files`);
+  if (long.length > 0) console.error(`${long.length} comments longer than three lines`);
+  if (findings.length > 0 || long.length > 0) process.exit(1);
+  console.log('check-comments: no figures or machines in src comments, and none longer than three lines');
 }

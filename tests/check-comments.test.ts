@@ -2,7 +2,6 @@
 // description (scripts/check-comments.mjs; docs/testing.md, "Comments").
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { checkLength, checkSource, checkTree, commentLines, longComments } from '../scripts/check-comments.mjs';
 import { repoRoot } from './support/server-process.js';
 
@@ -74,9 +73,8 @@ describe('check-comments', () => {
     expect(longComments('// one\n// two\nexport const a = 1;\n// three\n// four\nexport const b = 2;\n')).toEqual([]);
   });
 
-  it('src passes: no figures, and no long comment outside the pending files', () => {
+  it('src passes: no figures, and no comment longer than three lines', () => {
     expect(checkTree(join(repoRoot, 'src'), repoRoot)).toEqual([]);
-    const pending = JSON.parse(readFileSync(join(repoRoot, 'scripts', 'long-comments-pending.json'), 'utf8')) as string[];
-    expect(checkLength(join(repoRoot, 'src'), pending, repoRoot)).toEqual({ long: [], trimmed: [] });
+    expect(checkLength(join(repoRoot, 'src'), repoRoot)).toEqual([]);
   });
 });
