@@ -91,7 +91,11 @@ async function heldCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () 
  * verify more passwords than the threshold allows, while parallel correct logins only queue. */
 export async function throttledCheck<T>(deps: ThrottleDeps, claimed: AuthAttempt, check: () => Promise<T | null>, actor: Actor, familiar?: () => Promise<boolean>): Promise<T | null> {
   const held = await heldCheck(deps, claimed, check, actor, familiar);
-  if (held === null) return null;
+  return held === null ? null : settled(deps, held, actor);
+}
+
+/** What a held check found, its turn settled as the success it was. */
+async function settled<T>(deps: ThrottleDeps, held: HeldSuccess<T>, actor: Actor): Promise<T> {
   await settleTurn(deps, held.turn, 'success', actor);
   return held.found;
 }
@@ -184,9 +188,7 @@ export async function checkPassword(
   actor: Actor,
   hardwareId: string | null = null,
 ): Promise<UserRecord> {
-  const held = await verifyPassword(deps, app, username, password, caller, actor, hardwareId);
-  await settleTurn(deps, held.turn, 'success', actor);
-  return held.found;
+  return settled(deps, await verifyPassword(deps, app, username, password, caller, actor, hardwareId), actor);
 }
 
 export function licenseDigest(deps: Pick<Deps, 'secrets'>, code: string): string | null {
@@ -230,9 +232,7 @@ export async function checkLicenseLogin(
   actor: Actor,
   hardwareId: string | null = null,
 ): Promise<{ user: UserRecord; license: LicenseRecord }> {
-  const held = await verifyLicenseLogin(deps, app, code, caller, actor, hardwareId);
-  await settleTurn(deps, held.turn, 'success', actor);
-  return held.found;
+  return settled(deps, await verifyLicenseLogin(deps, app, code, caller, actor, hardwareId), actor);
 }
 
 /** The credentials a login (and a device reset) presents: a password, or a license-code user's code. */
@@ -262,7 +262,5 @@ export async function checkCredentials(
   actor: Actor,
   hardwareId: string | null = null,
 ): Promise<UserRecord> {
-  const held = await verifyCredentials(deps, app, credentials, caller, actor, hardwareId);
-  await settleTurn(deps, held.turn, 'success', actor);
-  return held.found;
+  return settled(deps, await verifyCredentials(deps, app, credentials, caller, actor, hardwareId), actor);
 }

@@ -83,16 +83,14 @@ const renderers: Record<string, Renderer> = {
   'webhook.secret_rotated': (f: WebhookChangedFacts) => webhookData(f),
 };
 
+/** The fields of an endpoint an update may change. */
+const editable = ({ url, events, description, enabled }: ReturnType<typeof webhookEndpointJson>) => ({ url, events, description, enabled });
+
 /** The endpoint as the console shows it; an update's changes name the fields it changed. */
 function webhookData(f: WebhookChangedFacts): { data: Data; changes?: Changes } {
   const now = webhookEndpointJson(f.webhook);
   if (f.before === undefined) return { data: { webhook: now } };
-  const was = webhookEndpointJson(f.before);
-  const changes: Changes = {};
-  for (const field of ['url', 'events', 'description', 'enabled'] as const) {
-    if (JSON.stringify(was[field]) !== JSON.stringify(now[field])) changes[field] = [was[field], now[field]];
-  }
-  return { data: { webhook: now }, changes };
+  return { data: { webhook: now }, changes: diff(editable(webhookEndpointJson(f.before)), editable(now)) };
 }
 
 /** The wire `data` and `changes` of a stored event; a row stored rendered (before facts) is shown as stored. */
