@@ -4,15 +4,18 @@
 import Database from 'better-sqlite3';
 
 export interface DatabaseWork {
-  /** Statements run, transaction control (BEGIN, COMMIT, ROLLBACK) left out. */
+  /** Statements run, transaction control (BEGIN, COMMIT, ROLLBACK) and version probes left out. */
   statements: number;
+  /** SQLite's `PRAGMA data_version` probes of the fast path (asked once an event-loop turn, so
+   * their number follows the request's turns, not its work; fast/unchanged-reads.ts). */
+  probes: number;
   /** Statements that insert, update or delete. */
   writes: number;
   /** Committed transactions that wrote, and writes made outside a transaction. */
   writeTransactions: number;
 }
 
-const zero = (): DatabaseWork => ({ statements: 0, writes: 0, writeTransactions: 0 });
+const zero = (): DatabaseWork => ({ statements: 0, probes: 0, writes: 0, writeTransactions: 0 });
 let counting: DatabaseWork | null = null;
 
 /** The work done while `run` runs (only one count at a time). */
@@ -47,6 +50,10 @@ function seen(connection: unknown, text: string, writes: boolean): void {
   }
   if (writes && open.has(connection)) open.set(connection, true);
   if (counting === null) return;
+  if (/^\s*pragma\s+data_version\b/i.test(text)) {
+    counting.probes += 1;
+    return;
+  }
   counting.statements += 1;
   if (!writes) return;
   counting.writes += 1;
