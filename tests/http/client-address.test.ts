@@ -30,8 +30,8 @@ it('behind a configured proxy, the forwarded client address is the one checked a
 });
 
 it('one connection from a trusted proxy carrying several clients: each request is checked as its own address', async () => {
-  // The parsed address is kept per connection (request-parts.ts); a proxy reuses its connection
-  // for many clients, so what is kept must follow the forwarded address of each request.
+  // A proxy reuses its connection for many clients: the address is each request's own
+  // (request-parts.ts parses it once per request), never the connection's.
   t = await startTestApp({ trustProxy: ['127.0.0.1'] });
   const app = await createApplication(t, { anonymous_access: true });
   await ban(t, app, 'ip', '10.50.0.1');

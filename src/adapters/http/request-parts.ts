@@ -25,26 +25,17 @@ export function bearer(request: FastifyRequest): string | undefined {
  * behind a trusted proxy the forwarded one, which may carry a port (`[2001:db8::1]:443`) as some
  * proxies write it. Anything not an address is refused, so it never becomes a ban or throttle. */
 export function callerOf(request: FastifyRequest): Caller {
-  const raw = request.ip ?? '';
-  // Asked several times a request (the request's actor, request signing, the route), and a
-  // connection's requests mostly come from one address: parsed once per connection and address.
-  const socket = request.raw.socket as object | null | undefined;
-  if (socket == null) return parseCaller(raw);
-  const known = callers.get(socket);
-  if (known !== undefined && known.raw === raw) return known.caller;
-  const caller = parseCaller(raw);
-  callers.set(socket, { raw, caller });
-  return caller;
+  // Asked several times a request (the request's actor, request signing, the route): parsed once.
+  if (request.caller === undefined) request.caller = parseCaller(request.ip ?? '');
+  if (request.caller === null) throw new DomainError('MALFORMED_REQUEST', 'the client address (X-Forwarded-For) is not an IP address');
+  return request.caller;
 }
 
-/** Each connection's last address and what it parsed to (frozen: callers share it): a cache per socket, not request state. */
-const callers = new WeakMap<object, { raw: string; caller: Caller }>();
-
-function parseCaller(raw: string): Caller {
+/** The caller at `raw`, or null when it is not an address (a forwarded value may be anything). */
+function parseCaller(raw: string): Caller | null {
   const bare = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(raw)?.[1] ?? /^\[([^\]]+)\](?::\d{1,5})?$/.exec(raw)?.[1] ?? raw;
   const ip = parseIpAddress(bare);
-  if (ip === null) throw new DomainError('MALFORMED_REQUEST', 'the client address (X-Forwarded-For) is not an IP address');
-  return Object.freeze({ ip });
+  return ip === null ? null : Object.freeze({ ip });
 }
 
 /** Header limits, as the body schemas bound the same fields. */

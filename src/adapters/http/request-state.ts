@@ -3,6 +3,7 @@
 // state and no side table outlives or misses it (docs/architecture.md, "Request state").
 import type { FastifyInstance } from 'fastify';
 import type { ConsoleCaller } from '../../application/console/browser-sessions.js';
+import type { Caller } from '../../application/deps.js';
 import type { Actor } from '../../application/events/actor.js';
 import type { ApplicationRecord } from '../../application/records.js';
 import type { ErrorCode } from '../../domain/errors.js';
@@ -11,6 +12,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who acts, for the events the request's use cases record (request-actor.ts sets it on request). */
     actor: Actor;
+    /** The client's address as parsed (request-parts.ts, callerOf); undefined until asked, null when it is no address. */
+    caller: Caller | null | undefined;
     /** The error code the answer carried, for whoever looks at it after it went out (the metrics count refusals by code); sendError notes it. */
     answeredErrorCode: ErrorCode | null;
     /** The timer that cuts a body slow to arrive (server.ts, bodyDeadline). */
@@ -32,6 +35,7 @@ declare module 'fastify' {
 export function declareRequestState(app: FastifyInstance): void {
   // Null until request-actor.ts's onRequest hook sets it, before any route runs.
   app.decorateRequest('actor', null as unknown as Actor);
+  app.decorateRequest('caller', undefined);
   app.decorateRequest('answeredErrorCode', null);
   app.decorateRequest('bodyTimer', null);
   app.decorateRequest('adminApplication', null);
