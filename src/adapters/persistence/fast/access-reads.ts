@@ -6,7 +6,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { SessionAccess } from '../../../application/ports/session-store.js';
 import type { RequestRows } from './compiled.js';
 import type { FastReads } from './fast-reads.js';
-import { rememberedByVersion } from './remembered-by-version.js';
+import { readRememberedByVersion } from './remembered-by-version.js';
 import { toSession, toUser } from '../row-mappers.js';
 
 export function accessReads({ db, t, prepareForRequests, rowVersions }: FastReads) {
@@ -60,34 +60,20 @@ export function accessReads({ db, t, prepareForRequests, rowVersions }: FastRead
   // Nulls (no such row) as a dash: an xmin is a number.
   const versionOf = (version: unknown) => (typeof version === 'number' || typeof version === 'string' || typeof version === 'bigint' ? String(version) : '-');
   const versionsOf = (row: TableRow) => `${versionOf(row['s.version'])}/${versionOf(row['u.version'])}`;
-  const remembered = accessVersions === null ? null : rememberedByVersion<AccessRows>();
-  // SQLite hands back the same frozen rows while the file is unchanged (sqlite/unchanged-reads.ts):
+  // SQLite hands back the same frozen rows while the file is unchanged (unchanged-reads.ts):
   // they are taken apart once, not once a request.
-  const takenApart = new WeakMap<TableRow[], AccessRows>();
-  const readWhole = (values: Record<string, string>, key: string): Promise<SessionAccess> =>
-    sessionAccess(values).then((rows) => {
-      const [row] = rows;
-      if (row === undefined) return noAccess();
-      let parts = takenApart.get(rows);
-      if (parts === undefined) {
-        parts = rowsOfAccess(row);
-        if (Object.isFrozen(rows)) takenApart.set(rows, parts);
-      }
-      remembered?.set(key, versionsOf(row), parts);
-      return answerOf(parts);
-    });
-  const findSessionAccess = (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> => {
-    const values = { applicationId, sessionId, userId };
-    // Each part with its length: no other three texts make the same key.
-    const key = `${applicationId.length}:${applicationId}${sessionId.length}:${sessionId}${userId}`;
-    // Nothing remembered: the whole read at once, rather than its versions first.
-    if (accessVersions === null || remembered === null || !remembered.has(key)) return readWhole(values, key);
-    return accessVersions(values).then((rows) => {
-      const [row] = rows;
-      if (row === undefined) return noAccess();
-      const read = remembered.get(key, versionsOf(row));
-      return read === undefined ? readWhole(values, key) : answerOf(read);
-    });
+  const takenApart = new WeakMap<readonly TableRow[], AccessRows>();
+  const partsOf = (rows: readonly TableRow[]): AccessRows => {
+    let parts = takenApart.get(rows);
+    if (parts === undefined) {
+      parts = rowsOfAccess(rows[0] as TableRow);
+      if (Object.isFrozen(rows)) takenApart.set(rows, parts);
+    }
+    return parts;
   };
+  const read = readRememberedByVersion({ whole: sessionAccess, versions: accessVersions, versionsOf, partsOf, answerOf, none: noAccess });
+  const findSessionAccess = (applicationId: string, sessionId: string, userId: string): Promise<SessionAccess> =>
+    // Each part with its length: no other three texts make the same key.
+    read({ applicationId, sessionId, userId }, `${applicationId.length}:${applicationId}${sessionId.length}:${sessionId}${userId}`);
   return { findSessionAccess };
 }

@@ -6,7 +6,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ApplicationRecord } from '../../../application/records.js';
 import type { RequestRows } from './compiled.js';
 import type { FastReads } from './fast-reads.js';
-import { rememberedByVersion } from './remembered-by-version.js';
+import { readRememberedByVersion } from './remembered-by-version.js';
 import { toApplication } from '../row-mappers.js';
 
 type ApplicationRow = Parameters<typeof toApplication>[0];
@@ -26,21 +26,13 @@ export function applicationReads({ db, t, prepareForRequests, rowVersions }: Fas
   const whole = prepareForRequests<Record<string, unknown>>(fields, keys, (r) => over(r, fields), versioned);
   const versionFields = { id: applications.id };
   const versions = prepareForRequests<Record<string, unknown>>(versionFields, keys, (r) => over(r, versionFields), versioned);
-  const remembered = rememberedByVersion<ApplicationRow>();
-  const versionOf = (row: Record<string, unknown>) => String(row['a.version']);
-  const readWhole = (apiKey: string): Promise<ApplicationRecord | null> =>
-    whole({ apiKey }).then(([row]) => {
-      if (row === undefined) return null;
-      const read = Object.freeze({ ...row }) as ApplicationRow;
-      remembered.set(apiKey, versionOf(row), read);
-      return toApplication(read);
-    });
-  return (apiKey) => {
-    if (!remembered.has(apiKey)) return readWhole(apiKey);
-    return versions({ apiKey }).then(([row]) => {
-      if (row === undefined) return null;
-      const read = remembered.get(apiKey, versionOf(row));
-      return read === undefined ? readWhole(apiKey) : toApplication(read);
-    });
-  };
+  const read = readRememberedByVersion({
+    whole,
+    versions,
+    versionsOf: (row) => String(row['a.version']),
+    partsOf: ([row]) => Object.freeze({ ...row }) as ApplicationRow,
+    answerOf: toApplication,
+    none: () => null,
+  });
+  return (apiKey) => read({ apiKey }, apiKey);
 }

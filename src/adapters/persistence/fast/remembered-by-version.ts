@@ -36,3 +36,44 @@ export function rememberedByVersion<T>(capacity = REMEMBERED_ANSWERS, maxAgeMs =
     },
   };
 }
+
+/** A row as its driver gives it: columns by name. */
+type Row = Record<string, unknown>;
+
+/** The reads behind one remembered read, and how its rows make an answer. */
+export interface VersionedReads<Parts, Answer> {
+  /** The wide read. */
+  whole(values: Readonly<Record<string, string>>): Promise<readonly Row[]>;
+  /** The same read with the versions only; null where rows carry none (nothing is then remembered). */
+  versions: ((values: Readonly<Record<string, string>>) => Promise<readonly Row[]>) | null;
+  /** The versions a row was read with, as one text. */
+  versionsOf(row: Row): string;
+  /** What is remembered of the wide read's rows (there is at least one): frozen, as every hit shares it. */
+  partsOf(rows: readonly Row[]): Parts;
+  answerOf(parts: Parts): Answer;
+  /** The answer when no row is found. */
+  none(): Answer;
+}
+
+/** A read by `key` (which stands for `values`) whose versions stand for the whole read while they
+ * are the ones a remembered answer was read with; a changed version reads it whole again. */
+export function readRememberedByVersion<Parts, Answer>({ whole, versions, versionsOf, partsOf, answerOf, none }: VersionedReads<Parts, Answer>) {
+  const memory = versions === null ? null : rememberedByVersion<Parts>();
+  const readWhole = (values: Readonly<Record<string, string>>, key: string): Promise<Answer> =>
+    whole(values).then((rows) => {
+      const [row] = rows;
+      if (row === undefined) return none();
+      const parts = partsOf(rows);
+      memory?.set(key, versionsOf(row), parts);
+      return answerOf(parts);
+    });
+  return (values: Readonly<Record<string, string>>, key: string): Promise<Answer> => {
+    // Nothing remembered: the whole read at once, rather than its versions first.
+    if (versions === null || memory === null || !memory.has(key)) return readWhole(values, key);
+    return versions(values).then(([row]) => {
+      if (row === undefined) return none();
+      const read = memory.get(key, versionsOf(row));
+      return read === undefined ? readWhole(values, key) : answerOf(read);
+    });
+  };
+}
