@@ -23,6 +23,20 @@ export function admitDevice(registered: readonly RegisteredDevice[], heldByFiles
   return { kind: 'register' };
 }
 
+/** A device for the store to admit (admitDevice) in the same transaction as a session, a legacy
+ * seat or a redemption: registered under `newDeviceId` if new and within `allowed`. */
+export interface DeviceToAdmit {
+  hardwareId: string;
+  allowed: number;
+  newDeviceId: string;
+}
+
+/** The device a login, legacy seat or redemption admits: with device auth and a hardware id, else
+ * none; a new device's id is drawn only then. */
+export function deviceToAdmit(deviceAuth: boolean, hardwareId: string | null, allowed: number, newDeviceId: () => string): DeviceToAdmit | null {
+  return deviceAuth && hardwareId !== null ? { hardwareId, allowed, newDeviceId: newDeviceId() } : null;
+}
+
 /** Device auth applies when the application enables it; a missing hardware id is then refused. */
 export function requireHardwareId(deviceAuth: boolean, hardwareId: string | undefined | null): string | null {
   // An empty id is no id, with or without device auth: it must not name a device for session replacement.

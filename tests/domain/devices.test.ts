@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitDevice, requireHardwareId, type RegisteredDevice } from '../../src/domain/devices.js';
+import { admitDevice, deviceToAdmit, requireHardwareId, type RegisteredDevice } from '../../src/domain/devices.js';
 import { expectDomainError } from './expect-domain-error.js';
 
 const devices = (n: number): RegisteredDevice[] => Array.from({ length: n }, (_, i) => ({ id: `dev-${i}`, hardwareId: `hw-${i}` }));
@@ -81,5 +81,26 @@ describe('requireHardwareId', () => {
 
   it('device auth off: an empty hardware id counts as none, as it does with device auth on', () => {
     expect(requireHardwareId(false, '')).toBeNull();
+  });
+});
+
+describe('deviceToAdmit', () => {
+  const counting = () => {
+    let drawn = 0;
+    return { next: () => `dev-new-${++drawn}`, drawn: () => drawn };
+  };
+
+  it('device auth on with a hardware id: the device, under the user cap, with one new id drawn', () => {
+    const ids = counting();
+    expect(deviceToAdmit(true, 'hw-1', 3, ids.next)).toEqual({ hardwareId: 'hw-1', allowed: 3, newDeviceId: 'dev-new-1' });
+    expect(ids.drawn()).toBe(1);
+  });
+
+  it('device auth off, or no hardware id: no device, and no id drawn', () => {
+    const ids = counting();
+    expect(deviceToAdmit(false, 'hw-1', 3, ids.next)).toBeNull();
+    expect(deviceToAdmit(true, null, 3, ids.next)).toBeNull();
+    expect(deviceToAdmit(false, null, 3, ids.next)).toBeNull();
+    expect(ids.drawn()).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { type Actor, identified } from '../events/actor.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
-import { requireHardwareId } from '../../domain/devices.js';
+import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { licenseRefusal } from '../../domain/license.js';
 import { banRefusal, type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { accountKeys, licenseDigest, type PasswordCheckDeps, recordLockout, signedInFrom, throttledCheck, verifyPassword, withTurn } from '../credential-checks.js';
@@ -67,7 +67,7 @@ function redemptionOf(deps: ActivateLicenseDeps, app: ApplicationRecord, user: U
     userId: user.id,
     licenseDigest: digest,
     adjustmentId: deps.ids.uuid(),
-    device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+    device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
     now,
   };
 }

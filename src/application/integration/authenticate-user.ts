@@ -1,7 +1,7 @@
 import { type Actor, identified } from '../events/actor.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
-import { requireHardwareId } from '../../domain/devices.js';
+import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError, loginRequired } from '../../domain/errors.js';
 import { assertLegacySeatsEnforceable, LEGACY_SESSION_HOLD_MS, sessionRejection } from '../../domain/sessions.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
@@ -103,7 +103,7 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
         userId: user.id,
         hardwareId,
         address: caller.ip,
-        device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+        device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
         cap: user.allowedSessions,
         newSessionId: deps.ids.uuid(),
         holdMs: LEGACY_SESSION_HOLD_MS,

@@ -1,5 +1,5 @@
 import { type Actor, identified } from '../events/actor.js';
-import { requireHardwareId } from '../../domain/devices.js';
+import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
 import { type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps, verifyCredentials, withTurn } from '../credential-checks.js';
@@ -55,7 +55,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         deps.store.openSession(
           {
             session: { ...session, tokenDigest: deps.secrets.digest(token) },
-            device: app.settings.deviceAuth && hardwareId !== null ? { hardwareId, allowed: user.allowedDevices, newDeviceId: deps.ids.uuid() } : null,
+            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
             cap: user.allowedSessions,
             now,
             ip: caller.ip,

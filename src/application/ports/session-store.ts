@@ -1,6 +1,7 @@
 // Sessions: opening one (with its device), the legacy seat, revoking and purging them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
+import type { DeviceToAdmit } from '../../domain/devices.js';
 import type { Instant } from '../../domain/time.js';
 import type { SucceededTurn } from './throttle-store.js';
 import type { SessionRecord, UserRecord } from '../records.js';
@@ -8,7 +9,7 @@ import type { SessionRecord, UserRecord } from '../records.js';
 export interface OpenSessionInput {
   session: SessionRecord;
   /** With device auth: the device to admit (registering it while under the cap). */
-  device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+  device: DeviceToAdmit | null;
   /** allowed_number_of_simultaneous_sessions. */
   cap: number;
   now: Instant;
@@ -44,7 +45,7 @@ export interface SessionStore {
       hardwareId: string | null;
       /** The caller's address: the seat is bound to it as well as to the asserted hardware id. */
       address: string;
-      device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+      device: DeviceToAdmit | null;
       cap: number;
       newSessionId: string;
       holdMs: number;

@@ -1,6 +1,7 @@
 // Users: sign-up, license redemption, lookups and the changes an owner makes to them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
+import type { DeviceToAdmit } from '../../domain/devices.js';
 import type { BulkChange } from '../../domain/membership.js';
 import type { Instant } from '../../domain/time.js';
 import type { UserTimeout } from '../../domain/timeout.js';
@@ -30,7 +31,7 @@ export interface ActivateLicenseInput {
   licenseDigest: string;
   adjustmentId: string;
   /** With device auth: admitted (DEVICE_LIMIT_REACHED) in the same transaction as the redemption. */
-  device: { hardwareId: string; allowed: number; newDeviceId: string } | null;
+  device: DeviceToAdmit | null;
   now: Instant;
 }
 
