@@ -6,6 +6,7 @@ import { createLocalBlobStore } from './adapters/blob/local-blob-store.js';
 import { createS3BlobStore } from './adapters/blob/s3-blob-store.js';
 import { accelerated } from './adapters/persistence/fast/accelerated.js';
 import { openPostgresFastReads } from './adapters/persistence/fast/postgres-fast-reads.js';
+import { keepingStatements } from './adapters/persistence/fast/sqlite-statement-cache.js';
 import { openSqliteFastReads } from './adapters/persistence/fast/sqlite-fast-reads.js';
 import { openPostgresStore } from './adapters/persistence/postgres/postgres-store.js';
 import { openSqliteStore } from './adapters/persistence/sqlite/sqlite-store.js';
@@ -49,7 +50,7 @@ export async function openConfiguredStore(config: Config, keys: { auditKey: Uint
   // The plain store, with the fast path's hot reads over it (docs/architecture.md, "The fast path").
   if (config.databaseUrl === null) {
     const path = join(config.dataDir, SQLITE_FILE);
-    return accelerated(openSqliteStore({ path, auditKey: keys.auditKey, renderEvent }), openSqliteFastReads(path));
+    return accelerated(openSqliteStore({ path, auditKey: keys.auditKey, renderEvent, client: keepingStatements }), openSqliteFastReads(path));
   }
   try {
     return accelerated(await openPostgresStore({ url: config.databaseUrl, auditKey: keys.auditKey, renderEvent }), openPostgresFastReads(config.databaseUrl));

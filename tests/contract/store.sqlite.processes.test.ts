@@ -30,10 +30,11 @@ const worker = `
 import { openSqliteStore } from './src/adapters/persistence/sqlite/sqlite-store.js';
 import { accelerated } from './src/adapters/persistence/fast/accelerated.js';
 import { openSqliteFastReads } from './src/adapters/persistence/fast/sqlite-fast-reads.js';
+import { keepingStatements } from './src/adapters/persistence/fast/sqlite-statement-cache.js';
 const [mode, path, startAt, json, fast] = process.argv.slice(2);
 const input = JSON.parse(json);
 while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 1));
-const plain = openSqliteStore({ path });
+const plain = openSqliteStore(fast === 'fast' ? { path, client: keepingStatements } : { path });
 const store = fast === 'fast' ? accelerated(plain, openSqliteFastReads(path)) : plain;
 const calls = {
   open: () => [store.ping()],

@@ -10,6 +10,7 @@ import { openSqliteDialect } from '../../src/adapters/persistence/sqlite/dialect
 import { openSqliteStore } from '../../src/adapters/persistence/sqlite/sqlite-store.js';
 import { accelerated } from '../../src/adapters/persistence/fast/accelerated.js';
 import { openSqliteFastReads } from '../../src/adapters/persistence/fast/sqlite-fast-reads.js';
+import { keepingStatements } from '../../src/adapters/persistence/fast/sqlite-statement-cache.js';
 import { lookups } from '../../src/adapters/persistence/store/lookups.js';
 import type { Store } from '../../src/application/ports/store.js';
 import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
@@ -25,7 +26,7 @@ async function tempDir() {
 
 /** The plain store at `path`, or the accelerated one over it (fast/accelerated.ts). */
 const storeAt = (path: string, fast: boolean, options: StoreOptions = {}): Store => {
-  const plain = openSqliteStore({ path, ...options });
+  const plain = openSqliteStore({ path, ...options, ...(fast ? { client: keepingStatements } : {}) });
   return fast ? accelerated(plain, openSqliteFastReads(path)) : plain;
 };
 
@@ -34,7 +35,7 @@ for (const fast of [false, true]) {
   describeStoreContract(fast ? 'sqlite, accelerated' : 'sqlite', async () => {
     const { dir, remove } = await tempDir();
     const path = join(dir, 'gatehouse.db');
-    const inspectable = openInspectableStore(openSqliteDialect(path));
+    const inspectable = openInspectableStore(openSqliteDialect(path, fast ? { client: keepingStatements } : {}));
     const store = fast ? accelerated(inspectable.store, openSqliteFastReads(path)) : inspectable.store;
     return {
       store,

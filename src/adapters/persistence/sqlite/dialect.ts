@@ -128,9 +128,15 @@ function uniqueViolation(e: unknown): UniqueViolation | null {
   return { table: qualified[0]?.[0] ?? '', columns: qualified.map((parts) => parts[1] ?? '') };
 }
 
+export interface SqliteDialectOptions {
+  /** Each connection as drizzle is given it (the fast path keeps its compiled statements: fast/sqlite-statement-cache.ts). */
+  client?: (client: Database.Database) => Database.Database;
+}
+
 /** Opens (creating and migrating as needed) the database at `path`, or an in-memory one for
  * ':memory:' (one connection serves both sides there; it is for tests). */
-export function openSqliteDialect(path: string): Dialect {
+export function openSqliteDialect(path: string, options: SqliteDialectOptions = {}): Dialect {
+  const given = options.client ?? ((client: Database.Database) => client);
   const writer = openWriter(path);
   // Snapshots have a connection of their own: a read transaction left open on the reader across
   // a snapshot's awaits would show every other read made meanwhile the file as it was when the
@@ -145,9 +151,9 @@ export function openSqliteDialect(path: string): Dialect {
   const [reader, snapshotReader] = readers as [Database.Database, Database.Database];
   // The tables and databases are SQLite's, behind the store's PostgreSQL-typed view (dialect.ts).
   const t = schema as unknown as Tables;
-  const writeDb = drizzle({ client: writer }) as unknown as Db;
-  const readDb = drizzle({ client: reader }) as unknown as Db;
-  const snapshotDb = drizzle({ client: snapshotReader }) as unknown as Db;
+  const writeDb = drizzle({ client: given(writer) }) as unknown as Db;
+  const readDb = drizzle({ client: given(reader) }) as unknown as Db;
+  const snapshotDb = drizzle({ client: given(snapshotReader) }) as unknown as Db;
   const queue = writerQueue(path);
   const oneWriter = queue.serial;
   // A read snapshot is a transaction on its connection: one at a time there too (on the writer
