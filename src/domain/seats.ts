@@ -6,7 +6,7 @@ export type SeatDecision = 'redeem' | 'LICENSE_ALREADY_REDEEMED' | 'LICENSE_USED
 export interface SeatTerms {
   /** The license's seats: 1 for a minutes license. */
   seats: number;
-  /** A floating plan's seats count live sessions, not redemptions (docs/plans.md, "Floating plans"). */
+  /** A floating plan's seats count live sessions, not redemptions (docs/plans.md, "Seats"). */
   floating: boolean;
 }
 
