@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { activeGrantOf, stackAddOnGrant, type AddOnGrant } from '../../src/domain/add-on-grants.js';
 import { emptyMembership, LATEST_ACTIVE_UNTIL, type Membership } from '../../src/domain/membership.js';
@@ -162,5 +163,56 @@ describe('activeGrantOf', () => {
     expect(activeGrantOf([...grants, { planId: 'dlc', endsAt: null }], 'dlc', NOW)).toEqual({ planId: 'dlc', endsAt: null });
     expect(activeGrantOf(grants, 'dlc', NOW + 2 * DAY)).toBeNull();
     expect(activeGrantOf(grants, 'none', NOW)).toBeNull();
+  });
+});
+
+describe('redeemLicense, for any holdings', () => {
+  const instant = fc.integer({ min: NOW - 40 * DAY, max: NOW + 40 * DAY });
+  const membership = fc.record({ activeUntil: fc.option(instant), isLifetime: fc.boolean() }) as fc.Arbitrary<Membership>;
+  const planId = fc.option(fc.constantFrom('basic', 'pro'));
+  const duration = fc.option(fc.integer({ min: 1, max: 52_560_000 }), { freq: 6 });
+  const grants = fc.array(fc.record({ planId: fc.constantFrom('dlc', 'other'), endsAt: fc.option(instant, { freq: 6 }) }), { maxLength: 3 });
+  const settings = { seed: 42, numRuns: 500 };
+
+  it('a base plan adds time exactly as a minutes license of its duration, and only the plan differs', () => {
+    fc.assert(
+      fc.property(membership, planId, fc.constantFrom('basic', 'pro'), duration, fc.integer({ min: NOW - DAY, max: NOW + DAY }), (m, from, to, d, now) => {
+        const byPlan = redeemed(held(m, from), basePlan(to, d), now);
+        const byMinutes = redeemed(held(m, from), { kind: 'minutes', licenseId: `lic-${to}`, minutes: d }, now);
+        expect(byPlan.membership).toEqual(byMinutes.membership);
+        expect(byMinutes.planId).toBe(from);
+        expect(byPlan.planId).toBe(to);
+        expect(byPlan.switched).toBe(from !== null && from !== to);
+        expect([byPlan.adjustment.planFrom, byPlan.adjustment.planTo]).toEqual(from === to ? [null, null] : [from, to]);
+      }),
+      settings,
+    );
+  });
+
+  it('never shortens access: lifetime stays lifetime, active_until only moves on, from now at the least', () => {
+    fc.assert(
+      fc.property(membership, planId, duration, instant, (m, from, d, now) => {
+        const after = redeemed(held(m, from), basePlan('pro', d), now).membership;
+        expect(after.isLifetime).toBe(m.isLifetime || d === null);
+        if (d === null) return;
+        const expected = Math.min(LATEST_ACTIVE_UNTIL, Math.max(now, m.activeUntil ?? now) + d * MINUTE_MS);
+        expect(after.activeUntil).toBe(expected);
+      }),
+      settings,
+    );
+  });
+
+  it('an add-on leaves the membership alone and ends no sooner than any active grant of it', () => {
+    fc.assert(
+      fc.property(membership, planId, grants, duration, instant, (m, from, gs, d, now) => {
+        const out = redeemLicense(held(m, from, gs), addOn('dlc', d), now, 'a');
+        if (out.kind !== 'add_on') throw new Error('expected an add-on outcome');
+        const active = gs.filter((g) => g.planId === 'dlc' && (g.endsAt === null || g.endsAt > now));
+        expect(out.stacked).toBe(active.length > 0);
+        if (d === null || active.some((g) => g.endsAt === null)) expect(out.grant.endsAt).toBeNull();
+        else expect(out.grant.endsAt).toBe(Math.min(LATEST_ACTIVE_UNTIL, Math.max(now, ...active.map((g) => g.endsAt as number)) + d * MINUTE_MS));
+      }),
+      settings,
+    );
   });
 });
