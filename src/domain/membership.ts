@@ -40,7 +40,7 @@ export interface Adjustment {
 export const LATEST_ACTIVE_UNTIL = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** Adds minutes to max(now, activeUntil): time never stacks on an expired past, nor past the year 9999. */
-function extend(m: Membership, minutes: number, now: Instant): Membership {
+export function extend(m: Membership, minutes: number, now: Instant): Membership {
   const base = m.activeUntil !== null && m.activeUntil > now ? m.activeUntil : now;
   return { ...m, activeUntil: Math.min(LATEST_ACTIVE_UNTIL, base + minutes * MINUTE_MS) };
 }
