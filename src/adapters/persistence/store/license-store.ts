@@ -18,7 +18,7 @@ import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../../application/events/event-facts.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
-import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
+import { passwordThenCodeWithin } from './throttle-store.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
@@ -155,15 +155,13 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
 
     async redeemWithTurns({ password, code, redemption }, actor) {
       const step = (redeeming: ActivateLicenseInput | null) =>
-        inAddressLane(d, password.attempt, () =>
-          retryingWhileMoved(() =>
-            d.transaction(async (tx): Promise<RedemptionOutcome> => {
-              const turns = await passwordThenCodeWithin(d, tx, password, code);
-              if (turns.kind !== 'settled') return turns.kind === 'busy' ? { kind: 'busy' } : { kind: 'refused', error: turns.error };
-              if (redeeming === null) return { kind: 'settled', lockedUntil: turns.lockedUntil };
-              return { kind: 'redeemed', adjustment: await redeemFor(tx, redeeming, actor) };
-            }),
-          ),
+        retryingWhileMoved(() =>
+          d.transaction(async (tx): Promise<RedemptionOutcome> => {
+            const turns = await passwordThenCodeWithin(d, tx, password, code);
+            if (turns.kind !== 'settled') return turns.kind === 'busy' ? { kind: 'busy' } : { kind: 'refused', error: turns.error };
+            if (redeeming === null) return { kind: 'settled', lockedUntil: turns.lockedUntil };
+            return { kind: 'redeemed', adjustment: await redeemFor(tx, redeeming, actor) };
+          }),
         );
       try {
         return await step(redemption);

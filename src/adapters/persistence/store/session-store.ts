@@ -13,7 +13,7 @@ import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } 
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
-import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
+import { settleSucceededTurn } from './throttle-store.js';
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
@@ -69,7 +69,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           if (turn !== undefined) await settleSucceededTurn(d, tx, turn);
           return { deviceRegistered: registered };
         });
-      return turn === undefined ? open() : inAddressLane(d, turn.attempt, () => retryingWhileMoved(open));
+      return turn === undefined ? open() : retryingWhileMoved(open);
     },
     async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }, actor) {
       const sameSeat = and(
