@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/adapters/persistence/dialect.js';
 import { authIpCounters } from '../../src/adapters/persistence/sqlite/schema.js';
-import { serialLanes } from '../../src/adapters/persistence/fast/serial-lanes.js';
-import { swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
+import { serialLanes, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
 
 /**
  * A dialect whose all-or-none transactions report the rows changed `conflicts` times, then apply:

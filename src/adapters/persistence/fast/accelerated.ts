@@ -5,15 +5,13 @@ import type { Store } from '../../../application/ports/store.js';
 import type { FastReads } from './fast-reads.js';
 import { answeringUnreachable } from '../unreachable-database.js';
 import { hotReads } from './hot-reads.js';
-import { takingTurns } from './serial-lanes.js';
 
-/** `plain` with its hot reads served over `fast` and its counter steps taking turns; closing it closes both. */
+/** `plain` with its hot reads served over `fast`; closing it closes both. */
 export function accelerated(plain: Store, fast: FastReads): Store {
-  const turns = takingTurns(plain);
   const reads = answeringUnreachable(hotReads(fast), fast.unreachable);
   // Every method not read here may write: each tells the fast reads once it is done.
   const wrapped = Object.fromEntries(
-    Object.entries(turns).map(([name, method]) => [name, (...args: unknown[]) => (method as (...a: unknown[]) => Promise<unknown>).apply(turns, args).finally(fast.wrote)]),
+    Object.entries(plain).map(([name, method]) => [name, (...args: unknown[]) => (method as (...a: unknown[]) => Promise<unknown>).apply(plain, args).finally(fast.wrote)]),
   ) as unknown as Store;
   return {
     ...wrapped,

@@ -1,6 +1,6 @@
 // Counters changed by compare-and-set: read without locks, decide with the domain, write every row
-// only if it still holds what was read (all or none), else run the step again (docs/choices.md,
-// "Throttle counters").
+// only if it still holds what was read (all or none), else run the step again; steps on the same
+// rows take turns within a process (docs/choices.md, "Throttle counters").
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Dialect } from '../dialect.js';
@@ -74,6 +74,22 @@ export async function allOrNone(d: Pick<Dialect, 'transaction'>, writes: (tx: Db
     if (e instanceof NotApplied) return false;
     throw e;
   }
+}
+
+/** Runs work keyed alike one piece at a time, in call order; different keys run side by side. A
+ * piece that fails does not hold up the next. Keys are dropped once their last piece is done. */
+export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
+  const tails = new Map<string, Promise<void>>();
+  return (key, work) => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(work);
+    // Settles once `run` has, whatever its outcome; the key goes unless a later piece queued behind it.
+    const ended = () => {
+      if (tails.get(key) === tail) tails.delete(key);
+    };
+    const tail = run.then(ended, ended);
+    tails.set(key, tail);
+    return run;
+  };
 }
 
 /** Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes

@@ -18,16 +18,13 @@ import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../../application/events/event-facts.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
-import { passwordThenCodeWithin } from './throttle-store.js';
+import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
 
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
   const { licenses } = d.t;
-  const query = tx
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)));
-  return firstRow(d, query, lock);
+  const digested = and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest));
+  return firstRow(d, tx.select().from(licenses).where(digested), lock);
 }
 
 /** Marks a license used. The row lock already excludes other redemptions; the conditions on the
@@ -97,13 +94,8 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
-      return firstRow(
-        d,
-        db
-          .select()
-          .from(licenses)
-          .where(ofApplication(licenses, applicationId, id)),
-      );
+      const mine = ofApplication(licenses, applicationId, id);
+      return firstRow(d, db.select().from(licenses).where(mine));
     },
     async sealedCodesOf(applicationId, ids) {
       const codes = new Map<string, string>();
@@ -133,7 +125,6 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         return 'deleted' as const;
       });
     },
-
     async signUpWithLicense(input, actor) {
       return d.transaction(async (tx) => {
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
@@ -150,18 +141,19 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         return { user, adjustment };
       });
     },
-
     activateLicense: (input, actor) => d.transaction((tx) => redeemFor(tx, input, actor)),
 
     async redeemWithTurns({ password, code, redemption }, actor) {
       const step = (redeeming: ActivateLicenseInput | null) =>
-        retryingWhileMoved(() =>
-          d.transaction(async (tx): Promise<RedemptionOutcome> => {
-            const turns = await passwordThenCodeWithin(d, tx, password, code);
-            if (turns.kind !== 'settled') return turns.kind === 'busy' ? { kind: 'busy' } : { kind: 'refused', error: turns.error };
-            if (redeeming === null) return { kind: 'settled', lockedUntil: turns.lockedUntil };
-            return { kind: 'redeemed', adjustment: await redeemFor(tx, redeeming, actor) };
-          }),
+        inAddressLane(d, password.attempt, () =>
+          retryingWhileMoved(() =>
+            d.transaction(async (tx): Promise<RedemptionOutcome> => {
+              const turns = await passwordThenCodeWithin(d, tx, password, code);
+              if (turns.kind !== 'settled') return turns.kind === 'busy' ? { kind: 'busy' } : { kind: 'refused', error: turns.error };
+              if (redeeming === null) return { kind: 'settled', lockedUntil: turns.lockedUntil };
+              return { kind: 'redeemed', adjustment: await redeemFor(tx, redeeming, actor) };
+            }),
+          ),
         );
       try {
         return await step(redemption);

@@ -13,7 +13,7 @@ import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } 
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
-import { settleSucceededTurn } from './throttle-store.js';
+import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
@@ -69,7 +69,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           if (turn !== undefined) await settleSucceededTurn(d, tx, turn);
           return { deviceRegistered: registered };
         });
-      return turn === undefined ? open() : retryingWhileMoved(open);
+      return turn === undefined ? open() : inAddressLane(d, turn.attempt, () => retryingWhileMoved(open));
     },
     async holdLegacySession({ applicationId, userId, hardwareId, address, device, cap, newSessionId, holdMs, now }, actor) {
       const sameSeat = and(
@@ -141,18 +141,11 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       for (;;) {
         const ids = await d.db.select({ id: sessions.id }).from(sessions).where(lt(sessions.expiresAt, endedBefore)).limit(batch);
         if (ids.length === 0) return removed;
+        const batchIds = ids.map((r) => r.id);
         const gone = await d.write((w) =>
           w
             .delete(sessions)
-            .where(
-              and(
-                inArray(
-                  sessions.id,
-                  ids.map((r) => r.id),
-                ),
-                lt(sessions.expiresAt, endedBefore),
-              ),
-            )
+            .where(and(inArray(sessions.id, batchIds), lt(sessions.expiresAt, endedBefore)))
             .returning({ id: sessions.id }),
         );
         removed += gone.length;

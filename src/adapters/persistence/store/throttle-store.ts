@@ -9,7 +9,7 @@ import { networkBucket } from '../../../domain/ip-address.js';
 import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect } from '../dialect.js';
-import { type CounterWrite, swapCounters, swapWithin } from './counter-swap.js';
+import { type CounterWrite, serialLanes, swapCounters, swapWithin } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
@@ -90,6 +90,20 @@ export async function readThrottleCounters(d: Dialect, applicationId: string, ac
   return { account: stored.pair ?? freshAccountCounter, everywhere: stored.window, ip: stored.ip };
 }
 
+/** The lanes of the steps on each address's counter row, one set per dialect (one store) in this process. */
+const addressLanes = new WeakMap<Dialect, ReturnType<typeof serialLanes>>();
+
+/** Runs `work`, a step on the counter row of `attempt`'s address (a transaction that settles a
+ * turn included), after the steps on that row queued before it in this process (counter-swap.ts). */
+export function inAddressLane<T>(d: Dialect, attempt: Pick<AuthAttempt, 'applicationId' | 'ip'>, work: () => Promise<T>): Promise<T> {
+  let lanes = addressLanes.get(d);
+  if (lanes === undefined) {
+    lanes = serialLanes();
+    addressLanes.set(d, lanes);
+  }
+  return lanes(`address\n${attempt.applicationId}\n${attempt.ip}`, work);
+}
+
 /** A redemption's two turns inside `tx` (passwordThenCode of the domain), written with it: throws
  * CountersMoved as settleSucceededTurn does. Both attempts count on one address counter. */
 export async function passwordThenCodeWithin(d: Dialect, tx: Db, { attempt, limits }: SucceededTurn, code: { attempt: AuthAttempt; found: boolean }): Promise<RedemptionTurns> {
@@ -118,6 +132,9 @@ export async function settleSucceededTurn(d: Dialect, tx: Db, { attempt, limits 
 export function throttleStore(d: Dialect): ThrottleStore {
   const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const { read, writesOf } = counterRows(d);
+  // Every credential check counts on its address's row, and every sign-up on its application's:
+  // in this process, steps on one such row take turns (counter-swap.ts).
+  const inLane = serialLanes();
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
   const signUpWindow = ({ applicationId, scope }: { applicationId: string; scope: string }) =>
@@ -138,36 +155,42 @@ export function throttleStore(d: Dialect): ThrottleStore {
   ): Promise<Instant | null> {
     const scopes = [...(limits.perApplication === null ? [] : [{ scope: 'application' as const, key: 'application' }]), { scope: 'address' as const, key: `address:${address}` }];
     const readWindows = () => Promise.all(scopes.map(async ({ key }) => (await signUpWindow({ applicationId, scope: key }))[0] ?? null));
-    return swapCounters(d, readWindows, (rows) => {
-      let filled: Instant | null = null;
-      const writes = scopes.map(({ scope, key }, i): CounterWrite => {
-        const row = rows[i] ?? null;
-        const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
-        const grew = row === null || row.signUps < next.failures;
-        if (scope === 'application' && grew && filledByThis(next, limits.perApplication)) filled = next.windowStart + SIGN_UP_WINDOW_MS;
-        return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
-      });
-      return { answer: filled, writes };
-    });
+    return inLane(`sign-ups\n${applicationId}`, () =>
+      swapCounters(d, readWindows, (rows) => {
+        let filled: Instant | null = null;
+        const writes = scopes.map(({ scope, key }, i): CounterWrite => {
+          const row = rows[i] ?? null;
+          const next = decide(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, scope);
+          const grew = row === null || row.signUps < next.failures;
+          if (scope === 'application' && grew && filledByThis(next, limits.perApplication)) filled = next.windowStart + SIGN_UP_WINDOW_MS;
+          return { table: signUpCounters, key: { applicationId, scope: key }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
+        });
+        return { answer: filled, writes };
+      }),
+    );
   }
 
   return {
     async reserveAuthAttempt(attempt, limits) {
       const { applicationId, accountKey, ip, now, familiar } = attempt;
       const counters = () => read(applicationId, accountKey, ip);
-      return swapCounters(d, counters, (c) => {
-        // Every decision precedes any write, so a refusal or 'busy' writes nothing.
-        const turn = reserveTurn(c, accountKey !== null, limits, now, familiar === true);
-        return turn.kind === 'busy' ? { answer: 'busy' as const, writes: [] } : { answer: 'reserved' as const, writes: writesOf(attempt, c, turn.changes) };
-      });
+      return inAddressLane(d, attempt, () =>
+        swapCounters(d, counters, (c) => {
+          // Every decision precedes any write, so a refusal or 'busy' writes nothing.
+          const turn = reserveTurn(c, accountKey !== null, limits, now, familiar === true);
+          return turn.kind === 'busy' ? { answer: 'busy' as const, writes: [] } : { answer: 'reserved' as const, writes: writesOf(attempt, c, turn.changes) };
+        }),
+      );
     },
     async settleAuthAttempt(attempt, outcome, limits) {
       const { applicationId, accountKey, ip, now } = attempt;
       const counters = () => read(applicationId, accountKey, ip);
-      return swapCounters(d, counters, (c) => {
-        const settled = settleTurn(c, accountKey !== null, outcome, limits, now);
-        return { answer: settled.lockedUntil === null ? null : { lockedUntil: settled.lockedUntil }, writes: writesOf(attempt, c, settled.changes) };
-      });
+      return inAddressLane(d, attempt, () =>
+        swapCounters(d, counters, (c) => {
+          const settled = settleTurn(c, accountKey !== null, outcome, limits, now);
+          return { answer: settled.lockedUntil === null ? null : { lockedUntil: settled.lockedUntil }, writes: writesOf(attempt, c, settled.changes) };
+        }),
+      );
     },
     async reserveSignUp({ applicationId, address, now }, limits) {
       const filled = await changeSignUps(applicationId, address, limits, now, (c, scope) =>
@@ -181,11 +204,13 @@ export function throttleStore(d: Dialect): ThrottleStore {
     async reserveVariableWrite({ applicationId, userId, now }, limit) {
       const scope = `variable_writes:${userId}`;
       const readWindow = async () => (await signUpWindow({ applicationId, scope }))[0] ?? null;
-      await swapCounters(d, readWindow, (row) => {
-        const next = countInHourWindow(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, limit, now, 'too many variable writes by this user; try again later');
-        const write: CounterWrite = { table: signUpCounters, key: { applicationId, scope }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
-        return { answer: undefined, writes: [write] };
-      });
+      await inLane(`variable-writes\n${applicationId}\n${userId}`, () =>
+        swapCounters(d, readWindow, (row) => {
+          const next = countInHourWindow(row === null ? null : { windowStart: row.windowStart, failures: row.signUps }, limit, now, 'too many variable writes by this user; try again later');
+          const write: CounterWrite = { table: signUpCounters, key: { applicationId, scope }, before: row, after: { windowStart: next.windowStart, signUps: next.failures } };
+          return { answer: undefined, writes: [write] };
+        }),
+      );
     },
     async purgeThrottle(now) {
       const cut = throttlePurgeCutoffs(now);
