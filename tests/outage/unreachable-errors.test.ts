@@ -3,8 +3,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.js';
-import { postgresUnreachable } from '../../src/adapters/persistence/postgres/unreachable.js';
-import { sqliteUnreachable } from '../../src/adapters/persistence/sqlite/unreachable.js';
+import { postgresUnreachable } from '../../src/adapters/persistence/postgres/dialect.js';
+import { sqliteUnreachable } from '../../src/adapters/persistence/sqlite/dialect.js';
 import { answeringUnreachable } from '../../src/adapters/persistence/unreachable-database.js';
 
 const driverError = (fields: Record<string, string>) => Object.assign(new Error('driver error'), fields);

@@ -25,7 +25,6 @@ export interface UniqueViolation {
 }
 
 export interface Dialect {
-  /** The tables, as this dialect declares them (tables.ts). */
   t: Tables;
   /** Reads outside any transaction. Never writes through it (SQLite: a read-only connection). */
   db: Db;
@@ -81,6 +80,12 @@ export function isUniqueViolation(dialect: Pick<Dialect, 'uniqueViolation'>, e: 
 export async function firstRow<Row>(d: Pick<Dialect, 'locked'>, query: Lockable<Row[]>, lock = false): Promise<Row | null> {
   const [row] = lock ? await d.locked(query) : await query;
   return row ?? null;
+}
+
+/** The first row `rows` brings, as `map` makes it a record; null when there is none. */
+export async function firstAs<Row, R>(rows: PromiseLike<Row[]>, map: (row: Row) => R): Promise<R | null> {
+  const [row] = await rows;
+  return row === undefined ? null : map(row);
 }
 
 /** The row `id` of the application's `table`. */

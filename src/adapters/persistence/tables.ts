@@ -2,7 +2,7 @@
 // defineTables with its own column kit, so the two schemas cannot drift apart
 // (docs/architecture.md, "Tables"; adding a table or a column: the sections after it).
 import { sql } from 'drizzle-orm';
-import type { check, index, PgBigInt53BuilderInitial, PgBooleanBuilderInitial, PgIntegerBuilderInitial, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, check, index, PgBigInt53BuilderInitial, PgBooleanBuilderInitial, PgIntegerBuilderInitial, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 type Number53 = PgBigInt53BuilderInitial<string>;
 
@@ -28,6 +28,8 @@ export interface Kit {
 }
 
 export function defineTables(k: Kit) {
+  // A reference to another table's row, deleted with it.
+  const cascade = (name: string, target: () => AnyPgColumn) => k.text(name).notNull().references(target, { onDelete: 'cascade' });
   const owners = k.table('owners', {
     id: k.text('id').primaryKey(),
     email: k.text('email').notNull().unique(),
@@ -39,10 +41,7 @@ export function defineTables(k: Kit) {
     'console_tokens',
     {
       id: k.text('id').primaryKey(),
-      ownerId: k
-        .text('owner_id')
-        .notNull()
-        .references(() => owners.id, { onDelete: 'cascade' }),
+      ownerId: cascade('owner_id', () => owners.id),
       digest: k.text('digest').notNull().unique(),
       createdAt: k.instant('created_at').notNull(),
       revokedAt: k.instant('revoked_at'),
@@ -62,10 +61,7 @@ export function defineTables(k: Kit) {
   const ownerIps = k.table(
     'owner_ips',
     {
-      ownerId: k
-        .text('owner_id')
-        .notNull()
-        .references(() => owners.id, { onDelete: 'cascade' }),
+      ownerId: cascade('owner_id', () => owners.id),
       ip: k.text('ip').notNull(),
       firstSeen: k.instant('first_seen').notNull(),
       lastSeen: k.instant('last_seen').notNull(),
@@ -77,10 +73,7 @@ export function defineTables(k: Kit) {
     'applications',
     {
       id: k.text('id').primaryKey(),
-      ownerId: k
-        .text('owner_id')
-        .notNull()
-        .references(() => owners.id, { onDelete: 'cascade' }),
+      ownerId: cascade('owner_id', () => owners.id),
       name: k.text('name').notNull(),
       anonymousAccess: k.flag('anonymous_access').notNull(),
       deviceAuth: k.flag('device_auth').notNull(),
@@ -133,10 +126,12 @@ export function defineTables(k: Kit) {
     (t) => [k.index('applications_owner_idx').on(t.ownerId)],
   );
 
-  const appRef = () =>
+  const appRef = () => cascade('application_id', () => applications.id);
+  // A table of one row per application.
+  const appKey = () =>
     k
       .text('application_id')
-      .notNull()
+      .primaryKey()
       .references(() => applications.id, { onDelete: 'cascade' });
 
   const users = k.table(
@@ -169,11 +164,7 @@ export function defineTables(k: Kit) {
     ],
   );
 
-  const userRef = () =>
-    k
-      .text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' });
+  const userRef = () => cascade('user_id', () => users.id);
 
   const devices = k.table(
     'devices',
@@ -455,10 +446,7 @@ export function defineTables(k: Kit) {
     {
       id: k.text('id').primaryKey(),
       applicationId: appRef(),
-      fileId: k
-        .text('file_id')
-        .notNull()
-        .references(() => files.id, { onDelete: 'cascade' }),
+      fileId: cascade('file_id', () => files.id),
       stagingKey: k.text('staging_key').notNull(),
       outputKey: k.text('output_key').notNull(),
       encrypt: k.flag('encrypt').notNull(),
@@ -533,10 +521,7 @@ export function defineTables(k: Kit) {
   // the newest entries is noticed too (docs/events.md, Tamper evidence). `keyed`: the last link
   // was keyed; a chain made before keying is re-anchored once (audit.rekeyed).
   const auditChainHeads = k.table('audit_chain_heads', {
-    applicationId: k
-      .text('application_id')
-      .primaryKey()
-      .references(() => applications.id, { onDelete: 'cascade' }),
+    applicationId: appKey(),
     seq: k.bigNumber('seq').notNull(),
     hash: k.text('hash').notNull(),
     keyed: k.flag('keyed').notNull().default(false),
@@ -575,14 +560,8 @@ export function defineTables(k: Kit) {
     {
       id: k.text('id').primaryKey(),
       applicationId: appRef(),
-      endpointId: k
-        .text('endpoint_id')
-        .notNull()
-        .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-      eventId: k
-        .text('event_id')
-        .notNull()
-        .references(() => events.id, { onDelete: 'cascade' }),
+      endpointId: cascade('endpoint_id', () => webhookEndpoints.id),
+      eventId: cascade('event_id', () => events.id),
       /** `pending`, `succeeded` or `failed` (attempts exhausted, endpoint disabled). */
       state: k.text('state').notNull(),
       attempts: k.integer('attempts').notNull(),
@@ -605,10 +584,7 @@ export function defineTables(k: Kit) {
     'webhook_attempts',
     {
       id: k.text('id').primaryKey(),
-      deliveryId: k
-        .text('delivery_id')
-        .notNull()
-        .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+      deliveryId: cascade('delivery_id', () => webhookDeliveries.id),
       attemptedAt: k.instant('attempted_at').notNull(),
       statusCode: k.integer('status_code'),
       latencyMs: k.integer('latency_ms').notNull(),
@@ -620,10 +596,7 @@ export function defineTables(k: Kit) {
 
   // Each application's test sends in its current minute (domain/webhook-limits.ts).
   const webhookTestWindows = k.table('webhook_test_windows', {
-    applicationId: k
-      .text('application_id')
-      .primaryKey()
-      .references(() => applications.id, { onDelete: 'cascade' }),
+    applicationId: appKey(),
     windowStart: k.instant('window_start').notNull(),
     sends: k.integer('sends').notNull(),
   });

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import type { BanKey, MatchedBan } from '../../../domain/bans.js';
 import * as t from '../postgres/schema.js';
-import { postgresUnreachable } from '../postgres/unreachable.js';
+import { postgresUnreachable } from '../postgres/dialect.js';
 import type { FastReads } from './fast-reads.js';
 import { bansAmong, holderIdOf, liveMatches, matchedBanFields } from './fast-reads.js';
 import { preparedRead } from './postgres-prepared-read.js';

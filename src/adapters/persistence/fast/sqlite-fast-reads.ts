@@ -10,7 +10,7 @@ import { type BuiltSelect, requestKey, type RequestRows } from './compiled.js';
 import type { FastReads } from './fast-reads.js';
 import { prepareMatchingBans } from './sqlite-ban-matching.js';
 import { prepareRead, type ReadParams } from './sqlite-prepared-read.js';
-import { sqliteUnreachable } from '../sqlite/unreachable.js';
+import { sqliteUnreachable } from '../sqlite/dialect.js';
 import { committedHere, whileUnchanged } from './unchanged-reads.js';
 
 /** Opens a read-only connection on the file at `path` (migrated already by the plain store's dialect). */

@@ -9,7 +9,6 @@ import postgres from 'postgres';
 import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import { preparingClient } from './prepared-client.js';
 import * as t from './schema.js';
-import { postgresUnreachable } from './unreachable.js';
 
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
 const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
@@ -51,6 +50,37 @@ function uniqueViolation(e: unknown): UniqueViolation | null {
       ?.split(',')
       .map((c) => c.trim()) ?? [];
   return { table: err.table ?? '', columns };
+}
+
+/** Errors of the socket (Node) and of postgres.js's connection handling. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+/** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** Whether the server could not be reached (Dialect.unreachable): the connection failed, was lost, or the
+ * server is shutting down. A statement's own failure (a constraint, a syntax error) is not this. */
+export function postgresUnreachable(e: unknown): boolean {
+  const found = driverError(e, (cur) => {
+    const { code, syscall } = cur as { code?: unknown; syscall?: unknown };
+    if (typeof code !== 'string') return null;
+    // Class 08 is connection_exception; a failed connect() (a missing socket file) says the same.
+    return CONNECTION_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08') || syscall === 'connect' ? true : null;
+  });
+  return found === true;
 }
 
 const MAX_ATTEMPTS = 5;

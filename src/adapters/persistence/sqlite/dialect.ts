@@ -10,7 +10,6 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import * as schema from './schema.js';
-import { sqliteUnreachable } from './unreachable.js';
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
   const folder = migrationsFolder('sqlite');
@@ -23,6 +22,11 @@ function runMigrations(db: Parameters<typeof migrate>[0]): void {
     migrate(db, { migrationsFolder: folder });
   }
 }
+
+/** Whether the file could not be read or written (Dialect.unreachable): failed I/O (with its extended
+ * codes), a file that cannot be opened, or a lock another process held past busy_timeout. */
+export const sqliteUnreachable = (e: unknown): boolean =>
+  driverError(e, ({ code }: Error & { code?: unknown }) => (typeof code === 'string' && ['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_BUSY'].some((p) => code.startsWith(p)) ? true : null)) === true;
 
 const BUSY_RETRY_MS = 10_000;
 

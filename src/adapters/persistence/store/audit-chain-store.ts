@@ -7,7 +7,7 @@ import { chainedEntryOf, sealedEntryOf } from '../../../application/events/chain
 import { type RenderEvent, shownEvent } from '../../../application/ports/event-renderer.js';
 import { type ChainKey, chainHash, entrySeal, PRUNED_ACTION, REKEYED_ACTION } from '../../../domain/audit-chain.js';
 import { toIso } from '../../../domain/time.js';
-import type { Db, Dialect } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
 import { type RecordEvents, toEvent } from './event-log.js';
 
 /** What the chainer writes as `hash` on a row whose seal does not verify: it stays out of the chain. */
@@ -16,14 +16,7 @@ export const UNLINKED = 'unlinked';
 // Links up to `limit` unchained events after the chain head, in one transaction with the head,
 // locked with SKIP LOCKED so a second instance moves on instead of waiting (docs/choices.md;
 // SQLite's transaction already holds the whole database).
-async function chainApplication(
-  d: Dialect,
-  link: (tx: Db, values: { seq: number; hash: string; id: string }) => Promise<unknown>,
-  key: ChainKey,
-  render: RenderEvent,
-  applicationId: string,
-  limit: number,
-): Promise<number> {
+async function chainApplication(d: Dialect, key: ChainKey, render: RenderEvent, applicationId: string, limit: number): Promise<number> {
   const { auditChainHeads: heads, events } = d.t;
   const ofHead = eq(heads.applicationId, applicationId);
   // The first link needs a head row to lock: seq 0, no hash yet.
@@ -50,7 +43,7 @@ async function chainApplication(
       seq += 1;
       // The link covers the entry as the API shows it, so an exported entry verifies (docs/events.md).
       const next = chainHash(key, hash, chainedEntryOf(shownEvent(render, event), seq));
-      await link(tx, { seq, hash: next, id: row.id });
+      await tx.update(events).set({ seq, hash: next }).where(eq(events.id, row.id));
       hash = next;
       linked += 1;
     }
@@ -67,7 +60,6 @@ type ChainMethods = Pick<EventStore, 'chainEvents' | 'chainedEvents' | 'chainHea
 
 export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents, render: RenderEvent): ChainMethods {
   const { auditChainHeads: heads, events } = d.t;
-  const link = (tx: Db, { seq, hash, id }: { seq: number; hash: string; id: string }) => tx.update(events).set({ seq, hash }).where(eq(events.id, id));
   return {
     async chainEvents(limit) {
       const pending = await d.db
@@ -78,11 +70,10 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
       let seen = 0;
       for (const { applicationId } of pending) {
         if (seen >= limit) break;
-        seen += await chainApplication(d, link, key, render, applicationId, limit - seen);
+        seen += await chainApplication(d, key, render, applicationId, limit - seen);
       }
       return seen;
     },
-
     async chainedEvents(applicationId, afterSeq, limit) {
       const rows = await d.db
         .select()
@@ -92,12 +83,10 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
         .limit(limit);
       return rows.map(toEvent);
     },
-
     async chainHead(applicationId) {
       const [head] = await d.db.select().from(heads).where(eq(heads.applicationId, applicationId));
       return head === undefined || head.seq === 0 ? null : { seq: head.seq, hash: head.hash };
     },
-
     async unlinkedEvents(applicationId, limit) {
       const rows = await d.db
         .select()
@@ -107,7 +96,6 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
         .limit(limit);
       return rows.map(toEvent);
     },
-
     async newestChained(applicationId, action) {
       const [row] = await d.db
         .select()
@@ -117,7 +105,6 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
         .limit(1);
       return row === undefined ? null : toEvent(row);
     },
-
     async reanchorUnkeyedChains(now, actor) {
       const unkeyed = await d.db
         .select()
@@ -129,7 +116,6 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
       }
       return unkeyed.length;
     },
-
     async pruneEvents(before, now, actor) {
       // Per application, the newest chained entry older than `before`: everything up to it in
       // the chain goes, so what remains is the chain's tail (docs/events.md, Retention).

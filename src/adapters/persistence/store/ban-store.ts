@@ -92,13 +92,9 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
                 .where(and(eq(bans.applicationId, applicationId), eq(bans.propagatedFrom, banId)))
                 .returning()
             : [];
-        await recordEvents(
-          tx,
-          actor,
-          [row, ...propagated].map((b) => banRemoved(toBan(b))),
-          now,
-        );
-        const licenseIds = [row, ...propagated].filter((b) => b.type === 'license').map((b) => b.value);
+        const removed = [row, ...propagated].map(toBan);
+        await recordEvents(tx, actor, removed.map(banRemoved), now);
+        const licenseIds = removed.filter((b) => b.type === 'license').map((b) => b.value);
         for (const ids of chunks(licenseIds)) {
           await tx
             .update(licenses)

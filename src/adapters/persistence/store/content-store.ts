@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { ContentStore } from '../../../application/ports/content-store.js';
 import type { AnnouncementRecord } from '../../../application/records.js';
 import { mergeAnnouncement } from '../../../domain/announcements.js';
-import { type Dialect, ofApplication } from '../dialect.js';
+import { type Dialect, firstAs, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { toAnnouncement } from '../row-mappers.js';
 import type { RecordEvents } from './event-log.js';
@@ -48,29 +48,19 @@ export function contentStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     async patchAnnouncement(applicationId, id, patch, now, actor) {
       return d.transaction(async (tx) => {
-        const [row] = await d.locked(
-          tx
-            .select()
-            .from(announcements)
-            .where(ofApplication(announcements, applicationId, id)),
-        );
+        const mine = ofApplication(announcements, applicationId, id);
+        const [row] = await d.locked(tx.select().from(announcements).where(mine));
         if (row === undefined) return null;
         const next = mergeAnnouncement<AnnouncementRecord>(toAnnouncement(row), patch);
         const { title, contentHtml, status, publishFrom, publishUntil } = next;
-        await tx
-          .update(announcements)
-          .set({ title, contentHtml, status, publishFrom, publishUntil })
-          .where(ofApplication(announcements, applicationId, id));
+        await tx.update(announcements).set({ title, contentHtml, status, publishFrom, publishUntil }).where(mine);
         await recordEvents(tx, actor, [announcementChanged(applicationId, id, 'updated', toAnnouncement(row), next)], now);
         return next;
       });
     },
     async findAnnouncement(applicationId, id) {
-      const [row] = await db
-        .select()
-        .from(announcements)
-        .where(ofApplication(announcements, applicationId, id));
-      return row ? toAnnouncement(row) : null;
+      const mine = ofApplication(announcements, applicationId, id);
+      return firstAs(db.select().from(announcements).where(mine), toAnnouncement);
     },
     listAnnouncements: reads.listAnnouncements,
     async deleteAnnouncement(applicationId, id, now, actor) {

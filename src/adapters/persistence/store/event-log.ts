@@ -65,7 +65,6 @@ export function eventStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents
     async recordEvent(draft, now, actor) {
       await d.transaction((tx) => recordEvents(tx, actor, [draft], now));
     },
-
     async listEvents(applicationId, filter, page) {
       const rows = await d.db
         .select()

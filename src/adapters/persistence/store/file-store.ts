@@ -6,7 +6,7 @@ import type { FileMetadataPatch, FileStore } from '../../../application/ports/fi
 import type { FileRecord, JobRecord } from '../../../application/records.js';
 import { DomainError } from '../../../domain/errors.js';
 import { acceptUpload } from '../../../domain/files.js';
-import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dialect.js';
+import { type Db, type Dialect, firstAs, isUniqueViolation, ofApplication } from '../dialect.js';
 import { fileRow, metadataColumns, stateColumns, toFile } from '../row-mappers.js';
 import type { Lookups } from './lookups.js';
 import type { RecordEvents } from './event-log.js';
@@ -25,10 +25,7 @@ async function guardName<T>(d: Dialect, write: () => Promise<T>): Promise<T> {
 }
 
 /** The file `where` selects, its row locked until the transaction ends. */
-export async function lockFile(d: Dialect, tx: Db, where: SQL | undefined): Promise<FileRecord | null> {
-  const [row] = await d.locked(tx.select().from(d.t.files).where(where));
-  return row ? toFile(row) : null;
-}
+export const lockFile = (d: Dialect, tx: Db, where: SQL | undefined): Promise<FileRecord | null> => firstAs(d.locked(tx.select().from(d.t.files).where(where)), toFile);
 
 const byName = (d: Dialect, applicationId: string, name: string) => and(eq(d.t.files.applicationId, applicationId), eq(d.t.files.name, name));
 
@@ -91,14 +88,12 @@ export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         if ((await insertNew(d, tx, file, job)) === null) throw nameTaken();
       });
     },
-
     async replaceFileContents(applicationId, fileId, patch, job) {
       return d.transaction(async (tx) => {
         const file = await lockFile(d, tx, ofApplication(files, applicationId, fileId));
         return file === null ? null : replaceIn(d, tx, file, patch, job);
       });
     },
-
     async upsertFileByName(file, job) {
       return d.transaction(async (tx) => {
         // The file's metadata is the patch, but for the name it is found by.
@@ -115,7 +110,6 @@ export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         return { ...(await replaceIn(d, tx, created, patch, job)), created: false };
       });
     },
-
     async updateFileMetadata(applicationId, fileId, patch) {
       // One UPDATE: nothing is read before it, so no transaction is needed.
       const [row] = await guardName(d, () =>
@@ -129,11 +123,9 @@ export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       );
       return row ? toFile(row) : null;
     },
-
     findFile: reads.findFile,
 
     listFiles: reads.listFiles,
-
     async deleteFile(applicationId, fileId, now, actor) {
       return d.transaction(async (tx) => {
         const file = await lockFile(d, tx, ofApplication(files, applicationId, fileId));
@@ -146,7 +138,6 @@ export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         return [...new Set(keys)];
       });
     },
-
     async referencedBlobKeys() {
       // One snapshot: a job completing between the two reads moves its output key from `jobs` to
       // `files`, and reads of different moments could see it in neither.

@@ -60,7 +60,6 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
         return row ? toJob(row) : null;
       });
     },
-
     async heartbeat(jobId, workerId, now, leaseMs) {
       // One conditional UPDATE: it locks the row and re-checks the owner on its latest version.
       const extended = await d.write((w) =>
@@ -72,7 +71,6 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
       );
       return extended.length > 0;
     },
-
     async completeJob(jobId, workerId, contents, now, actor) {
       return d.transaction(async (tx) => {
         const held = await lockHeldJob(d, tx, jobId, workerId);
@@ -95,7 +93,6 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
         return [...new Set(keys)];
       });
     },
-
     async failJob(jobId, workerId, message, now, retryInMs, actor) {
       return d.transaction(async (tx) => {
         const held = await lockHeldJob(d, tx, jobId, workerId);
@@ -117,7 +114,6 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
         return [...new Set([job.stagingKey, job.outputKey])];
       });
     },
-
     async jobTimes() {
       // Jobs are the uploads in flight: few rows, read whole so the domain's jobPhase sorts them.
       return d.db.select({ createdAt: jobs.createdAt, runAfter: jobs.runAfter, leaseUntil: jobs.leaseUntil }).from(jobs);

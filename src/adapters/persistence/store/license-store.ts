@@ -23,11 +23,8 @@ import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
 /** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
 async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
   const { licenses } = d.t;
-  const query = tx
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest)));
-  return firstRow(d, query, lock);
+  const digested = and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest));
+  return firstRow(d, tx.select().from(licenses).where(digested), lock);
 }
 
 /** Marks a license used. The row lock already excludes other redemptions; the conditions on the
@@ -97,13 +94,8 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
-      return firstRow(
-        d,
-        db
-          .select()
-          .from(licenses)
-          .where(ofApplication(licenses, applicationId, id)),
-      );
+      const mine = ofApplication(licenses, applicationId, id);
+      return firstRow(d, db.select().from(licenses).where(mine));
     },
     async sealedCodesOf(applicationId, ids) {
       const codes = new Map<string, string>();
@@ -133,7 +125,6 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         return 'deleted' as const;
       });
     },
-
     async signUpWithLicense(input, actor) {
       return d.transaction(async (tx) => {
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
@@ -150,7 +141,6 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         return { user, adjustment };
       });
     },
-
     activateLicense: (input, actor) => d.transaction((tx) => redeemFor(tx, input, actor)),
 
     async redeemWithTurns({ password, code, redemption }, actor) {

@@ -9,7 +9,7 @@ import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Db, type Dialect, firstRow, isUniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, firstAs, firstRow, isUniqueViolation } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
@@ -25,12 +25,8 @@ export function ownerStore(d: Dialect): OwnerStore {
         throw e;
       }
     },
-    async findOwnerByEmail(email) {
-      return firstRow(d, db.select().from(owners).where(eq(owners.email, email)));
-    },
-    async findOwnerById(id) {
-      return firstRow(d, db.select().from(owners).where(eq(owners.id, id)));
-    },
+    findOwnerByEmail: (email) => firstRow(d, db.select().from(owners).where(eq(owners.email, email))),
+    findOwnerById: (id) => firstRow(d, db.select().from(owners).where(eq(owners.id, id))),
     async listOwners() {
       return await db
         .select()
@@ -62,10 +58,7 @@ export function ownerStore(d: Dialect): OwnerStore {
     async createConsoleToken(token) {
       await d.write((w) => w.insert(consoleTokens).values(token));
     },
-    async findConsoleToken(digest) {
-      const [row] = await db.select().from(consoleTokens).where(eq(consoleTokens.digest, digest));
-      return row ? toConsoleToken(row) : null;
-    },
+    findConsoleToken: (digest) => firstAs(db.select().from(consoleTokens).where(eq(consoleTokens.digest, digest)), toConsoleToken),
     async revokeConsoleToken(id, now) {
       // The first revocation time is the one worth keeping.
       await d.write((w) =>
@@ -115,15 +108,8 @@ const rotatedCredentials = (patch: { apiSecretDigest?: string; adminApiKeyDigest
 export function applicationStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): ApplicationStore {
   const { db } = d;
   const { applications, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
-  const find = async (id: string) => {
-    const [row] = await db.select().from(applications).where(eq(applications.id, id));
-    return row ? toApplication(row) : null;
-  };
-  /** The application, locked until the transaction ends; null when there is none. */
-  const lockedApplication = async (tx: Db, id: string) => {
-    const row = await firstRow(d, tx.select().from(applications).where(eq(applications.id, id)), true);
-    return row === null ? null : toApplication(row);
-  };
+  const find = (id: string) => firstAs(db.select().from(applications).where(eq(applications.id, id)), toApplication);
+  const lockedApplication = (tx: Db, id: string) => firstAs(d.locked(tx.select().from(applications).where(eq(applications.id, id))), toApplication);
   /** ATOMIC: the application's signing keys as `change` makes them from the stored ones. */
   const changeSigningKeys = (id: string, change: (current: ApplicationSigningKeys) => ApplicationSigningKeys, rotated?: { credential: string; now: Instant; actor: Actor }) =>
     d.transaction(async (tx): Promise<ApplicationRecord | null> => {
@@ -153,10 +139,7 @@ export function applicationStore(d: Dialect, reads: Lookups, recordEvents: Recor
     },
     findApplication: find,
     findApplicationByApiKey: reads.findApplicationByApiKey,
-    async findApplicationByAdminKeyDigest(digest) {
-      const [row] = await db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest));
-      return row ? toApplication(row) : null;
-    },
+    findApplicationByAdminKeyDigest: (digest) => firstAs(db.select().from(applications).where(eq(applications.adminApiKeyDigest, digest)), toApplication),
     async updateApplication(id, { name, settings, apiSecretDigest, adminApiKeyDigest }, now, actor) {
       // drizzle leaves a field that is undefined out of the SET and refuses an empty SET: an empty patch is a plain read.
       if (name === undefined && settings === undefined && apiSecretDigest === undefined && adminApiKeyDigest === undefined) return find(id);

@@ -141,18 +141,11 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       for (;;) {
         const ids = await d.db.select({ id: sessions.id }).from(sessions).where(lt(sessions.expiresAt, endedBefore)).limit(batch);
         if (ids.length === 0) return removed;
+        const batchIds = ids.map((r) => r.id);
         const gone = await d.write((w) =>
           w
             .delete(sessions)
-            .where(
-              and(
-                inArray(
-                  sessions.id,
-                  ids.map((r) => r.id),
-                ),
-                lt(sessions.expiresAt, endedBefore),
-              ),
-            )
+            .where(and(inArray(sessions.id, batchIds), lt(sessions.expiresAt, endedBefore)))
             .returning({ id: sessions.id }),
         );
         removed += gone.length;

@@ -24,25 +24,15 @@ export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserV
         .orderBy(asc(d.binary(userVariables.name)));
     },
     async findUserVariable(applicationId, userId, name) {
-      return firstRow(
-        d,
-        db
-          .select()
-          .from(userVariables)
-          .where(named(applicationId, userId, name)),
-      );
+      const key = named(applicationId, userId, name);
+      return firstRow(d, db.select().from(userVariables).where(key));
     },
     async putUserVariable(v, max, actor) {
       return d.transaction(async (tx) => {
         const user = await findUser(d, tx, v.applicationId, v.userId, true);
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
-        const existing = await firstRow(
-          d,
-          tx
-            .select()
-            .from(userVariables)
-            .where(named(v.applicationId, v.userId, v.name)),
-        );
+        const key = named(v.applicationId, v.userId, v.name);
+        const existing = await firstRow(d, tx.select().from(userVariables).where(key));
         // octet_length: UTF-8 bytes on both dialects (SQLite 3.43 and later).
         const [others] = await tx
           .select({ bytes: sql<number | string | null>`sum(octet_length(${userVariables.value}))` })
@@ -54,10 +44,7 @@ export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserV
           assertRoomForVariable(Number(held?.n ?? 0), true, max);
           await tx.insert(userVariables).values(v);
         } else {
-          await tx
-            .update(userVariables)
-            .set({ value: v.value, updatedAt: v.updatedAt })
-            .where(named(v.applicationId, v.userId, v.name));
+          await tx.update(userVariables).set({ value: v.value, updatedAt: v.updatedAt }).where(key);
         }
         await recordEvents(tx, actor, [userVariableChanged(user, v.name, existing, v)], v.updatedAt);
         return v;

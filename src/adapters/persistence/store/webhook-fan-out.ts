@@ -56,15 +56,8 @@ export async function fanOutPendingEvents(d: Dialect, now: Instant, limit: numbe
     }
     // The unique (endpoint, event) pair makes a repeated fan-out a no-op.
     if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
-    await tx
-      .update(events)
-      .set({ webhookPending: null })
-      .where(
-        inArray(
-          events.id,
-          batch.map((event) => event.id),
-        ),
-      );
+    const taken = batch.map((event) => event.id);
+    await tx.update(events).set({ webhookPending: null }).where(inArray(events.id, taken));
     return batch.length;
   });
 }

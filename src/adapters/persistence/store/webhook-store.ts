@@ -4,13 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, WebhookStore } from '../../../application/ports/webhook-store.js';
-import type { DataForm } from '../../../application/ports/event-store.js';
 import { checkEndpointCap, countTestSend } from '../../../domain/webhook-limits.js';
 import type { Dialect } from '../dialect.js';
-import { ofApplication } from '../dialect.js';
+import { firstAs, ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { webhookEndpointChanged } from '../../../application/events/content-facts.js';
-import type { RecordEvents } from './event-log.js';
+import { type RecordEvents, toEvent } from './event-log.js';
 import { fanOutPendingEvents } from './webhook-fan-out.js';
 
 type EndpointRow = Tables['webhookEndpoints']['$inferSelect'];
@@ -20,12 +19,9 @@ const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: J
 export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookStore & WebhookQueue {
   const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
 
-  const readEndpoint = async (applicationId: string, endpointId: string) => {
-    const [row] = await d.db
-      .select()
-      .from(e)
-      .where(ofApplication(e, applicationId, endpointId));
-    return row === undefined ? null : toEndpoint(row);
+  const readEndpoint = (applicationId: string, endpointId: string) => {
+    const mine = ofApplication(e, applicationId, endpointId);
+    return firstAs(d.db.select().from(e).where(mine), toEndpoint);
   };
 
   return {
@@ -39,7 +35,6 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         await recordEvents(tx, actor, [webhookEndpointChanged('webhook.created', endpoint)], endpoint.createdAt);
       });
     },
-
     async recordWebhookTest(draft, now, actor) {
       await d.transaction(async (tx) => {
         const ofApp = eq(tw.applicationId, draft.applicationId);
@@ -52,23 +47,17 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         await recordEvents(tx, actor, [draft], now);
       });
     },
-
     async listWebhookEndpoints(applicationId) {
       const rows = await d.db.select().from(e).where(eq(e.applicationId, applicationId)).orderBy(asc(e.createdAt), asc(e.id));
       return rows.map(toEndpoint);
     },
-
     findWebhookEndpoint: readEndpoint,
 
     async updateWebhookEndpoint(applicationId, endpointId, change, now, actor) {
       const { events: names, ...rest } = change;
       return d.transaction(async (tx) => {
-        const [before] = await d.locked(
-          tx
-            .select()
-            .from(e)
-            .where(ofApplication(e, applicationId, endpointId)),
-        );
+        const mine = ofApplication(e, applicationId, endpointId);
+        const [before] = await d.locked(tx.select().from(e).where(mine));
         if (before === undefined) return null;
         const [row] = await tx
           .update(e)
@@ -81,7 +70,6 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         return after;
       });
     },
-
     async deleteWebhookEndpoint(applicationId, endpointId, now, actor) {
       return d.transaction(async (tx) => {
         const [gone] = await tx
@@ -93,15 +81,10 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         return true;
       });
     },
-
     async rotateWebhookSecret(applicationId, endpointId, secretSealed, previousUntil, now, actor) {
       return d.transaction(async (tx) => {
-        const [current] = await d.locked(
-          tx
-            .select({ secretSealed: e.secretSealed })
-            .from(e)
-            .where(ofApplication(e, applicationId, endpointId)),
-        );
+        const mine = ofApplication(e, applicationId, endpointId);
+        const [current] = await d.locked(tx.select({ secretSealed: e.secretSealed }).from(e).where(mine));
         if (current === undefined) return null;
         const [row] = await tx.update(e).set({ secretSealed, previousSecretSealed: current.secretSealed, previousSecretUntil: previousUntil, updatedAt: now }).where(eq(e.id, endpointId)).returning();
         if (row === undefined) return null;
@@ -109,7 +92,6 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         return toEndpoint(row);
       });
     },
-
     async listWebhookDeliveries(applicationId, endpointId, limit) {
       return d.snapshot(async (tx) => {
         const rows = await tx
@@ -120,16 +102,8 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
           .orderBy(desc(dl.createdAt), desc(events.pos))
           .limit(limit);
         if (rows.length === 0) return [];
-        const attempts = await tx
-          .select()
-          .from(at)
-          .where(
-            inArray(
-              at.deliveryId,
-              rows.map((r) => r.delivery.id),
-            ),
-          )
-          .orderBy(asc(at.attemptedAt), asc(at.id));
+        const deliveryIds = rows.map((r) => r.delivery.id);
+        const attempts = await tx.select().from(at).where(inArray(at.deliveryId, deliveryIds)).orderBy(asc(at.attemptedAt), asc(at.id));
         return rows.map(({ delivery: r, eventType }): WebhookDeliveryRecord => ({
           id: r.id,
           endpointId: r.endpointId,
@@ -142,7 +116,6 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         }));
       });
     },
-
     async redeliverWebhook(applicationId, endpointId, deliveryId, now) {
       const done = await d.write((w) =>
         w
@@ -153,7 +126,6 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
       );
       return done.length > 0;
     },
-
     fanOutWebhookEvents: (now, limit) => fanOutPendingEvents(d, now, limit),
 
     async claimWebhookDelivery(workerId, now, leaseMs) {
@@ -179,7 +151,8 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
           .innerJoin(events, eq(events.id, dl.eventId))
           .where(eq(dl.id, candidate.id));
         if (row === undefined) return null;
-        const { delivery, endpoint, event } = row;
+        const { delivery, endpoint } = row;
+        const { id, action, applicationId, occurredAt, dataForm, data, changes } = toEvent(row.event);
         return {
           id: delivery.id,
           attempts: delivery.attempts,
@@ -191,19 +164,10 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
             previousSecretSealed: endpoint.previousSecretSealed,
             previousSecretUntil: endpoint.previousSecretUntil,
           },
-          event: {
-            id: event.id,
-            type: event.action,
-            applicationId: event.applicationId,
-            occurredAt: event.occurredAt,
-            dataForm: event.dataForm as DataForm,
-            data: JSON.parse(event.data) as Record<string, unknown>,
-            changes: event.changes === null ? null : (JSON.parse(event.changes) as Record<string, [unknown, unknown]>),
-          },
+          event: { id, type: action, applicationId, occurredAt, dataForm, data, changes },
         };
       });
     },
-
     async settleWebhookDelivery(deliveryId, workerId, attempt, step, now) {
       return d.transaction(async (tx) => {
         const [held] = await d.locked(tx.select({ endpointId: dl.endpointId, leaseOwner: dl.leaseOwner, attempts: dl.attempts }).from(dl).where(eq(dl.id, deliveryId)));

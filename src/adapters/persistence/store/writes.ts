@@ -7,7 +7,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { isMembershipActive } from '../../../domain/membership.js';
 import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, type Dialect, isUniqueViolation, ofApplication } from '../dialect.js';
+import { type Db, type Dialect, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
@@ -26,12 +26,9 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
  * "The user's lock"). */
 export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
   const { users } = d.t;
-  const query = tx
-    .select()
-    .from(users)
-    .where(ofApplication(users, applicationId, userId));
-  const [row] = lock ? await d.locked(query) : await query;
-  return row === undefined ? null : toUser(row);
+  const mine = ofApplication(users, applicationId, userId);
+  const row = await firstRow(d, tx.select().from(users).where(mine), lock);
+  return row === null ? null : toUser(row);
 }
 
 /** Locks a user's row by id alone (see findUser), for callers that know no application. */
