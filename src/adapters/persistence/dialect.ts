@@ -2,7 +2,7 @@
 // they differ (tables, transactions, row locks, errors, collation, insertion order, raw rows), and
 // nothing for speed, which lives in fast/ (docs/architecture.md, "The fast path").
 import { join } from 'node:path';
-import { and, type Column, eq, getTableName, type SQL } from 'drizzle-orm';
+import { and, asc, type Column, desc, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { LockConfig, PgDatabase } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import { folderAbove } from '../find-above.js';
@@ -90,6 +90,12 @@ export async function firstAs<Row, R>(rows: PromiseLike<Row[]>, map: (row: Row) 
 
 /** The row `id` of the application's `table`. */
 export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) => and(eq(table.applicationId, applicationId), eq(table.id, id));
+
+/** Listings oldest (or newest) first by `at`, ties by the id's bytes, so both databases list alike. */
+export const listOrder = (d: Pick<Dialect, 'binary'>) => ({
+  oldestFirst: (at: Column, id: Column) => sql`${asc(at)}, ${asc(d.binary(id))}`,
+  newestFirst: (at: Column, id: Column) => sql`${desc(at)}, ${desc(d.binary(id))}`,
+});
 
 /** Splits long id lists so one statement stays below either database's bound-parameter limit. */
 export function chunks<T>(items: readonly T[], size = 500): T[][] {

@@ -1,6 +1,5 @@
-// The console overview's queries, one SQL text for SQLite and PostgreSQL: the database counts
-// and returns only totals and one row per day with activity, never the rows themselves. The store
-// (store/overview-store.ts) runs them in one read snapshot and maps the rows with toOverview.
+// The console overview's queries, one SQL text for both databases: totals and one row per day with
+// activity, never the rows themselves (run in one snapshot by store/overview-store.ts).
 import { type SQL, sql } from 'drizzle-orm';
 import type { ApplicationOverviewCounts } from '../../application/records.js';
 import { DAY_MS, type DayCount, type DayWindow } from '../../domain/overview.js';

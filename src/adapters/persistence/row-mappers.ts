@@ -106,7 +106,6 @@ export const toApplication = (r: Row<'applications'>): ApplicationRecord => {
 
 export const membershipColumns = (m: Membership) => ({ activeUntil: m.activeUntil, isLifetime: m.isLifetime });
 export const timeoutColumns = (t: UserTimeout | null) => ({ timedOutUntil: t?.until ?? null, timeoutReason: t?.reason ?? null });
-
 export const userRow = ({ membership, timeout, ...u }: UserRecord): Row<'users'> => ({ ...u, ...membershipColumns(membership), ...timeoutColumns(timeout) });
 
 export const toUser = (r: Row<'users'>): UserRecord => ({
@@ -139,13 +138,7 @@ function storedColumns(s: StoredContents | null) {
   };
 }
 
-export const stateColumns = ({ processingStatus, processingError, pendingJobId, stored }: FileState) => ({
-  processingStatus,
-  processingError,
-  pendingJobId,
-  ...storedColumns(stored),
-});
-
+export const stateColumns = ({ stored, ...processing }: FileState) => ({ ...processing, ...storedColumns(stored) });
 export const fileRow = ({ state, ...f }: FileRecord): Row<'files'> => ({ ...f, ...stateColumns(state) });
 
 function toStored(r: Row<'files'>): StoredContents | null {

@@ -1,6 +1,5 @@
-// The Store, written once over a dialect (dialect.ts): each area of the port lives in its own
-// module under store/, in plain drizzle, and the dialect brings the connection, its transactions
-// and the few places the databases differ. This is the specification the fast path (fast/) keeps to.
+// The Store, written once over a dialect (dialect.ts), one area per module under store/: the
+// specification the fast path (fast/) keeps to (docs/architecture.md, "Persistence").
 import type { RenderEvent } from '../../application/ports/event-renderer.js';
 import type { Store } from '../../application/ports/store.js';
 import type { Dialect } from './dialect.js';
@@ -65,28 +64,26 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
   const reads = lookups(dialect);
   const auditKey = options.auditKey ?? UNKEYED_AUDIT_KEY;
   const recordEvents = eventWriter(dialect, auditKey);
-  return answeringUnreachable<Store>(
-    {
-      ...ownerStore(dialect),
-      ...applicationStore(dialect, reads, recordEvents),
-      ...overviewStore(dialect),
-      ...licenseStore(dialect, reads, recordEvents),
-      ...userStore(dialect, reads, recordEvents),
-      ...userVariableStore(dialect, recordEvents),
-      ...sessionStore(dialect, reads, recordEvents),
-      ...banStore(dialect, reads, recordEvents),
-      ...throttleStore(dialect),
-      ...requestNonceStore(dialect),
-      ...contentStore(dialect, reads, recordEvents),
-      ...fileStore(dialect, reads, recordEvents),
-      ...jobQueue(dialect, recordEvents),
-      ...eventStore(dialect, auditKey, recordEvents, options.renderEvent ?? asStored),
-      ...webhookStore(dialect, recordEvents),
-      databaseLoad: () => ({ inFlight: inFlight(), connections: options.connections ?? 1 }),
-      refreshStatistics: options.refreshStatistics ?? (async () => []),
-      ping: () => dialect.ping(),
-      close: () => dialect.close(),
-    },
-    dialect.unreachable,
-  );
+  const store: Store = {
+    ...ownerStore(dialect),
+    ...applicationStore(dialect, reads, recordEvents),
+    ...overviewStore(dialect),
+    ...licenseStore(dialect, reads, recordEvents),
+    ...userStore(dialect, reads, recordEvents),
+    ...userVariableStore(dialect, recordEvents),
+    ...sessionStore(dialect, reads, recordEvents),
+    ...banStore(dialect, reads, recordEvents),
+    ...throttleStore(dialect),
+    ...requestNonceStore(dialect),
+    ...contentStore(dialect, reads, recordEvents),
+    ...fileStore(dialect, reads, recordEvents),
+    ...jobQueue(dialect, recordEvents),
+    ...eventStore(dialect, auditKey, recordEvents, options.renderEvent ?? asStored),
+    ...webhookStore(dialect, recordEvents),
+    databaseLoad: () => ({ inFlight: inFlight(), connections: options.connections ?? 1 }),
+    refreshStatistics: options.refreshStatistics ?? (async () => []),
+    ping: () => dialect.ping(),
+    close: () => dialect.close(),
+  };
+  return answeringUnreachable(store, dialect.unreachable);
 }

@@ -97,15 +97,13 @@ export function defineTables(k: Kit) {
       // Existing applications take the defaults (docs/api.md, User variables; Device reset: off).
       maxUserVariables: k.integer('max_user_variables').notNull().default(100),
       deviceResetCooldownHours: k.integer('device_reset_cooldown_hours'),
-      // Null: sign-ups are not limited per application. Existing applications take it too
-      // (docs/choices.md, "Throttling": the old server-wide 1,000 an hour refused launches).
+      // Null: not limited per application, also for existing ones (docs/choices.md, "Throttling").
       signUpsPerHour: k.integer('sign_ups_per_hour'),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
       filesKeySealed: k.text('files_key_sealed').notNull(),
-      // Signing keys: a public key and its sealed private half are set and cleared together; null
-      // until the start-up step issues them (docs/architecture.md, "Tables").
+      // Signing keys, set and cleared in pairs (docs/architecture.md, "Tables").
       responseSigningPublicKey: k.text('response_signing_public_key'),
       responseSigningPrivateKeySealed: k.text('response_signing_private_key_sealed'),
       previousResponseSigningPublicKey: k.text('previous_response_signing_public_key'),
@@ -113,26 +111,19 @@ export function defineTables(k: Kit) {
       requestSigningKeySealed: k.text('request_signing_key_sealed'),
       previousRequestSigningKeySealed: k.text('previous_request_signing_key_sealed'),
       previousRequestSigningKeyReplacedAt: k.instant('previous_request_signing_key_replaced_at'),
-      // Bumped by the database itself on every write to the application's variables,
-      // announcements and files (the triggers of the content_version migrations), so a cache of
-      // that content is stale exactly when this differs (docs/choices.md, "The content cache").
+      // Bumped by triggers on writes of the application's content (docs/choices.md, "The content cache").
       contentVersion: k.bigNumber('content_version').notNull().default(0),
-      // Bumped the same way on every write to the application's bans (the bans_version
-      // migrations), so a remembered ban probe is stale exactly when this differs (docs/choices.md,
-      // "Bans").
+      // Bumped the same way on writes of the application's bans (docs/choices.md, "Bans").
       bansVersion: k.bigNumber('bans_version').notNull().default(0),
       createdAt: k.instant('created_at').notNull(),
     },
     (t) => [k.index('applications_owner_idx').on(t.ownerId)],
   );
 
-  const appRef = () => cascade('application_id', () => applications.id);
+  const applicationsId = () => applications.id;
+  const appRef = () => cascade('application_id', applicationsId);
   // A table of one row per application.
-  const appKey = () =>
-    k
-      .text('application_id')
-      .primaryKey()
-      .references(() => applications.id, { onDelete: 'cascade' });
+  const appKey = () => k.text('application_id').primaryKey().references(applicationsId, { onDelete: 'cascade' });
 
   const users = k.table(
     'users',
@@ -211,9 +202,7 @@ export function defineTables(k: Kit) {
       // A legacy seat's caller address: the seat is (user, hardware id, address), not the asserted id alone.
       address: k.text('address'),
     },
-    // user_live leaves revoked rows out: a login reads only its user's live sessions. user_expires
-    // serves deleting a user's sessions; expires, the retention purge (docs/architecture.md,
-    // "Tables").
+    // What each index serves: docs/architecture.md, "Tables".
     (t) => [
       k
         .index('sessions_user_live_idx')
@@ -346,9 +335,8 @@ export function defineTables(k: Kit) {
     ],
   );
 
-  // Throttle counters carry no foreign key (owner sign-in is scoped by CONSOLE_THROTTLE_SCOPE);
-  // deleteApplication removes them itself. Failures and locks of an account from one network,
-  // `ip` being its networkBucket (docs/choices.md, "Throttling").
+  // Failures and locks of an account from one network, `ip` its networkBucket (docs/choices.md,
+  // "Throttling"). Throttle counters carry no foreign key (docs/architecture.md, "Tables").
   const authAccountCounters = k.table(
     'auth_account_address_counters',
     {
@@ -461,9 +449,8 @@ export function defineTables(k: Kit) {
     (t) => [k.index('jobs_run_after_idx').on(t.runAfter), k.index('jobs_file_idx').on(t.fileId)],
   );
 
-  // Nonces of signed requests (docs/api.md, Request signing), each accepted once per application: the
-  // primary key makes a second insert of one conflict in any instance or process, and a row
-  // stops counting at held_until (domain/request-signing.ts), when the purge may delete it.
+  // Nonces of signed requests (docs/api.md, Request signing), each accepted once per application
+  // (store/request-nonce-store.ts); a row stops counting at held_until, when the purge may delete it.
   const requestNonces = k.table(
     'request_nonces',
     {
@@ -474,9 +461,7 @@ export function defineTables(k: Kit) {
     (t) => [k.primaryKey({ columns: [t.applicationId, t.nonce] }), k.index('request_nonces_held_until_idx').on(t.heldUntil)],
   );
 
-  // The event outbox and audit log, one row per change (docs/events.md). `seq` and `hash` stay null
-  // until the chainer links the row after the commit, so a hot write never waits on a
-  // per-application lock (docs/architecture.md, "Tables").
+  // The event outbox and audit log, one row per change (docs/events.md; docs/architecture.md, "Tables").
   const events = k.table(
     'events',
     {
@@ -601,37 +586,8 @@ export function defineTables(k: Kit) {
     sends: k.integer('sends').notNull(),
   });
 
-  return {
-    owners,
-    consoleTokens,
-    ownerIps,
-    applications,
-    users,
-    devices,
-    licenseFiles,
-    sessions,
-    loginDays,
-    licenses,
-    adjustments,
-    userIps,
-    variables,
-    userVariables,
-    announcements,
-    bans,
-    authAccountCounters,
-    authAccountWindows,
-    authIpCounters,
-    signUpCounters,
-    requestNonces,
-    files,
-    jobs,
-    events,
-    auditChainHeads,
-    webhookEndpoints,
-    webhookDeliveries,
-    webhookAttempts,
-    webhookTestWindows,
-  };
+  // prettier-ignore
+  return { owners, consoleTokens, ownerIps, applications, users, devices, licenseFiles, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

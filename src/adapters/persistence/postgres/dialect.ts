@@ -13,9 +13,7 @@ import * as t from './schema.js';
 /** Key of the session advisory lock migrations run under ("gatehouse" folded into an int8). */
 const MIGRATION_LOCK = 7_165_063_318_245_923_173n;
 
-/** Applies the pending migrations once however many instances start together: each takes the same
- * advisory lock on a connection of its own first, so one migrates while the others wait, and
- * those then find nothing left to apply. */
+/** Applies the pending migrations once however many instances start together (docs/architecture.md, "Persistence notes"). */
 async function runMigrations(client: postgres.Sql): Promise<void> {
   const folder = migrationsFolder('postgres');
   const lockHolder = await client.reserve();
@@ -44,29 +42,14 @@ function pgError(e: unknown): { code: string; table: string | null; detail: stri
 function uniqueViolation(e: unknown): UniqueViolation | null {
   const err = pgError(e);
   if (err === null || err.code !== '23505') return null;
-  const columns =
-    /^Key \(([^)]*)\)=/
-      .exec(err.detail ?? '')?.[1]
-      ?.split(',')
-      .map((c) => c.trim()) ?? [];
+  const listed = /^Key \(([^)]*)\)=/.exec(err.detail ?? '')?.[1];
+  const columns = listed?.split(',').map((c) => c.trim()) ?? [];
   return { table: err.table ?? '', columns };
 }
 
-/** Errors of the socket (Node) and of postgres.js's connection handling. */
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-]);
+const SOCKET_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'];
+/** Errors of the socket (Node, above) and of postgres.js's connection handling. */
+const CONNECTION_CODES = new Set([...SOCKET_CODES, 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
 
 /** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
@@ -112,9 +95,7 @@ export const POOL_SIZE = 10;
 /** Connects to `url` (postgres://...) and migrates the database; several instances starting at
  * once migrate it once. The pool is closed again when that fails. */
 export async function openPostgresDialect(url: string): Promise<Dialect> {
-  // The pool carries reads, writes and transactions (the fast path's read lane has a backend of its
-  // own). A transaction holds its connection while it waits for row locks (parallel logins of one
-  // user queue on the user's row), so the pool keeps room beyond the cores: postgres.js's default.
+  // Room beyond the cores: transactions hold connections while they wait for row locks (docs/architecture.md, "Persistence notes").
   const pool = postgres(url, { max: POOL_SIZE, onnotice: () => {} });
   try {
     await runMigrations(pool);
@@ -125,7 +106,6 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
   const db: Db = drizzle({ client: preparingClient(pool) });
   const committed = drizzle({ client: preparingClient(pool, READ_COMMITTED) });
   const snapshots = drizzle({ client: preparingClient(pool, READ_ONLY_SNAPSHOT) });
-
   return {
     t,
     db,

@@ -1,6 +1,4 @@
-// The postgres.js client as drizzle sees it: drizzle's queries become named statements, prepared
-// once per connection and then sent in one write, where unprepared ones take two round trips and
-// are planned anew each time (docs/architecture.md, "PostgreSQL's client").
+// The postgres.js client as drizzle sees it, preparing its queries (docs/architecture.md, "PostgreSQL's client").
 import type postgres from 'postgres';
 
 /** Statements with more parameters than this stay unnamed: those are the batches, whose text varies

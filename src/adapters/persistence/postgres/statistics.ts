@@ -1,6 +1,4 @@
-// The planner's statistics, kept fresh by the server itself: without autovacuum, plans (kept by
-// prepared statements) come from the tables' first, empty estimates; ANALYZE updates them and
-// invalidates every connection's cached plans (docs/choices.md, "Planner statistics").
+// The planner's statistics, kept fresh by the server itself (docs/choices.md, "Planner statistics").
 import { sql } from 'drizzle-orm';
 import { driverError, type Db } from '../dialect.js';
 

@@ -1,6 +1,5 @@
-// SQLite's online backup, on connections of its own (docs/deployment.md, "Backups"): a copy
-// consistent as of one moment, taken while the server runs. Copying gatehouse.db with cp is not a
-// backup: recent commits live in the -wal file beside it until a checkpoint.
+// SQLite's online backup, on connections of its own: a copy consistent as of one moment, taken
+// while the server runs (docs/deployment.md, "Backups": why cp is not one).
 import { closeSync, openSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 

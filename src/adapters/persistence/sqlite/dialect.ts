@@ -1,6 +1,4 @@
-// The SQLite dialect (dialect.ts): a writer connection that migrates and runs every write, one
-// transaction at a time in this process; a read-only one for reads outside transactions, which WAL
-// runs beside the writer without showing them its open transaction; another for read snapshots.
+// The SQLite dialect (dialect.ts): a writer, a reader and a snapshot connection (docs/architecture.md, "Persistence notes").
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,9 +14,7 @@ function runMigrations(db: Parameters<typeof migrate>[0]): void {
   try {
     migrate(db, { migrationsFolder: folder });
   } catch {
-    // drizzle reads the applied migrations before its BEGIN, so two processes opening a fresh
-    // file together may both try to apply them and the slower one fails. A second pass sees
-    // the other's committed work and applies nothing; a real failure fails again and is thrown.
+    // Once more: processes migrating a fresh file together (docs/architecture.md, "Persistence notes").
     migrate(db, { migrationsFolder: folder });
   }
 }
@@ -52,11 +48,8 @@ function createPrivately(path: string): void {
 function openWriter(path: string): Database.Database {
   if (path !== ':memory:') createPrivately(path);
   const client = new Database(path);
-  // busy_timeout first: it makes every later statement, the switch to WAL included, wait for a
-  // lock another process holds instead of failing at once with SQLITE_BUSY.
+  // busy_timeout first, then WAL, retried (docs/architecture.md, "Persistence notes").
   client.pragma('busy_timeout = 5000');
-  // WAL lets readers proceed beside the single writer. Switching a fresh file to it needs a lock
-  // that processes opening the file together contend for, so it is retried for a bounded time.
   withBusyRetry(() => client.pragma('journal_mode = WAL'));
   client.pragma('foreign_keys = ON');
   client.pragma('synchronous = NORMAL');
@@ -87,9 +80,7 @@ function serialized(): Serial {
   };
 }
 
-/** One writer queue per database file in this process, shared by every dialect open on it: another
- * connection's BEGIN IMMEDIATE waits for the write lock synchronously, blocking the event loop, so a
- * transaction of this process paused at an await would never reach its COMMIT. */
+/** One writer queue per database file in this process, shared by every dialect open on it (docs/architecture.md, "Persistence notes"). */
 const writerQueues = new Map<string, { serial: Serial; users: number }>();
 
 function writerQueue(path: string): { serial: Serial; release: () => void } {
@@ -142,9 +133,6 @@ export interface SqliteDialectOptions {
 export function openSqliteDialect(path: string, options: SqliteDialectOptions = {}): Dialect {
   const given = options.client ?? ((client: Database.Database) => client);
   const writer = openWriter(path);
-  // Snapshots have a connection of their own: a read transaction left open on the reader across
-  // a snapshot's awaits would show every other read made meanwhile the file as it was when the
-  // snapshot began (a ban committed since would not yet bite).
   const readers: Database.Database[] = [];
   try {
     for (let i = 0; i < 2; i++) readers.push(path === ':memory:' ? writer : openReader(path));
@@ -160,10 +148,7 @@ export function openSqliteDialect(path: string, options: SqliteDialectOptions = 
   const snapshotDb = drizzle({ client: given(snapshotReader) }) as unknown as Db;
   const queue = writerQueue(path);
   const oneWriter = queue.serial;
-  // A read snapshot is a transaction on its connection: one at a time there too (on the writer
-  // when the connections are one).
   const oneSnapshot = snapshotReader === writer ? oneWriter : serialized();
-
   return {
     t,
     db: readDb,

@@ -1,6 +1,4 @@
-// The audit log's hash chain (docs/events.md, The hash chain): links committed, sealed events into
-// their applications' chains under the chain's key, reads the chain for `audit verify`, re-anchors
-// chains made before keying, and prunes a prefix for retention.
+// The audit log's hash chain (docs/events.md, The hash chain): links, reads, re-anchors, prunes.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, max, ne } from 'drizzle-orm';
 import type { EventStore } from '../../../application/ports/event-store.js';
 import { chainedEntryOf, sealedEntryOf } from '../../../application/events/chain-entry.js';
@@ -13,9 +11,7 @@ import { type RecordEvents, toEvent } from './event-log.js';
 /** What the chainer writes as `hash` on a row whose seal does not verify: it stays out of the chain. */
 export const UNLINKED = 'unlinked';
 
-// Links up to `limit` unchained events after the chain head, in one transaction with the head,
-// locked with SKIP LOCKED so a second instance moves on instead of waiting (docs/choices.md;
-// SQLite's transaction already holds the whole database).
+// Links up to `limit` unchained events after the chain head, locked with SKIP LOCKED (docs/architecture.md, "Persistence notes").
 async function chainApplication(d: Dialect, key: ChainKey, render: RenderEvent, applicationId: string, limit: number): Promise<number> {
   const { auditChainHeads: heads, events } = d.t;
   const ofHead = eq(heads.applicationId, applicationId);
@@ -24,12 +20,8 @@ async function chainApplication(d: Dialect, key: ChainKey, render: RenderEvent, 
   return d.transaction(async (tx) => {
     const [head] = await d.locked(tx.select().from(heads).where(ofHead), { skipLocked: true });
     if (head === undefined) return 0;
-    const rows = await tx
-      .select()
-      .from(events)
-      .where(and(eq(events.applicationId, applicationId), isNull(events.seq), isNull(events.hash)))
-      .orderBy(asc(events.pos))
-      .limit(limit);
+    const unchained = and(eq(events.applicationId, applicationId), isNull(events.seq), isNull(events.hash));
+    const rows = await tx.select().from(events).where(unchained).orderBy(asc(events.pos)).limit(limit);
     let seq = head.seq;
     let hash: string | null = head.seq === 0 ? null : head.hash;
     let linked = 0;
@@ -47,11 +39,8 @@ async function chainApplication(d: Dialect, key: ChainKey, render: RenderEvent, 
       hash = next;
       linked += 1;
     }
-    if (linked > 0)
-      await tx
-        .update(heads)
-        .set({ seq, hash: hash ?? '', keyed: true })
-        .where(ofHead);
+    const newHead = { seq, hash: hash ?? '', keyed: true };
+    if (linked > 0) await tx.update(heads).set(newHead).where(ofHead);
     return rows.length;
   });
 }
@@ -62,11 +51,8 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
   const { auditChainHeads: heads, events } = d.t;
   return {
     async chainEvents(limit) {
-      const pending = await d.db
-        .selectDistinct({ applicationId: events.applicationId })
-        .from(events)
-        .where(and(isNull(events.seq), isNull(events.hash)))
-        .limit(100);
+      const unchained = and(isNull(events.seq), isNull(events.hash));
+      const pending = await d.db.selectDistinct({ applicationId: events.applicationId }).from(events).where(unchained).limit(100);
       let seen = 0;
       for (const { applicationId } of pending) {
         if (seen >= limit) break;
@@ -75,12 +61,8 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
       return seen;
     },
     async chainedEvents(applicationId, afterSeq, limit) {
-      const rows = await d.db
-        .select()
-        .from(events)
-        .where(and(eq(events.applicationId, applicationId), gt(events.seq, afterSeq)))
-        .orderBy(asc(events.seq))
-        .limit(limit);
+      const after = and(eq(events.applicationId, applicationId), gt(events.seq, afterSeq));
+      const rows = await d.db.select().from(events).where(after).orderBy(asc(events.seq)).limit(limit);
       return rows.map(toEvent);
     },
     async chainHead(applicationId) {
@@ -88,28 +70,18 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
       return head === undefined || head.seq === 0 ? null : { seq: head.seq, hash: head.hash };
     },
     async unlinkedEvents(applicationId, limit) {
-      const rows = await d.db
-        .select()
-        .from(events)
-        .where(and(eq(events.applicationId, applicationId), isNull(events.seq)))
-        .orderBy(asc(events.pos))
-        .limit(limit);
+      const unlinked = and(eq(events.applicationId, applicationId), isNull(events.seq));
+      const rows = await d.db.select().from(events).where(unlinked).orderBy(asc(events.pos)).limit(limit);
       return rows.map(toEvent);
     },
     async newestChained(applicationId, action) {
-      const [row] = await d.db
-        .select()
-        .from(events)
-        .where(and(eq(events.applicationId, applicationId), eq(events.action, action), isNotNull(events.seq)))
-        .orderBy(desc(events.seq))
-        .limit(1);
+      const chainedOfAction = and(eq(events.applicationId, applicationId), eq(events.action, action), isNotNull(events.seq));
+      const [row] = await d.db.select().from(events).where(chainedOfAction).orderBy(desc(events.seq)).limit(1);
       return row === undefined ? null : toEvent(row);
     },
     async reanchorUnkeyedChains(now, actor) {
-      const unkeyed = await d.db
-        .select()
-        .from(heads)
-        .where(and(eq(heads.keyed, false), ne(heads.seq, 0)));
+      const unkeyedSinceStart = and(eq(heads.keyed, false), ne(heads.seq, 0));
+      const unkeyed = await d.db.select().from(heads).where(unkeyedSinceStart);
       for (const head of unkeyed) {
         const draft = { applicationId: head.applicationId, action: REKEYED_ACTION, target: { type: 'application', id: head.applicationId, label: null }, data: { unkeyed_through_seq: head.seq } };
         await d.transaction((tx) => recordEvents(tx, actor, [draft], now));
@@ -119,25 +91,19 @@ export function auditChainStore(d: Dialect, key: ChainKey, recordEvents: RecordE
     async pruneEvents(before, now, actor) {
       // Per application, the newest chained entry older than `before`: everything up to it in
       // the chain goes, so what remains is the chain's tail (docs/events.md, Retention).
-      const ends = await d.db
-        .select({ applicationId: events.applicationId, through: max(events.seq) })
-        .from(events)
-        .where(and(isNotNull(events.seq), lt(events.occurredAt, before)))
-        .groupBy(events.applicationId);
+      const chainedBefore = and(isNotNull(events.seq), lt(events.occurredAt, before));
+      const through = max(events.seq);
+      const ends = await d.db.select({ applicationId: events.applicationId, through }).from(events).where(chainedBefore).groupBy(events.applicationId);
       let removed = 0;
       for (const { applicationId, through } of ends) {
         if (through === null) continue;
         const throughSeq = Number(through);
         removed += await d.transaction(async (tx) => {
           // The last removed entry's hash, so the first one left is still recomputed, not trusted.
-          const [last] = await tx
-            .select({ hash: events.hash })
-            .from(events)
-            .where(and(eq(events.applicationId, applicationId), eq(events.seq, throughSeq)));
-          const gone = await tx
-            .delete(events)
-            .where(and(eq(events.applicationId, applicationId), isNotNull(events.seq), lte(events.seq, throughSeq)))
-            .returning({ id: events.id });
+          const lastRemoved = and(eq(events.applicationId, applicationId), eq(events.seq, throughSeq));
+          const [last] = await tx.select({ hash: events.hash }).from(events).where(lastRemoved);
+          const chainPrefix = and(eq(events.applicationId, applicationId), isNotNull(events.seq), lte(events.seq, throughSeq));
+          const gone = await tx.delete(events).where(chainPrefix).returning({ id: events.id });
           if (gone.length > 0) {
             const data = { through_seq: throughSeq, through_hash: last?.hash ?? null, removed: gone.length, before: toIso(before) };
             await recordEvents(tx, actor, [{ applicationId, action: PRUNED_ACTION, target: { type: 'application', id: applicationId, label: null }, data }], now);

@@ -1,10 +1,10 @@
 // Bans. Adding one also applies it to what already exists: a user ban ends the user's sessions,
 // a license ban flags the license so redemption refuses it.
-import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { BanStore } from '../../../application/ports/ban-store.js';
 import type { BanRecord } from '../../../application/records.js';
 import { replacesStoredBan } from '../../../domain/bans.js';
-import { chunks, type Dialect, ofApplication } from '../dialect.js';
+import { chunks, type Dialect, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { toBan } from '../row-mappers.js';
 import { lockUser, revokeLiveSessions } from './writes.js';
@@ -14,6 +14,7 @@ import { banCreated, banRemoved } from '../../../application/events/event-facts.
 export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): BanStore {
   const { db } = d;
   const { bans, licenses, sessions } = d.t;
+  const { newestFirst } = listOrder(d);
   return {
     findMatchingBans: reads.findMatchingBans,
     async addBans(applicationId, records, now, actor) {
@@ -21,11 +22,9 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
         const stored: BanRecord[] = [];
         for (const ban of records) {
           // A concurrent insert of the same key is waited for; either way the row is then there.
-          const inserted = await tx
-            .insert(bans)
-            .values({ ...ban, applicationId })
-            .onConflictDoNothing({ target: [bans.applicationId, bans.type, bans.value] })
-            .returning();
+          const given = { ...ban, applicationId };
+          const banKey = [bans.applicationId, bans.type, bans.value];
+          const inserted = await tx.insert(bans).values(given).onConflictDoNothing({ target: banKey }).returning();
           let [row] = inserted;
           let created = row !== undefined;
           if (row === undefined) {
@@ -35,11 +34,7 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
             // An expired ban is gone, and an owner's ban takes over a propagated one: the stored
             // row becomes the new ban (its id too, so nothing still names the old one).
             if (replacesStoredBan(row, ban, now)) {
-              [row] = await tx
-                .update(bans)
-                .set({ ...ban, applicationId })
-                .where(sameKey)
-                .returning();
+              [row] = await tx.update(bans).set(given).where(sameKey).returning();
               created = true;
             }
             if (!row) throw new Error('ban vanished inside its own transaction');
@@ -48,28 +43,21 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
           if (created) await recordEvents(tx, actor, [banCreated(toBan(row))], now);
           // Applied for existing bans too: idempotent, and it heals anything that slipped past.
           if (ban.type === 'user') {
-            // A login of the user holds the user's row lock from its ban check to its commit:
-            // waiting for that lock means its session exists (and is revoked below) or the login
-            // has yet to check, and will find this ban.
+            // Locked like a login, so none slips past the ban (docs/architecture.md, "Persistence notes").
             await lockUser(d, tx, ban.value);
             await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
           } else if (ban.type === 'license') {
             // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
-            await tx
-              .update(licenses)
-              .set({ banned: true })
-              .where(ofApplication(licenses, applicationId, ban.value));
+            const theLicense = ofApplication(licenses, applicationId, ban.value);
+            await tx.update(licenses).set({ banned: true }).where(theLicense);
           }
         }
         return stored;
       });
     },
     async listBans(applicationId, now) {
-      const rows = await db
-        .select()
-        .from(bans)
-        .where(and(eq(bans.applicationId, applicationId), or(isNull(bans.expiresAt), gt(bans.expiresAt, now))))
-        .orderBy(desc(bans.createdAt), desc(d.binary(bans.id)));
+      const live = and(eq(bans.applicationId, applicationId), or(isNull(bans.expiresAt), gt(bans.expiresAt, now)));
+      const rows = await db.select().from(bans).where(live).orderBy(newestFirst(bans.createdAt, bans.id));
       return rows.map(toBan);
     },
     async purgeExpiredBans(now) {
@@ -79,27 +67,18 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
     },
     async deleteBan(applicationId, banId, now, actor, options) {
       return d.transaction(async (tx) => {
-        const [row] = await tx
-          .delete(bans)
-          .where(ofApplication(bans, applicationId, banId))
-          .returning();
+        const theBan = ofApplication(bans, applicationId, banId);
+        const [row] = await tx.delete(bans).where(theBan).returning();
         if (!row) return false;
         // Propagated bans never propagate further, so what a ban propagated is one level deep.
-        const propagated =
-          options?.cascade === true
-            ? await tx
-                .delete(bans)
-                .where(and(eq(bans.applicationId, applicationId), eq(bans.propagatedFrom, banId)))
-                .returning()
-            : [];
+        const propagatedFromIt = and(eq(bans.applicationId, applicationId), eq(bans.propagatedFrom, banId));
+        const propagated = options?.cascade === true ? await tx.delete(bans).where(propagatedFromIt).returning() : [];
         const removed = [row, ...propagated].map(toBan);
         await recordEvents(tx, actor, removed.map(banRemoved), now);
         const licenseIds = removed.filter((b) => b.type === 'license').map((b) => b.value);
         for (const ids of chunks(licenseIds)) {
-          await tx
-            .update(licenses)
-            .set({ banned: false })
-            .where(and(eq(licenses.applicationId, applicationId), inArray(licenses.id, ids)));
+          const theLicenses = and(eq(licenses.applicationId, applicationId), inArray(licenses.id, ids));
+          await tx.update(licenses).set({ banned: false }).where(theLicenses);
         }
         return true;
       });

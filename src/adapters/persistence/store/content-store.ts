@@ -18,11 +18,8 @@ export function contentStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       return d.transaction(async (tx) => {
         const named = and(eq(variables.applicationId, v.applicationId), eq(variables.name, v.name));
         const [before] = await d.locked(tx.select().from(variables).where(named));
-        const [row] = await tx
-          .insert(variables)
-          .values(v)
-          .onConflictDoUpdate({ target: [variables.applicationId, variables.name], set: { value: v.value, isPublic: v.isPublic } })
-          .returning();
+        const replaced = { target: [variables.applicationId, variables.name], set: { value: v.value, isPublic: v.isPublic } };
+        const [row] = await tx.insert(variables).values(v).onConflictDoUpdate(replaced).returning();
         if (row === undefined) throw new Error('variable upsert returned no row');
         await recordEvents(tx, actor, [variableChanged(v.applicationId, v.name, before ?? null, row)], now);
         return row;
@@ -31,10 +28,8 @@ export function contentStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     listVariables: reads.listVariables,
     async deleteVariable(applicationId, name, now, actor) {
       return d.transaction(async (tx) => {
-        const [deleted] = await tx
-          .delete(variables)
-          .where(and(eq(variables.applicationId, applicationId), eq(variables.name, name)))
-          .returning();
+        const named = and(eq(variables.applicationId, applicationId), eq(variables.name, name));
+        const [deleted] = await tx.delete(variables).where(named).returning();
         if (deleted === undefined) return false;
         await recordEvents(tx, actor, [variableChanged(applicationId, name, deleted, null)], now);
         return true;
@@ -65,10 +60,8 @@ export function contentStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     listAnnouncements: reads.listAnnouncements,
     async deleteAnnouncement(applicationId, id, now, actor) {
       return d.transaction(async (tx) => {
-        const [deleted] = await tx
-          .delete(announcements)
-          .where(ofApplication(announcements, applicationId, id))
-          .returning();
+        const mine = ofApplication(announcements, applicationId, id);
+        const [deleted] = await tx.delete(announcements).where(mine).returning();
         if (deleted === undefined) return false;
         await recordEvents(tx, actor, [announcementChanged(applicationId, id, 'deleted', toAnnouncement(deleted), null)], now);
         return true;

@@ -1,6 +1,4 @@
-// Counters changed by compare-and-set: read without locks, decide with the domain, write every row
-// only if it still holds what was read (all or none), else run the step again; steps on the same
-// rows take turns within a process (docs/choices.md, "Throttle counters").
+// Counters changed by compare-and-set (docs/choices.md, "Throttle counters"; docs/architecture.md, "Persistence notes").
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Dialect } from '../dialect.js';
@@ -21,12 +19,10 @@ export interface CounterWrite {
 /** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
 export type Decision<T> = { answer: T; writes: CounterWrite[] };
 
-/** Runs again this often at most while other writers keep changing the rows. Each loss is another
- * writer's win, so the rounds only run out on a fault (a value that never compares equal). */
+/** Runs again this often at most while other writers keep changing the rows (only a fault runs out). */
 const MAX_ROUNDS = 1_000;
 
-/** After a loss, a short wait, growing and jittered: many writers of one row (fifty parallel
- * logins of one account) would otherwise read and collide again together, round after round. */
+/** After a loss, a short wait, growing and jittered, so writers of one row do not collide again together. */
 const backoff = (round: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** round, 32)));
 
 function column(table: PgTable, name: string): PgColumn {
@@ -35,27 +31,21 @@ function column(table: PgTable, name: string): PgColumn {
   return found;
 }
 
+/** The row of `table` whose columns (by key) hold `key`'s values, as CounterWrite.key names a row. */
+export const keyed = (table: PgTable, key: Record<string, string>) => and(...Object.entries(key).map(([name, value]) => eq(column(table, name), value)));
+
 /** Inserts the row, or updates it if it still holds `before`; whether it was written. */
 async function swap(tx: Db, w: CounterWrite): Promise<boolean> {
   const col = (name: string) => column(w.table, name);
-  // A row read as missing is inserted, unless it appeared meanwhile; a row read with values is updated only while it still holds them: if it was deleted meanwhile (purged,
-  // unlocked) the step fails and decides again on what is there now.
+  // Inserted unless it appeared meanwhile; updated only while it still holds what was read.
+  const written = { written: sql<number>`1` };
   if (w.before === null) {
-    const inserted = await tx
-      .insert(w.table)
-      .values({ ...w.key, ...w.after })
-      .onConflictDoNothing()
-      .returning({ written: sql<number>`1` });
-    return inserted.length > 0;
+    const row = { ...w.key, ...w.after };
+    return (await tx.insert(w.table).values(row).onConflictDoNothing().returning(written)).length > 0;
   }
-  const key = Object.entries(w.key).map(([name, value]) => eq(col(name), value));
   const held = Object.entries(w.before).map(([name, value]) => (value === null ? isNull(col(name)) : eq(col(name), value)));
-  const updated = await tx
-    .update(w.table)
-    .set(w.after)
-    .where(and(...key, ...held))
-    .returning({ written: sql<number>`1` });
-  return updated.length > 0;
+  const stillHeld = and(keyed(w.table, w.key), ...held);
+  return (await tx.update(w.table).set(w.after).where(stillHeld).returning(written)).length > 0;
 }
 
 /** Thrown inside apply's transaction to roll it back when a write applied to no row. */

@@ -1,6 +1,5 @@
-// Writing an event (docs/events.md): one row of the outbox and audit log, inserted inside the
-// change's own transaction so it commits and rolls back with it; webhook events are marked for
-// the workers' fan-out (docs/architecture.md, "Adding an event").
+// Writing an event (docs/events.md): one row inserted in the change's own transaction, marked for
+// the workers' fan-out when it is a webhook event (docs/architecture.md, "Adding an event").
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Actor, ActorType } from '../../../application/events/actor.js';
@@ -61,29 +60,21 @@ export function eventStore(d: Dialect, key: ChainKey, recordEvents: RecordEvents
   const { events } = d.t;
   return {
     ...auditChainStore(d, key, recordEvents, render),
-
     async recordEvent(draft, now, actor) {
       await d.transaction((tx) => recordEvents(tx, actor, [draft], now));
     },
     async listEvents(applicationId, filter, page) {
-      const rows = await d.db
-        .select()
-        .from(events)
-        .where(
-          and(
-            eq(events.applicationId, applicationId),
-            filter.action === undefined ? undefined : eq(events.action, filter.action),
-            filter.actorType === undefined ? undefined : eq(events.actorType, filter.actorType),
-            filter.targetType === undefined ? undefined : eq(events.targetType, filter.targetType),
-            filter.targetId === undefined ? undefined : eq(events.targetId, filter.targetId),
-            filter.since === undefined ? undefined : gte(events.occurredAt, filter.since),
-            filter.until === undefined ? undefined : lt(events.occurredAt, filter.until),
-            page.beforePos === undefined ? undefined : lt(events.pos, page.beforePos),
-          ),
-        )
-        .orderBy(desc(events.pos))
-        .limit(page.limit);
-      return rows.map(toEvent);
+      const filtered = and(
+        eq(events.applicationId, applicationId),
+        filter.action === undefined ? undefined : eq(events.action, filter.action),
+        filter.actorType === undefined ? undefined : eq(events.actorType, filter.actorType),
+        filter.targetType === undefined ? undefined : eq(events.targetType, filter.targetType),
+        filter.targetId === undefined ? undefined : eq(events.targetId, filter.targetId),
+        filter.since === undefined ? undefined : gte(events.occurredAt, filter.since),
+        filter.until === undefined ? undefined : lt(events.occurredAt, filter.until),
+        page.beforePos === undefined ? undefined : lt(events.pos, page.beforePos),
+      );
+      return (await d.db.select().from(events).where(filtered).orderBy(desc(events.pos)).limit(page.limit)).map(toEvent);
     },
   };
 }

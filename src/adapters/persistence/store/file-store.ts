@@ -1,6 +1,4 @@
-// Files of an application and the jobs that bring their contents in. Every write of contents runs
-// in one transaction that locks the file's row, decides with the domain (acceptUpload) and writes
-// the file and its job together, so concurrent uploads of one file serialise.
+// Files of an application and the jobs that bring their contents in (docs/architecture.md, "Persistence notes").
 import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
 import type { FileMetadataPatch, FileStore } from '../../../application/ports/file-store.js';
 import type { FileRecord, JobRecord } from '../../../application/records.js';
@@ -38,17 +36,13 @@ async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): 
 /** A new file as it starts: PENDING on its job, nothing stored (acceptUpload of no previous state). */
 const pendingNew = (file: FileRecord, job: JobRecord): FileRecord => ({ ...file, state: acceptUpload(null, job.id) });
 
-// Inserts `file` PENDING on `job`, and the job; null when the name is taken. A conditional insert,
-// not an error: a failed insert would abort the transaction on PostgreSQL, and both dialects
-// have it where a savepoint would differ.
+// Inserts `file` PENDING on `job`, and the job; null when the name is taken (a conditional insert).
 async function insertNew(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<FileRecord | null> {
   const { files } = d.t;
   const record = pendingNew(file, job);
-  const inserted = await tx
-    .insert(files)
-    .values(fileRow(record))
-    .onConflictDoNothing({ target: [files.applicationId, files.name] })
-    .returning({ id: files.id });
+  const row = fileRow(record);
+  const sameName = [files.applicationId, files.name];
+  const inserted = await tx.insert(files).values(row).onConflictDoNothing({ target: sameName }).returning({ id: files.id });
   if (inserted.length === 0) return null;
   await insertJob(d, tx, record, job);
   return record;
@@ -61,19 +55,12 @@ async function replaceIn(d: Dialect, tx: Db, file: FileRecord, patch: FileMetada
   const state = acceptUpload(file.state, job.id);
   const discard: string[] = [];
   if (file.state.pendingJobId !== null) {
-    const dropped = await tx
-      .delete(jobs)
-      .where(and(eq(jobs.id, file.state.pendingJobId), eq(jobs.fileId, file.id)))
-      .returning({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey });
+    const superseded = and(eq(jobs.id, file.state.pendingJobId), eq(jobs.fileId, file.id));
+    const dropped = await tx.delete(jobs).where(superseded).returning({ stagingKey: jobs.stagingKey, outputKey: jobs.outputKey });
     for (const j of dropped) discard.push(j.stagingKey, j.outputKey);
   }
-  const [row] = await guardName(d, () =>
-    tx
-      .update(files)
-      .set({ ...metadataColumns(patch), ...stateColumns(state) })
-      .where(eq(files.id, file.id))
-      .returning(),
-  );
+  const set = { ...metadataColumns(patch), ...stateColumns(state) };
+  const [row] = await guardName(d, () => tx.update(files).set(set).where(eq(files.id, file.id)).returning());
   if (row === undefined) throw new Error(`file ${file.id} vanished inside its transaction`);
   const updated = toFile(row);
   await insertJob(d, tx, updated, job);
@@ -112,19 +99,11 @@ export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     },
     async updateFileMetadata(applicationId, fileId, patch) {
       // One UPDATE: nothing is read before it, so no transaction is needed.
-      const [row] = await guardName(d, () =>
-        d.write((w) =>
-          w
-            .update(files)
-            .set(metadataColumns(patch))
-            .where(ofApplication(files, applicationId, fileId))
-            .returning(),
-        ),
-      );
+      const theFile = ofApplication(files, applicationId, fileId);
+      const [row] = await guardName(d, () => d.write((w) => w.update(files).set(metadataColumns(patch)).where(theFile).returning()));
       return row ? toFile(row) : null;
     },
     findFile: reads.findFile,
-
     listFiles: reads.listFiles,
     async deleteFile(applicationId, fileId, now, actor) {
       return d.transaction(async (tx) => {
@@ -139,8 +118,7 @@ export function fileStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       });
     },
     async referencedBlobKeys() {
-      // One snapshot: a job completing between the two reads moves its output key from `jobs` to
-      // `files`, and reads of different moments could see it in neither.
+      // One snapshot: a completing job moves its key from `jobs` to `files` (docs/architecture.md, "Persistence notes").
       return d.snapshot(async (tx) => {
         const keys = new Set<string>();
         for (const f of await tx.select({ key: files.storedBlobKey }).from(files).where(isNotNull(files.storedBlobKey))) {

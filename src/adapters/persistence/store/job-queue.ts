@@ -1,6 +1,4 @@
-// The durable queue of upload jobs, claimed under leases with SKIP LOCKED so parallel claims never
-// wait on each other (docs/api.md, Files; docs/deployment.md). Settling locks the file, then the
-// job, the order every write of a file's contents takes them in, and checks the lease under both.
+// The durable queue of upload jobs, claimed under leases (docs/architecture.md, "Persistence notes").
 import { and, asc, eq, isNull, lte, or } from 'drizzle-orm';
 import type { JobQueue } from '../../../application/ports/job-queue.js';
 import type { FileRecord, JobRecord } from '../../../application/records.js';
@@ -12,9 +10,7 @@ import { lockFile } from './file-store.js';
 import type { RecordEvents } from './event-log.js';
 import { fileEvent } from '../../../application/events/content-facts.js';
 
-// The job and its file, both locked, while `workerId` holds the lease; null when it is gone or
-// taken. The file is locked first, as replaceFileContents and deleteFile do before dropping the
-// job: taking the job first could deadlock.
+// The job and its file, both locked (the file first), while `workerId` holds the lease; else null.
 async function lockHeldJob(d: Dialect, tx: Db, jobId: string, workerId: string): Promise<{ job: JobRecord; file: FileRecord | null } | null> {
   const { jobs } = d.t;
   const [peek] = await tx.select({ fileId: jobs.fileId, leaseOwner: jobs.leaseOwner }).from(jobs).where(eq(jobs.id, jobId));
@@ -28,10 +24,8 @@ async function lockHeldJob(d: Dialect, tx: Db, jobId: string, workerId: string):
 async function settleFile(d: Dialect, tx: Db, fileId: string, before: FileState, next: FileState, now: Instant): Promise<void> {
   if (next === before) return;
   const { files } = d.t;
-  await tx
-    .update(files)
-    .set({ ...stateColumns(next), updatedAt: now })
-    .where(eq(files.id, fileId));
+  const set = { ...stateColumns(next), updatedAt: now };
+  await tx.update(files).set(set).where(eq(files.id, fileId));
 }
 
 export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
@@ -39,36 +33,20 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
   return {
     async claimJob(workerId, now, leaseMs) {
       return d.transaction(async (tx) => {
-        // SQL only picks the candidate (oldest due and unleased); the domain's isClaimable has the
-        // last word. Rows other claims hold are skipped, and one a committed claim leased meanwhile
-        // fails the re-checked WHERE.
-        const [candidate] = await d.locked(
-          tx
-            .select()
-            .from(jobs)
-            .where(and(lte(jobs.runAfter, now), or(isNull(jobs.leaseUntil), lte(jobs.leaseUntil, now))))
-            .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(jobs.seq))
-            .limit(1),
-          { skipLocked: true },
-        );
+        // SQL picks the candidate; the domain's isClaimable has the last word.
+        const dueAndFree = and(lte(jobs.runAfter, now), or(isNull(jobs.leaseUntil), lte(jobs.leaseUntil, now)));
+        const [candidate] = await d.locked(tx.select().from(jobs).where(dueAndFree).orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(jobs.seq)).limit(1), { skipLocked: true });
         if (candidate === undefined || !isClaimable(candidate, now)) return null;
-        const [row] = await tx
-          .update(jobs)
-          .set({ leaseOwner: workerId, leaseUntil: now + leaseMs, attempts: candidate.attempts + 1 })
-          .where(eq(jobs.id, candidate.id))
-          .returning();
+        const leased = { leaseOwner: workerId, leaseUntil: now + leaseMs, attempts: candidate.attempts + 1 };
+        const [row] = await tx.update(jobs).set(leased).where(eq(jobs.id, candidate.id)).returning();
         return row ? toJob(row) : null;
       });
     },
     async heartbeat(jobId, workerId, now, leaseMs) {
       // One conditional UPDATE: it locks the row and re-checks the owner on its latest version.
-      const extended = await d.write((w) =>
-        w
-          .update(jobs)
-          .set({ leaseUntil: now + leaseMs })
-          .where(and(eq(jobs.id, jobId), eq(jobs.leaseOwner, workerId)))
-          .returning({ id: jobs.id }),
-      );
+      const stillHeld = and(eq(jobs.id, jobId), eq(jobs.leaseOwner, workerId));
+      const lease = { leaseUntil: now + leaseMs };
+      const extended = await d.write((w) => w.update(jobs).set(lease).where(stillHeld).returning({ id: jobs.id }));
       return extended.length > 0;
     },
     async completeJob(jobId, workerId, contents, now, actor) {
@@ -99,10 +77,8 @@ export function jobQueue(d: Dialect, recordEvents: RecordEvents): JobQueue {
         if (held === null) return 'lost' as const;
         const { job, file } = held;
         if (retryInMs !== null) {
-          await tx
-            .update(jobs)
-            .set({ leaseOwner: null, leaseUntil: null, runAfter: now + retryInMs })
-            .where(eq(jobs.id, job.id));
+          const released = { leaseOwner: null, leaseUntil: null, runAfter: now + retryInMs };
+          await tx.update(jobs).set(released).where(eq(jobs.id, job.id));
           return [];
         }
         if (file !== null) {

@@ -1,7 +1,5 @@
-// Licenses, and redeeming them (for a new license-code user or an existing user). Redemption locks
-// the license row (see Dialect.locked) before checking it and marks it with a conditional UPDATE,
-// so a code is used once even when several instances or processes share the database.
-import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+// Licenses, and redeeming them (for a new license-code user or an existing user) (docs/architecture.md, "Persistence notes").
+import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { LicenseStore } from '../../../application/ports/license-store.js';
 import type { ActivateLicenseInput, RedemptionOutcome, UserStore } from '../../../application/ports/user-store.js';
 import type { Actor } from '../../../application/events/actor.js';
@@ -10,7 +8,7 @@ import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership, type Membership } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
-import { chunks, type Db, type Dialect, firstRow, ofApplication } from '../dialect.js';
+import { chunks, type Db, type Dialect, firstRow, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns } from '../row-mappers.js';
 import { admit, findUser, insertUser } from './writes.js';
@@ -31,11 +29,8 @@ async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDiges
  * UPDATE keep the single use even without it. */
 async function markUsed(d: Dialect, tx: Db, licenseId: string, userId: string, now: Instant): Promise<boolean> {
   const { licenses } = d.t;
-  const marked = await tx
-    .update(licenses)
-    .set({ usedAt: now, usedByUserId: userId })
-    .where(and(eq(licenses.id, licenseId), isNull(licenses.usedAt), eq(licenses.banned, false)))
-    .returning({ id: licenses.id });
+  const unusedAndUnbanned = and(eq(licenses.id, licenseId), isNull(licenses.usedAt), eq(licenses.banned, false));
+  const marked = await tx.update(licenses).set({ usedAt: now, usedByUserId: userId }).where(unusedAndUnbanned).returning({ id: licenses.id });
   return marked.length === 1;
 }
 
@@ -49,8 +44,7 @@ function redeem(license: LicenseRecord, membership: Membership, input: { applica
 /** Redeems a license for an existing user inside `tx` (UserStore.activateLicense). */
 async function redeemInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input: ActivateLicenseInput, actor: Actor): Promise<AdjustmentRecord> {
   const { adjustments, users } = d.t;
-  // The user first (its membership is read, changed and written back, and a device may be
-  // admitted), then the license: always in this order, so redemptions cannot deadlock.
+  // The user first, then the license: always in this order, so redemptions cannot deadlock.
   const user = await findUser(d, tx, input.applicationId, input.userId, true);
   if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
   const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
@@ -73,6 +67,7 @@ type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'red
 export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): LicenseStore & Redemption {
   const { db } = d;
   const { adjustments, devices, licenses } = d.t;
+  const { oldestFirst } = listOrder(d);
   const redeemFor = (tx: Db, input: ActivateLicenseInput, actor: Actor) => redeemInto(d, tx, recordEvents, input, actor);
   return {
     async insertLicenses(batch, actor) {
@@ -85,12 +80,8 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     async listLicenses(applicationId, status) {
       const byStatus = status === 'used' ? isNotNull(licenses.usedAt) : status === 'unused' ? isNull(licenses.usedAt) : undefined;
-      const rows = await db
-        .select()
-        .from(licenses)
-        .where(and(eq(licenses.applicationId, applicationId), byStatus))
-        .orderBy(asc(licenses.createdAt), asc(d.binary(licenses.id)));
-      return rows;
+      const listed = and(eq(licenses.applicationId, applicationId), byStatus);
+      return db.select().from(licenses).where(listed).orderBy(oldestFirst(licenses.createdAt, licenses.id));
     },
     findLicenseByDigest: reads.findLicenseByDigest,
     async findLicenseById(applicationId, id) {
@@ -100,10 +91,8 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async sealedCodesOf(applicationId, ids) {
       const codes = new Map<string, string>();
       for (const part of chunks(ids)) {
-        const rows = await db
-          .select({ id: licenses.id, codeSealed: licenses.codeSealed })
-          .from(licenses)
-          .where(and(eq(licenses.applicationId, applicationId), inArray(licenses.id, part)));
+        const theLicenses = and(eq(licenses.applicationId, applicationId), inArray(licenses.id, part));
+        const rows = await db.select({ id: licenses.id, codeSealed: licenses.codeSealed }).from(licenses).where(theLicenses);
         for (const r of rows) codes.set(r.id, r.codeSealed);
       }
       return codes;
@@ -112,12 +101,8 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async deleteUnusedLicense(applicationId, id, now, actor) {
       return d.transaction(async (tx) => {
         // Locked, so a redemption cannot mark it used between this check and the delete.
-        const [row] = await d.locked(
-          tx
-            .select()
-            .from(licenses)
-            .where(ofApplication(licenses, applicationId, id)),
-        );
+        const theLicense = ofApplication(licenses, applicationId, id);
+        const [row] = await d.locked(tx.select().from(licenses).where(theLicense));
         if (!row) return 'missing' as const;
         if (row.usedAt !== null) return 'used' as const;
         await tx.delete(licenses).where(eq(licenses.id, id));
@@ -142,7 +127,6 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       });
     },
     activateLicense: (input, actor) => d.transaction((tx) => redeemFor(tx, input, actor)),
-
     async redeemWithTurns({ password, code, redemption }, actor) {
       const step = (redeeming: ActivateLicenseInput | null) =>
         inAddressLane(d, password.attempt, () =>

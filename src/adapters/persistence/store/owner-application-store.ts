@@ -9,13 +9,15 @@ import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Db, type Dialect, firstAs, firstRow, isUniqueViolation } from '../dialect.js';
+import { type Db, type Dialect, firstAs, firstRow, isUniqueViolation, listOrder } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
 export function ownerStore(d: Dialect): OwnerStore {
   const { db } = d;
   const { owners, consoleTokens, ownerIps } = d.t;
+  const { oldestFirst } = listOrder(d);
+  const liveTokensOf = (ownerId: string) => and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt));
   return {
     async createOwner(owner) {
       try {
@@ -28,10 +30,7 @@ export function ownerStore(d: Dialect): OwnerStore {
     findOwnerByEmail: (email) => firstRow(d, db.select().from(owners).where(eq(owners.email, email))),
     findOwnerById: (id) => firstRow(d, db.select().from(owners).where(eq(owners.id, id))),
     async listOwners() {
-      return await db
-        .select()
-        .from(owners)
-        .orderBy(asc(owners.createdAt), asc(d.binary(owners.email)));
+      return await db.select().from(owners).orderBy(oldestFirst(owners.createdAt, owners.email));
     },
     async hasOwners() {
       return (await db.select({ id: owners.id }).from(owners).limit(1)).length > 0;
@@ -40,19 +39,12 @@ export function ownerStore(d: Dialect): OwnerStore {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
     },
     async recordOwnerIp(ownerId, ip, now) {
-      await d.write((w) =>
-        w
-          .insert(ownerIps)
-          .values({ ownerId, ip, firstSeen: now, lastSeen: now })
-          .onConflictDoUpdate({ target: [ownerIps.ownerId, ownerIps.ip], set: { lastSeen: now } }),
-      );
+      const seenAgain = { target: [ownerIps.ownerId, ownerIps.ip], set: { lastSeen: now } };
+      await d.write((w) => w.insert(ownerIps).values({ ownerId, ip, firstSeen: now, lastSeen: now }).onConflictDoUpdate(seenAgain));
     },
     async hasOwnerSignedInFrom(ownerId, ip) {
-      const rows = await db
-        .select({ ip: ownerIps.ip })
-        .from(ownerIps)
-        .where(and(eq(ownerIps.ownerId, ownerId), eq(ownerIps.ip, ip)))
-        .limit(1);
+      const fromThere = and(eq(ownerIps.ownerId, ownerId), eq(ownerIps.ip, ip));
+      const rows = await db.select({ ip: ownerIps.ip }).from(ownerIps).where(fromThere).limit(1);
       return rows.length > 0;
     },
     async createConsoleToken(token) {
@@ -61,39 +53,21 @@ export function ownerStore(d: Dialect): OwnerStore {
     findConsoleToken: (digest) => firstAs(db.select().from(consoleTokens).where(eq(consoleTokens.digest, digest)), toConsoleToken),
     async revokeConsoleToken(id, now) {
       // The first revocation time is the one worth keeping.
-      await d.write((w) =>
-        w
-          .update(consoleTokens)
-          .set({ revokedAt: now })
-          .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt))),
-      );
+      const stillLive = and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt));
+      await d.write((w) => w.update(consoleTokens).set({ revokedAt: now }).where(stillLive));
     },
     async touchConsoleToken(id, now) {
       // Two requests racing to touch it: the later instant wins, whichever writes last.
-      await d.write((w) =>
-        w
-          .update(consoleTokens)
-          .set({ lastUsedAt: now })
-          .where(and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt), or(isNull(consoleTokens.lastUsedAt), lt(consoleTokens.lastUsedAt, now)))),
-      );
+      const liveAndOlder = and(eq(consoleTokens.id, id), isNull(consoleTokens.revokedAt), or(isNull(consoleTokens.lastUsedAt), lt(consoleTokens.lastUsedAt, now)));
+      await d.write((w) => w.update(consoleTokens).set({ lastUsedAt: now }).where(liveAndOlder));
     },
     async listConsoleTokens(ownerId) {
-      const rows = await db
-        .select()
-        .from(consoleTokens)
-        .where(and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt)))
-        .orderBy(asc(consoleTokens.createdAt), asc(d.binary(consoleTokens.id)));
+      const rows = await db.select().from(consoleTokens).where(liveTokensOf(ownerId)).orderBy(oldestFirst(consoleTokens.createdAt, consoleTokens.id));
       return rows.map(toConsoleToken);
     },
     async revokeConsoleTokensOf(ownerId, exceptId, now) {
-      const mine = and(eq(consoleTokens.ownerId, ownerId), isNull(consoleTokens.revokedAt));
-      const revoked = await d.write((w) =>
-        w
-          .update(consoleTokens)
-          .set({ revokedAt: now })
-          .where(exceptId === null ? mine : and(mine, ne(consoleTokens.id, exceptId)))
-          .returning({ id: consoleTokens.id }),
-      );
+      const mine = exceptId === null ? liveTokensOf(ownerId) : and(liveTokensOf(ownerId), ne(consoleTokens.id, exceptId));
+      const revoked = await d.write((w) => w.update(consoleTokens).set({ revokedAt: now }).where(mine).returning({ id: consoleTokens.id }));
       return revoked.length;
     },
   };
@@ -105,9 +79,17 @@ const rotatedCredentials = (patch: { apiSecretDigest?: string; adminApiKeyDigest
   ...(patch.adminApiKeyDigest === undefined ? [] : ['admin_api_key']),
 ];
 
+/** `k` with the request-signing key replaced by `nextSealed`, the replaced one kept as the previous one. */
+const requestKeyRotated = (k: ApplicationSigningKeys, nextSealed: string, now: Instant): ApplicationSigningKeys => ({
+  ...k,
+  requestSealed: nextSealed,
+  previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
+});
+
 export function applicationStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): ApplicationStore {
   const { db } = d;
   const { applications, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
+  const { oldestFirst } = listOrder(d);
   const find = (id: string) => firstAs(db.select().from(applications).where(eq(applications.id, id)), toApplication);
   const lockedApplication = (tx: Db, id: string) => firstAs(d.locked(tx.select().from(applications).where(eq(applications.id, id))), toApplication);
   /** ATOMIC: the application's signing keys as `change` makes them from the stored ones. */
@@ -130,11 +112,7 @@ export function applicationStore(d: Dialect, reads: Lookups, recordEvents: Recor
       return row?.sealed ?? null;
     },
     async listApplications(ownerId) {
-      const rows = await db
-        .select()
-        .from(applications)
-        .where(eq(applications.ownerId, ownerId))
-        .orderBy(asc(applications.createdAt), asc(d.binary(applications.id)));
+      const rows = await db.select().from(applications).where(eq(applications.ownerId, ownerId)).orderBy(oldestFirst(applications.createdAt, applications.id));
       return rows.map(toApplication);
     },
     findApplication: find,
@@ -161,19 +139,15 @@ export function applicationStore(d: Dialect, reads: Lookups, recordEvents: Recor
         if (current === null) return null;
         const name = patch.name ?? current.name;
         const settings = mergeSettings(current.settings, patch.settings);
-        await tx
-          .update(applications)
-          .set({ name, ...settingsColumns(settings) })
-          .where(eq(applications.id, id));
+        const set = { name, ...settingsColumns(settings) };
+        await tx.update(applications).set(set).where(eq(applications.id, id));
         const next = { ...current, name, settings };
         await recordEvents(tx, actor, [applicationSettingsChanged(current, next)], now);
         return next;
       });
     },
     async deleteApplication(id) {
-      // Everything the application owns goes with it through ON DELETE CASCADE, but for the
-      // throttle counters, which have no foreign key (owner sign-in shares their tables). They are
-      // deleted address counters first, the order in which the throttle locks them.
+      // The throttle counters have no foreign key: deleted here, in the throttle's lock order (docs/architecture.md, "Persistence notes").
       return d.transaction(async (tx) => {
         for (const counters of [authIpCounters, authAccountCounters, authAccountWindows, signUpCounters]) {
           await tx.delete(counters).where(eq(counters.applicationId, id));
@@ -184,22 +158,11 @@ export function applicationStore(d: Dialect, reads: Lookups, recordEvents: Recor
     },
     rotateResponseSigningKey: (id, next, now, actor) => changeSigningKeys(id, (k) => ({ ...k, response: next, previousResponse: k.response }), { credential: 'response_signing_key', now, actor }),
     dropPreviousResponseSigningKey: (id) => changeSigningKeys(id, (k) => ({ ...k, previousResponse: null })),
-    rotateRequestSigningKey: (id, nextSealed, now, actor) =>
-      changeSigningKeys(
-        id,
-        (k) => ({
-          ...k,
-          requestSealed: nextSealed,
-          previousRequest: k.requestSealed === null ? null : { sealed: k.requestSealed, replacedAt: now },
-        }),
-        { credential: 'request_signing_key', now, actor },
-      ),
+    rotateRequestSigningKey: (id, nextSealed, now, actor) => changeSigningKeys(id, (k) => requestKeyRotated(k, nextSealed, now), { credential: 'request_signing_key', now, actor }),
     async applicationsWithoutSigningKeys() {
-      const rows = await db
-        .select({ id: applications.id })
-        .from(applications)
-        .where(or(isNull(applications.responseSigningPublicKey), isNull(applications.requestSigningKeySealed)))
-        .orderBy(asc(d.binary(applications.id)));
+      const missingAKey = or(isNull(applications.responseSigningPublicKey), isNull(applications.requestSigningKeySealed));
+      const byIdBytes = asc(d.binary(applications.id));
+      const rows = await db.select({ id: applications.id }).from(applications).where(missingAKey).orderBy(byIdBytes);
       return rows.map((r) => r.id);
     },
     fillMissingSigningKeys: (id, keys) => changeSigningKeys(id, (k) => ({ ...k, response: k.response ?? keys.response, requestSealed: k.requestSealed ?? keys.requestSealed })),

@@ -1,6 +1,4 @@
-// Sessions and device admission. The login's transaction locks the user's row before it counts
-// devices and live sessions, so parallel logins of one user (in any process) run one after another
-// and cannot overshoot either cap.
+// Sessions and device admission, under the user's row lock (docs/architecture.md, "Persistence notes").
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports/session-store.js';
 import { utcDayStart } from '../../../domain/overview.js';
@@ -19,26 +17,14 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
   const { sessions, loginDays } = d.t;
   /** The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
-  const liveFields = {
-    id: sessions.id,
-    hardwareId: sessions.hardwareId,
-    expiresAt: sessions.expiresAt,
-    revokedAt: sessions.revokedAt,
-    legacy: sessions.legacy,
-    address: sessions.address,
-  };
-  const liveSessions = (tx: Db, userId: string, now: number) =>
-    tx
-      .select(liveFields)
-      .from(sessions)
-      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+  const liveFields = { id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy, address: sessions.address };
+  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+  const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
   return {
     async openSession({ session, device, cap, now, ip, turn }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
-          // The password was verified outside this transaction: a timeout, ban or lost membership
-          // that landed meanwhile must still refuse. The ban, devices and sessions are read in the
-          // lock's round trip (a connection runs its statements in order, after the lock).
+          // Re-read under the lock: the password was checked outside (docs/architecture.md, "Persistence notes").
           const { applicationId, userId } = session;
           const [locked, banned, known, current] = await Promise.all([
             findUser(d, tx, applicationId, userId, true),
@@ -54,18 +40,14 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
             drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
           }
           drafts.push(sessionCreated(user, session));
-          // The address is written with them (one commit a login, not two). The login count (on
-          // its application's UTC day) goes last: its row, shared by every login of the
-          // application that day, is then locked only from its statement to the commit.
+          // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
           await tx.insert(sessions).values({ ...session });
           await recordEvents(tx, actor, drafts, now);
           if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
-          await tx
-            .insert(loginDays)
-            .values({ applicationId, day: utcDayStart(session.createdAt), logins: 1 })
-            .onConflictDoUpdate({ target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } });
-          // Last too: the address's counter row is shared by every login from it.
+          const oneMore = { target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } };
+          const today = utcDayStart(session.createdAt);
+          await tx.insert(loginDays).values({ applicationId, day: today, logins: 1 }).onConflictDoUpdate(oneMore);
           if (turn !== undefined) await settleSucceededTurn(d, tx, turn);
           return { deviceRegistered: registered };
         });
@@ -81,13 +63,8 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         gt(sessions.expiresAt, now),
       );
       // The common case, a device already in use: one statement, no transaction.
-      const extended = await d.write((w) =>
-        w
-          .update(sessions)
-          .set({ expiresAt: now + holdMs })
-          .where(sameSeat)
-          .returning({ id: sessions.id }),
-      );
+      const held = { expiresAt: now + holdMs };
+      const extended = await d.write((w) => w.update(sessions).set(held).where(sameSeat).returning({ id: sessions.id }));
       if (extended.length > 0) return;
       await d.transaction(async (tx) => {
         // The user's row lock orders this with logins and other legacy requests of the user.
@@ -99,10 +76,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         }
         const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
-          await tx
-            .update(sessions)
-            .set({ expiresAt: now + holdMs })
-            .where(eq(sessions.id, plan.id));
+          await tx.update(sessions).set(held).where(eq(sessions.id, plan.id));
           return;
         }
         for (const id of plan.replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
@@ -142,23 +116,16 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         const ids = await d.db.select({ id: sessions.id }).from(sessions).where(lt(sessions.expiresAt, endedBefore)).limit(batch);
         if (ids.length === 0) return removed;
         const batchIds = ids.map((r) => r.id);
-        const gone = await d.write((w) =>
-          w
-            .delete(sessions)
-            .where(and(inArray(sessions.id, batchIds), lt(sessions.expiresAt, endedBefore)))
-            .returning({ id: sessions.id }),
-        );
+        const stillEnded = and(inArray(sessions.id, batchIds), lt(sessions.expiresAt, endedBefore));
+        const gone = await d.write((w) => w.delete(sessions).where(stillEnded).returning({ id: sessions.id }));
         removed += gone.length;
         if (ids.length < batch) return removed;
       }
     },
     async revokeSession(id, now, actor) {
       await d.transaction(async (tx) => {
-        const [revoked] = await tx
-          .update(sessions)
-          .set({ revokedAt: now })
-          .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
-          .returning({ applicationId: sessions.applicationId, userId: sessions.userId });
+        const stillLive = and(eq(sessions.id, id), isNull(sessions.revokedAt));
+        const [revoked] = await tx.update(sessions).set({ revokedAt: now }).where(stillLive).returning({ applicationId: sessions.applicationId, userId: sessions.userId });
         if (revoked === undefined) return;
         const user = await findUser(d, tx, revoked.applicationId, revoked.userId);
         await recordEvents(tx, actor, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);

@@ -1,6 +1,4 @@
-// Credential-check throttling. Each step writes its counter rows back only if none changed
-// meanwhile (counter-swap.ts), so parallel guesses in any process cannot pass the limits and no row
-// stays locked while the domain decides (docs/choices.md, "Throttle counters").
+// Credential-check throttling, by compare-and-set (counter-swap.ts; docs/choices.md, "Throttle counters").
 import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AuthAttempt, SucceededTurn, ThrottleStore } from '../../../application/ports/throttle-store.js';
 import { type AccountCounter, type AccountWindow, type WindowCounter, freshAccountCounter, type IpCounter, throttlePurgeCutoffs } from '../../../domain/auth-throttle.js';
@@ -9,7 +7,7 @@ import { networkBucket } from '../../../domain/ip-address.js';
 import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect } from '../dialect.js';
-import { type CounterWrite, serialLanes, swapCounters, swapWithin } from './counter-swap.js';
+import { type CounterWrite, keyed, serialLanes, swapCounters, swapWithin } from './counter-swap.js';
 
 /** The three credential-check counters of one (account, address), as stored. */
 export interface ThrottleCounters {
@@ -27,23 +25,10 @@ function counterRows(d: Dialect) {
   const windowFields = { windowStart: w.windowStart, failures: w.failures };
   const ipFields = { windowStart: i.windowStart, failures: i.failures };
   // Primary keys: (application_id, account_key, ip), (application_id, account_key), (application_id, ip).
-  const pairOf = (db: Db, { applicationId, accountKey, ip }: { applicationId: string; accountKey: string; ip: string }) =>
-    db
-      .select(pairFields)
-      .from(a)
-      .where(and(eq(a.applicationId, applicationId), eq(a.accountKey, accountKey), eq(a.ip, ip)));
-  const windowOf = (db: Db, { applicationId, accountKey }: { applicationId: string; accountKey: string }) =>
-    db
-      .select(windowFields)
-      .from(w)
-      .where(and(eq(w.applicationId, applicationId), eq(w.accountKey, accountKey)));
-  const ipOf = (db: Db, { applicationId, ip }: { applicationId: string; ip: string }) =>
-    db
-      .select(ipFields)
-      .from(i)
-      .where(and(eq(i.applicationId, applicationId), eq(i.ip, ip)));
+  const pairOf = (db: Db, key: { applicationId: string; accountKey: string; ip: string }) => db.select(pairFields).from(a).where(keyed(a, key));
+  const windowOf = (db: Db, key: { applicationId: string; accountKey: string }) => db.select(windowFields).from(w).where(keyed(w, key));
+  const ipOf = (db: Db, key: { applicationId: string; ip: string }) => db.select(ipFields).from(i).where(keyed(i, key));
   const first = async <Row>(rows: PromiseLike<Row[]>): Promise<Row | null> => (await rows)[0] ?? null;
-
   /** The counters as stored, read through `db` (a transaction's handle, or the dialect's reads). */
   async function read(applicationId: string, accountKey: string | null, ip: string, db: Db = d.db): Promise<TurnCounters> {
     const [pair, window, ipCounter] = await Promise.all([
@@ -78,13 +63,10 @@ function counterRows(d: Dialect) {
     if (changes.pair !== undefined) writes.push(pairWrite(applicationId, accountKey, ip, c.pair, changes.pair, now));
     return writes;
   };
-
   return { read, writesOf };
 }
 
-/** The counters of (account, address) as stored. Not on the ThrottleStore
- * port: nothing in production lists throttle state, which shows only in the port's refusals. The
- * tests read it here, over the dialect the store under test was opened with, to check exact counts. */
+/** The counters of (account, address) as stored, for the tests: not on the port (docs/architecture.md, "Persistence notes"). */
 export async function readThrottleCounters(d: Dialect, applicationId: string, accountKey: string, ip: string): Promise<ThrottleCounters> {
   const stored = await counterRows(d).read(applicationId, accountKey, ip);
   return { account: stored.pair ?? freshAccountCounter, everywhere: stored.window, ip: stored.ip };
@@ -120,9 +102,7 @@ export async function passwordThenCodeWithin(d: Dialect, tx: Db, { attempt, limi
   return turns;
 }
 
-/** Settles a turn that succeeded inside `tx`, the transaction of the write it let through, so
- * both commit together (ThrottleStore's SucceededTurn). Throws CountersMoved when a counter
- * changed since it was read: the caller runs its transaction again (retryingWhileMoved). */
+/** Settles a turn that succeeded inside `tx`, the transaction of the write it let through; throws CountersMoved. */
 export async function settleSucceededTurn(d: Dialect, tx: Db, { attempt, limits }: SucceededTurn): Promise<void> {
   const rows = counterRows(d);
   const c = await rows.read(attempt.applicationId, attempt.accountKey, attempt.ip, tx);
@@ -132,17 +112,11 @@ export async function settleSucceededTurn(d: Dialect, tx: Db, { attempt, limits 
 export function throttleStore(d: Dialect): ThrottleStore {
   const { authAccountCounters, authAccountWindows, authIpCounters, signUpCounters } = d.t;
   const { read, writesOf } = counterRows(d);
-  // Every credential check counts on its address's row, and every sign-up on its application's:
-  // in this process, steps on one such row take turns (counter-swap.ts).
+  // Steps on one application's sign-up row take turns in this process.
   const inLane = serialLanes();
   const signUpFields = { windowStart: signUpCounters.windowStart, signUps: signUpCounters.signUps };
   // Primary key (application_id, scope).
-  const signUpWindow = ({ applicationId, scope }: { applicationId: string; scope: string }) =>
-    d.db
-      .select(signUpFields)
-      .from(signUpCounters)
-      .where(and(eq(signUpCounters.applicationId, applicationId), eq(signUpCounters.scope, scope)));
-
+  const signUpWindow = (key: { applicationId: string; scope: string }) => d.db.select(signUpFields).from(signUpCounters).where(keyed(signUpCounters, key));
   /** Decides the sign-up windows of the address and (when it is limited) of the application
    * together; `decide` may throw to refuse, before anything is written. Returns when the
    * application's window ends if this change filled it, else null. */
@@ -218,14 +192,10 @@ export function throttleStore(d: Dialect): ThrottleStore {
       const deleted = await d.write(async (db) => {
         const ips = await db.delete(authIpCounters).where(lt(authIpCounters.windowStart, cut.ipWindowStartedBefore)).returning({ ip: authIpCounters.ip });
         const windows = await db.delete(authAccountWindows).where(lt(authAccountWindows.windowStart, cut.accountWindowStartedBefore)).returning({ key: authAccountWindows.accountKey });
-        const pairs = await db
-          .delete(c)
-          .where(and(lte(c.touchedAt, cut.idleSince), or(isNull(c.lockedUntil), lte(c.lockedUntil, now)), or(eq(c.inFlight, 0), isNull(c.inFlightUntil), lte(c.inFlightUntil, now))))
-          .returning({ key: c.accountKey });
-        const signUps = await db
-          .delete(signUpCounters)
-          .where(lt(signUpCounters.windowStart, now - SIGN_UP_WINDOW_MS + 1))
-          .returning({ scope: signUpCounters.scope });
+        const idleUnlockedAndFree = and(lte(c.touchedAt, cut.idleSince), or(isNull(c.lockedUntil), lte(c.lockedUntil, now)), or(eq(c.inFlight, 0), isNull(c.inFlightUntil), lte(c.inFlightUntil, now)));
+        const pairs = await db.delete(c).where(idleUnlockedAndFree).returning({ key: c.accountKey });
+        const windowEnded = lt(signUpCounters.windowStart, now - SIGN_UP_WINDOW_MS + 1);
+        const signUps = await db.delete(signUpCounters).where(windowEnded).returning({ scope: signUpCounters.scope });
         return ips.length + windows.length + pairs.length + signUps.length;
       });
       const kept = await d.snapshot(async (tx) => {

@@ -6,7 +6,7 @@ import { usernameKey } from '../../../domain/credentials-policy.js';
 import { planDeviceReset } from '../../../domain/device-reset.js';
 import { DomainError } from '../../../domain/errors.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
-import { chunks, type Dialect, ofApplication } from '../dialect.js';
+import { chunks, type Dialect, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
@@ -22,6 +22,8 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): UserArea {
   const { db } = d;
   const { adjustments, devices, sessions, userIps, users } = d.t;
+  const { oldestFirst } = listOrder(d);
+  const usersOf = (applicationId: string, ids: string[]) => and(eq(users.applicationId, applicationId), inArray(users.id, ids));
   return {
     async signUp({ user, device, now }, actor) {
       return d.transaction(async (tx) => {
@@ -38,10 +40,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     async usernamesOf(applicationId, ids) {
       const names = new Map<string, string>();
       for (const part of chunks(ids)) {
-        const rows = await db
-          .select({ id: users.id, username: users.username })
-          .from(users)
-          .where(and(eq(users.applicationId, applicationId), inArray(users.id, part)));
+        const rows = await db.select({ id: users.id, username: users.username }).from(users).where(usersOf(applicationId, part));
         for (const r of rows) names.set(r.id, r.username);
       }
       return names;
@@ -51,60 +50,34 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       return d.snapshot(async (tx) => {
         const user = await findUser(d, tx, applicationId, userId);
         if (user === null) return null;
-        const userDevices = await tx
-          .select()
-          .from(devices)
-          .where(eq(devices.userId, userId))
-          .orderBy(asc(devices.registeredAt), asc(d.binary(devices.id)));
-        // Same-instant adjustments are ordered by id, not insertion order (PostgreSQL has no
-        // rowid): the contract only ever compares the order of adjustments made at different instants.
-        const history = (
-          await tx
-            .select()
-            .from(adjustments)
-            .where(eq(adjustments.userId, userId))
-            .orderBy(asc(adjustments.occurredAt), asc(d.binary(adjustments.id)))
-        ).map(toAdjustment);
+        const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(oldestFirst(devices.registeredAt, devices.id));
+        // Same-instant adjustments by id (docs/architecture.md, "Persistence notes").
+        const history = (await tx.select().from(adjustments).where(eq(adjustments.userId, userId)).orderBy(oldestFirst(adjustments.occurredAt, adjustments.id))).map(toAdjustment);
         return { user, devices: userDevices, adjustments: history };
       });
     },
     async searchUsers(applicationId, query, page) {
-      // Both sides are folded by usernameKey(), so non-ASCII letters compare case-insensitively
-      // whatever the collation; LIKE with ESCAPE is the substring test both databases share
-      // (docs/architecture.md, "Username search").
+      // Both sides folded by usernameKey(); LIKE with ESCAPE (docs/architecture.md, "Username search").
       const needle = usernameKey(query);
       const contains = needle === '' ? undefined : sql`${users.usernameKey} like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-      const rows = await db
-        .select()
-        .from(users)
-        .where(and(eq(users.applicationId, applicationId), contains))
-        .orderBy(asc(users.createdAt), asc(d.binary(users.id)))
-        .limit(page.limit)
-        .offset(page.offset);
+      const matching = and(eq(users.applicationId, applicationId), contains);
+      const rows = await db.select().from(users).where(matching).orderBy(oldestFirst(users.createdAt, users.id)).limit(page.limit).offset(page.offset);
       return rows.map(toUser);
     },
     async updateUserLimits(applicationId, userId, { allowedDevices, allowedSessions }) {
       // drizzle leaves a field that is undefined out of the SET, and refuses an empty SET.
       if (allowedDevices !== undefined || allowedSessions !== undefined) {
-        await d.write((w) =>
-          w
-            .update(users)
-            .set({ allowedDevices, allowedSessions })
-            .where(ofApplication(users, applicationId, userId)),
-        );
+        const theUser = ofApplication(users, applicationId, userId);
+        await d.write((w) => w.update(users).set({ allowedDevices, allowedSessions }).where(theUser));
       }
       return findUser(d, db, applicationId, userId);
     },
     async setUserTimeout(applicationId, userId, timeout, now, actor) {
       return d.transaction(async (tx) => {
-        // The row lock: a login of this user (which locks it too) either finished before, and
-        // its session is revoked here, or runs after and sees the timeout.
+        // Locked like a login, so none slips past the timeout (docs/architecture.md, "Persistence notes").
         const before = await findUser(d, tx, applicationId, userId, true);
         if (before === null) return false;
-        await tx
-          .update(users)
-          .set(timeoutColumns(timeout))
-          .where(ofApplication(users, applicationId, userId));
+        await tx.update(users).set(timeoutColumns(timeout)).where(eq(users.id, userId));
         const drafts: EventDraft[] = [timeout === null ? userTimeoutLifted(before) : userTimedOut(before, timeout.until, timeout.reason)];
         if (timeout !== null) {
           const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
@@ -119,10 +92,8 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         // Locked like a login of the user, so no session is opened on the device meanwhile.
         const user = await findUser(d, tx, applicationId, userId, true);
         if (user === null) return false;
-        const [device] = await tx
-          .select()
-          .from(devices)
-          .where(and(eq(devices.id, deviceId), eq(devices.userId, userId)));
+        const theDevice = and(eq(devices.id, deviceId), eq(devices.userId, userId));
+        const [device] = await tx.select().from(devices).where(theDevice);
         if (!device) return false;
         await tx.delete(devices).where(eq(devices.id, deviceId));
         const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
@@ -147,18 +118,13 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       validateBulkChange(change);
       // Sorted, so two bulk adjustments lock the users they share in the same order.
       const ids = [...new Set(userIds)].sort();
+      const byIdBytes = asc(d.binary(users.id));
       return d.transaction(async (tx) => {
         let adjusted = 0;
         for (const part of chunks(ids)) {
           // Locked, so a redemption or another adjustment of these users cannot interleave; by
           // bytes, the order the ids were sorted in above.
-          const rows = await d.locked(
-            tx
-              .select()
-              .from(users)
-              .where(and(eq(users.applicationId, applicationId), inArray(users.id, part)))
-              .orderBy(asc(d.binary(users.id))),
-          );
+          const rows = await d.locked(tx.select().from(users).where(usersOf(applicationId, part)).orderBy(byIdBytes));
           for (const user of rows.map(toUser)) {
             const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
@@ -171,19 +137,13 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       });
     },
     async hasSignedInFrom(userId, ip) {
-      const rows = await d.db
-        .select({ ip: userIps.ip })
-        .from(userIps)
-        .where(and(eq(userIps.userId, userId), eq(userIps.ip, ip)))
-        .limit(1);
+      const fromThere = and(eq(userIps.userId, userId), eq(userIps.ip, ip));
+      const rows = await d.db.select({ ip: userIps.ip }).from(userIps).where(fromThere).limit(1);
       return rows.length > 0;
     },
     async hasDevice(userId, hardwareId) {
-      const rows = await d.db
-        .select({ id: devices.id })
-        .from(devices)
-        .where(and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId)))
-        .limit(1);
+      const thatMachine = and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId));
+      const rows = await d.db.select({ id: devices.id }).from(devices).where(thatMachine).limit(1);
       return rows.length > 0;
     },
     async recordIp(userId, ip, now) {
@@ -195,13 +155,9 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     },
     async replacePassword(applicationId, userId, passwordHash, now, actor) {
       return d.transaction(async (tx) => {
-        // The UPDATE locks the user's row, as setUserTimeout's does: a login of the user either
-        // finished before, and its session is revoked here, or runs after with the new password.
-        const changed = await tx
-          .update(users)
-          .set({ passwordHash })
-          .where(ofApplication(users, applicationId, userId))
-          .returning({ id: users.id });
+        // The UPDATE locks the user's row, as a login does (docs/architecture.md, "Persistence notes").
+        const theUser = ofApplication(users, applicationId, userId);
+        const changed = await tx.update(users).set({ passwordHash }).where(theUser).returning({ id: users.id });
         if (changed.length === 0) return false;
         const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
         if (revoked > 0) {

@@ -1,6 +1,5 @@
 // Variables of one end user. A write takes the user's row lock first (findUser, as a login does),
-// so parallel writes run one after another in any process and never pass max_user_variables nor
-// the byte cap of a user's values (docs/api.md).
+// so parallel writes never pass max_user_variables nor the byte cap of a user's values (docs/api.md).
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { UserVariableStore } from '../../../application/ports/user-variable-store.js';
 import { DomainError } from '../../../domain/errors.js';
@@ -17,11 +16,8 @@ export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserV
   const named = (applicationId: string, userId: string, name: string) => and(ofUser(applicationId, userId), eq(userVariables.name, name));
   return {
     async listUserVariables(applicationId, userId) {
-      return db
-        .select()
-        .from(userVariables)
-        .where(ofUser(applicationId, userId))
-        .orderBy(asc(d.binary(userVariables.name)));
+      const byName = asc(d.binary(userVariables.name));
+      return db.select().from(userVariables).where(ofUser(applicationId, userId)).orderBy(byName);
     },
     async findUserVariable(applicationId, userId, name) {
       const key = named(applicationId, userId, name);
@@ -34,10 +30,9 @@ export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserV
         const key = named(v.applicationId, v.userId, v.name);
         const existing = await firstRow(d, tx.select().from(userVariables).where(key));
         // octet_length: UTF-8 bytes on both dialects (SQLite 3.43 and later).
-        const [others] = await tx
-          .select({ bytes: sql<number | string | null>`sum(octet_length(${userVariables.value}))` })
-          .from(userVariables)
-          .where(and(ofUser(v.applicationId, v.userId), ne(userVariables.name, v.name)));
+        const bytes = sql<number | string | null>`sum(octet_length(${userVariables.value}))`;
+        const othersOfUser = and(ofUser(v.applicationId, v.userId), ne(userVariables.name, v.name));
+        const [others] = await tx.select({ bytes }).from(userVariables).where(othersOfUser);
         assertRoomForBytes(Number(others?.bytes ?? 0), utf8Bytes(v.value));
         if (existing === null) {
           const [held] = await tx.select({ n: count() }).from(userVariables).where(ofUser(v.applicationId, v.userId));
@@ -52,10 +47,8 @@ export function userVariableStore(d: Dialect, recordEvents: RecordEvents): UserV
     },
     async deleteUserVariable(applicationId, userId, name, now, actor) {
       return d.transaction(async (tx) => {
-        const [deleted] = await tx
-          .delete(userVariables)
-          .where(named(applicationId, userId, name))
-          .returning();
+        const key = named(applicationId, userId, name);
+        const [deleted] = await tx.delete(userVariables).where(key).returning();
         if (deleted === undefined) return false;
         const user = await findUser(d, tx, applicationId, userId);
         await recordEvents(tx, actor, [userVariableChanged({ applicationId, id: userId, username: user?.username ?? null }, name, deleted, null)], now);

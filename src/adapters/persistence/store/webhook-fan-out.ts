@@ -1,6 +1,4 @@
-// Fan-out after the commit (docs/architecture.md, "Adding an event"). Exactly once across
-// instances: a batch is taken under SKIP LOCKED row locks, and its deliveries and cleared marks
-// commit together, so a crash rolls both back.
+// Fan-out after the commit (docs/architecture.md, "Adding an event"), exactly once (docs/architecture.md, "Persistence notes").
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Instant } from '../../../domain/time.js';
@@ -18,23 +16,14 @@ export async function fanOutPendingEvents(d: Dialect, now: Instant, limit: numbe
   const [any] = await d.db.select({ id: events.id }).from(events).where(marked).limit(1);
   if (any === undefined) return 0;
   return d.transaction(async (tx) => {
-    const batch = await d.locked(
-      tx
-        .select({ id: events.id, applicationId: events.applicationId, action: events.action, targetId: events.targetId, occurredAt: events.occurredAt })
-        .from(events)
-        .where(marked)
-        .orderBy(asc(events.pos))
-        .limit(limit),
-      { skipLocked: true },
-    );
+    const fields = { id: events.id, applicationId: events.applicationId, action: events.action, targetId: events.targetId, occurredAt: events.occurredAt };
+    const batch = await d.locked(tx.select(fields).from(events).where(marked).orderBy(asc(events.pos)).limit(limit), { skipLocked: true });
     if (batch.length === 0) return 0;
     const applicationIds = [...new Set(batch.map((event) => event.applicationId))];
     // Endpoints that existed when the event happened: one added later starts with later events.
     const newest = Math.max(...batch.map((event) => event.occurredAt));
-    const endpoints = await tx
-      .select({ id: e.id, applicationId: e.applicationId, events: e.events, enabled: e.enabled, createdAt: e.createdAt })
-      .from(e)
-      .where(and(inArray(e.applicationId, applicationIds), lte(e.createdAt, newest)));
+    const existedThen = and(inArray(e.applicationId, applicationIds), lte(e.createdAt, newest));
+    const endpoints = await tx.select({ id: e.id, applicationId: e.applicationId, events: e.events, enabled: e.enabled, createdAt: e.createdAt }).from(e).where(existedThen);
     const subscribers = endpoints.map((endpoint) => ({ ...endpoint, events: JSON.parse(endpoint.events) as string[] }));
     const rows = [];
     for (const event of batch) {

@@ -1,12 +1,9 @@
-// Webhook endpoints and the durable queue of their deliveries (docs/api.md, Webhooks), claimed as
-// upload jobs are (store/job-queue.ts): one worker of one instance at a time, and a worker that
-// died only delays its delivery until the lease lapses.
+// Webhook endpoints and the durable queue of their deliveries (docs/api.md, Webhooks; docs/architecture.md, "Persistence notes").
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookQueue, WebhookStore } from '../../../application/ports/webhook-store.js';
 import { checkEndpointCap, countTestSend } from '../../../domain/webhook-limits.js';
-import type { Dialect } from '../dialect.js';
-import { firstAs, ofApplication } from '../dialect.js';
+import { type Dialect, firstAs, ofApplication } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import { webhookEndpointChanged } from '../../../application/events/content-facts.js';
 import { type RecordEvents, toEvent } from './event-log.js';
@@ -18,12 +15,10 @@ const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: J
 
 export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookStore & WebhookQueue {
   const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
-
   const readEndpoint = (applicationId: string, endpointId: string) => {
     const mine = ofApplication(e, applicationId, endpointId);
     return firstAs(d.db.select().from(e).where(mine), toEndpoint);
   };
-
   return {
     async insertWebhookEndpoint(endpoint, actor) {
       await d.transaction(async (tx) => {
@@ -40,10 +35,8 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         const ofApp = eq(tw.applicationId, draft.applicationId);
         await tx.insert(tw).values({ applicationId: draft.applicationId, windowStart: now, sends: 0 }).onConflictDoNothing({ target: tw.applicationId });
         const [window] = await d.locked(tx.select({ windowStart: tw.windowStart, sends: tw.sends }).from(tw).where(ofApp));
-        await tx
-          .update(tw)
-          .set(countTestSend(window ?? null, now))
-          .where(ofApp);
+        const counted = countTestSend(window ?? null, now);
+        await tx.update(tw).set(counted).where(ofApp);
         await recordEvents(tx, actor, [draft], now);
       });
     },
@@ -52,18 +45,14 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
       return rows.map(toEndpoint);
     },
     findWebhookEndpoint: readEndpoint,
-
     async updateWebhookEndpoint(applicationId, endpointId, change, now, actor) {
       const { events: names, ...rest } = change;
       return d.transaction(async (tx) => {
         const mine = ofApplication(e, applicationId, endpointId);
         const [before] = await d.locked(tx.select().from(e).where(mine));
         if (before === undefined) return null;
-        const [row] = await tx
-          .update(e)
-          .set({ ...rest, ...(names === undefined ? {} : { events: JSON.stringify(names) }), updatedAt: now })
-          .where(eq(e.id, endpointId))
-          .returning();
+        const set = { ...rest, ...(names === undefined ? {} : { events: JSON.stringify(names) }), updatedAt: now };
+        const [row] = await tx.update(e).set(set).where(eq(e.id, endpointId)).returning();
         if (row === undefined) return null;
         const after = toEndpoint(row);
         await recordEvents(tx, actor, [webhookEndpointChanged('webhook.updated', after, toEndpoint(before))], now);
@@ -72,10 +61,8 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
     },
     async deleteWebhookEndpoint(applicationId, endpointId, now, actor) {
       return d.transaction(async (tx) => {
-        const [gone] = await tx
-          .delete(e)
-          .where(ofApplication(e, applicationId, endpointId))
-          .returning();
+        const mine = ofApplication(e, applicationId, endpointId);
+        const [gone] = await tx.delete(e).where(mine).returning();
         if (gone === undefined) return false;
         await recordEvents(tx, actor, [webhookEndpointChanged('webhook.deleted', toEndpoint(gone))], now);
         return true;
@@ -94,11 +81,12 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
     },
     async listWebhookDeliveries(applicationId, endpointId, limit) {
       return d.snapshot(async (tx) => {
+        const ofEndpoint = and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId));
         const rows = await tx
           .select({ delivery: dl, eventType: events.action })
           .from(dl)
           .innerJoin(events, eq(events.id, dl.eventId))
-          .where(and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId)))
+          .where(ofEndpoint)
           .orderBy(desc(dl.createdAt), desc(events.pos))
           .limit(limit);
         if (rows.length === 0) return [];
@@ -117,33 +105,18 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
       });
     },
     async redeliverWebhook(applicationId, endpointId, deliveryId, now) {
-      const done = await d.write((w) =>
-        w
-          .update(dl)
-          .set({ state: 'pending', runAfter: now, updatedAt: now })
-          .where(and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId), eq(dl.id, deliveryId)))
-          .returning({ id: dl.id }),
-      );
+      const theDelivery = and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId), eq(dl.id, deliveryId));
+      const done = await d.write((w) => w.update(dl).set({ state: 'pending', runAfter: now, updatedAt: now }).where(theDelivery).returning({ id: dl.id }));
       return done.length > 0;
     },
     fanOutWebhookEvents: (now, limit) => fanOutPendingEvents(d, now, limit),
-
     async claimWebhookDelivery(workerId, now, leaseMs) {
       return d.transaction(async (tx) => {
-        const [candidate] = await d.locked(
-          tx
-            .select({ id: dl.id })
-            .from(dl)
-            .where(and(eq(dl.state, 'pending'), lte(dl.runAfter, now), or(isNull(dl.leaseUntil), lte(dl.leaseUntil, now))))
-            .orderBy(asc(dl.runAfter), asc(dl.createdAt))
-            .limit(1),
-          { skipLocked: true },
-        );
+        const dueAndFree = and(eq(dl.state, 'pending'), lte(dl.runAfter, now), or(isNull(dl.leaseUntil), lte(dl.leaseUntil, now)));
+        const [candidate] = await d.locked(tx.select({ id: dl.id }).from(dl).where(dueAndFree).orderBy(asc(dl.runAfter), asc(dl.createdAt)).limit(1), { skipLocked: true });
         if (candidate === undefined) return null;
-        await tx
-          .update(dl)
-          .set({ leaseOwner: workerId, leaseUntil: now + leaseMs })
-          .where(eq(dl.id, candidate.id));
+        const lease = { leaseOwner: workerId, leaseUntil: now + leaseMs };
+        await tx.update(dl).set(lease).where(eq(dl.id, candidate.id));
         const [row] = await tx
           .select({ delivery: dl, endpoint: e, event: events })
           .from(dl)
@@ -186,17 +159,13 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
           })
           .where(eq(dl.id, deliveryId));
         if (step.state === 'succeeded') {
-          await tx
-            .update(e)
-            .set({ failingSince: null })
-            .where(and(eq(e.id, held.endpointId), isNotNull(e.failingSince)));
+          const wasFailing = and(eq(e.id, held.endpointId), isNotNull(e.failingSince));
+          await tx.update(e).set({ failingSince: null }).where(wasFailing);
         } else if (step.state === 'failed' && step.why === 'gone') {
           await tx.update(e).set({ enabled: false, disabledReason: 'the receiver answered 410 Gone', updatedAt: now }).where(eq(e.id, held.endpointId));
         } else if (step.state === 'failed' && step.why === 'exhausted') {
-          await tx
-            .update(e)
-            .set({ failingSince: now })
-            .where(and(eq(e.id, held.endpointId), isNull(e.failingSince)));
+          const wasPassing = and(eq(e.id, held.endpointId), isNull(e.failingSince));
+          await tx.update(e).set({ failingSince: now }).where(wasPassing);
         }
         return 'settled' as const;
       });

@@ -21,9 +21,7 @@ export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<
   }
 }
 
-/** The user of the application. With `lock`, locked until the transaction ends, so every
- * read-decide-write about one user runs after the others, in any process (docs/architecture.md,
- * "The user's lock"). */
+/** The user of the application; with `lock`, locked until the transaction ends (docs/architecture.md, "The user's lock"). */
 export async function findUser(d: Dialect, tx: Db, applicationId: string, userId: string, lock = false): Promise<UserRecord | null> {
   const { users } = d.t;
   const mine = ofApplication(users, applicationId, userId);
@@ -41,12 +39,8 @@ export async function lockUser(d: Dialect, tx: Db, userId: string): Promise<void
  * ones are left alone: they are already unusable and keep their history. */
 export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefined, now: Instant): Promise<number> {
   const { sessions } = d.t;
-  const revoked = await tx
-    .update(sessions)
-    .set({ revokedAt: now })
-    .where(and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .returning({ id: sessions.id });
-  return revoked.length;
+  const live = and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+  return (await tx.update(sessions).set({ revokedAt: now }).where(live).returning({ id: sessions.id })).length;
 }
 
 /** Records an address a user signed in from (UserStore.recordIp), in `tx`: the user's last address
@@ -55,10 +49,8 @@ export async function recordAddress(d: Dialect, tx: Db, userId: string, ip: stri
   const { userIps, users } = d.t;
   const updated = await tx.update(users).set({ lastIp: ip }).where(eq(users.id, userId)).returning({ id: users.id });
   if (updated.length === 0) return;
-  await tx
-    .insert(userIps)
-    .values({ userId, ip, firstSeen: now, lastSeen: now })
-    .onConflictDoUpdate({ target: [userIps.userId, userIps.ip], set: { lastSeen: now } });
+  const seenAgain = { target: [userIps.userId, userIps.ip], set: { lastSeen: now } };
+  await tx.insert(userIps).values({ userId, ip, firstSeen: now, lastSeen: now }).onConflictDoUpdate(seenAgain);
 }
 
 /** What device admission counts for a user: registered devices, and machines holding unexpired license files. */
@@ -70,19 +62,16 @@ export interface UserMachines {
 /** The user's machines (UserMachines), read in `tx`; the caller holds the user's row lock. */
 export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instant): Promise<UserMachines> {
   const { devices, licenseFiles } = d.t;
+  const boundAndUnexpired = and(eq(licenseFiles.userId, userId), gt(licenseFiles.expiresAt, now), isNotNull(licenseFiles.hardwareId));
   const [registered, files] = await Promise.all([
     tx.select({ id: devices.id, hardwareId: devices.hardwareId }).from(devices).where(eq(devices.userId, userId)),
-    tx
-      .select({ hardwareId: licenseFiles.hardwareId })
-      .from(licenseFiles)
-      .where(and(eq(licenseFiles.userId, userId), gt(licenseFiles.expiresAt, now), isNotNull(licenseFiles.hardwareId))),
+    tx.select({ hardwareId: licenseFiles.hardwareId }).from(licenseFiles).where(boundAndUnexpired),
   ]);
   return { registered, heldByFiles: files.flatMap((f) => (f.hardwareId === null ? [] : [f.hardwareId])) };
 }
 
 /** Admits a hardware id for a user, registering it when new; true when it registered. The caller
- * holds the user's row lock, so the machines counted here cannot change before the insert. A caller
- * that read them already (`machines`, after taking the lock) passes them in. */
+ * holds the user's row lock; `machines`, when it read them already under it. */
 export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant, machines?: UserMachines): Promise<boolean> {
   const { devices } = d.t;
   const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, userId, now));
@@ -94,17 +83,11 @@ export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: stri
 /** Whether the user is banned (a ban on the user's id), read in `tx`. */
 export async function userBanned(d: Dialect, tx: Db, applicationId: string, userId: string): Promise<boolean> {
   const { bans } = d.t;
-  const rows = await tx
-    .select({ id: bans.id })
-    .from(bans)
-    .where(and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId)))
-    .limit(1);
-  return rows.length > 0;
+  const banOfUser = and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId));
+  return (await tx.select({ id: bans.id }).from(bans).where(banOfUser).limit(1)).length > 0;
 }
 
-/** Applies the domain's timeout, ban and membership rules to the user as read under its row lock
- * (findUser with `lock`), and whether it is banned, read after the lock was granted (a read that
- * ran before could miss what the lock's holder commits); the user. */
+/** The user, once the domain's timeout, ban and membership rules pass, all read under its row lock (docs/architecture.md, "Persistence notes"). */
 export function admitted(user: UserRecord | null, banned: boolean, now: Instant): UserRecord {
   if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
   if (banned) throw bannedError();
