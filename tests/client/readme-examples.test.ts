@@ -227,7 +227,7 @@ describe('the README walkthrough, then the SDK example (docs/sdk.md) in a new pr
 });
 
 describe('the examples of the end-user features (docs/api.md)', () => {
-  it('user variables, license lookup, device reset and password change run as printed', async () => {
+  it('user variables, license lookup, device reset, plans and password change run as printed', async () => {
     const feature = await live.createApp({ name: 'My App', device_auth: false });
     const [, code2] = (await live.licenses(feature.id, 2, 43200)) as [string, string];
     const headers = { 'x-api-key': feature.api_key, 'x-api-secret': feature.api_secret, 'content-type': 'application/json' };
@@ -268,6 +268,11 @@ describe('the examples of the end-user features (docs/api.md)', () => {
     expect(reset[2]).toMatch(/^HTTP\/1\.1 429/);
     expect(reset[3]).toMatch(/^retry-after: \d+\r?$/i);
     expect(JSON.parse(reset[4] as string)).toMatchObject({ error_code: 'RESET_COOLDOWN', next_reset_at: JSON.parse(reset[1] as string).next_reset_at });
+
+    const [plan, plans] = await runBlock('plans');
+    const pro = { name: 'Pro', kind: 'base', duration_minutes: 43200, entitlements: ['beta', 'export'], max_devices: null, seats: 1, grace_minutes: 4320, trial: false, archived: false };
+    expect(JSON.parse(plan as string)).toMatchObject(pro);
+    expect(JSON.parse(plans as string)).toEqual([JSON.parse(plan as string)]);
 
     expect(await runBlock('change-password')).toEqual(['204']);
     expect((await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-2' } })).status).toBe(200);

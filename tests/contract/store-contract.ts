@@ -14,6 +14,7 @@ import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
 import { ownerApplicationContract } from './contract-owners-applications.js';
 import { overviewContract } from './contract-overview.js';
+import { planContract } from './contract-plans.js';
 import { banThrottleContentContract } from './contract-bans-throttle-content.js';
 import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
@@ -96,6 +97,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
 
     ownerApplicationContract(ctx);
     licenseContract(ctx);
+    planContract(ctx);
     userContract(ctx);
     userVariableContract(ctx);
     sessionContract(ctx);

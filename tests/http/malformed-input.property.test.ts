@@ -15,6 +15,7 @@ let code: string;
 let signing: TestApplication & { credentials: { request_signing_key: string } };
 let hookId: string;
 let deliveryId: string;
+let planId: string;
 
 beforeAll(async () => {
   t = await startTestApp({ limits: { ipFailureLimit: 1_000_000, lockoutThreshold: 1_000_000 } });
@@ -34,6 +35,14 @@ beforeAll(async () => {
   await t.inject({ method: 'POST', url: `/api/console/applications/${app.id}/webhooks/${hookId}/test`, headers: { authorization: `Bearer ${t.ownerToken}` } });
   // The delivery workers make deliveries from recorded events; here without attempting any.
   await t.store.fanOutWebhookEvents(t.clock.now(), 100);
+  planId = (
+    await t.inject({
+      method: 'POST',
+      url: `/api/console/applications/${app.id}/plans`,
+      headers: { authorization: `Bearer ${t.ownerToken}` },
+      payload: { name: 'Pro', kind: 'base', duration_minutes: 60 },
+    })
+  ).json().id;
   deliveryId = (await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/webhooks/${hookId}/deliveries`, headers: { authorization: `Bearer ${t.ownerToken}` } })).json()[0].id;
 });
 afterAll(() => t.close());
@@ -121,6 +130,12 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['GET', `/api/console/applications/{app}/webhooks/${ID}/deliveries`, 'console'],
   ['POST', `/api/console/applications/{app}/webhooks/{hook}/deliveries/${ID}/redeliver`, 'console'],
   ['POST', `/api/console/applications/{app}/webhooks/${ID}/deliveries/{delivery}/redeliver`, 'console'],
+  ['POST', '/api/console/applications/{app}/plans', 'console'],
+  ['GET', '/api/console/applications/{app}/plans', 'console'],
+  ['GET', `/api/console/applications/{app}/plans/${ID}`, 'console'],
+  ['PATCH', `/api/console/applications/{app}/plans/${ID}`, 'console'],
+  ['PATCH', '/api/console/applications/{app}/plans/{plan}', 'console'],
+  ['DELETE', `/api/console/applications/{app}/plans/${ID}`, 'console'],
 ];
 
 /** Text with lone UTF-16 surrogates (JSON's "\ud800" escapes) among ordinary characters and whole pairs. */
@@ -172,6 +187,17 @@ const body = fc.oneof(
       'events',
       'enabled',
       'description',
+      'kind',
+      'duration_minutes',
+      'entitlements',
+      'max_devices',
+      'max_sessions',
+      'seats',
+      'grace_minutes',
+      'trial',
+      'floating',
+      'max_borrow_minutes',
+      'archived',
     ),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
@@ -209,7 +235,7 @@ function encodePathParam(param: string): string {
 }
 
 const fill = (template: string, param: string) =>
-  template.replace('{app}', app.id).replace('{user}', userId).replace('{hook}', hookId).replace('{delivery}', deliveryId).replace(ID, encodePathParam(param));
+  template.replace('{app}', app.id).replace('{user}', userId).replace('{hook}', hookId).replace('{delivery}', deliveryId).replace('{plan}', planId).replace(ID, encodePathParam(param));
 
 describe('malformed input never yields 5xx', () => {
   it('JSON bodies of any shape on every route', async () => {
@@ -361,6 +387,48 @@ describe('malformed input never yields 5xx', () => {
         if (res.statusCode === 201) await t.inject({ method: 'DELETE', url: `/api/console/applications/${app.id}/webhooks/${res.json().endpoint.id}`, headers: { authorization: `Bearer ${own}` } });
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('any terms of a new or changed plan answer 201, 200, 409 or 422, and a refused patch changes nothing', async () => {
+    const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
+    if (owner === null) throw new Error('no owner');
+    // A token of its own: another case signs the harness's out.
+    const headers = { authorization: `Bearer ${(await issueConsoleToken(t.deps, owner)).token}` };
+    // Mostly in range, so that many requests pass and change the plan; sometimes anything.
+    const mostly = <T>(valid: fc.Arbitrary<T>, bad: fc.Arbitrary<unknown>) => fc.oneof({ arbitrary: valid, weight: 9 }, { arbitrary: bad, weight: 1 });
+    const anything = fc.oneof(fc.jsonValue({ maxDepth: 1 }), withLoneSurrogates, fc.integer(), fc.constantFrom(-1, 0, 0.5, 1e300, 2 ** 31, 52_560_001, 10_001, 1001));
+    const inRange = (min: number, max: number) => mostly(fc.integer({ min, max }), anything);
+    const code = mostly(fc.stringMatching(/^[a-z0-9_.:-]{1,64}$/), fc.oneof(fc.string({ maxLength: 70 }), withLoneSurrogates));
+    const fields = {
+      name: mostly(fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,30}$/), fc.oneof(fc.string({ maxLength: 110 }), withLoneSurrogates, fc.constantFrom('Pro', ' Pro ', '', ' '))),
+      // The plan patched is a base plan, whose kind cannot change.
+      kind: mostly(fc.constantFrom('base', 'base', 'add_on'), anything),
+      duration_minutes: mostly(fc.oneof(fc.integer({ min: 1, max: 52_560_000 }), fc.constant(null)), anything),
+      entitlements: mostly(fc.array(code, { maxLength: 10 }), fc.oneof(fc.array(code, { minLength: 95, maxLength: 105 }), anything)),
+      max_devices: mostly(fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.constant(null)), anything),
+      max_sessions: mostly(fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constant(null)), anything),
+      seats: inRange(1, 10_000),
+      grace_minutes: inRange(0, 525_600),
+      trial: mostly(fc.boolean(), anything),
+      floating: mostly(fc.boolean(), anything),
+      max_borrow_minutes: inRange(0, 43_200),
+    };
+    const request = fc.oneof(
+      fc.record(fields, { requiredKeys: ['name', 'kind', 'duration_minutes'] }).map((b) => ({ patch: false, given: b })),
+      fc.record({ ...fields, archived: mostly(fc.boolean(), anything) }, { requiredKeys: [] }).map((b) => ({ patch: true, given: b })),
+    );
+    const base = `/api/console/applications/${app.id}/plans`;
+    await fc.assert(
+      fc.asyncProperty(request, async ({ patch, given }) => {
+        const before = (await t.inject({ method: 'GET', url: `${base}/${planId}`, headers })).json();
+        const res = await t.inject({ method: patch ? 'PATCH' : 'POST', url: patch ? `${base}/${planId}` : base, headers, payload: given });
+        expectClientError(res, `${patch ? 'PATCH' : 'POST'} ${JSON.stringify(given)}`);
+        expect(patch ? [200, 409, 422] : [201, 409, 422], res.body).toContain(res.statusCode);
+        if (res.statusCode === 201) await t.inject({ method: 'DELETE', url: `${base}/${res.json().id}`, headers });
+        if (patch && res.statusCode !== 200) expect((await t.inject({ method: 'GET', url: `${base}/${planId}`, headers })).json()).toEqual(before);
+      }),
+      { seed: 42, numRuns: 200 },
     );
   });
 

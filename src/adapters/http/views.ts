@@ -21,6 +21,7 @@ import type { AppContext } from '../../application/integration/app-context.js';
 import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { publicationDate } from '../../domain/announcements.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
+import type { Plan } from '../../domain/plan.js';
 import { toIso } from '../../domain/time.js';
 import { isTimedOut } from '../../domain/timeout.js';
 import { responseKeyId } from '../../signing/response-signature.js';
@@ -224,6 +225,24 @@ export const overviewJson = (o: ApplicationOverview): Json<'Overview'> => ({
   licenses: { used: o.licensesUsed, unused: o.licensesUnused },
   storage_bytes: o.storageBytes,
   daily: o.daily.map((d) => ({ date: d.date, sign_ups: d.signUps, logins: d.logins })),
+});
+
+export const planJson = (p: Plan): Json<'Plan'> => ({
+  id: p.id,
+  name: p.name,
+  kind: p.kind,
+  duration_minutes: p.durationMinutes,
+  entitlements: p.entitlements,
+  max_devices: p.maxDevices,
+  max_sessions: p.maxSessions,
+  seats: p.seats,
+  grace_minutes: p.graceMinutes,
+  trial: p.trial,
+  floating: p.floating,
+  max_borrow_minutes: p.maxBorrowMinutes,
+  archived: p.archived,
+  created_at: toIso(p.createdAt),
+  updated_at: toIso(p.updatedAt),
 });
 
 export const webhookEndpointJson = (

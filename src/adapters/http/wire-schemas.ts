@@ -165,6 +165,29 @@ export const IssuedLicenses = Type.Object({ licenses: Type.Array(License) }, clo
 /** GET /api/admin/license/{code} (docs/api.md, GET /license/{code}). */
 export const LicenseLookup = Type.Object({ application_id: Id, ...licenseFields, is_credentials_license: Type.Boolean() }, { ...closed, title: 'LicenseLookup' });
 
+/** A plan of an application (docs/api.md, Plans); null caps take the application's defaults. */
+export const Plan = Type.Object(
+  {
+    id: Id,
+    name: Type.String({ examples: ['Pro'] }),
+    kind: Type.Enum(['base', 'add_on']),
+    /** null: lifetime. */
+    duration_minutes: Nullable(Type.Integer({ examples: [43_200] })),
+    entitlements: Type.Array(Type.String(), { examples: [['beta', 'export']] }),
+    max_devices: Nullable(Type.Integer()),
+    max_sessions: Nullable(Type.Integer()),
+    seats: Type.Integer(),
+    grace_minutes: Type.Integer(),
+    trial: Type.Boolean(),
+    floating: Type.Boolean(),
+    max_borrow_minutes: Type.Integer(),
+    archived: Type.Boolean(),
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { ...closed, title: 'Plan' },
+);
+
 export const Variable = Type.Object(
   { name: Type.String(), value: Type.String(), is_public: Type.Boolean() },
   { ...closed, title: 'Variable', examples: [{ name: 'latest_version', value: '2.4.1', is_public: true }] },

@@ -21,6 +21,7 @@ import type { AnnouncementStatus } from '../../domain/announcements.js';
 import type { BanType } from '../../domain/bans.js';
 import type { FileSource, FileState, ProcessingStatus, StoredContents } from '../../domain/files.js';
 import type { AdjustmentType, Membership } from '../../domain/membership.js';
+import type { Plan, PlanKind } from '../../domain/plan.js';
 import type { UserTimeout } from '../../domain/timeout.js';
 import type { Tables } from './tables.js';
 
@@ -44,6 +45,9 @@ export const toSession = (r: Row<'sessions'>): SessionRecord => ({
   expiresAt: r.expiresAt,
   revokedAt: r.revokedAt,
 });
+// A plan's entitlements are one JSON column (docs/plans.md).
+export const planRow = (p: Plan): Row<'plans'> => ({ ...p, entitlements: JSON.stringify(p.entitlements) });
+export const toPlan = (r: Row<'plans'>): Plan => ({ ...r, kind: r.kind as PlanKind, entitlements: JSON.parse(r.entitlements) as string[] });
 // seq only orders claims; it is no part of the record.
 export const toJob = ({ seq: _seq, ...r }: Row<'jobs'>): JobRecord => r;
 

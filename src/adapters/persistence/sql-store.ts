@@ -13,6 +13,7 @@ import { jobQueue } from './store/job-queue.js';
 import { licenseStore } from './store/license-store.js';
 import { applicationStore, ownerStore } from './store/owner-application-store.js';
 import { overviewStore } from './store/overview-store.js';
+import { planStore } from './store/plan-store.js';
 import { requestNonceStore } from './store/request-nonce-store.js';
 import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
@@ -69,6 +70,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...applicationStore(dialect, reads, recordEvents),
     ...overviewStore(dialect),
     ...licenseStore(dialect, reads, recordEvents),
+    ...planStore(dialect),
     ...userStore(dialect, reads, recordEvents),
     ...userVariableStore(dialect, recordEvents),
     ...sessionStore(dialect, reads, recordEvents),

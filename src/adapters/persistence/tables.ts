@@ -245,6 +245,31 @@ export function defineTables(k: Kit) {
     (t) => [k.index('licenses_app_idx').on(t.applicationId), k.index('licenses_used_by_idx').on(t.usedByUserId)],
   );
 
+  // Plans (docs/plans.md): a name is unique in its application as stored (trimmed), as file names are.
+  const plans = k.table(
+    'plans',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      name: k.text('name').notNull(),
+      kind: k.text('kind').notNull(),
+      durationMinutes: k.integer('duration_minutes'),
+      /** JSON array of entitlement codes, sorted and without repeats. */
+      entitlements: k.text('entitlements').notNull(),
+      maxDevices: k.integer('max_devices'),
+      maxSessions: k.integer('max_sessions'),
+      seats: k.integer('seats').notNull(),
+      graceMinutes: k.integer('grace_minutes').notNull(),
+      trial: k.flag('trial').notNull(),
+      floating: k.flag('floating').notNull(),
+      maxBorrowMinutes: k.integer('max_borrow_minutes').notNull(),
+      archived: k.flag('archived').notNull(),
+      createdAt: k.instant('created_at').notNull(),
+      updatedAt: k.instant('updated_at').notNull(),
+    },
+    (t) => [k.unique('plans_app_name_uq').on(t.applicationId, t.name)],
+  );
+
   const adjustments = k.table(
     'adjustments',
     {
@@ -587,7 +612,7 @@ export function defineTables(k: Kit) {
   });
 
   // prettier-ignore
-  return { owners, consoleTokens, ownerIps, applications, users, devices, licenseFiles, sessions, loginDays, licenses, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return { owners, consoleTokens, ownerIps, applications, users, devices, licenseFiles, sessions, loginDays, licenses, plans, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -11,6 +11,7 @@ import type { JobQueue } from './job-queue.js';
 import type { LicenseStore } from './license-store.js';
 import type { OverviewStore } from './overview-store.js';
 import type { OwnerStore } from './owner-store.js';
+import type { PlanStore } from './plan-store.js';
 import type { RequestNonceStore } from './request-nonce-store.js';
 import type { SessionStore } from './session-store.js';
 import type { ThrottleStore } from './throttle-store.js';
@@ -23,6 +24,7 @@ export interface Store
     OverviewStore,
     ApplicationStore,
     LicenseStore,
+    PlanStore,
     UserStore,
     UserVariableStore,
     SessionStore,

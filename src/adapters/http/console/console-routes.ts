@@ -16,6 +16,7 @@ import { ownedApplication } from '../../../application/console/applications.js';
 import { fileRoutes } from '../files/file-routes.js';
 import { contentRoutes } from './content-routes.js';
 import { licenseRoutes } from './license-routes.js';
+import { planRoutes } from './plan-routes.js';
 import { consoleTokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -55,6 +56,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cookies: Ses
     await authed.register(consoleTokenRoutes, { deps });
     await authed.register(applicationRoutes, { deps });
     await authed.register(licenseRoutes, { deps });
+    await authed.register(planRoutes, { deps });
     await authed.register(contentRoutes, { deps });
     await authed.register(userRoutes, { deps });
     await authed.register(banRoutes, { deps });
