@@ -1,7 +1,7 @@
 // The dashboard end to end, in a real browser against a real listening server: an owner signs in,
 // creates an application, issues licenses, sees users who signed up through the integration API,
 // times one out, rotates the response signing key, edits an announcement and sees clients see it
-// (or not), uploads a file until it is COMPLETED and replaces its contents, deletes an
+// (or not), keeps plans, uploads a file until it is COMPLETED and replaces its contents, deletes an
 // application; another owner sees none of it; every main page fits a desktop and a phone; no
 // inline script, a CSP, and the session cookie's flags.
 import { createHash, randomBytes } from 'node:crypto';
@@ -990,12 +990,64 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await screenshot(page, 'user-history');
   });
 
+  it('keeps plans: made, refused with a reason, edited, archived and deleted', async () => {
+    await page.goto(`${base}/dashboard/apps/${appId}/plans`);
+    await page.getByText('No plans yet.').waitFor();
+    await page.locator('input[name=name]').fill('Pro');
+    await page.locator('input[name=duration]').fill('30');
+    await page.locator('input[name=entitlements]').fill('export, beta_channel');
+    await page.locator('input[name=max_devices]').fill('3');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await page.getByRole('cell', { name: 'beta_channel, export' }).waitFor();
+    type Shown = { id: string; name: string; kind: string; duration_minutes: number | null; entitlements: string[]; max_devices: number | null; seats: number; archived: boolean };
+    const [pro] = (await consoleGet<Shown[]>(`/applications/${appId}/plans`)).body;
+    expect(pro).toMatchObject({ name: 'Pro', kind: 'base', duration_minutes: 30 * 1440, entitlements: ['beta_channel', 'export'], max_devices: 3, seats: 1, archived: false });
+
+    // A code the spec does not allow: the API's refusal, in words, and nothing made.
+    await page.locator('input[name=name]').fill('Team');
+    await page.locator('input[name=entitlements]').fill('Export!');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Entitlements');
+    expect((await consoleGet<Shown[]>(`/applications/${appId}/plans`)).body).toHaveLength(1);
+
+    // A lifetime add-on with five seats.
+    await page.locator('input[name=entitlements]').fill('dlc_winter');
+    await page.locator('select[name=kind]').selectOption('add_on');
+    await page.locator('input[name=lifetime]').check();
+    await page.locator('input[name=seats]').fill('5');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await page.getByRole('cell', { name: 'dlc_winter' }).waitFor();
+    const team = (await consoleGet<Shown[]>(`/applications/${appId}/plans`)).body.find((p) => p.name === 'Team');
+    expect(team).toMatchObject({ kind: 'add_on', duration_minutes: null, entitlements: ['dlc_winter'], seats: 5 });
+    await screenshot(page, 'plans');
+
+    // Edited: the form holds the plan as it is; what changes is saved.
+    await page.getByRole('row', { name: /Pro/ }).getByRole('button', { name: 'Edit' }).click();
+    expect(await page.locator('input[name=duration]').inputValue()).toBe('30');
+    expect(await page.locator('select[name=duration_unit]').inputValue()).toBe('days');
+    await page.locator('input[name=entitlements]').fill('export, beta_channel, priority_support');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'beta_channel, export, priority_support' }).waitFor();
+
+    // Archived (no new licenses of it), restored, then deleted.
+    await page.getByRole('row', { name: /Pro/ }).getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('row', { name: /Pro/ }).getByText('archived').waitFor();
+    expect((await consoleGet<Shown>(`/applications/${appId}/plans/${pro!.id}`)).body.archived).toBe(true);
+    await page.getByRole('row', { name: /Pro/ }).getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('row', { name: /Pro/ }).getByRole('button', { name: 'Archive' }).waitFor();
+    await page.getByRole('row', { name: /Team/ }).getByRole('button', { name: 'Delete' }).click();
+    await confirm(page);
+    await page.getByRole('cell', { name: 'dlc_winter' }).waitFor({ state: 'detached' });
+    expect((await consoleGet<Shown[]>(`/applications/${appId}/plans`)).body.map((p) => p.name)).toEqual(['Pro']);
+  });
+
   it('fits every main page at 1280x800 and 390x844 without horizontal scrolling', async () => {
     const pages: Array<[string, string]> = [
       ['applications', ''],
       ['new-application', '/apps/new'],
       ['overview', `/apps/${appId}`],
       ['users', `/apps/${appId}/users`],
+      ['plans', `/apps/${appId}/plans`],
       ['licenses', `/apps/${appId}/licenses`],
       ['files', `/apps/${appId}/files`],
       ['announcements', `/apps/${appId}/announcements`],

@@ -17,6 +17,7 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { UserPage } from './pages/user.js';
 import { UsersPage } from './pages/users.js';
+import { PlansPage } from './pages/plans.js';
 import { VariablesPage } from './pages/variables.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { BASE, navigate, useRoute, type AppPage, type Route } from './router.js';
@@ -91,6 +92,7 @@ export function App() {
 const APP_PAGE_VIEWS: Record<AppPage, FunctionComponent<AppPageProps>> = {
   overview: OverviewPage,
   settings: SettingsPage,
+  plans: PlansPage,
   licenses: LicensesPage,
   users: UsersPage,
   bans: BansPage,

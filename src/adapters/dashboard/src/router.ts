@@ -7,7 +7,7 @@ export const BASE = '/dashboard';
 export type Route =
   { page: 'signin' } | { page: 'applications' } | { page: 'new-application' } | { page: AppPage; appId: string } | { page: 'user'; appId: string; userId: string } | { page: 'not-found' };
 
-export const APP_PAGES = ['overview', 'settings', 'licenses', 'users', 'bans', 'variables', 'announcements', 'files', 'webhooks', 'activity'] as const;
+export const APP_PAGES = ['overview', 'settings', 'plans', 'licenses', 'users', 'bans', 'variables', 'announcements', 'files', 'webhooks', 'activity'] as const;
 export type AppPage = (typeof APP_PAGES)[number];
 
 export function parseRoute(pathname: string): Route {

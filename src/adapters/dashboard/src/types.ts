@@ -15,6 +15,8 @@ export type Application = Shape<'Application'>;
 export type ApplicationSettings = Omit<Application, 'id' | 'api_key' | 'response_signing_public_key' | 'response_signing_key_id' | 'response_signing_previous_key_id' | 'created_at'>;
 
 export type Credentials = Shape<'ApplicationCredentials'>;
+export type Plan = Shape<'Plan'>;
+export type PlanKind = Plan['kind'];
 export type License = Shape<'License'>;
 export type Adjustment = Shape<'Adjustment'>;
 export type User = Shape<'AdminUser'>;

@@ -11,6 +11,7 @@ import { useLoad } from './use-load.js';
 const NAV: Array<[AppPage, string]> = [
   ['overview', 'Overview'],
   ['users', 'Users'],
+  ['plans', 'Plans'],
   ['licenses', 'Licenses'],
   ['files', 'Files'],
   ['announcements', 'Announcements'],

@@ -20,10 +20,20 @@ const FIELD_NAMES: Record<string, string> = {
   allowed_number_of_devices: 'Allowed devices',
   allowed_number_of_simultaneous_sessions: 'Allowed simultaneous sessions',
   url: 'URL',
+  duration_minutes: 'Duration',
+  grace_minutes: 'Grace',
+  max_devices: 'Devices',
+  max_sessions: 'Sessions',
+  entitlements: 'Entitlements',
 };
 
 export function fieldLabel(field: string): string {
-  const last = field.split('.').pop() || field;
+  // An item of a list (entitlements.3) is named by its list.
+  const last =
+    field
+      .split(/[./]/)
+      .filter((part) => part !== '' && !/^\d+$/.test(part))
+      .pop() || field;
   const name = FIELD_NAMES[last] ?? last.replace(/_/g, ' ');
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
