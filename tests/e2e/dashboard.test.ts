@@ -1003,7 +1003,10 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     const [pro] = (await consoleGet<Shown[]>(`/applications/${appId}/plans`)).body;
     expect(pro).toMatchObject({ name: 'Pro', kind: 'base', duration_minutes: 30 * 1440, entitlements: ['beta_channel', 'export'], max_devices: 3, seats: 1, archived: false });
 
-    // A code the spec does not allow: the API's refusal, in words, and nothing made.
+    // The form starts again from the defaults; a code the spec does not allow: the API's refusal,
+    // in words, and nothing made.
+    expect(await page.locator('input[name=entitlements]').inputValue()).toBe('');
+    expect(await page.locator('input[name=max_devices]').inputValue()).toBe('');
     await page.locator('input[name=name]').fill('Team');
     await page.locator('input[name=entitlements]').fill('Export!');
     await page.getByRole('button', { name: 'Create plan' }).click();

@@ -29,6 +29,8 @@ const optionalNumber = (text: string): number | null => (text.trim() === '' ? nu
 export function PlansPage({ app }: AppPageProps) {
   const plans = useLoad(() => get<Plan[]>(appPath(app.id, '/plans')), [app.id]);
   const [editing, setEditing] = useState<Plan | null>(null);
+  // A new form after each save: the next plan starts from the defaults, not the last one's terms.
+  const [saved, setSaved] = useState(0);
   const change = useAction();
 
   const setArchived = (p: Plan, archived: boolean) =>
@@ -46,7 +48,13 @@ export function PlansPage({ app }: AppPageProps) {
   return (
     <>
       <h1>Plans</h1>
-      <PlanForm key={editing?.id ?? 'new'} appId={app.id} editing={editing} onSaved={() => (setEditing(null), void plans.reload())} onCancel={() => setEditing(null)} />
+      <PlanForm
+        key={editing?.id ?? `new-${saved}`}
+        appId={app.id}
+        editing={editing}
+        onSaved={() => (setEditing(null), setSaved((n) => n + 1), void plans.reload())}
+        onCancel={() => setEditing(null)}
+      />
       <Card title="Plans">
         <ErrorBanner error={plans.error ?? change.error} />
         <PagedTable
