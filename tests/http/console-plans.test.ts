@@ -90,6 +90,13 @@ describe('creating and reading plans', () => {
     expect((await consoleRequest(t, 'GET', plans())).json()).toHaveLength(1);
   });
 
+  it('ten parallel creations of one name make one plan; the others answer 409 PLAN_NAME_TAKEN', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => consoleRequest(t, 'POST', plans(), { ...PRO, seats: i + 1 })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, ...Array<number>(9).fill(409)]);
+    for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json().error_code).toBe('PLAN_NAME_TAKEN');
+    expect((await consoleRequest(t, 'GET', plans())).json()).toHaveLength(1);
+  });
+
   it.each([
     ['a bad entitlement code', { entitlements: ['Export'] }, 'entitlements'],
     ['an entitlement code of 65 characters', { entitlements: ['a'.repeat(65)] }, 'entitlements.0'],

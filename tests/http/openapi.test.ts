@@ -100,6 +100,8 @@ describe('error codes per operation (docs/api.md, API reference)', () => {
     ['get', '/api/admin/user/{usernameOrCode}', ['INVALID_ADMIN_API_KEY', 'USER_NOT_FOUND', 'VALIDATION_FAILED']],
     ['delete', '/api/console/applications/{app_id}/licenses/{code}', ['INVALID_CONSOLE_TOKEN', 'CSRF_REJECTED', 'APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'LICENSE_CONSUMED']],
     ['post', '/api/console/applications/{app_id}/files', ['APPLICATION_NOT_FOUND', 'FILE_NAME_TAKEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']],
+    ['patch', '/api/console/applications/{app_id}/plans/{plan_id}', ['APPLICATION_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_NAME_TAKEN', 'VALIDATION_FAILED']],
+    ['delete', '/api/console/applications/{app_id}/plans/{plan_id}', ['APPLICATION_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_IN_USE']],
     ['get', '/readyz', ['SERVICE_UNAVAILABLE']],
   ])('%s %s lists its codes, each with an example', (method, path, codes) => {
     expect(codesOf(operation(method, path))).toEqual(expect.arrayContaining(codes));

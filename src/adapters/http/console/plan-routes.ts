@@ -55,8 +55,8 @@ export const planRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     '/applications/:app_id/plans',
     { schema: { params: AppParams, body: CreateBody, response: answers({ 201: Plan }) }, config: { errors: [...APP, 'PLAN_NAME_TAKEN'] } },
     async (request, reply) => {
-      const { archived: _, ...given } = patchOf(request.body);
-      const plan = await createPlan(deps, ownerOf(request), request.params.app_id, { ...given, name: request.body.name, kind: request.body.kind, durationMinutes: request.body.duration_minutes });
+      const { name, kind, duration_minutes: durationMinutes } = request.body;
+      const plan = await createPlan(deps, ownerOf(request), request.params.app_id, { ...patchOf(request.body), name, kind, durationMinutes });
       return reply.code(201).send(planJson(plan));
     },
   );
