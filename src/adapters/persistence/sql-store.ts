@@ -11,6 +11,7 @@ import { fileStore } from './store/file-store.js';
 import { lookups } from './store/lookups.js';
 import { jobQueue } from './store/job-queue.js';
 import { licenseStore } from './store/license-store.js';
+import { membershipNoticeStore } from './store/membership-notice-store.js';
 import { applicationStore, ownerStore } from './store/owner-application-store.js';
 import { overviewStore } from './store/overview-store.js';
 import { requestNonceStore } from './store/request-nonce-store.js';
@@ -70,6 +71,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...overviewStore(dialect),
     ...licenseStore(dialect, reads, recordEvents),
     ...userStore(dialect, reads, recordEvents),
+    ...membershipNoticeStore(dialect, recordEvents),
     ...userVariableStore(dialect, recordEvents),
     ...sessionStore(dialect, reads, recordEvents),
     ...banStore(dialect, reads, recordEvents),

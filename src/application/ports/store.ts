@@ -9,6 +9,7 @@ import type { WebhookQueue, WebhookStore } from './webhook-store.js';
 import type { FileStore } from './file-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { LicenseStore } from './license-store.js';
+import type { MembershipNoticeStore } from './membership-notice-store.js';
 import type { OverviewStore } from './overview-store.js';
 import type { OwnerStore } from './owner-store.js';
 import type { RequestNonceStore } from './request-nonce-store.js';
@@ -24,6 +25,7 @@ export interface Store
     ApplicationStore,
     LicenseStore,
     UserStore,
+    MembershipNoticeStore,
     UserVariableStore,
     SessionStore,
     BanStore,
