@@ -102,6 +102,8 @@ describe('event facts', () => {
       licenseActivated(license, user, adjustment, AT),
       licenseDeleted(license),
       membershipAdjusted(user, adjustment, AT),
+      membershipExpiring(user, 7, AT),
+      membershipExpired(user, AT, AT),
       banCreated(ban),
       fileEvent('file.completed', file),
       applicationSettingsChanged(application, application),
