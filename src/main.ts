@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWebhookDeliverer } from './application/events/webhook-deliverer.js';
 import { createAuditChainer } from './application/events/audit-chainer.js';
+import { createMembershipNoticer, MEMBERSHIP_NOTICES_EVERY_MS } from './application/events/membership-notices.js';
 import { pruneAuditLog } from './application/events/audit-retention.js';
 import { createFileProcessor } from './application/files/file-processor.js';
 import { sweepOrphanBlobs } from './application/files/orphan-sweep.js';
@@ -59,6 +60,11 @@ async function main(): Promise<void> {
   const chainer = createAuditChainer(deps, {
     pollMs: 500,
     onError: (error) => app.log.warn({ err: error }, 'audit chaining failed'),
+  });
+  // Expiry notices (docs/events.md, membership.expiring): every instance looks; each is sent once.
+  const noticer = createMembershipNoticer(deps, {
+    pollMs: MEMBERSHIP_NOTICES_EVERY_MS,
+    onError: (error) => app.log.warn({ err: error }, 'membership expiry notices failed'),
   });
   const sweep = () =>
     sweepOrphanBlobs(deps).then(
@@ -117,7 +123,7 @@ async function main(): Promise<void> {
       clearInterval(purger);
       clearInterval(statistician);
       // Jobs in hand finish (or, if the process is stopped first, are retaken after their lease).
-      await Promise.all([processor.stop(), deliverer.stop(), chainer.stop()]);
+      await Promise.all([processor.stop(), deliverer.stop(), chainer.stop(), noticer.stop()]);
     },
     closeStore,
     say: (line) => console.log(line),
@@ -131,6 +137,7 @@ async function main(): Promise<void> {
   processor.start();
   deliverer.start();
   chainer.start();
+  noticer.start();
   void sweep().then(purge);
   void refreshStatistics();
   const address = app.server.address();

@@ -32,6 +32,8 @@ export interface ApplicationSettings {
   signUpsPerHour: number | null;
   /** How often a user may reset their own devices; null: device reset is off (docs/api.md, POST /reset_devices). */
   deviceResetCooldownHours: number | null;
+  /** Days before a membership ends that `membership.expiring` is sent; 0: never (docs/events.md). */
+  expiryNoticeDays: number;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -53,6 +55,7 @@ export const defaultSettings: ApplicationSettings = {
   maxUserVariables: MAX_USER_VARIABLES_DEFAULT,
   deviceResetCooldownHours: null,
   signUpsPerHour: null,
+  expiryNoticeDays: 7,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -66,6 +69,8 @@ export const SIGNATURE_WINDOW_MAX = 300;
 /** An offline license file lasts from an hour to a year (docs/signing.md). */
 export const LICENSE_FILE_TTL_MIN = 60;
 export const LICENSE_FILE_TTL_MAX = 525_600;
+/** `membership.expiring` comes at most 90 days ahead (licensing-model.md, Grace and expiry). */
+export const EXPIRY_NOTICE_DAYS_MAX = 90;
 
 function checkRange(field: string, n: number, min: number, max: number) {
   if (!Number.isInteger(n) || n < min || n > max) throw validationError(field, `must be an integer from ${min} to ${max}`);
@@ -82,6 +87,7 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   checkRange('max_user_variables', s.maxUserVariables, 0, MAX_USER_VARIABLES_CEILING);
   if (s.signUpsPerHour !== null) checkRange('sign_ups_per_hour', s.signUpsPerHour, 1, SIGN_UPS_PER_HOUR_MAX);
   if (s.deviceResetCooldownHours !== null) checkRange('device_reset_cooldown_hours', s.deviceResetCooldownHours, 1, DEVICE_RESET_COOLDOWN_HOURS_MAX);
+  checkRange('expiry_notice_days', s.expiryNoticeDays, 0, EXPIRY_NOTICE_DAYS_MAX);
   return s;
 }
 

@@ -12,6 +12,7 @@ import { eventContract } from './contract-events.js';
 import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
+import { membershipNoticeContract } from './contract-membership-notices.js';
 import { ownerApplicationContract } from './contract-owners-applications.js';
 import { overviewContract } from './contract-overview.js';
 import { planContract } from './contract-plans.js';
@@ -109,5 +110,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     concurrencyContract(ctx);
     webhookContract(ctx);
     eventContract(ctx);
+    membershipNoticeContract(ctx);
   });
 }

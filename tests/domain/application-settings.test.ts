@@ -7,6 +7,7 @@ import {
   SIGNATURE_WINDOW_MIN,
   LICENSE_FILE_TTL_MAX,
   LICENSE_FILE_TTL_MIN,
+  EXPIRY_NOTICE_DAYS_MAX,
   defaultSettings,
   validateName,
   validateSettings,
@@ -35,6 +36,7 @@ describe('defaultSettings', () => {
       maxUserVariables: 100,
       deviceResetCooldownHours: null,
       signUpsPerHour: null,
+      expiryNoticeDays: 7,
     });
   });
 
@@ -69,6 +71,14 @@ describe('validateSettings', () => {
     for (const v of [60, 20_160, 525_600]) expect(() => validateSettings(withSetting({ licenseFileTtlMinutes: v }))).not.toThrow();
     for (const v of [59, 525_601, 0, -60, 90.5]) {
       expectValidationError(() => validateSettings(withSetting({ licenseFileTtlMinutes: v })), 'license_file_ttl_minutes');
+    }
+  });
+
+  it('expiry_notice_days from 0 (no notice) to 90', () => {
+    expect(EXPIRY_NOTICE_DAYS_MAX).toBe(90);
+    for (const v of [0, 7, 90]) expect(() => validateSettings(withSetting({ expiryNoticeDays: v }))).not.toThrow();
+    for (const v of [-1, 91, 1.5]) {
+      expectValidationError(() => validateSettings(withSetting({ expiryNoticeDays: v })), 'expiry_notice_days');
     }
   });
 

@@ -363,10 +363,11 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     await page.goto(`${base}/dashboard/apps/${appId}/settings`);
     await page.locator('input[name=device_reset_cooldown_hours]').fill('12');
     await page.locator('input[name=max_user_variables]').fill('50');
+    await page.locator('input[name=expiry_notice_days]').fill('14');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
-    type Shown = { device_reset_cooldown_hours: number | null; max_user_variables: number };
-    expect((await consoleGet<Shown>(`/applications/${appId}`)).body).toMatchObject({ device_reset_cooldown_hours: 12, max_user_variables: 50 });
+    type Shown = { device_reset_cooldown_hours: number | null; max_user_variables: number; expiry_notice_days: number };
+    expect((await consoleGet<Shown>(`/applications/${appId}`)).body).toMatchObject({ device_reset_cooldown_hours: 12, max_user_variables: 50, expiry_notice_days: 14 });
 
     // Alice frees her device slot herself, logs in again, and her client keeps a variable.
     const reset = await integration('/reset_devices', { username: 'alice', password: 'alice-password-1' });

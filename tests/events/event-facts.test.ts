@@ -11,6 +11,8 @@ import {
   licenseDeleted,
   licenseFileIssued,
   membershipAdjusted,
+  membershipExpired,
+  membershipExpiring,
   sessionCreated,
   userCreated,
   userTimedOut,
@@ -39,6 +41,21 @@ describe('event facts', () => {
       at: LATER,
     });
     expect(licenseDeleted(license).data).toEqual({ license: { id: 'l-1', minutes: 60, note: null, createdAt: AT, usedAt: null, usedByUserId: null, banned: false } });
+  });
+
+  it('expiry notices: the user, the period they end, the notice days or the end of access, and when they were sent', () => {
+    expect(membershipExpiring(user, 7, AT)).toEqual({
+      applicationId: 'app-1',
+      action: 'membership.expiring',
+      target: { type: 'user', id: 'u-1', label: 'alice' },
+      data: { user: { id: 'u-1', username: 'alice', membership: user.membership }, activeUntil: AT + 3_600_000, noticeDays: 7, at: AT },
+    });
+    expect(membershipExpired(user, AT + 3_600_000, LATER).data).toEqual({
+      user: { id: 'u-1', username: 'alice', membership: user.membership },
+      activeUntil: AT + 3_600_000,
+      accessEndedAt: AT + 3_600_000,
+      at: LATER,
+    });
   });
 
   it('keeps instants as epoch ms: sessions, devices, timeouts and license files', () => {
@@ -85,6 +102,8 @@ describe('event facts', () => {
       licenseActivated(license, user, adjustment, AT),
       licenseDeleted(license),
       membershipAdjusted(user, adjustment, AT),
+      membershipExpiring(user, 7, AT),
+      membershipExpired(user, AT, AT),
       banCreated(ban),
       fileEvent('file.completed', file),
       applicationSettingsChanged(application, application),

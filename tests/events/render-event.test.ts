@@ -5,7 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { renderEvent } from '../../src/adapters/events/render-event.js';
 import { announcementChanged, applicationSettingsChanged, fileEvent, variableChanged, webhookEndpointChanged } from '../../src/application/events/content-facts.js';
 import type { EventDraft } from '../../src/application/events/event-draft.js';
-import { banCreated, deviceRemoved, licenseActivated, membershipAdjusted, sessionCreated, userCreated, userTimedOut, userTimeoutLifted } from '../../src/application/events/event-facts.js';
+import {
+  banCreated,
+  deviceRemoved,
+  licenseActivated,
+  membershipAdjusted,
+  membershipExpired,
+  membershipExpiring,
+  sessionCreated,
+  userCreated,
+  userTimedOut,
+  userTimeoutLifted,
+} from '../../src/application/events/event-facts.js';
 import { deviceLimitReached } from '../../src/application/events/refusals.js';
 import type { RenderedEvent } from '../../src/application/ports/event-renderer.js';
 import { adjustment, announcement, application, AT, ban, device, endpoint, file, license, user } from '../support/event-records.js';
@@ -46,6 +57,30 @@ describe('rendering an event', () => {
           license: { id: 'l-1', minutes: 60, note: null, created_at: ISO, used_at: ISO, used_by_user_id: 'u-1', banned: false },
           user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
           adjustment: { id: 'adj-1', type: 'license', occurred_at: ISO, minutes: 60, grants_lifetime_access: false, revokes_lifetime_access: false, license_id: 'l-1', reason: null },
+        },
+        changes: null,
+      }),
+    );
+  });
+
+  it('membership.expiring and membership.expired: the user as of the notice, ISO instants, whole days remaining', () => {
+    expect(text(rendered(membershipExpiring(user, 7, AT)))).toBe(
+      JSON.stringify({
+        data: {
+          user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
+          active_until: '2026-06-08T13:00:00.000Z',
+          days_remaining: 1,
+          notice_days: 7,
+        },
+        changes: null,
+      }),
+    );
+    expect(text(rendered(membershipExpired(user, AT + 3_600_000, LATER)))).toBe(
+      JSON.stringify({
+        data: {
+          user: { id: 'u-1', username: 'alice', membership: { is_active: false, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
+          active_until: '2026-06-08T13:00:00.000Z',
+          access_ended_at: '2026-06-08T13:00:00.000Z',
         },
         changes: null,
       }),

@@ -253,6 +253,30 @@ describe('events of the admin key and the system', () => {
     expect(registered).toHaveLength(before + 1);
     expect(registered[0]).toMatchObject({ actor: { type: 'admin_key', id: app.id }, data: { device: { hardware_id: 'hw-air-gapped' } } });
   });
+
+  it("a membership's expiry notices are the system's, once each", async () => {
+    const user = await signUp(t, app, 'grace', PASSWORD, { hardware_id: 'hw-g' });
+    const [code] = await createLicenses(t, app.id, 1, 60);
+    expect((await call(t, app, 'POST', '/activate_license', { code, username: 'grace', password: PASSWORD, hardware_id: 'hw-g' })).statusCode).toBe(200);
+    const activeUntil = new Date(t.clock.now() + 3_600_000).toISOString();
+    expect(await t.notices.drain()).toBe(1);
+    expect(await t.notices.drain()).toBe(0);
+    const asSystem = { type: 'system', id: null, ip: null };
+    const membership = { is_active: true, is_lifetime: false, active_until: activeUntil };
+    expect(await one('membership.expiring')).toMatchObject({
+      actor: asSystem,
+      target: { type: 'user', id: user.id, label: 'grace' },
+      data: { user: { id: user.id, username: 'grace', membership }, active_until: activeUntil, days_remaining: 1, notice_days: 7 },
+    });
+    t.clock.advance(3_600_000);
+    expect(await t.notices.drain()).toBe(1);
+    expect(await one('membership.expired')).toMatchObject({
+      actor: asSystem,
+      target: { type: 'user', id: user.id },
+      data: { user: { membership: { ...membership, is_active: false } }, active_until: activeUntil, access_ended_at: activeUntil },
+    });
+    await expectNoSecret([PASSWORD, code!]);
+  });
 });
 
 describe('a refused change writes nothing', () => {

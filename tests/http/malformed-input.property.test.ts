@@ -183,6 +183,7 @@ const body = fc.oneof(
       'username_or_license_code',
       'max_user_variables',
       'device_reset_cooldown_hours',
+      'expiry_notice_days',
       'url',
       'events',
       'enabled',

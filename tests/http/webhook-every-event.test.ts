@@ -51,6 +51,7 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
   expect((await login(t, a, { username: 'alice', password: PASSWORD }, { hardware_id: 'hw-other' })).json().error_code).toBe('DEVICE_LIMIT_REACHED'); // device.limit_reached
   expect((await call(t, a, 'POST', '/auth/logout', undefined, { headers: { authorization: `Bearer ${session.json().session_token}` } })).statusCode).toBe(204); // session.revoked
   expect((await consoleRequest(t, 'POST', `/applications/${app.id}/adjustments`, { user_ids: [user.id], minutes: 30 })).statusCode).toBe(200); // membership.adjusted
+  expect(await t.notices.drain()).toBe(1); // membership.expiring: 90 minutes remain, less than 7 days
   const until = new Date(t.clock.now() + 3_600_000).toISOString();
   expect((await consoleRequest(t, 'PUT', `/applications/${app.id}/users/${user.id}/timeout`, { until })).statusCode).toBe(200); // user.timed_out
   expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/users/${user.id}/timeout`)).statusCode).toBe(204); // user.timeout_lifted
@@ -81,6 +82,8 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
   }
   expect((await t.inject({ method: 'GET', url: `/api/admin/files/${doomed.json().id}`, headers: { authorization: admin } })).json().processing_status).toBe('FAILED');
 
+  t.clock.advance(2 * 3_600_000);
+  expect(await t.notices.drain()).toBe(1); // membership.expired
   expect((await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks/${allId}/test`)).statusCode).toBe(204); // webhook.test
   return secrets;
 }

@@ -20,6 +20,7 @@ import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/applica
 import { seededRandom } from './seeded-random.js';
 import './shared-schema-compilers.js';
 import { type AuditChainer, createAuditChainer } from '../../src/application/events/audit-chainer.js';
+import { createMembershipNoticer, type MembershipNoticer } from '../../src/application/events/membership-notices.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 
@@ -107,9 +108,14 @@ export interface TestApp {
   webhooks: WebhookDeliverer;
   /** Audit chaining: not started; tests link pending events with drain(). */
   chainer: AuditChainer;
+  /** Expiry notices: not started; tests record what is due at the clock's now with drain(). */
+  notices: MembershipNoticer;
   /** A console token of a ready-made owner. */
   ownerToken: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Another instance of the server on the same database, blob store, master key and clock (as a
+   * second process would be), with its own workers; closed with this one. */
+  startPeer(): Promise<TestApp>;
   close(): Promise<void>;
 }
 
@@ -162,51 +168,69 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Generous by default: most tests sign many users up from one address.
     GATEHOUSE_SIGN_UPS_PER_ADDRESS: String(options.signUpLimits?.perAddress ?? 100_000),
   });
-  // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
-  const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });
-  const { deps } = booted;
-  const store = deps.store;
-  const lines = options.logLines;
-  const http = await buildHttpApp({
-    deps,
-    logLevel: lines ? 'debug' : false,
-    trustProxy: options.trustProxy ?? [],
-    checkAnswers: true,
-    ...(options.cookieSecure ? { cookieSecure: options.cookieSecure } : {}),
-    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
-    ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
-    ...(options.metrics === true ? { metrics: { metrics: createMetrics(deps), route: true } } : {}),
-  });
-  const { token } = options.withoutOwner ? { token: '' } : await createOwner(deps, 'owner@example.com', 'owner-password-1');
-  const processor = createFileProcessor(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, sealer: cryptoPool.sealer, meter: cryptoPool.meter });
-  const jitter = seededRandom('webhook-jitter');
-  const webhooks = createWebhookDeliverer(deps, { workerId: 'test-worker', concurrency: 1, pollMs: 50, random: () => jitter.int(1_000_000) / 1_000_000 });
-  const chainer = createAuditChainer(deps, { pollMs: 500 });
-  return {
-    http,
-    deps,
-    store,
-    clock,
-    dbPath,
-    databaseUrl: config.databaseUrl,
-    blobRoot,
-    dataDir: dir,
-    masterKey,
-    processor,
-    webhooks,
-    chainer,
-    ownerToken: token,
-    inject: (o) => http.inject(o),
-    async close() {
-      await processor.stop();
-      await webhooks.stop();
-      await chainer.stop();
-      await http.close();
-      await booted.close();
-      await backend.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const peers: TestApp[] = [];
+  // One instance of the server on the test's database: the first, then any peers (startPeer).
+  async function instance(first: boolean, workerId: string): Promise<TestApp> {
+    // The server's own boot sequence, at a test cost of argon2 and on the test's clock.
+    const booted = await boot(config, { clock, argon2: options.argon2 ?? testArgon2 });
+    const { deps } = booted;
+    const store = deps.store;
+    const lines = options.logLines;
+    const http = await buildHttpApp({
+      deps,
+      logLevel: lines ? 'debug' : false,
+      trustProxy: options.trustProxy ?? [],
+      checkAnswers: true,
+      ...(options.cookieSecure ? { cookieSecure: options.cookieSecure } : {}),
+      ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
+      ...(lines ? { logStream: { write: (line: string) => void lines.push(line) } } : {}),
+      ...(options.metrics === true ? { metrics: { metrics: createMetrics(deps), route: true } } : {}),
+    });
+    const { token } = !first ? { token: ownerToken } : options.withoutOwner ? { token: '' } : await createOwner(deps, 'owner@example.com', 'owner-password-1');
+    ownerToken = token;
+    const processor = createFileProcessor(deps, { workerId, concurrency: 1, pollMs: 50, sealer: cryptoPool.sealer, meter: cryptoPool.meter });
+    const jitter = seededRandom(`webhook-jitter${first ? '' : `-${workerId}`}`);
+    const webhooks = createWebhookDeliverer(deps, { workerId, concurrency: 1, pollMs: 50, random: () => jitter.int(1_000_000) / 1_000_000 });
+    const chainer = createAuditChainer(deps, { pollMs: 500 });
+    const notices = createMembershipNoticer(deps, { pollMs: 60_000 });
+    const self: TestApp = {
+      http,
+      deps,
+      store,
+      clock,
+      dbPath,
+      databaseUrl: config.databaseUrl,
+      blobRoot,
+      dataDir: dir,
+      masterKey,
+      processor,
+      webhooks,
+      chainer,
+      notices,
+      ownerToken: token,
+      inject: (o) => http.inject(o),
+      async startPeer() {
+        const peer = await instance(false, `test-worker-${peers.length + 2}`);
+        peers.push(peer);
+        return peer;
+      },
+      async close() {
+        if (first) for (const peer of peers.splice(0)) await peer.close();
+        await processor.stop();
+        await webhooks.stop();
+        await chainer.stop();
+        await notices.stop();
+        await http.close();
+        await booted.close();
+        if (!first) return;
+        await backend.drop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+    return self;
+  }
+  let ownerToken = '';
+  return instance(true, 'test-worker');
 }
 
 export interface AppCredentials {

@@ -8,6 +8,8 @@ import type {
   LicenseFacts,
   LicenseFileIssuedFacts,
   MembershipAdjustedFacts,
+  MembershipExpiredFacts,
+  MembershipExpiringFacts,
   SessionCreatedFacts,
   TimedOutFacts,
   TimeoutLiftedFacts,
@@ -15,6 +17,7 @@ import type {
 } from '../../application/events/event-facts.js';
 import type { RenderedEvent, RenderEvent, StoredEvent } from '../../application/ports/event-renderer.js';
 import type { AnnouncementRecord, BanRecord, FileRecord } from '../../application/records.js';
+import { daysRemaining } from '../../domain/membership-notices.js';
 import { toIso } from '../../domain/time.js';
 import { fileJson } from '../http/files/file-views.js';
 import { adjustmentJson, announcementJson, applicationSettingsJson, banJson, licenseWithoutCode, userSummaryJson, webhookEndpointJson } from '../http/views.js';
@@ -48,6 +51,10 @@ const renderers: Record<string, Renderer> = {
   'license.activated': (f: LicenseActivatedFacts) => ({ data: { license: licenseWithoutCode(f.license), user: userSummaryJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
   'license.deleted': (f: { license: LicenseFacts }) => ({ data: { license: licenseWithoutCode(f.license) } }),
   'membership.adjusted': (f: MembershipAdjustedFacts) => ({ data: { user: userSummaryJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
+  'membership.expiring': (f: MembershipExpiringFacts) => ({
+    data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), days_remaining: daysRemaining(f.activeUntil, f.at), notice_days: f.noticeDays },
+  }),
+  'membership.expired': (f: MembershipExpiredFacts) => ({ data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), access_ended_at: toIso(f.accessEndedAt) } }),
   'ban.created': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban), propagated_from: f.ban.propagatedFrom } }),
   'ban.removed': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban) } }),
   'user.timed_out': (f: TimedOutFacts) => ({

@@ -111,6 +111,7 @@ export const applicationSettingsJson = (a: Pick<ApplicationRecord, 'id' | 'name'
   max_user_variables: a.settings.maxUserVariables,
   device_reset_cooldown_hours: a.settings.deviceResetCooldownHours,
   sign_ups_per_hour: a.settings.signUpsPerHour,
+  expiry_notice_days: a.settings.expiryNoticeDays,
 });
 
 export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({

@@ -120,6 +120,7 @@ export const Application = Type.Object(
     max_user_variables: Type.Integer(),
     device_reset_cooldown_hours: Nullable(Type.Integer()),
     sign_ups_per_hour: Nullable(Type.Integer()),
+    expiry_notice_days: Type.Integer(),
     response_signing_public_key: Nullable(Type.String()),
     response_signing_key_id: Nullable(Type.String()),
     response_signing_previous_key_id: Nullable(Type.String()),

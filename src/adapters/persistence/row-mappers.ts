@@ -72,6 +72,7 @@ export function settingsColumns(s: ApplicationSettings) {
     maxUserVariables: s.maxUserVariables,
     deviceResetCooldownHours: s.deviceResetCooldownHours,
     signUpsPerHour: s.signUpsPerHour,
+    expiryNoticeDays: s.expiryNoticeDays,
   };
 }
 

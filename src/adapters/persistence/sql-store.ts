@@ -11,6 +11,7 @@ import { fileStore } from './store/file-store.js';
 import { lookups } from './store/lookups.js';
 import { jobQueue } from './store/job-queue.js';
 import { licenseStore } from './store/license-store.js';
+import { membershipNoticeStore } from './store/membership-notice-store.js';
 import { applicationStore, ownerStore } from './store/owner-application-store.js';
 import { overviewStore } from './store/overview-store.js';
 import { planStore } from './store/plan-store.js';
@@ -72,6 +73,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...licenseStore(dialect, reads, recordEvents),
     ...planStore(dialect),
     ...userStore(dialect, reads, recordEvents),
+    ...membershipNoticeStore(dialect, recordEvents),
     ...userVariableStore(dialect, recordEvents),
     ...sessionStore(dialect, reads, recordEvents),
     ...banStore(dialect, reads, recordEvents),

@@ -99,6 +99,8 @@ export function defineTables(k: Kit) {
       deviceResetCooldownHours: k.integer('device_reset_cooldown_hours'),
       // Null: not limited per application, also for existing ones (docs/choices.md, "Throttling").
       signUpsPerHour: k.integer('sign_ups_per_hour'),
+      // Existing applications take the default, 7 days (docs/events.md, membership.expiring).
+      expiryNoticeDays: k.integer('expiry_notice_days').notNull().default(7),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
@@ -152,10 +154,28 @@ export function defineTables(k: Kit) {
       k.index('users_app_license_idx').on(t.applicationId, t.licenseId),
       // The console overview counts sign-ups per day of one application.
       k.index('users_app_created_idx').on(t.applicationId, t.createdAt),
+      // The expiry scheduler finds memberships ending around now (store/membership-notice-store.ts).
+      k.index('users_active_until_idx').on(t.activeUntil),
     ],
   );
 
   const userRef = () => cascade('user_id', () => users.id);
+
+  // The expiry notices sent, one per kind and period (docs/plans.md, "Expiry notices"): the key lets
+  // one of several instances insert it, and only that one records the event. Deleted with the user.
+  const membershipNotices = k.table(
+    'membership_notices',
+    {
+      applicationId: appRef(),
+      userId: userRef(),
+      /** `expiring` or `expired`. */
+      kind: k.text('kind').notNull(),
+      /** The period's end: the membership's active_until when the notice was sent. */
+      periodEnd: k.instant('period_end').notNull(),
+      createdAt: k.instant('created_at').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.userId, t.kind, t.periodEnd] })],
+  );
 
   const devices = k.table(
     'devices',
@@ -612,7 +632,7 @@ export function defineTables(k: Kit) {
   });
 
   // prettier-ignore
-  return { owners, consoleTokens, ownerIps, applications, users, devices, licenseFiles, sessions, loginDays, licenses, plans, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -35,6 +35,8 @@ export const WEBHOOK_EVENTS = [
   'license.activated',
   'license.deleted',
   'membership.adjusted',
+  'membership.expiring',
+  'membership.expired',
   'ban.created',
   'ban.removed',
   'user.timed_out',

@@ -32,6 +32,20 @@ export interface MembershipAdjustedFacts {
   adjustment: AdjustmentRecord;
   at: Instant;
 }
+export interface MembershipExpiringFacts {
+  user: UserFacts;
+  activeUntil: Instant;
+  /** The application's expiry_notice_days when it was sent. */
+  noticeDays: number;
+  at: Instant;
+}
+export interface MembershipExpiredFacts {
+  user: UserFacts;
+  activeUntil: Instant;
+  /** active_until plus the base plan's grace. */
+  accessEndedAt: Instant;
+  at: Instant;
+}
 export interface TimedOutFacts {
   userId: string;
   until: Instant;
@@ -133,6 +147,22 @@ export const membershipAdjusted = (u: UserRecord, adjustment: AdjustmentRecord, 
   action: 'membership.adjusted',
   target: userTarget(u),
   data: facts<MembershipAdjustedFacts>({ user: userFacts(u), adjustment: adjustmentFacts(adjustment), at: now }),
+});
+
+/** `membership.expiring`: less than `noticeDays` remain before the user's active_until. */
+export const membershipExpiring = (u: Pick<UserRecord, 'id' | 'applicationId' | 'username' | 'membership'>, noticeDays: number, now: Instant): EventDraft => ({
+  applicationId: u.applicationId,
+  action: 'membership.expiring',
+  target: userTarget(u),
+  data: facts<MembershipExpiringFacts>({ user: userFacts(u), activeUntil: u.membership.activeUntil as Instant, noticeDays, at: now }),
+});
+
+/** `membership.expired`: the user's access ended at `accessEndedAt` (grace included). */
+export const membershipExpired = (u: Pick<UserRecord, 'id' | 'applicationId' | 'username' | 'membership'>, accessEndedAt: Instant, now: Instant): EventDraft => ({
+  applicationId: u.applicationId,
+  action: 'membership.expired',
+  target: userTarget(u),
+  data: facts<MembershipExpiredFacts>({ user: userFacts(u), activeUntil: u.membership.activeUntil as Instant, accessEndedAt, at: now }),
 });
 
 export const banCreated = (b: BanRecord): EventDraft => ({

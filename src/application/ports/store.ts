@@ -9,6 +9,7 @@ import type { WebhookQueue, WebhookStore } from './webhook-store.js';
 import type { FileStore } from './file-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { LicenseStore } from './license-store.js';
+import type { MembershipNoticeStore } from './membership-notice-store.js';
 import type { OverviewStore } from './overview-store.js';
 import type { OwnerStore } from './owner-store.js';
 import type { PlanStore } from './plan-store.js';
@@ -26,6 +27,7 @@ export interface Store
     LicenseStore,
     PlanStore,
     UserStore,
+    MembershipNoticeStore,
     UserVariableStore,
     SessionStore,
     BanStore,

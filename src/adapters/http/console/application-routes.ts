@@ -44,6 +44,7 @@ const settingsFields = {
   max_user_variables: Type.Optional(Type.Integer()),
   device_reset_cooldown_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   sign_ups_per_hour: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  expiry_notice_days: Type.Optional(Type.Integer()),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -70,6 +71,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['maxUserVariables', body.max_user_variables],
     ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
     ['signUpsPerHour', body.sign_ups_per_hour],
+    ['expiryNoticeDays', body.expiry_notice_days],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
 }

@@ -22,10 +22,18 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   max_user_variables: 100,
   device_reset_cooldown_hours: null,
   sign_ups_per_hour: null,
+  expiry_notice_days: 7,
 };
 
 type NumberKey =
-  'session_ttl_seconds' | 'default_allowed_devices' | 'default_allowed_sessions' | 'password_min_length' | 'signature_window_seconds' | 'license_file_ttl_minutes' | 'max_user_variables';
+  | 'session_ttl_seconds'
+  | 'default_allowed_devices'
+  | 'default_allowed_sessions'
+  | 'password_min_length'
+  | 'signature_window_seconds'
+  | 'license_file_ttl_minutes'
+  | 'max_user_variables'
+  | 'expiry_notice_days';
 /** Optional numbers: left empty, null. */
 type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours' | 'sign_ups_per_hour';
 
@@ -44,6 +52,7 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     signature_window_seconds: String(s.signature_window_seconds),
     license_file_ttl_minutes: String(s.license_file_ttl_minutes),
     max_user_variables: String(s.max_user_variables),
+    expiry_notice_days: String(s.expiry_notice_days),
     propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
     device_reset_cooldown_hours: s.device_reset_cooldown_hours === null ? '' : String(s.device_reset_cooldown_hours),
     sign_ups_per_hour: s.sign_ups_per_hour === null ? '' : String(s.sign_ups_per_hour),
@@ -70,6 +79,7 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     default_allowed_sessions: num(d.default_allowed_sessions),
     password_min_length: num(d.password_min_length),
     max_user_variables: num(d.max_user_variables),
+    expiry_notice_days: num(d.expiry_notice_days),
     propagated_ip_ban_hours: d.propagated_ip_ban_hours.trim() === '' ? null : num(d.propagated_ip_ban_hours),
     device_reset_cooldown_hours: d.device_reset_cooldown_hours.trim() === '' ? null : num(d.device_reset_cooldown_hours),
     sign_ups_per_hour: d.sign_ups_per_hour.trim() === '' ? null : num(d.sign_ups_per_hour),
@@ -154,6 +164,16 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
         value={draft.sign_ups_per_hour}
         onInput={set('sign_ups_per_hour')}
         hint="From every address together; empty: no limit (each address is still limited)"
+      />
+      <TextField
+        label="Expiry notice (days)"
+        name="expiry_notice_days"
+        type="number"
+        min={0}
+        max={90}
+        value={draft.expiry_notice_days}
+        onInput={set('expiry_notice_days')}
+        hint="0 to 90: membership.expiring is sent this many days before a membership ends; 0: never"
       />
       <fieldset class="checks">
         <legend>Signing</legend>
