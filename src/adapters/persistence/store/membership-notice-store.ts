@@ -11,7 +11,7 @@ import { MINUTE_MS } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
 import type { RecordEvents } from './event-log.js';
 
-// THE ONE PLACE the base plan's grace joins the scan (docs/plans.md, "Expiry notices"): each
+// The one place the base plan's grace joins the scan (docs/plans.md, "Expiry notices"): each
 // user's grace in minutes as SQL over `users`, and the most a plan may have, widening the range read.
 const scanGrace = { minutes: sql<number>`0`, maxMinutes: 0 };
 
