@@ -8,6 +8,8 @@
 //    refused sign-up's event never existed.
 //  - Two instances: sign-ups spread over both; every event reaches the receiver once, each
 //    delivery with exactly one attempt recorded.
+//  - Expiry notices: a restarted server's first pass announces a membership ending within the
+//    notice days (the scheduler is started by the server itself).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,6 +156,33 @@ function scenarios(name: string, envs: () => Promise<{ a: NodeJS.ProcessEnv; b: 
     const users = new Set(delivered.map((x) => JSON.parse(x.body).data.user.username as string));
     expect([...users].sort()).toEqual(names);
     expect(accepted.size).toBe(names.length);
+    await killServer(a);
+  }, 240_000);
+
+  it('a server looks for expiry notices from its start: a membership ending within the notice days is announced', async () => {
+    const { receiver, accepted } = await switchableReceiver();
+    receivers.push(receiver);
+    let a = await start(env.a);
+    const made = await request(a.base, 'POST', '/api/console/applications', ownerAuth, { name: `Expiry ${name}`, device_auth: false });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const appId = made.body.application.id as string;
+    const c = made.body.credentials as { api_key: string; api_secret: string };
+    const hook = await request(a.base, 'POST', `/api/console/applications/${appId}/webhooks`, ownerAuth, { url: receiver.url, events: ['membership.expiring'] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const licenses = await request(a.base, 'POST', `/api/console/applications/${appId}/licenses`, ownerAuth, { count: 1, minutes: 60 });
+    expect(licenses.status).toBe(201);
+    const user = await request(a.base, 'POST', '/api/integration/sign_up_with_license_code', { 'x-api-key': c.api_key, 'x-api-secret': c.api_secret }, { code: licenses.body.licenses[0].code });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    // An hour is within the default 7 notice days; the restarted server's first pass finds it.
+    await killServer(a);
+    a = await start(env.a);
+    const started = Date.now();
+    while (accepted.size < 1) {
+      if (Date.now() - started > DELIVERY_LIMIT_MS) throw new Error('no membership.expiring arrived');
+      await sleep(250);
+    }
+    const bodies = receiver.received.map((x) => JSON.parse(x.body) as { type: string; data: { user: { id: string } } });
+    expect(bodies.map((b) => [b.type, b.data.user.id])).toEqual([['membership.expiring', user.body.id]]);
     await killServer(a);
   }, 240_000);
 
