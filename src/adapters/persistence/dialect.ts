@@ -88,6 +88,9 @@ export async function firstAs<Row, R>(rows: PromiseLike<Row[]>, map: (row: Row) 
   return row === undefined ? null : map(row);
 }
 
+/** Whether `query` finds a row (it reads one at most). */
+export const exists = async (query: { limit(n: number): PromiseLike<unknown[]> }): Promise<boolean> => (await query.limit(1)).length > 0;
+
 /** The row `id` of the application's `table`. */
 export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) => and(eq(table.applicationId, applicationId), eq(table.id, id));
 

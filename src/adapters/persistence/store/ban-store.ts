@@ -13,7 +13,7 @@ import { banCreated, banRemoved } from '../../../application/events/event-facts.
 
 export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): BanStore {
   const { db } = d;
-  const { bans, licenses, sessions } = d.t;
+  const { bans, licenses } = d.t;
   const { newestFirst } = listOrder(d);
   return {
     findMatchingBans: reads.findMatchingBans,
@@ -45,7 +45,7 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
           if (ban.type === 'user') {
             // Locked like a login, so none slips past the ban (docs/architecture.md, "Persistence notes").
             await lockUser(d, tx, ban.value);
-            await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
+            await revokeLiveSessions(d, tx, applicationId, ban.value, now);
           } else if (ban.type === 'license') {
             // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
             const theLicense = ofApplication(licenses, applicationId, ban.value);

@@ -50,10 +50,7 @@ async function redeemInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input:
   const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
   assertRedeemable(license, 'activation');
   if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
-  const drafts: EventDraft[] = [];
-  if (input.device !== null && (await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now))) {
-    drafts.push(deviceRegistered(input.applicationId, user, { id: input.device.newDeviceId, userId: user.id, hardwareId: input.device.hardwareId, registeredAt: input.now }));
-  }
+  const drafts = input.device === null ? [] : await admit(d, tx, user, input.device, input.now);
   const { membership, adjustment } = redeem(license, user.membership, input, user.id);
   await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
   await tx.insert(adjustments).values(adjustment);
