@@ -49,8 +49,6 @@ export interface Dialect {
   binary(column: Column): SQL;
   /** The value of a new row's insertion-order column (tables.ts, Kit.insertionOrder), if the insert writes it. */
   insertionOrder<K extends string>(key: K, column: Column): Partial<Record<K, SQL>>;
-  /** Rows of a raw SQL query (the overview's aggregates) with the driver's own value types. */
-  rows<Row>(tx: Db, query: SQL): Promise<Row[]>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -161,7 +161,6 @@ export function openSqliteDialect(path: string, options: SqliteDialectOptions = 
     // BINARY is SQLite's default collation already.
     binary: (column: Column) => sql`${column}`,
     insertionOrder: <K extends string>(key: K, column: Column) => ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
-    rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
     async ping() {
       reader.prepare('select 1').get();
     },

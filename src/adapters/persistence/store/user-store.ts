@@ -6,7 +6,7 @@ import { usernameKey } from '../../../domain/credentials-policy.js';
 import { planDeviceReset } from '../../../domain/device-reset.js';
 import { DomainError } from '../../../domain/errors.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
-import { chunks, type Dialect, listOrder, ofApplication } from '../dialect.js';
+import { chunks, type Dialect, exists, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
 import { endSessions, findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
@@ -131,13 +131,11 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     },
     async hasSignedInFrom(userId, ip) {
       const fromThere = and(eq(userIps.userId, userId), eq(userIps.ip, ip));
-      const rows = await d.db.select({ ip: userIps.ip }).from(userIps).where(fromThere).limit(1);
-      return rows.length > 0;
+      return exists(db.select({ ip: userIps.ip }).from(userIps).where(fromThere));
     },
     async hasDevice(userId, hardwareId) {
       const thatMachine = and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId));
-      const rows = await d.db.select({ id: devices.id }).from(devices).where(thatMachine).limit(1);
-      return rows.length > 0;
+      return exists(db.select({ id: devices.id }).from(devices).where(thatMachine));
     },
     async recordIp(userId, ip, now) {
       // Both or neither: a user deleted meanwhile keeps no address.

@@ -1,8 +1,8 @@
-// Writes shared by several store areas, always run inside the caller's transaction (`tx`).
+// Reads and writes shared by several store areas, run in the caller's transaction (`tx`) or over the reads' `db`.
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { deviceRegistered, sessionsRevoked } from '../../../application/events/event-facts.js';
-import type { UserRecord } from '../../../application/records.js';
+import type { LicenseRecord, UserRecord } from '../../../application/records.js';
 import { assertAdmitted } from '../../../domain/admission.js';
 import { admitDevice, type DeviceToAdmit } from '../../../domain/devices.js';
 import { DomainError } from '../../../domain/errors.js';
@@ -27,6 +27,13 @@ export async function findUser(d: Dialect, tx: Db, applicationId: string, userId
   const mine = ofApplication(users, applicationId, userId);
   const row = await firstRow(d, tx.select().from(users).where(mine), lock);
   return row === null ? null : toUser(row);
+}
+
+/** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
+export async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
+  const { licenses } = d.t;
+  const digested = and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest));
+  return firstRow(d, tx.select().from(licenses).where(digested), lock);
 }
 
 /** Locks a user's row by id alone (see findUser), for callers that know no application. */
