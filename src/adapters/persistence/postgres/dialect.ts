@@ -1,6 +1,5 @@
-// The PostgreSQL dialect (dialect.ts): a pool for writes and transactions, migrated under an advisory
-// lock, and the read lane for hot reads (read-lane.ts). Any number of instances may share the database:
-// each read-decide-write is a retrying READ COMMITTED transaction taking row locks (`locked`) first.
+// The PostgreSQL dialect (dialect.ts): one pool, migrated under an advisory lock. Any number of instances
+// may share the database: each read-decide-write is a retrying READ COMMITTED transaction taking row locks.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Column, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';

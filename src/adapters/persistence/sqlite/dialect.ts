@@ -39,14 +39,10 @@ function withBusyRetry<T>(work: () => T): T {
   }
 }
 
-/** Creates the database file readable by its owner only, before SQLite does (SQLite gives its
- * -wal and -shm files the database file's permissions): it holds every digest and sealed secret. */
-function createPrivately(path: string): void {
-  closeSync(openSync(path, 'a', 0o600));
-}
-
 function openWriter(path: string): Database.Database {
-  if (path !== ':memory:') createPrivately(path);
+  // Created readable by its owner only, before SQLite does (SQLite gives its -wal and -shm files
+  // the database file's permissions): it holds every digest and sealed secret.
+  if (path !== ':memory:') closeSync(openSync(path, 'a', 0o600));
   const client = new Database(path);
   // busy_timeout first, then WAL, retried (docs/architecture.md, "Persistence notes").
   client.pragma('busy_timeout = 5000');

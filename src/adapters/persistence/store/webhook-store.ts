@@ -15,10 +15,6 @@ const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: J
 
 export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookStore & WebhookQueue {
   const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
-  const readEndpoint = (applicationId: string, endpointId: string) => {
-    const mine = ofApplication(e, applicationId, endpointId);
-    return firstAs(d.db.select().from(e).where(mine), toEndpoint);
-  };
   return {
     async insertWebhookEndpoint(endpoint, actor) {
       await d.transaction(async (tx) => {
@@ -44,7 +40,10 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
       const rows = await d.db.select().from(e).where(eq(e.applicationId, applicationId)).orderBy(asc(e.createdAt), asc(e.id));
       return rows.map(toEndpoint);
     },
-    findWebhookEndpoint: readEndpoint,
+    async findWebhookEndpoint(applicationId, endpointId) {
+      const mine = ofApplication(e, applicationId, endpointId);
+      return firstAs(d.db.select().from(e).where(mine), toEndpoint);
+    },
     async updateWebhookEndpoint(applicationId, endpointId, change, now, actor) {
       const { events: names, ...rest } = change;
       return d.transaction(async (tx) => {
