@@ -1,10 +1,11 @@
 // swapCounters' loop: a step whose rows changed since its read is read and decided again, a
 // decision with no writes writes nothing, and a refusal thrown by the decision writes nothing.
-// serialLanes: the turns that steps on one row take within a process.
+// serialLanes (serial-lanes.ts): the turns that steps on one row take within a process.
 import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/adapters/persistence/dialect.js';
 import { authIpCounters } from '../../src/adapters/persistence/sqlite/schema.js';
-import { CountersMoved, serialLanes, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
+import { serialLanes } from '../../src/adapters/persistence/serial-lanes.js';
+import { CountersMoved, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
 
 /**
  * A dialect whose all-or-none transactions report the rows changed `conflicts` times, then apply:

@@ -48,22 +48,6 @@ async function swap(tx: Db, w: CounterWrite): Promise<boolean> {
   return (await tx.update(w.table).set(w.after).where(stillHeld).returning(written)).length > 0;
 }
 
-/** Runs work keyed alike one piece at a time, in call order; different keys run side by side. A
- * piece that fails does not hold up the next. Keys are dropped once their last piece is done. */
-export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
-  const tails = new Map<string, Promise<void>>();
-  return (key, work) => {
-    const run = (tails.get(key) ?? Promise.resolve()).then(work);
-    // Settles once `run` has, whatever its outcome; the key goes unless a later piece queued behind it.
-    const ended = () => {
-      if (tails.get(key) === tail) tails.delete(key);
-    };
-    const tail = run.then(ended, ended);
-    tails.set(key, tail);
-    return run;
-  };
-}
-
 /** Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
  * the decision's rows in one transaction if none changed since the read; otherwise starts over. */
 export function swapCounters<R, T>(d: Pick<Dialect, 'transaction'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {

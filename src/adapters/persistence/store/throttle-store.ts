@@ -7,7 +7,8 @@ import { networkBucket } from '../../../domain/ip-address.js';
 import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect, firstRow } from '../dialect.js';
-import { type CounterWrite, keyed, serialLanes, swapCounters, swapWithin } from './counter-swap.js';
+import { serialLanes } from '../serial-lanes.js';
+import { type CounterWrite, keyed, swapCounters, swapWithin } from './counter-swap.js';
 
 /** Where each credential-check counter row is, how it is read, and how it is written back. The
  * tests read the counters with it too: nothing on the port lists them (docs/architecture.md, "Persistence notes"). */
