@@ -14,7 +14,7 @@ import type { Tables } from './tables.js';
 export type Db = PgDatabase<PostgresJsQueryResultHKT>;
 
 /** A select that can lock the rows it reads (PostgreSQL's FOR UPDATE). */
-export interface Lockable<Rows> extends PromiseLike<Rows> {
+interface Lockable<Rows> extends PromiseLike<Rows> {
   for(strength: 'update', config?: LockConfig): PromiseLike<Rows>;
 }
 

@@ -17,7 +17,7 @@ export interface CounterWrite {
 }
 
 /** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
-export type Decision<T> = { answer: T; writes: CounterWrite[] };
+type Decision<T> = { answer: T; writes: CounterWrite[] };
 
 /** Runs again this often at most while other writers keep changing the rows (only a fault runs out). */
 const MAX_ROUNDS = 1_000;

@@ -68,7 +68,7 @@ export async function recordAddress(d: Dialect, tx: Db, userId: string, ip: stri
 }
 
 /** What device admission counts for a user: registered devices, and machines holding unexpired license files. */
-export interface UserMachines {
+interface UserMachines {
   registered: Array<{ id: string; hardwareId: string }>;
   heldByFiles: string[];
 }
