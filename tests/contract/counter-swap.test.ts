@@ -1,14 +1,15 @@
 // swapCounters' loop: a step whose rows changed since its read is read and decided again, a
 // decision with no writes writes nothing, and a refusal thrown by the decision writes nothing.
-// serialLanes: the turns that steps on one row take within a process.
+// serialLanes (serial-lanes.ts): the turns that steps on one row take within a process.
 import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/adapters/persistence/dialect.js';
 import { authIpCounters } from '../../src/adapters/persistence/sqlite/schema.js';
-import { serialLanes, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
+import { serialLanes } from '../../src/adapters/persistence/serial-lanes.js';
+import { CountersMoved, swapCounters, type CounterWrite } from '../../src/adapters/persistence/store/counter-swap.js';
 
 /**
  * A dialect whose all-or-none transactions report the rows changed `conflicts` times, then apply:
- * it answers for the transaction's work (whether its writes applied) without running it.
+ * it answers for the transaction's work (CountersMoved, or done) without running it.
  */
 function dialect(conflicts: number) {
   /** The all-or-none steps tried, numbered. */
@@ -16,7 +17,8 @@ function dialect(conflicts: number) {
   const d: Pick<Dialect, 'transaction'> = {
     transaction: async <T>() => {
       steps.push(steps.length + 1);
-      return (steps.length > conflicts) as T;
+      if (steps.length <= conflicts) throw new CountersMoved();
+      return undefined as T;
     },
   };
   return { d, steps };

@@ -14,7 +14,7 @@ import type { Tables } from './tables.js';
 export type Db = PgDatabase<PostgresJsQueryResultHKT>;
 
 /** A select that can lock the rows it reads (PostgreSQL's FOR UPDATE). */
-export interface Lockable<Rows> extends PromiseLike<Rows> {
+interface Lockable<Rows> extends PromiseLike<Rows> {
   for(strength: 'update', config?: LockConfig): PromiseLike<Rows>;
 }
 
@@ -49,8 +49,6 @@ export interface Dialect {
   binary(column: Column): SQL;
   /** The value of a new row's insertion-order column (tables.ts, Kit.insertionOrder), if the insert writes it. */
   insertionOrder<K extends string>(key: K, column: Column): Partial<Record<K, SQL>>;
-  /** Rows of a raw SQL query (the overview's aggregates) with the driver's own value types. */
-  rows<Row>(tx: Db, query: SQL): Promise<Row[]>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -87,6 +85,9 @@ export async function firstAs<Row, R>(rows: PromiseLike<Row[]>, map: (row: Row) 
   const [row] = await rows;
   return row === undefined ? null : map(row);
 }
+
+/** Whether `query` finds a row (it reads one at most). */
+export const exists = async (query: { limit(n: number): PromiseLike<unknown[]> }): Promise<boolean> => (await query.limit(1)).length > 0;
 
 /** The row `id` of the application's `table`. */
 export const ofApplication = (table: { applicationId: Column; id: Column }, applicationId: string, id: string) => and(eq(table.applicationId, applicationId), eq(table.id, id));

@@ -4,9 +4,9 @@
 import { DomainError } from '../../domain/errors.js';
 
 /** How long a client is asked to wait before trying again (Retry-After). */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-export const databaseUnreachable = (cause: unknown): DomainError =>
+const databaseUnreachable = (cause: unknown): DomainError =>
   new DomainError('SERVICE_UNAVAILABLE', 'the database cannot be reached; try again shortly', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS }, { cause });
 
 /** `store` with each of its functions' failures that `unreachable` recognises, thrown or rejected,

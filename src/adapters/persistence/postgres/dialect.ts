@@ -1,8 +1,7 @@
-// The PostgreSQL dialect (dialect.ts): a pool for writes and transactions, migrated under an advisory
-// lock, and the read lane for hot reads (read-lane.ts). Any number of instances may share the database:
-// each read-decide-write is a retrying READ COMMITTED transaction taking row locks (`locked`) first.
+// The PostgreSQL dialect (dialect.ts): one pool, migrated under an advisory lock. Any number of instances
+// may share the database: each read-decide-write is a retrying READ COMMITTED transaction taking row locks.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Column, type SQL, sql } from 'drizzle-orm';
+import { type Column, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
@@ -120,7 +119,6 @@ export async function openPostgresDialect(url: string): Promise<Dialect> {
     binary: (column: Column) => sql`${column} collate "C"`,
     // An identity column numbers the rows itself.
     insertionOrder: () => ({}),
-    rows: async <Row>(tx: Db, query: SQL) => [...(await tx.execute(query))] as Row[],
     async ping() {
       await db.execute(sql`select 1`);
     },

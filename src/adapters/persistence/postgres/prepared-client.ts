@@ -1,9 +1,7 @@
 // The postgres.js client as drizzle sees it, preparing its queries (docs/architecture.md, "PostgreSQL's client").
 import type postgres from 'postgres';
 
-/** Statements with more parameters than this stay unnamed: those are the batches, whose text varies
- * with their size, and each named statement stays in the connection's memory (and PostgreSQL's)
- * until the connection closes. */
+/** Statements with more parameters stay unnamed: the batches (docs/architecture.md, "PostgreSQL's client"). */
 const MAX_PREPARED_PARAMETERS = 64;
 
 type Scoped = (scoped: postgres.TransactionSql) => unknown;
@@ -14,9 +12,8 @@ interface Client {
   savepoint(work: Scoped): unknown;
 }
 
-/** A transaction on a reserved connection whose BEGIN is not waited for but sent with its first
- * statements, saving a round trip; a COMMIT answered with ROLLBACK (the work went on past a failure
- * it swallowed) fails it here as there (docs/architecture.md, "PostgreSQL's client"). */
+/** A transaction on a reserved connection, its BEGIN sent with its first statements, failed by a
+ * COMMIT answered with ROLLBACK (docs/architecture.md, "PostgreSQL's client"). */
 async function pipelinedTransaction(pool: postgres.Sql, beginOptions: string, work: Scoped): Promise<unknown> {
   const connection = await pool.reserve();
   try {

@@ -7,7 +7,7 @@ const ANALYZE_LOCK = 7_165_063_318_245_923_174n;
 
 /** How long ANALYZE waits for its table lock. A migration's lock request queues every later query
  * of the table behind it, so ANALYZE must never hold one table long, nor wait behind one. */
-export const ANALYZE_LOCK_TIMEOUT_MS = 1_000;
+const ANALYZE_LOCK_TIMEOUT_MS = 1_000;
 
 /** Tables changed by more than autovacuum's own default threshold (50 rows plus a tenth of the table). */
 const STALE = sql`n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0)`;

@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { type Db, type Dialect, driverError, migrationsFolder, type UniqueViolation } from '../dialect.js';
 import type { Tables } from '../tables.js';
+import { serialLanes } from '../serial-lanes.js';
 import * as schema from './schema.js';
 
 function runMigrations(db: Parameters<typeof migrate>[0]): void {
@@ -39,14 +40,10 @@ function withBusyRetry<T>(work: () => T): T {
   }
 }
 
-/** Creates the database file readable by its owner only, before SQLite does (SQLite gives its
- * -wal and -shm files the database file's permissions): it holds every digest and sealed secret. */
-function createPrivately(path: string): void {
-  closeSync(openSync(path, 'a', 0o600));
-}
-
 function openWriter(path: string): Database.Database {
-  if (path !== ':memory:') createPrivately(path);
+  // Created readable by its owner only, before SQLite does (SQLite gives its -wal and -shm files
+  // the database file's permissions): it holds every digest and sealed secret.
+  if (path !== ':memory:') closeSync(openSync(path, 'a', 0o600));
   const client = new Database(path);
   // busy_timeout first, then WAL, retried (docs/architecture.md, "Persistence notes").
   client.pragma('busy_timeout = 5000');
@@ -68,38 +65,10 @@ function openReader(path: string): Database.Database {
   return client;
 }
 
-type Serial = <T>(work: () => Promise<T>) => Promise<T>;
-
-/** Runs async work one piece at a time, in call order. */
-function serialized(): Serial {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (work) => {
-    const run = tail.then(work);
-    tail = run.catch(() => {});
-    return run;
-  };
-}
-
-/** One writer queue per database file in this process, shared by every dialect open on it (docs/architecture.md, "Persistence notes"). */
-const writerQueues = new Map<string, { serial: Serial; users: number }>();
-
-function writerQueue(path: string): { serial: Serial; release: () => void } {
-  // Each ':memory:' connection is a database of its own.
-  if (path === ':memory:') return { serial: serialized(), release: () => {} };
-  const key = resolve(path);
-  const entry = writerQueues.get(key) ?? { serial: serialized(), users: 0 };
-  entry.users++;
-  writerQueues.set(key, entry);
-  let released = false;
-  return {
-    serial: entry.serial,
-    release: () => {
-      if (released) return;
-      released = true;
-      if (--entry.users === 0) writerQueues.delete(key);
-    },
-  };
-}
+/** Turns on SQLite's connections in this process: a database file's writer takes one lane, shared by
+ * every dialect open on it (docs/architecture.md, "Persistence notes"); a dialect's snapshots another. */
+const lanes = serialLanes();
+let opened = 0;
 
 /** Runs `work` inside BEGIN `mode` ... COMMIT on `client`, rolling back whatever it throws. */
 async function inTransaction<T>(client: Database.Database, mode: 'IMMEDIATE' | 'DEFERRED', db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
@@ -146,9 +115,11 @@ export function openSqliteDialect(path: string, options: SqliteDialectOptions = 
   const writeDb = drizzle({ client: given(writer) }) as unknown as Db;
   const readDb = drizzle({ client: given(reader) }) as unknown as Db;
   const snapshotDb = drizzle({ client: given(snapshotReader) }) as unknown as Db;
-  const queue = writerQueue(path);
-  const oneWriter = queue.serial;
-  const oneSnapshot = snapshotReader === writer ? oneWriter : serialized();
+  // Each ':memory:' connection is a database of its own, so its writer's lane is its dialect's.
+  const own = `dialect ${++opened}`;
+  const writerLane = path === ':memory:' ? own : resolve(path);
+  const oneWriter = <T>(work: () => Promise<T>) => lanes(writerLane, work);
+  const oneSnapshot = snapshotReader === writer ? oneWriter : <T>(work: () => Promise<T>) => lanes(`${own} snapshots`, work);
   return {
     t,
     db: readDb,
@@ -161,14 +132,12 @@ export function openSqliteDialect(path: string, options: SqliteDialectOptions = 
     // BINARY is SQLite's default collation already.
     binary: (column: Column) => sql`${column}`,
     insertionOrder: <K extends string>(key: K, column: Column) => ({ [key]: sql`(select coalesce(max(${column}), 0) + 1 from ${column.table})` }) as Partial<Record<K, SQL>>,
-    rows: async <Row>(tx: Db, query: SQL) => (tx as unknown as { all<R>(q: SQL): R[] }).all<Row>(query),
     async ping() {
       reader.prepare('select 1').get();
     },
     async close() {
       for (const connection of [reader, snapshotReader]) if (connection !== writer && connection.open) connection.close();
       if (writer.open) writer.close();
-      queue.release();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Dialect } from '../dialect.js';
 import { type RecordEvents, toEvent } from './event-log.js';
 
 /** What the chainer writes as `hash` on a row whose seal does not verify: it stays out of the chain. */
-export const UNLINKED = 'unlinked';
+const UNLINKED = 'unlinked';
 
 // Links up to `limit` unchained events after the chain head, locked with SKIP LOCKED (docs/architecture.md, "Persistence notes").
 async function chainApplication(d: Dialect, key: ChainKey, render: RenderEvent, applicationId: string, limit: number): Promise<number> {

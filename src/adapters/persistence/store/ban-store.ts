@@ -13,7 +13,7 @@ import { banCreated, banRemoved } from '../../../application/events/event-facts.
 
 export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): BanStore {
   const { db } = d;
-  const { bans, licenses, sessions } = d.t;
+  const { bans, licenses } = d.t;
   const { newestFirst } = listOrder(d);
   return {
     findMatchingBans: reads.findMatchingBans,
@@ -24,28 +24,22 @@ export function banStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents)
           // A concurrent insert of the same key is waited for; either way the row is then there.
           const given = { ...ban, applicationId };
           const banKey = [bans.applicationId, bans.type, bans.value];
-          const inserted = await tx.insert(bans).values(given).onConflictDoNothing({ target: banKey }).returning();
-          let [row] = inserted;
-          let created = row !== undefined;
-          if (row === undefined) {
-            const sameKey = and(eq(bans.applicationId, applicationId), eq(bans.type, ban.type), eq(bans.value, ban.value));
-            [row] = await d.locked(tx.select().from(bans).where(sameKey));
-            if (!row) throw new Error('ban vanished inside its own transaction');
-            // An expired ban is gone, and an owner's ban takes over a propagated one: the stored
-            // row becomes the new ban (its id too, so nothing still names the old one).
-            if (replacesStoredBan(row, ban, now)) {
-              [row] = await tx.update(bans).set(given).where(sameKey).returning();
-              created = true;
-            }
-            if (!row) throw new Error('ban vanished inside its own transaction');
-          }
+          const [inserted] = await tx.insert(bans).values(given).onConflictDoNothing({ target: banKey }).returning();
+          const sameKey = and(eq(bans.applicationId, applicationId), eq(bans.type, ban.type), eq(bans.value, ban.value));
+          const [held] = inserted === undefined ? await d.locked(tx.select().from(bans).where(sameKey)) : [];
+          // An expired ban is gone, and an owner's ban takes over a propagated one: the stored
+          // row becomes the new ban (its id too, so nothing still names the old one).
+          const [replaced] = held !== undefined && replacesStoredBan(held, ban, now) ? await tx.update(bans).set(given).where(sameKey).returning() : [];
+          const created = inserted ?? replaced;
+          const row = created ?? held;
+          if (row === undefined) throw new Error('ban vanished inside its own transaction');
           stored.push(toBan(row));
-          if (created) await recordEvents(tx, actor, [banCreated(toBan(row))], now);
+          if (created !== undefined) await recordEvents(tx, actor, [banCreated(toBan(row))], now);
           // Applied for existing bans too: idempotent, and it heals anything that slipped past.
           if (ban.type === 'user') {
             // Locked like a login, so none slips past the ban (docs/architecture.md, "Persistence notes").
             await lockUser(d, tx, ban.value);
-            await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, ban.value)), now);
+            await revokeLiveSessions(d, tx, applicationId, ban.value, now);
           } else if (ban.type === 'license') {
             // The UPDATE locks the license row, so it orders with redemptions (which lock it too).
             const theLicense = ofApplication(licenses, applicationId, ban.value);

@@ -17,7 +17,7 @@ export interface CounterWrite {
 }
 
 /** A decision: either an answer that writes nothing, or rows to write and the answer once they are. */
-export type Decision<T> = { answer: T; writes: CounterWrite[] };
+type Decision<T> = { answer: T; writes: CounterWrite[] };
 
 /** Runs again this often at most while other writers keep changing the rows (only a fault runs out). */
 const MAX_ROUNDS = 1_000;
@@ -48,64 +48,32 @@ async function swap(tx: Db, w: CounterWrite): Promise<boolean> {
   return (await tx.update(w.table).set(w.after).where(stillHeld).returning(written)).length > 0;
 }
 
-/** Thrown inside apply's transaction to roll it back when a write applied to no row. */
-class NotApplied extends Error {}
-
-/** Runs `writes` in one transaction, all or none: each returns the rows it changed, and when any
- * changed none, everything is rolled back. Whether they applied. */
-export async function allOrNone(d: Pick<Dialect, 'transaction'>, writes: (tx: Db) => Array<Promise<boolean>>): Promise<boolean> {
-  try {
-    return await d.transaction(async (tx) => {
-      // Sent together: the connection runs them in order, and any that applied to no row undoes all.
-      if ((await Promise.all(writes(tx))).includes(false)) throw new NotApplied();
-      return true;
-    });
-  } catch (e) {
-    if (e instanceof NotApplied) return false;
-    throw e;
-  }
-}
-
-/** Runs work keyed alike one piece at a time, in call order; different keys run side by side. A
- * piece that fails does not hold up the next. Keys are dropped once their last piece is done. */
-export function serialLanes(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
-  const tails = new Map<string, Promise<void>>();
-  return (key, work) => {
-    const run = (tails.get(key) ?? Promise.resolve()).then(work);
-    // Settles once `run` has, whatever its outcome; the key goes unless a later piece queued behind it.
-    const ended = () => {
-      if (tails.get(key) === tail) tails.delete(key);
-    };
-    const tail = run.then(ended, ended);
-    tails.set(key, tail);
-    return run;
-  };
-}
-
 /** Reads with `read`, decides with `decide` (which may throw to refuse, writing nothing) and writes
- * the decision's rows if none changed since the read; otherwise starts over. */
-export async function swapCounters<R, T>(d: Pick<Dialect, 'transaction'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const decision = decide(await read());
-    if (decision.writes.length === 0) return decision.answer;
-    if (await apply(d, decision.writes)) return decision.answer;
-    await backoff(round);
-  }
-  throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
+ * the decision's rows in one transaction if none changed since the read; otherwise starts over. */
+export function swapCounters<R, T>(d: Pick<Dialect, 'transaction'>, read: () => Promise<R>, decide: (read: R) => Decision<T>): Promise<T> {
+  return retryingWhileMoved(async () => {
+    const { answer, writes } = decide(await read());
+    if (writes.length > 0) await d.transaction((tx) => swapWithin(tx, writes));
+    return answer;
+  });
 }
 
-/** Thrown by swapWithin when a row no longer holds what was read: the transaction must roll back and run again. */
+/** Thrown when a row no longer holds what was read: the transaction must roll back and run again. */
 export class CountersMoved extends Error {
   constructor() {
     super('a counter changed since it was read');
   }
 }
 
-/** Writes `writes` inside a transaction that does other work too (a session opened with the turn
- * that let it through): throws CountersMoved, rolling all of it back, when any row moved. */
-export async function swapWithin(tx: Db, writes: CounterWrite[]): Promise<void> {
-  if ((await Promise.all(writes.map((w) => swap(tx, w)))).includes(false)) throw new CountersMoved();
+/** Throws CountersMoved, rolling back the caller's transaction, unless each of `writes` (each saying
+ * whether it applied to a row) applied. Sent together: the connection runs them in order. */
+export async function allApplied(writes: Array<Promise<boolean>>): Promise<void> {
+  if ((await Promise.all(writes)).includes(false)) throw new CountersMoved();
 }
+
+/** Writes `writes` inside a transaction, all or none (allApplied): the transaction may do other work
+ * too (a session opened with the turn that let it through). */
+export const swapWithin = (tx: Db, writes: CounterWrite[]): Promise<void> => allApplied(writes.map((w) => swap(tx, w)));
 
 /** Runs `transaction` (which swaps counters with swapWithin) again while its counters moved. */
 export async function retryingWhileMoved<T>(transaction: () => Promise<T>): Promise<T> {
@@ -119,6 +87,3 @@ export async function retryingWhileMoved<T>(transaction: () => Promise<T>): Prom
   }
   throw new Error(`counters kept changing under ${MAX_ROUNDS} attempts in a row`);
 }
-
-/** Writes all of `writes` or none; whether they applied. */
-const apply = (d: Pick<Dialect, 'transaction'>, writes: CounterWrite[]) => allOrNone(d, (tx) => writes.map((w) => swap(tx, w)));

@@ -17,21 +17,16 @@ import { auditChainStore } from './audit-chain-store.js';
 /** Writes events in the caller's transaction `tx`, as `actor`, at `now` (eventWriter). */
 export type RecordEvents = (tx: Db, actor: Actor, drafts: readonly EventDraft[], now: Instant) => Promise<void>;
 
-/** Inserts one event row, numbered in insertion order (Dialect.insertionOrder). */
-const eventInsert = (d: Dialect) => (tx: Db, row: Omit<Tables['events']['$inferInsert'], 'pos'>) => tx.insert(d.t.events).values({ ...row, ...d.insertionOrder('pos', d.t.events.pos) });
-
 /** The store areas' event writer: every event is sealed with the chain's `key` as it is written. */
 export function eventWriter(d: Dialect, key: ChainKey): RecordEvents {
-  const insert = eventInsert(d);
+  const { events } = d.t;
   return async (tx, actor, drafts, now) => {
-    if (drafts.length === 0) return;
-    const recorded = drafts.map((draft) => ({ id: randomUUID(), draft }));
     // The inserts go out together. Webhook deliveries are made from them after the commit (store/webhook-fan-out.ts).
-    const inserted = recorded.map(({ id, draft }) => {
+    const inserted = drafts.map((draft) => {
       // An end user acting on their own account is known by the target once the request said who.
       const actorId = actor.id ?? (actor.type === 'end_user' && draft.target.type === 'user' ? draft.target.id : null);
       const row = {
-        id,
+        id: randomUUID(),
         applicationId: draft.applicationId,
         occurredAt: now,
         action: draft.action,
@@ -49,7 +44,8 @@ export function eventWriter(d: Dialect, key: ChainKey): RecordEvents {
       };
       // Sealed as it will read back (its facts), so the chainer can tell it from a row written by hand.
       const seal = entrySeal(key, sealedEntryOf(toEvent({ ...row, pos: 0, seq: null, hash: null, seal: null })));
-      return insert(tx, { ...row, seal });
+      // Numbered in insertion order (Dialect.insertionOrder).
+      return tx.insert(events).values({ ...row, seal, ...d.insertionOrder('pos', events.pos) });
     });
     await Promise.all(inserted);
   };

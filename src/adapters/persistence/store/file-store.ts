@@ -33,13 +33,11 @@ async function insertJob(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): 
   await tx.insert(jobs).values({ ...job, fileId: file.id, applicationId: file.applicationId, ...d.insertionOrder('seq', jobs.seq) });
 }
 
-/** A new file as it starts: PENDING on its job, nothing stored (acceptUpload of no previous state). */
-const pendingNew = (file: FileRecord, job: JobRecord): FileRecord => ({ ...file, state: acceptUpload(null, job.id) });
-
 // Inserts `file` PENDING on `job`, and the job; null when the name is taken (a conditional insert).
 async function insertNew(d: Dialect, tx: Db, file: FileRecord, job: JobRecord): Promise<FileRecord | null> {
   const { files } = d.t;
-  const record = pendingNew(file, job);
+  // PENDING on its job, nothing stored: acceptUpload of no previous state.
+  const record = { ...file, state: acceptUpload(null, job.id) };
   const row = fileRow(record);
   const sameName = [files.applicationId, files.name];
   const inserted = await tx.insert(files).values(row).onConflictDoNothing({ target: sameName }).returning({ id: files.id });

@@ -11,19 +11,12 @@ import type { Instant } from '../../../domain/time.js';
 import { chunks, type Db, type Dialect, firstRow, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns } from '../row-mappers.js';
-import { admit, findUser, insertUser } from './writes.js';
+import { admit, findByDigest, findUser, insertUser } from './writes.js';
 import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, userCreated } from '../../../application/events/event-facts.js';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
-
-/** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
-async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
-  const { licenses } = d.t;
-  const digested = and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest));
-  return firstRow(d, tx.select().from(licenses).where(digested), lock);
-}
 
 /** Marks a license used. The row lock already excludes other redemptions; the conditions on the
  * UPDATE keep the single use even without it. */
@@ -50,10 +43,7 @@ async function redeemInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input:
   const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
   assertRedeemable(license, 'activation');
   if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
-  const drafts: EventDraft[] = [];
-  if (input.device !== null && (await admit(d, tx, user.id, input.device.hardwareId, input.device.allowed, input.device.newDeviceId, input.now))) {
-    drafts.push(deviceRegistered(input.applicationId, user, { id: input.device.newDeviceId, userId: user.id, hardwareId: input.device.hardwareId, registeredAt: input.now }));
-  }
+  const drafts = input.device === null ? [] : await admit(d, tx, user, input.device, input.now);
   const { membership, adjustment } = redeem(license, user.membership, input, user.id);
   await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
   await tx.insert(adjustments).values(adjustment);

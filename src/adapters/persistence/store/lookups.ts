@@ -7,6 +7,7 @@ import { heldLicenseKeys, holderOf } from '../held-licenses.js';
 import type { SessionAccess } from '../../../application/ports/session-store.js';
 import { type Dialect, firstAs, listOrder, ofApplication } from '../dialect.js';
 import { toAnnouncement, toApplication, toFile, toSession, toUser } from '../row-mappers.js';
+import { findByDigest, findUser } from './writes.js';
 
 export function lookups(d: Dialect) {
   const { db, t, binary } = d;
@@ -16,7 +17,7 @@ export function lookups(d: Dialect) {
   const { oldestFirst, newestFirst } = listOrder(d);
   const firstUser = (where: SQL | undefined) => firstAs(db.select().from(users).where(where), toUser);
   // users primary key (application_id, id)
-  const userById = (applicationId: string, id: string) => firstUser(ofApplication(users, applicationId, id));
+  const userById = (applicationId: string, id: string) => findUser(d, db, applicationId, id);
   // licenses_used_by_idx (used_by_user_id=?)
   const redeemedLicenseIds = async (applicationId: string, userId: string) => {
     const redeemedBy = and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId));
@@ -40,10 +41,7 @@ export function lookups(d: Dialect) {
     // users_app_license_idx (application_id=? AND license_id=?)
     findUserByLicenseId: (applicationId: string, licenseId: string) => firstUser(and(eq(users.applicationId, applicationId), eq(users.licenseId, licenseId))),
     // licenses_code_digest_unique (code_digest=?)
-    findLicenseByDigest: (applicationId: string, codeDigest: string) => {
-      const withCode = and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest));
-      return firstAs(db.select().from(licenses).where(withCode), (row) => ({ ...row }));
-    },
+    findLicenseByDigest: (applicationId: string, codeDigest: string) => findByDigest(d, db, applicationId, codeDigest),
     redeemedLicenseIds,
     /** bans_app_type_value_uq, probed once a key: the keys as row values, `(type, value) IN
      * (VALUES ...)`, which both databases match on the whole index (an OR of terms would not).

@@ -9,7 +9,7 @@ import type { OwnerStore } from '../../../application/ports/owner-store.js';
 import type { ApplicationRecord, ApplicationSigningKeys } from '../../../application/records.js';
 import { mergeSettings } from '../../../domain/application-settings.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Db, type Dialect, firstAs, firstRow, isUniqueViolation, listOrder } from '../dialect.js';
+import { type Db, type Dialect, exists, firstAs, firstRow, isUniqueViolation, listOrder } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { applicationRow, settingsColumns, signingColumns, toApplication, toConsoleToken } from '../row-mappers.js';
 
@@ -32,9 +32,7 @@ export function ownerStore(d: Dialect): OwnerStore {
     async listOwners() {
       return await db.select().from(owners).orderBy(oldestFirst(owners.createdAt, owners.email));
     },
-    async hasOwners() {
-      return (await db.select({ id: owners.id }).from(owners).limit(1)).length > 0;
-    },
+    hasOwners: () => exists(db.select({ id: owners.id }).from(owners)),
     async updateOwnerPasswordHash(id, passwordHash) {
       await d.write((w) => w.update(owners).set({ passwordHash }).where(eq(owners.id, id)));
     },
@@ -44,8 +42,7 @@ export function ownerStore(d: Dialect): OwnerStore {
     },
     async hasOwnerSignedInFrom(ownerId, ip) {
       const fromThere = and(eq(ownerIps.ownerId, ownerId), eq(ownerIps.ip, ip));
-      const rows = await db.select({ ip: ownerIps.ip }).from(ownerIps).where(fromThere).limit(1);
-      return rows.length > 0;
+      return exists(db.select({ ip: ownerIps.ip }).from(ownerIps).where(fromThere));
     },
     async createConsoleToken(token) {
       await d.write((w) => w.insert(consoleTokens).values(token));

@@ -1,15 +1,15 @@
 // Sessions and device admission, under the user's row lock (docs/architecture.md, "Persistence notes").
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports/session-store.js';
+import { assertAdmitted } from '../../../domain/admission.js';
 import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { Lookups } from './lookups.js';
-import { admit, recordAddress, admitted, assertStillAdmitted, findUser, lockUser, machinesOf, userBanned } from './writes.js';
+import { admit, assertStillAdmitted, findUser, machinesOf, recordAddress, userBanned } from './writes.js';
 import type { RecordEvents } from './event-log.js';
-import { deviceRegistered, licenseFileIssued, sessionCreated, sessionsRevoked } from '../../../application/events/event-facts.js';
+import { licenseFileIssued, sessionCreated, sessionsRevoked } from '../../../application/events/event-facts.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
-import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
@@ -32,24 +32,19 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
             device === null ? null : machinesOf(d, tx, userId, now),
             liveSessions(tx, userId, now),
           ]);
-          const user = admitted(locked, banned, now);
-          const registered = device !== null && known !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now, known));
+          const user = assertAdmitted(locked, banned, now);
+          const registered = device === null || known === null ? [] : await admit(d, tx, user, device, now, known);
           const { replace } = planSession(current, session.hardwareId, cap, now);
-          const drafts: EventDraft[] = [];
-          if (registered && device !== null) {
-            drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }));
-          }
-          drafts.push(sessionCreated(user, session));
           // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
           await tx.insert(sessions).values({ ...session });
-          await recordEvents(tx, actor, drafts, now);
+          await recordEvents(tx, actor, [...registered, sessionCreated(user, session)], now);
           if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
           const oneMore = { target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } };
           const today = utcDayStart(session.createdAt);
           await tx.insert(loginDays).values({ applicationId, day: today, logins: 1 }).onConflictDoUpdate(oneMore);
           if (turn !== undefined) await settleSucceededTurn(d, tx, turn);
-          return { deviceRegistered: registered };
+          return { deviceRegistered: registered.length > 0 };
         });
       return turn === undefined ? open() : inAddressLane(d, turn.attempt, () => retryingWhileMoved(open));
     },
@@ -68,12 +63,8 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       if (extended.length > 0) return;
       await d.transaction(async (tx) => {
         // The user's row lock orders this with logins and other legacy requests of the user.
-        await lockUser(d, tx, userId);
-        if (device !== null && (await admit(d, tx, userId, device.hardwareId, device.allowed, device.newDeviceId, now))) {
-          const user = await findUser(d, tx, applicationId, userId);
-          const registered = { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now };
-          if (user !== null) await recordEvents(tx, actor, [deviceRegistered(applicationId, user, registered)], now);
-        }
+        const user = await findUser(d, tx, applicationId, userId, true);
+        if (device !== null && user !== null) await recordEvents(tx, actor, await admit(d, tx, user, device, now), now);
         const plan = planLegacyHold(await liveSessions(tx, userId, now), { hardwareId, address }, cap, now);
         if (plan.kind === 'extend') {
           await tx.update(sessions).set(held).where(eq(sessions.id, plan.id));
@@ -88,10 +79,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
-        const drafts: EventDraft[] = [];
-        if (device !== null && (await admit(d, tx, userId, device.hardwareId, user.allowedDevices, device.newDeviceId, now))) {
-          drafts.push(deviceRegistered(applicationId, user, { id: device.newDeviceId, userId, hardwareId: device.hardwareId, registeredAt: now }));
-        }
+        const drafts = device === null ? [] : await admit(d, tx, user, { ...device, allowed: user.allowedDevices }, now);
         const issued = {
           id: file.id,
           userId,

@@ -1,75 +1,45 @@
 // Credential-check throttling, by compare-and-set (counter-swap.ts; docs/choices.md, "Throttle counters").
 import { and, count, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AuthAttempt, SucceededTurn, ThrottleStore } from '../../../application/ports/throttle-store.js';
-import { type AccountCounter, type AccountWindow, type WindowCounter, freshAccountCounter, type IpCounter, throttlePurgeCutoffs } from '../../../domain/auth-throttle.js';
+import { type WindowCounter, throttlePurgeCutoffs } from '../../../domain/auth-throttle.js';
 import { passwordThenCode, type RedemptionTurns, reserveTurn, settleTurn, type TurnChanges, type TurnCounters } from '../../../domain/auth-turns.js';
 import { networkBucket } from '../../../domain/ip-address.js';
 import { countInHourWindow, filledByThis, reserveSignUp, SIGN_UP_WINDOW_MS, type SignUpLimits, type SignUpScope, signUpGivenBack } from '../../../domain/sign-up-limits.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, type Dialect } from '../dialect.js';
-import { type CounterWrite, keyed, serialLanes, swapCounters, swapWithin } from './counter-swap.js';
+import { type Db, type Dialect, firstRow } from '../dialect.js';
+import { serialLanes } from '../serial-lanes.js';
+import { type CounterWrite, keyed, swapCounters, swapWithin } from './counter-swap.js';
 
-/** The three credential-check counters of one (account, address), as stored. */
-export interface ThrottleCounters {
-  /** The account at this address's network, networkBucket (fresh while it has no row). */
-  account: AccountCounter;
-  /** The account's window at every address, or null while it has none. */
-  everywhere: AccountWindow | null;
-  ip: IpCounter | null;
-}
-
-/** Where each credential-check counter row is, how it is read, and how it is written back. */
-function counterRows(d: Dialect) {
+/** Where each credential-check counter row is, how it is read, and how it is written back. The
+ * tests read the counters with it too: nothing on the port lists them (docs/architecture.md, "Persistence notes"). */
+export function counterRows(d: Dialect) {
   const { authAccountCounters: a, authAccountWindows: w, authIpCounters: i } = d.t;
   const pairFields = { failures: a.failures, lockedUntil: a.lockedUntil, lockouts: a.lockouts, inFlight: a.inFlight, inFlightUntil: a.inFlightUntil };
   const windowFields = { windowStart: w.windowStart, failures: w.failures };
   const ipFields = { windowStart: i.windowStart, failures: i.failures };
-  // Primary keys: (application_id, account_key, ip), (application_id, account_key), (application_id, ip).
-  const pairOf = (db: Db, key: { applicationId: string; accountKey: string; ip: string }) => db.select(pairFields).from(a).where(keyed(a, key));
-  const windowOf = (db: Db, key: { applicationId: string; accountKey: string }) => db.select(windowFields).from(w).where(keyed(w, key));
-  const ipOf = (db: Db, key: { applicationId: string; ip: string }) => db.select(ipFields).from(i).where(keyed(i, key));
-  const first = async <Row>(rows: PromiseLike<Row[]>): Promise<Row | null> => (await rows)[0] ?? null;
-  /** The counters as stored, read through `db` (a transaction's handle, or the dialect's reads). */
+  /** The counters as stored, read through `db` (a transaction's handle, or the dialect's reads), each by its primary key. */
   async function read(applicationId: string, accountKey: string | null, ip: string, db: Db = d.db): Promise<TurnCounters> {
+    const account = accountKey === null ? null : { applicationId, accountKey };
+    const pairKey = { ...account, ip: networkBucket(ip) };
     const [pair, window, ipCounter] = await Promise.all([
-      accountKey === null ? null : first(pairOf(db, { applicationId, accountKey, ip: networkBucket(ip) })),
-      accountKey === null ? null : first(windowOf(db, { applicationId, accountKey })),
-      first(ipOf(db, { applicationId, ip })),
+      account && firstRow(d, db.select(pairFields).from(a).where(keyed(a, pairKey))),
+      account && firstRow(d, db.select(windowFields).from(w).where(keyed(w, account))),
+      firstRow(d, db.select(ipFields).from(i).where(keyed(i, { applicationId, ip }))),
     ]);
     return { pair, window, ip: ipCounter };
   }
 
-  const pairWrite = (applicationId: string, accountKey: string, ip: string, before: AccountCounter | null, after: AccountCounter, now: Instant): CounterWrite => ({
-    table: a,
-    key: { applicationId, accountKey, ip: networkBucket(ip) },
-    before: before === null ? null : { ...before },
-    after: { ...after, touchedAt: now },
-  });
-  /** A windowed counter (the account's at every address, or the address's) written back. */
-  const windowed = (table: typeof w | typeof i, key: Record<string, string>, before: WindowCounter | null, after: WindowCounter): CounterWrite => ({
-    table,
-    key,
-    before: before === null ? null : { ...before },
-    after: { ...after },
-  });
-  const windowWrite = (applicationId: string, accountKey: string, before: AccountWindow | null, after: AccountWindow) => windowed(w, { applicationId, accountKey }, before, after);
-  const ipWrite = (applicationId: string, ip: string, before: IpCounter | null, after: IpCounter) => windowed(i, { applicationId, ip }, before, after);
-
-  /** The rows a turn's changes write, in the order address, window, pair. */
+  /** The rows a turn's changes write, in the order address, window, pair; `before` as read (null: no row). */
   const writesOf = ({ applicationId, accountKey, ip, now }: AuthAttempt, c: TurnCounters, changes: TurnChanges): CounterWrite[] => {
-    const writes = changes.ip === undefined ? [] : [ipWrite(applicationId, ip, c.ip, changes.ip)];
+    const writes: CounterWrite[] = [];
+    if (changes.ip !== undefined) writes.push({ table: i, key: { applicationId, ip }, before: c.ip && { ...c.ip }, after: { ...changes.ip } });
     if (accountKey === null) return writes;
-    if (changes.window !== undefined) writes.push(windowWrite(applicationId, accountKey, c.window, changes.window));
-    if (changes.pair !== undefined) writes.push(pairWrite(applicationId, accountKey, ip, c.pair, changes.pair, now));
+    if (changes.window !== undefined) writes.push({ table: w, key: { applicationId, accountKey }, before: c.window && { ...c.window }, after: { ...changes.window } });
+    const pairKey = { applicationId, accountKey, ip: networkBucket(ip) };
+    if (changes.pair !== undefined) writes.push({ table: a, key: pairKey, before: c.pair && { ...c.pair }, after: { ...changes.pair, touchedAt: now } });
     return writes;
   };
   return { read, writesOf };
-}
-
-/** The counters of (account, address) as stored, for the tests: not on the port (docs/architecture.md, "Persistence notes"). */
-export async function readThrottleCounters(d: Dialect, applicationId: string, accountKey: string, ip: string): Promise<ThrottleCounters> {
-  const stored = await counterRows(d).read(applicationId, accountKey, ip);
-  return { account: stored.pair ?? freshAccountCounter, everywhere: stored.window, ip: stored.ip };
 }
 
 /** The lanes of the steps on each address's counter row, one set per dialect (one store) in this process. */

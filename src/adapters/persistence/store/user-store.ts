@@ -6,13 +6,12 @@ import { usernameKey } from '../../../domain/credentials-policy.js';
 import { planDeviceReset } from '../../../domain/device-reset.js';
 import { DomainError } from '../../../domain/errors.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
-import { chunks, type Dialect, listOrder, ofApplication } from '../dialect.js';
+import { chunks, type Dialect, exists, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
-import { findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
+import { endSessions, findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
 import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, deviceRemoved, membershipAdjusted, sessionsRevoked, userCreated, userTimedOut, userTimeoutLifted } from '../../../application/events/event-facts.js';
-import type { EventDraft } from '../../../application/events/event-draft.js';
 
 type UserArea = Omit<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemWithTurns' | 'redeemedLicenseIds'>;
 
@@ -21,7 +20,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): UserArea {
   const { db } = d;
-  const { adjustments, devices, sessions, userIps, users } = d.t;
+  const { adjustments, devices, userIps, users } = d.t;
   const { oldestFirst } = listOrder(d);
   const usersOf = (applicationId: string, ids: string[]) => and(eq(users.applicationId, applicationId), inArray(users.id, ids));
   return {
@@ -78,12 +77,8 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const before = await findUser(d, tx, applicationId, userId, true);
         if (before === null) return false;
         await tx.update(users).set(timeoutColumns(timeout)).where(eq(users.id, userId));
-        const drafts: EventDraft[] = [timeout === null ? userTimeoutLifted(before) : userTimedOut(before, timeout.until, timeout.reason)];
-        if (timeout !== null) {
-          const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
-          if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: before.username }, 'timeout', revoked));
-        }
-        await recordEvents(tx, actor, drafts, now);
+        const ended = timeout === null ? [] : await endSessions(d, tx, before, 'timeout', now);
+        await recordEvents(tx, actor, [timeout === null ? userTimeoutLifted(before) : userTimedOut(before, timeout.until, timeout.reason), ...ended], now);
         return true;
       });
     },
@@ -96,16 +91,14 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const [device] = await tx.select().from(devices).where(theDevice);
         if (!device) return false;
         await tx.delete(devices).where(eq(devices.id, deviceId));
-        const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.userId, userId), eq(sessions.hardwareId, device.hardwareId)), now);
-        const drafts = [deviceRemoved(applicationId, user, device, 'owner')];
-        if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: user.username }, 'device_removed', revoked));
-        await recordEvents(tx, actor, drafts, now);
+        const ended = await endSessions(d, tx, user, 'device_removed', now, device.hardwareId);
+        await recordEvents(tx, actor, [deviceRemoved(applicationId, user, device, 'owner'), ...ended], now);
         return true;
       });
     },
     async revokeUserSessions(applicationId, userId, now, actor) {
       return d.transaction(async (tx) => {
-        const revoked = await revokeLiveSessions(d, tx, and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId)), now);
+        const revoked = await revokeLiveSessions(d, tx, applicationId, userId, now);
         if (revoked > 0) {
           const user = await findUser(d, tx, applicationId, userId);
           await recordEvents(tx, actor, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'owner', revoked)], now);
@@ -138,13 +131,11 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     },
     async hasSignedInFrom(userId, ip) {
       const fromThere = and(eq(userIps.userId, userId), eq(userIps.ip, ip));
-      const rows = await d.db.select({ ip: userIps.ip }).from(userIps).where(fromThere).limit(1);
-      return rows.length > 0;
+      return exists(db.select({ ip: userIps.ip }).from(userIps).where(fromThere));
     },
     async hasDevice(userId, hardwareId) {
       const thatMachine = and(eq(devices.userId, userId), eq(devices.hardwareId, hardwareId));
-      const rows = await d.db.select({ id: devices.id }).from(devices).where(thatMachine).limit(1);
-      return rows.length > 0;
+      return exists(db.select({ id: devices.id }).from(devices).where(thatMachine));
     },
     async recordIp(userId, ip, now) {
       // Both or neither: a user deleted meanwhile keeps no address.
@@ -157,13 +148,9 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       return d.transaction(async (tx) => {
         // The UPDATE locks the user's row, as a login does (docs/architecture.md, "Persistence notes").
         const theUser = ofApplication(users, applicationId, userId);
-        const changed = await tx.update(users).set({ passwordHash }).where(theUser).returning({ id: users.id });
-        if (changed.length === 0) return false;
-        const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
-        if (revoked > 0) {
-          const user = await findUser(d, tx, applicationId, userId);
-          await recordEvents(tx, actor, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'password_changed', revoked)], now);
-        }
+        const [changed] = await tx.update(users).set({ passwordHash }).where(theUser).returning();
+        if (changed === undefined) return false;
+        await recordEvents(tx, actor, await endSessions(d, tx, toUser(changed), 'password_changed', now), now);
         return true;
       });
     },
@@ -175,10 +162,8 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
         const plan = planDeviceReset(user.lastDeviceResetAt, cooldownHours, now);
         const removed = await tx.delete(devices).where(eq(devices.userId, userId)).returning();
-        const revoked = await revokeLiveSessions(d, tx, eq(sessions.userId, userId), now);
-        const drafts = removed.map((device) => deviceRemoved(applicationId, user, device, 'reset'));
-        if (revoked > 0) drafts.push(sessionsRevoked(applicationId, { id: userId, label: user.username }, 'devices_reset', revoked));
-        await recordEvents(tx, actor, drafts, now);
+        const ended = await endSessions(d, tx, user, 'devices_reset', now);
+        await recordEvents(tx, actor, [...removed.map((device) => deviceRemoved(applicationId, user, device, 'reset')), ...ended], now);
         await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
         return plan;
       });

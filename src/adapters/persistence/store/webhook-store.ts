@@ -15,10 +15,6 @@ const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({ ...r, events: J
 
 export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookStore & WebhookQueue {
   const { webhookEndpoints: e, webhookDeliveries: dl, webhookAttempts: at, webhookTestWindows: tw, events, applications } = d.t;
-  const readEndpoint = (applicationId: string, endpointId: string) => {
-    const mine = ofApplication(e, applicationId, endpointId);
-    return firstAs(d.db.select().from(e).where(mine), toEndpoint);
-  };
   return {
     async insertWebhookEndpoint(endpoint, actor) {
       await d.transaction(async (tx) => {
@@ -44,7 +40,10 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
       const rows = await d.db.select().from(e).where(eq(e.applicationId, applicationId)).orderBy(asc(e.createdAt), asc(e.id));
       return rows.map(toEndpoint);
     },
-    findWebhookEndpoint: readEndpoint,
+    async findWebhookEndpoint(applicationId, endpointId) {
+      const mine = ofApplication(e, applicationId, endpointId);
+      return firstAs(d.db.select().from(e).where(mine), toEndpoint);
+    },
     async updateWebhookEndpoint(applicationId, endpointId, change, now, actor) {
       const { events: names, ...rest } = change;
       return d.transaction(async (tx) => {
@@ -82,26 +81,14 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
     async listWebhookDeliveries(applicationId, endpointId, limit) {
       return d.snapshot(async (tx) => {
         const ofEndpoint = and(eq(dl.applicationId, applicationId), eq(dl.endpointId, endpointId));
-        const rows = await tx
-          .select({ delivery: dl, eventType: events.action })
-          .from(dl)
-          .innerJoin(events, eq(events.id, dl.eventId))
-          .where(ofEndpoint)
-          .orderBy(desc(dl.createdAt), desc(events.pos))
-          .limit(limit);
+        const fields = { id: dl.id, endpointId: dl.endpointId, eventId: dl.eventId, eventType: events.action, state: dl.state, runAfter: dl.runAfter, createdAt: dl.createdAt };
+        const rows = await tx.select(fields).from(dl).innerJoin(events, eq(events.id, dl.eventId)).where(ofEndpoint).orderBy(desc(dl.createdAt), desc(events.pos)).limit(limit);
         if (rows.length === 0) return [];
-        const deliveryIds = rows.map((r) => r.delivery.id);
-        const attempts = await tx.select().from(at).where(inArray(at.deliveryId, deliveryIds)).orderBy(asc(at.attemptedAt), asc(at.id));
-        return rows.map(({ delivery: r, eventType }): WebhookDeliveryRecord => ({
-          id: r.id,
-          endpointId: r.endpointId,
-          eventId: r.eventId,
-          eventType,
-          state: r.state as WebhookDeliveryRecord['state'],
-          attempts: attempts.filter((a) => a.deliveryId === r.id).map(({ attemptedAt, statusCode, latencyMs, error, responseBody }) => ({ attemptedAt, statusCode, latencyMs, error, responseBody })),
-          runAfter: r.runAfter,
-          createdAt: r.createdAt,
-        }));
+        const attemptFields = { deliveryId: at.deliveryId, attemptedAt: at.attemptedAt, statusCode: at.statusCode, latencyMs: at.latencyMs, error: at.error, responseBody: at.responseBody };
+        const deliveryIds = rows.map((r) => r.id);
+        const attempts = await tx.select(attemptFields).from(at).where(inArray(at.deliveryId, deliveryIds)).orderBy(asc(at.attemptedAt), asc(at.id));
+        const attemptsOf = (id: string) => attempts.filter((a) => a.deliveryId === id).map(({ deliveryId: _, ...attempt }) => attempt);
+        return rows.map((r): WebhookDeliveryRecord => ({ ...r, state: r.state as WebhookDeliveryRecord['state'], attempts: attemptsOf(r.id) }));
       });
     },
     async redeliverWebhook(applicationId, endpointId, deliveryId, now) {
@@ -117,28 +104,16 @@ export function webhookStore(d: Dialect, recordEvents: RecordEvents): WebhookSto
         if (candidate === undefined) return null;
         const lease = { leaseOwner: workerId, leaseUntil: now + leaseMs };
         await tx.update(dl).set(lease).where(eq(dl.id, candidate.id));
+        const endpoint = { id: e.id, url: e.url, enabled: e.enabled, secretSealed: e.secretSealed, previousSecretSealed: e.previousSecretSealed, previousSecretUntil: e.previousSecretUntil };
         const [row] = await tx
-          .select({ delivery: dl, endpoint: e, event: events })
+          .select({ attempts: dl.attempts, endpoint, event: events })
           .from(dl)
           .innerJoin(e, eq(e.id, dl.endpointId))
           .innerJoin(events, eq(events.id, dl.eventId))
           .where(eq(dl.id, candidate.id));
         if (row === undefined) return null;
-        const { delivery, endpoint } = row;
         const { id, action, applicationId, occurredAt, dataForm, data, changes } = toEvent(row.event);
-        return {
-          id: delivery.id,
-          attempts: delivery.attempts,
-          endpoint: {
-            id: endpoint.id,
-            url: endpoint.url,
-            enabled: endpoint.enabled,
-            secretSealed: endpoint.secretSealed,
-            previousSecretSealed: endpoint.previousSecretSealed,
-            previousSecretUntil: endpoint.previousSecretUntil,
-          },
-          event: { id, type: action, applicationId, occurredAt, dataForm, data, changes },
-        };
+        return { id: candidate.id, attempts: row.attempts, endpoint: row.endpoint, event: { id, type: action, applicationId, occurredAt, dataForm, data, changes } };
       });
     },
     async settleWebhookDelivery(deliveryId, workerId, attempt, step, now) {

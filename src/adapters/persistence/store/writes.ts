@@ -1,13 +1,13 @@
-// Writes shared by several store areas, always run inside the caller's transaction (`tx`).
-import { and, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import type { UserRecord } from '../../../application/records.js';
-import { bannedError } from '../../../domain/bans.js';
-import { admitDevice } from '../../../domain/devices.js';
+// Reads and writes shared by several store areas, run in the caller's transaction (`tx`) or over the reads' `db`.
+import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import type { EventDraft } from '../../../application/events/event-draft.js';
+import { deviceRegistered, sessionsRevoked } from '../../../application/events/event-facts.js';
+import type { LicenseRecord, UserRecord } from '../../../application/records.js';
+import { assertAdmitted } from '../../../domain/admission.js';
+import { admitDevice, type DeviceToAdmit } from '../../../domain/devices.js';
 import { DomainError } from '../../../domain/errors.js';
-import { isMembershipActive } from '../../../domain/membership.js';
-import { assertNotTimedOut } from '../../../domain/timeout.js';
 import type { Instant } from '../../../domain/time.js';
-import { type Db, type Dialect, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
+import { type Db, type Dialect, exists, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
@@ -29,18 +29,32 @@ export async function findUser(d: Dialect, tx: Db, applicationId: string, userId
   return row === null ? null : toUser(row);
 }
 
+/** The license of the application with this digest; with `lock`, its row is locked until the transaction ends. */
+export async function findByDigest(d: Dialect, tx: Db, applicationId: string, codeDigest: string, lock = false): Promise<LicenseRecord | null> {
+  const { licenses } = d.t;
+  const digested = and(eq(licenses.applicationId, applicationId), eq(licenses.codeDigest, codeDigest));
+  return firstRow(d, tx.select().from(licenses).where(digested), lock);
+}
+
 /** Locks a user's row by id alone (see findUser), for callers that know no application. */
 export async function lockUser(d: Dialect, tx: Db, userId: string): Promise<void> {
   const { users } = d.t;
   await d.locked(tx.select({ id: users.id }).from(users).where(eq(users.id, userId)));
 }
 
-/** Revokes the live (unrevoked, unexpired) sessions matching `where`; returns how many. Expired
- * ones are left alone: they are already unusable and keep their history. */
-export async function revokeLiveSessions(d: Dialect, tx: Db, where: SQL | undefined, now: Instant): Promise<number> {
+/** Revokes the user's live (unrevoked, unexpired) sessions, only those on `hardwareId` when given;
+ * returns how many. Expired ones are left alone: they are already unusable and keep their history. */
+export async function revokeLiveSessions(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant, hardwareId?: string): Promise<number> {
   const { sessions } = d.t;
-  const live = and(where, isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+  const onDevice = hardwareId === undefined ? undefined : eq(sessions.hardwareId, hardwareId);
+  const live = and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId), onDevice, isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
   return (await tx.update(sessions).set({ revokedAt: now }).where(live).returning({ id: sessions.id })).length;
+}
+
+/** revokeLiveSessions for a change to `user`, and the session.revoked event (reason `why`) when any ended. */
+export async function endSessions(d: Dialect, tx: Db, user: UserRecord, why: string, now: Instant, hardwareId?: string): Promise<EventDraft[]> {
+  const revoked = await revokeLiveSessions(d, tx, user.applicationId, user.id, now, hardwareId);
+  return revoked === 0 ? [] : [sessionsRevoked(user.applicationId, { id: user.id, label: user.username }, why, revoked)];
 }
 
 /** Records an address a user signed in from (UserStore.recordIp), in `tx`: the user's last address
@@ -54,7 +68,7 @@ export async function recordAddress(d: Dialect, tx: Db, userId: string, ip: stri
 }
 
 /** What device admission counts for a user: registered devices, and machines holding unexpired license files. */
-export interface UserMachines {
+interface UserMachines {
   registered: Array<{ id: string; hardwareId: string }>;
   heldByFiles: string[];
 }
@@ -70,40 +84,26 @@ export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instan
   return { registered, heldByFiles: files.flatMap((f) => (f.hardwareId === null ? [] : [f.hardwareId])) };
 }
 
-/** Admits a hardware id for a user, registering it when new; true when it registered. The caller
- * holds the user's row lock; `machines`, when it read them already under it. */
-export async function admit(d: Dialect, tx: Db, userId: string, hardwareId: string, allowed: number, newDeviceId: string, now: Instant, machines?: UserMachines): Promise<boolean> {
-  const { devices } = d.t;
-  const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, userId, now));
-  if (admitDevice(registered, heldByFiles, hardwareId, allowed).kind === 'known') return false;
-  await tx.insert(devices).values({ id: newDeviceId, userId, hardwareId, registeredAt: now });
-  return true;
+/** Admits `device` for `user` (admitDevice), registering it when new: then the device.registered
+ * event. The caller holds the user's row lock; `machines`, when it read them already under it. */
+export async function admit(d: Dialect, tx: Db, user: UserRecord, device: DeviceToAdmit, now: Instant, machines?: UserMachines): Promise<EventDraft[]> {
+  const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, user.id, now));
+  if (admitDevice(registered, heldByFiles, device.hardwareId, device.allowed).kind === 'known') return [];
+  const added = { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now };
+  await tx.insert(d.t.devices).values(added);
+  return [deviceRegistered(user.applicationId, user, added)];
 }
 
 /** Whether the user is banned (a ban on the user's id), read in `tx`. */
 export async function userBanned(d: Dialect, tx: Db, applicationId: string, userId: string): Promise<boolean> {
   const { bans } = d.t;
   const banOfUser = and(eq(bans.applicationId, applicationId), eq(bans.type, 'user'), eq(bans.value, userId));
-  return (await tx.select({ id: bans.id }).from(bans).where(banOfUser).limit(1)).length > 0;
+  return exists(tx.select({ id: bans.id }).from(bans).where(banOfUser));
 }
 
-/** The user, once the domain's timeout, ban and membership rules pass, all read under its row lock (docs/architecture.md, "Persistence notes"). */
-export function admitted(user: UserRecord | null, banned: boolean, now: Instant): UserRecord {
-  if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
-  if (banned) throw bannedError();
-  assertNotTimedOut(user.timeout, now);
-  if (!isMembershipActive(user.membership, now)) {
-    throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
-  }
-  return user;
-}
-
-/** admitted, with the ban read now (after the caller took the user's row lock). */
-export async function assertAdmitted(d: Dialect, tx: Db, applicationId: string, user: UserRecord | null, now: Instant): Promise<UserRecord> {
-  return admitted(user, user !== null && (await userBanned(d, tx, applicationId, user.id)), now);
-}
-
-/** Re-reads (and locks) the user inside a transaction, then assertAdmitted. */
+/** Re-reads (and locks) the user inside a transaction, then the domain's assertAdmitted, with the
+ * ban read after the lock was granted (docs/architecture.md, "Persistence notes"). */
 export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<UserRecord> {
-  return assertAdmitted(d, tx, applicationId, await findUser(d, tx, applicationId, userId, true), now);
+  const user = await findUser(d, tx, applicationId, userId, true);
+  return assertAdmitted(user, user !== null && (await userBanned(d, tx, applicationId, user.id)), now);
 }

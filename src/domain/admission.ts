@@ -1,0 +1,19 @@
+// Whether a user read under its row lock may still sign in or be issued a license file: the
+// password was verified before the lock, so what landed meanwhile must still refuse
+// (docs/architecture.md, "Persistence notes", "Admission under the user's lock").
+import { bannedError } from './bans.js';
+import { DomainError } from './errors.js';
+import { isMembershipActive, type Membership } from './membership.js';
+import type { Instant } from './time.js';
+import { assertNotTimedOut, type UserTimeout } from './timeout.js';
+
+/** The user, once it exists and is neither banned nor timed out, with an active membership. */
+export function assertAdmitted<U extends { timeout: UserTimeout | null; membership: Membership }>(user: U | null, banned: boolean, now: Instant): U {
+  if (user === null) throw new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
+  if (banned) throw bannedError();
+  assertNotTimedOut(user.timeout, now);
+  if (!isMembershipActive(user.membership, now)) {
+    throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
+  }
+  return user;
+}
