@@ -19,8 +19,9 @@ import { createFileProcessor, type FileProcessor } from '../../src/application/f
 import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/application/events/webhook-deliverer.js';
 import { seededRandom } from './seeded-random.js';
 import './shared-schema-compilers.js';
-import { type AuditChainer, createAuditChainer } from '../../src/application/events/audit-chainer.js';
-import { createMembershipNoticer, type MembershipNoticer } from '../../src/application/events/membership-notices.js';
+import { createAuditChainer } from '../../src/application/events/audit-chainer.js';
+import { createMembershipNoticer } from '../../src/application/events/membership-notices.js';
+import type { PeriodicPasses } from '../../src/application/periodic-passes.js';
 import type { ThrottleLimits } from '../../src/domain/auth-throttle.js';
 import type { SignUpLimits } from '../../src/domain/sign-up-limits.js';
 
@@ -107,9 +108,9 @@ export interface TestApp {
   /** Webhook delivery: not started; tests attempt due deliveries with drain() (retry jitter seeded). */
   webhooks: WebhookDeliverer;
   /** Audit chaining: not started; tests link pending events with drain(). */
-  chainer: AuditChainer;
+  chainer: PeriodicPasses;
   /** Expiry notices: not started; tests record what is due at the clock's now with drain(). */
-  notices: MembershipNoticer;
+  notices: PeriodicPasses;
   /** A console token of a ready-made owner. */
   ownerToken: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;

@@ -3,25 +3,16 @@
 // commit"). Any instance may run one; the store skips an application another is linking.
 import type { Deps } from '../deps.js';
 import type { EventStore } from '../ports/event-store.js';
+import { type PeriodicPasses, periodicPasses } from '../periodic-passes.js';
 import { SYSTEM } from './actor.js';
 
 /** Events linked per store call: one transaction per application holds at most this many. */
 const BATCH = 500;
 
-export interface AuditChainer {
-  start(): void;
-  /** Waits for a running pass, then stops polling. */
-  stop(): Promise<void>;
-  /** Links everything pending (tests, `audit verify`); how many entries it linked. */
-  drain(): Promise<number>;
-}
-
 export function createAuditChainer(
   deps: Pick<Deps, 'clock'> & { store: Pick<EventStore, 'chainEvents' | 'reanchorUnkeyedChains'> },
   options: { pollMs: number; onError?: (error: unknown) => void },
-): AuditChainer {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+): PeriodicPasses {
   let reanchored = false;
 
   async function drain(): Promise<number> {
@@ -38,28 +29,5 @@ export function createAuditChainer(
     }
   }
 
-  /** One pass at a time: a poll while one runs is skipped (the pass links what the poll would have). */
-  function pass(): void {
-    if (running !== null) return;
-    running = drain().then(
-      () => {},
-      (error: unknown) => options.onError?.(error),
-    );
-    void running.finally(() => (running = null));
-  }
-
-  return {
-    start() {
-      if (timer !== null) return;
-      timer = setInterval(pass, options.pollMs);
-      timer.unref();
-      pass();
-    },
-    async stop() {
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-    drain,
-  };
+  return periodicPasses(drain, options);
 }
