@@ -69,7 +69,7 @@ export const SIGNATURE_WINDOW_MAX = 300;
 /** An offline license file lasts from an hour to a year (docs/signing.md). */
 export const LICENSE_FILE_TTL_MIN = 60;
 export const LICENSE_FILE_TTL_MAX = 525_600;
-/** `membership.expiring` comes at most 90 days ahead (licensing-model.md, Grace and expiry). */
+/** `membership.expiring` comes at most 90 days ahead (docs/plans.md, "Expiry notices"). */
 export const EXPIRY_NOTICE_DAYS_MAX = 90;
 
 function checkRange(field: string, n: number, min: number, max: number) {

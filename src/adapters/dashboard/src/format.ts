@@ -34,6 +34,13 @@ export function formatMinutes(minutes: number | null): string {
 export const DURATION_UNITS = { days: 1440, hours: 60, minutes: 1 } as const;
 export type DurationUnit = keyof typeof DURATION_UNITS;
 
+/** The units as a duration's unit select offers them. */
+export const DURATION_UNIT_OPTIONS: Array<[DurationUnit, string]> = [
+  ['days', 'days'],
+  ['hours', 'hours'],
+  ['minutes', 'minutes'],
+];
+
 /** A <input type="datetime-local"> value (local time) as an ISO instant. */
 export function localInputToIso(value: string): string {
   return new Date(value).toISOString();

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { adjustmentBody, type AdjustMode } from '../adjustments.js';
 import { appPath, post } from '../api.js';
-import { DURATION_UNITS, type DurationUnit } from '../format.js';
+import { DURATION_UNIT_OPTIONS, DURATION_UNITS, type DurationUnit } from '../format.js';
 import { ErrorBanner } from './error-banner.js';
 import { Card, CheckField, FormActions, SelectField, TextField } from './fields.js';
 import { runConfirmed, useAction } from './use-load.js';
@@ -54,17 +54,7 @@ export function BulkAdjust({ appId, userIds, onDone, single }: BulkAdjustProps) 
           {timed && (
             <>
               <TextField label="By" name="amount" type="number" min={1} value={amount} onInput={setAmount} required />
-              <SelectField<DurationUnit>
-                label="Unit"
-                name="unit"
-                value={unit}
-                onChange={setUnit}
-                options={[
-                  ['days', 'days'],
-                  ['hours', 'hours'],
-                  ['minutes', 'minutes'],
-                ]}
-              />
+              <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={DURATION_UNIT_OPTIONS} />
             </>
           )}
           <TextField label="Reason" name="reason" value={reason} onInput={setReason} placeholder="optional, shown in the history" />

@@ -10,7 +10,7 @@ import { Link } from '../components/link.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { toCsv } from '../csv.js';
 import { downloadText } from '../download.js';
-import { DURATION_UNITS, formatDateTime, formatMinutes, type DurationUnit } from '../format.js';
+import { DURATION_UNIT_OPTIONS, DURATION_UNITS, formatDateTime, formatMinutes, type DurationUnit } from '../format.js';
 import { userHref } from '../router.js';
 import type { License } from '../types.js';
 
@@ -123,17 +123,7 @@ function GenerateLicenses({ appId, onCreated }: { appId: string; onCreated: (l: 
         <div class="form-row">
           <TextField label="How many" name="count" type="number" min={1} max={10000} value={count} onInput={setCount} required />
           <TextField label="Duration" name="amount" type="number" min={1} value={amount} onInput={setAmount} required={!lifetime} />
-          <SelectField<DurationUnit>
-            label="Unit"
-            name="unit"
-            value={unit}
-            onChange={setUnit}
-            options={[
-              ['days', 'days'],
-              ['hours', 'hours'],
-              ['minutes', 'minutes'],
-            ]}
-          />
+          <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={DURATION_UNIT_OPTIONS} />
           <TextField label="Note" name="note" value={note} onInput={setNote} placeholder="optional" />
         </div>
         <CheckField label="Lifetime" name="lifetime" checked={lifetime} onChange={setLifetime} hint="Never expires; the duration is ignored." />

@@ -1,4 +1,4 @@
-// What the application sells (../shared/spec/licensing-model.md, "Plans"): base plans and add-ons,
+// What the application sells (docs/plans.md, docs/api.md "Plans"): base plans and add-ons,
 // their entitlements and caps. Plans are archived, not deleted, once anything refers to them.
 import { useState } from 'preact/hooks';
 import { appPath, del, get, patch, post, seg } from '../api.js';
@@ -8,14 +8,8 @@ import { PagedTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
 import { Card, CheckField, FormActions, SelectField, TextField } from '../components/fields.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
-import { DURATION_UNITS, formatMinutes, type DurationUnit } from '../format.js';
+import { DURATION_UNIT_OPTIONS, DURATION_UNITS, formatMinutes, type DurationUnit } from '../format.js';
 import type { Plan, PlanKind } from '../types.js';
-
-const UNITS: Array<[DurationUnit, string]> = [
-  ['days', 'days'],
-  ['hours', 'hours'],
-  ['minutes', 'minutes'],
-];
 
 /** Minutes in the largest unit that holds them whole, for the form. */
 function inUnits(minutes: number): { amount: string; unit: DurationUnit } {
@@ -136,7 +130,7 @@ function PlanForm({ appId, editing, onSaved, onCancel }: { appId: string; editin
             />
           )}
           <TextField label="Duration" name="duration" type="number" min={1} value={amount} onInput={setAmount} required={!lifetime} />
-          <SelectField<DurationUnit> label="Unit" name="duration_unit" value={unit} onChange={setUnit} options={UNITS} />
+          <SelectField<DurationUnit> label="Unit" name="duration_unit" value={unit} onChange={setUnit} options={DURATION_UNIT_OPTIONS} />
         </div>
         <CheckField label="Lifetime" name="lifetime" checked={lifetime} onChange={setLifetime} hint="Never expires; the duration is ignored." />
         <div class="form-row">
@@ -147,7 +141,7 @@ function PlanForm({ appId, editing, onSaved, onCancel }: { appId: string; editin
           <TextField label="Devices" name="max_devices" type="number" min={0} max={1000} value={maxDevices} onInput={setMaxDevices} hint="Blank: the application's default" />
           <TextField label="Sessions" name="max_sessions" type="number" min={1} max={1000} value={maxSessions} onInput={setMaxSessions} hint="Blank: the application's default" />
           <TextField label="Grace" name="grace" type="number" min={0} value={graceAmount} onInput={setGraceAmount} required hint="Access kept after the end" />
-          <SelectField<DurationUnit> label="Grace unit" name="grace_unit" value={graceUnit} onChange={setGraceUnit} options={UNITS} />
+          <SelectField<DurationUnit> label="Grace unit" name="grace_unit" value={graceUnit} onChange={setGraceUnit} options={DURATION_UNIT_OPTIONS} />
         </div>
         {kind === 'base' && <CheckField label="Trial plan" name="trial" checked={trial} onChange={setTrial} hint="May be named the application's trial plan." />}
         <FormActions label={editing ? 'Save' : 'Create plan'} busy={action.busy} onCancel={editing ? onCancel : undefined} />
