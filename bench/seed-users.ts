@@ -40,6 +40,9 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         lastIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
         createdAt: now - (i % 1000) * DAY_MS,
         lastDeviceResetAt: null,
+        planId: null,
+        entitlements: [],
+        trialStartedAt: null,
       };
       await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now }, SYSTEM);
     };

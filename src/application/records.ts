@@ -109,6 +109,12 @@ export interface UserRecord {
   createdAt: Instant;
   /** The user's last reset of their own devices; null: never. */
   lastDeviceResetAt: Instant | null;
+  /** The membership's base plan; null without one (docs/plans.md). */
+  planId: string | null;
+  /** The entitlement codes the owner granted directly, sorted and without repeats. */
+  entitlements: string[];
+  /** When the user started the application's trial; null: never. */
+  trialStartedAt: Instant | null;
 }
 
 export interface DeviceRecord {
@@ -143,11 +149,20 @@ export interface LicenseRecord {
   usedAt: Instant | null;
   usedByUserId: string | null;
   banned: boolean;
+  /** The plan it grants; null: a minutes license. */
+  planId: string | null;
+  /** How many users may redeem it (docs/plans.md, "Seats"); 1 for a minutes license. */
+  seats: number;
+  /** How many users redeemed it. */
+  redemptions: number;
 }
 
 export interface AdjustmentRecord extends Adjustment {
   applicationId: string;
   userId: string;
+  /** The base plans a redemption moved the membership from and to; null when it kept its plan. */
+  planFrom: string | null;
+  planTo: string | null;
 }
 
 export interface VariableRecord {

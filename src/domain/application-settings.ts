@@ -34,6 +34,8 @@ export interface ApplicationSettings {
   deviceResetCooldownHours: number | null;
   /** Days before a membership ends that `membership.expiring` is sent; 0: never (docs/events.md). */
   expiryNoticeDays: number;
+  /** The base plan with `trial` that start_trial grants; null: no trial offered (docs/plans.md). */
+  trialPlanId: string | null;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -56,6 +58,7 @@ export const defaultSettings: ApplicationSettings = {
   deviceResetCooldownHours: null,
   signUpsPerHour: null,
   expiryNoticeDays: 7,
+  trialPlanId: null,
 };
 
 export const SESSION_TTL_MIN = 30;

@@ -104,9 +104,11 @@ export function licenseContract({ store, test, section }: ContractContext): void
         revokesLifetime: false,
         licenseId: license.id,
         reason: null,
+        planFrom: null,
+        planTo: null,
       });
       expect(await store().findUserByLicenseId(app.id, license.id)).toEqual(expectedUser);
-      expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id });
+      expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id, redemptions: 1 });
       expect(await store().getUserDetails(app.id, user.id)).toEqual({ user: expectedUser, devices: [device], adjustments: [result.adjustment] });
     });
 
@@ -176,11 +178,13 @@ export function licenseContract({ store, test, section }: ContractContext): void
         revokesLifetime: false,
         licenseId: license.id,
         reason: null,
+        planFrom: null,
+        planTo: null,
       });
       const details = await store().getUserDetails(app.id, user.id);
       expect(details?.user.membership).toEqual({ activeUntil: T0 + HOUR_MS + 120 * MIN, isLifetime: false });
       expect(details?.adjustments).toEqual([adjustment]);
-      expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id });
+      expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id, redemptions: 1 });
 
       // An expired membership restarts from now: time never stacks on the past.
       const expired = await seedUser(store(), app.id, { membership: { activeUntil: T0 - HOUR_MS, isLifetime: false } });

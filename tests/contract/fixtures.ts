@@ -59,6 +59,9 @@ export function makeUser(applicationId: string, over: Partial<UserRecord> = {}):
     lastIp: null,
     createdAt: T0,
     lastDeviceResetAt: null,
+    planId: null,
+    entitlements: [],
+    trialStartedAt: null,
     ...over,
   };
 }
@@ -74,6 +77,9 @@ export const makeLicense = (applicationId: string, over: Partial<LicenseRecord> 
   usedAt: null,
   usedByUserId: null,
   banned: false,
+  planId: null,
+  seats: 1,
+  redemptions: 0,
   ...over,
 });
 

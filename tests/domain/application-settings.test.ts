@@ -37,6 +37,7 @@ describe('defaultSettings', () => {
       deviceResetCooldownHours: null,
       signUpsPerHour: null,
       expiryNoticeDays: 7,
+      trialPlanId: null,
     });
   });
 

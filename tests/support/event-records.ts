@@ -22,6 +22,9 @@ export const user: UserRecord = {
   lastIp: '198.51.100.7',
   createdAt: AT,
   lastDeviceResetAt: null,
+  planId: null,
+  entitlements: [],
+  trialStartedAt: null,
 };
 
 export const license: LicenseRecord = {
@@ -35,6 +38,9 @@ export const license: LicenseRecord = {
   usedAt: null,
   usedByUserId: null,
   banned: false,
+  planId: null,
+  seats: 1,
+  redemptions: 0,
 };
 
 export const adjustment: AdjustmentRecord = {
@@ -48,6 +54,8 @@ export const adjustment: AdjustmentRecord = {
   revokesLifetime: false,
   licenseId: 'l-1',
   reason: null,
+  planFrom: null,
+  planTo: null,
 };
 
 export const ban: BanRecord = { id: 'b-1', applicationId: 'app-1', type: 'ip', value: '203.0.113.9', reason: 'abuse', createdAt: AT, propagatedFrom: null, expiresAt: null };

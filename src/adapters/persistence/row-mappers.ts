@@ -73,6 +73,7 @@ export function settingsColumns(s: ApplicationSettings) {
     deviceResetCooldownHours: s.deviceResetCooldownHours,
     signUpsPerHour: s.signUpsPerHour,
     expiryNoticeDays: s.expiryNoticeDays,
+    trialPlanId: s.trialPlanId,
   };
 }
 
@@ -111,7 +112,13 @@ export const toApplication = (r: Row<'applications'>): ApplicationRecord => {
 
 export const membershipColumns = (m: Membership) => ({ activeUntil: m.activeUntil, isLifetime: m.isLifetime });
 export const timeoutColumns = (t: UserTimeout | null) => ({ timedOutUntil: t?.until ?? null, timeoutReason: t?.reason ?? null });
-export const userRow = ({ membership, timeout, ...u }: UserRecord): Row<'users'> => ({ ...u, ...membershipColumns(membership), ...timeoutColumns(timeout) });
+// Direct entitlements are one JSON column, as a plan's are (docs/plans.md).
+export const userRow = ({ membership, timeout, entitlements, ...u }: UserRecord): Row<'users'> => ({
+  ...u,
+  entitlements: JSON.stringify(entitlements),
+  ...membershipColumns(membership),
+  ...timeoutColumns(timeout),
+});
 
 export const toUser = (r: Row<'users'>): UserRecord => ({
   id: r.id,
@@ -128,6 +135,9 @@ export const toUser = (r: Row<'users'>): UserRecord => ({
   lastIp: r.lastIp,
   createdAt: r.createdAt,
   lastDeviceResetAt: r.lastDeviceResetAt,
+  planId: r.planId,
+  entitlements: JSON.parse(r.entitlements) as string[],
+  trialStartedAt: r.trialStartedAt,
 });
 
 // A file's state is spread over columns: the processing columns, and the stored contents as six

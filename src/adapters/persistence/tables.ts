@@ -101,6 +101,8 @@ export function defineTables(k: Kit) {
       signUpsPerHour: k.integer('sign_ups_per_hour'),
       // Existing applications take the default, 7 days (docs/events.md, membership.expiring).
       expiryNoticeDays: k.integer('expiry_notice_days').notNull().default(7),
+      // The base plan start_trial grants; null: no trial offered (docs/plans.md, "Trials").
+      trialPlanId: k.text('trial_plan_id'),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
@@ -148,6 +150,12 @@ export function defineTables(k: Kit) {
       createdAt: k.instant('created_at').notNull(),
       // The user's last reset of their own devices (docs/api.md, POST /reset_devices); null: never.
       lastDeviceResetAt: k.instant('last_device_reset_at'),
+      // The membership's base plan, null without one; no foreign key: a plan in use is never deleted.
+      planId: k.text('plan_id'),
+      /** JSON array of the entitlement codes the owner granted directly, sorted and without repeats. */
+      entitlements: k.text('entitlements').notNull().default('[]'),
+      // When the user started the application's trial; null: never (docs/plans.md, "Trials").
+      trialStartedAt: k.instant('trial_started_at'),
     },
     (t) => [
       k.unique('users_app_username_key_uq').on(t.applicationId, t.usernameKey),
@@ -260,6 +268,10 @@ export function defineTables(k: Kit) {
       usedAt: k.instant('used_at'),
       usedByUserId: k.text('used_by_user_id'),
       banned: k.flag('banned').notNull(),
+      // The plan it grants (null: a minutes license), its seats and how many users redeemed it.
+      planId: k.text('plan_id'),
+      seats: k.integer('seats').notNull().default(1),
+      redemptions: k.integer('redemptions').notNull().default(0),
     },
     // used_by_user_id: every authenticated request looks up the licenses its user redeemed.
     (t) => [k.index('licenses_app_idx').on(t.applicationId), k.index('licenses_used_by_idx').on(t.usedByUserId)],
@@ -290,6 +302,53 @@ export function defineTables(k: Kit) {
     (t) => [k.unique('plans_app_name_uq').on(t.applicationId, t.name)],
   );
 
+  // Each redemption of a plan's license, one per user (docs/plans.md, "Seats"): counted under the
+  // license's lock, and what it added, so releasing the seat takes back exactly that. Kept when
+  // the user is deleted: the seat stays taken until the owner releases it.
+  const licenseRedemptions = k.table(
+    'license_redemptions',
+    {
+      licenseId: k
+        .text('license_id')
+        .notNull()
+        .references(() => licenses.id, { onDelete: 'cascade' }),
+      applicationId: appRef(),
+      userId: k.text('user_id').notNull(),
+      redeemedAt: k.instant('redeemed_at').notNull(),
+      /** The membership's plan before a base plan's redemption; restored on release while it holds. */
+      planFrom: k.text('plan_from'),
+      /** The minutes it added; null: it granted lifetime. */
+      minutes: k.integer('minutes'),
+    },
+    (t) => [k.primaryKey({ columns: [t.licenseId, t.userId] }), k.index('license_redemptions_user_idx').on(t.userId)],
+  );
+
+  // A user's grant of an add-on plan's entitlements (docs/plans.md, "Add-ons"): one row per add-on,
+  // replaced when a redemption stacks on it; ends_at null never ends.
+  const addOnGrants = k.table(
+    'add_on_grants',
+    {
+      applicationId: appRef(),
+      userId: userRef(),
+      planId: k.text('plan_id').notNull(),
+      endsAt: k.instant('ends_at'),
+      grantedAt: k.instant('granted_at').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.userId, t.planId] })],
+  );
+
+  // The keyed digest of every hardware id that started the application's trial: no user reference,
+  // so deleting or resetting the user keeps it (docs/plans.md, "Trials").
+  const trialLedger = k.table(
+    'trial_ledger',
+    {
+      applicationId: appRef(),
+      hardwareDigest: k.text('hardware_digest').notNull(),
+      startedAt: k.instant('started_at').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.applicationId, t.hardwareDigest] })],
+  );
+
   const adjustments = k.table(
     'adjustments',
     {
@@ -303,6 +362,9 @@ export function defineTables(k: Kit) {
       revokesLifetime: k.flag('revokes_lifetime').notNull(),
       licenseId: k.text('license_id'),
       reason: k.text('reason'),
+      // The base plans a redemption moved the membership from and to; null when it kept its plan.
+      planFrom: k.text('plan_from'),
+      planTo: k.text('plan_to'),
     },
     (t) => [k.index('adjustments_user_idx').on(t.userId)],
   );
@@ -632,7 +694,7 @@ export function defineTables(k: Kit) {
   });
 
   // prettier-ignore
-  return { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, licenseRedemptions, addOnGrants, trialLedger, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -48,6 +48,9 @@ export async function createLicenses(
         createdAt: now,
         usedAt: null,
         usedByUserId: null,
+        planId: null,
+        seats: 1,
+        redemptions: 0,
         banned: false,
       },
     });

@@ -82,6 +82,8 @@ const adjustmentFacts = (a: AdjustmentRecord): AdjustmentRecord => ({
   revokesLifetime: a.revokesLifetime,
   licenseId: a.licenseId,
   reason: a.reason,
+  planFrom: a.planFrom,
+  planTo: a.planTo,
 });
 const banFacts = (b: BanRecord): BanRecord => ({
   id: b.id,

@@ -40,6 +40,9 @@ export function newUser(
     lastIp: caller.ip,
     createdAt: deps.clock.now(),
     lastDeviceResetAt: null,
+    planId: null,
+    entitlements: [],
+    trialStartedAt: null,
   };
 }
 

@@ -23,14 +23,14 @@ import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
 async function markUsed(d: Dialect, tx: Db, licenseId: string, userId: string, now: Instant): Promise<boolean> {
   const { licenses } = d.t;
   const unusedAndUnbanned = and(eq(licenses.id, licenseId), isNull(licenses.usedAt), eq(licenses.banned, false));
-  const marked = await tx.update(licenses).set({ usedAt: now, usedByUserId: userId }).where(unusedAndUnbanned).returning({ id: licenses.id });
+  const marked = await tx.update(licenses).set({ usedAt: now, usedByUserId: userId, redemptions: 1 }).where(unusedAndUnbanned).returning({ id: licenses.id });
   return marked.length === 1;
 }
 
 /** `membership` with `license` redeemed on it for `userId`, and the adjustment that records it. */
 function redeem(license: LicenseRecord, membership: Membership, input: { applicationId: string; now: Instant; adjustmentId: string }, userId: string) {
   const applied = applyLicense(membership, { licenseId: license.id, minutes: license.minutes }, input.now, input.adjustmentId);
-  const adjustment: AdjustmentRecord = { ...applied.adjustment, applicationId: input.applicationId, userId };
+  const adjustment: AdjustmentRecord = { ...applied.adjustment, applicationId: input.applicationId, userId, planFrom: null, planTo: null };
   return { membership: applied.membership, adjustment };
 }
 

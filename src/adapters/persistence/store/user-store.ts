@@ -119,10 +119,12 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
           // bytes, the order the ids were sorted in above.
           const rows = await d.locked(tx.select().from(users).where(usersOf(applicationId, part)).orderBy(byIdBytes));
           for (const user of rows.map(toUser)) {
-            const { membership, adjustment } = applyBulkChange(user.membership, change, now, newId());
+            const applied = applyBulkChange(user.membership, change, now, newId());
+            const { membership } = applied;
+            const adjustment = { ...applied.adjustment, applicationId, userId: user.id, planFrom: null, planTo: null };
             await tx.update(users).set(membershipColumns(membership)).where(eq(users.id, user.id));
-            await tx.insert(adjustments).values({ ...adjustment, applicationId, userId: user.id });
-            await recordEvents(tx, actor, [membershipAdjusted({ ...user, membership }, { ...adjustment, applicationId, userId: user.id }, now)], now);
+            await tx.insert(adjustments).values(adjustment);
+            await recordEvents(tx, actor, [membershipAdjusted({ ...user, membership }, adjustment, now)], now);
             adjusted++;
           }
         }
