@@ -157,6 +157,14 @@ export interface LicenseRecord {
   redemptions: number;
 }
 
+/** One user's redemption of a plan's code (docs/plans.md, "Seats"). */
+export interface LicenseRedemption {
+  userId: string;
+  /** null once the user is deleted: the seat stays taken until the owner releases it. */
+  username: string | null;
+  redeemedAt: Instant;
+}
+
 export interface AdjustmentRecord extends Adjustment {
   applicationId: string;
   userId: string;

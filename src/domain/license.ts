@@ -98,3 +98,17 @@ export function validateLicenseMinutes(minutes: number | null): void {
     });
   }
 }
+
+/** What a new license grants: minutes (null: lifetime) or a plan, exactly one of the two given. */
+export type LicenseTerms = { kind: 'minutes'; minutes: number | null } | { kind: 'plan'; planId: string };
+
+export function licenseTerms(input: { minutes?: number | null; planId?: string }): LicenseTerms {
+  const hasMinutes = input.minutes !== undefined;
+  if (hasMinutes === (input.planId !== undefined)) {
+    const field = hasMinutes ? 'plan_id' : 'minutes';
+    throw new DomainError('VALIDATION_FAILED', 'give exactly one of minutes and plan_id', { errors: [{ field, message: 'give exactly one of minutes (null for lifetime) and plan_id' }] });
+  }
+  if (input.planId !== undefined) return { kind: 'plan', planId: input.planId };
+  validateLicenseMinutes(input.minutes as number | null);
+  return { kind: 'minutes', minutes: input.minutes as number | null };
+}

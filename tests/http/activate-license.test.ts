@@ -27,6 +27,8 @@ describe('POST /activate_license', () => {
       revokes_lifetime_access: false,
       license_id: expect.any(String),
       reason: null,
+      plan_from: null,
+      plan_to: null,
     });
     // Time stacks on the remaining time, never on an expired past.
     const [second] = await createLicenses(t, app.id, 1, 60);

@@ -30,6 +30,9 @@ describe('license creation', () => {
         used_at: null,
         used_by_user_id: null,
         banned: false,
+        plan_id: null,
+        seats: 1,
+        redemptions: 0,
       });
     }
     expect(new Set(licenses.map((l: { code: string }) => l.code)).size).toBe(3);

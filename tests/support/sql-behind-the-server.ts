@@ -18,3 +18,17 @@ export async function sqlBehindTheServer(t: TestApp, statement: string): Promise
     }
   }
 }
+
+/** The rows of a query run on a test server's database behind its back (for tables no port reads yet). */
+export async function rowsBehindTheServer<Row = Record<string, unknown>>(t: TestApp, query: string): Promise<Row[]> {
+  if (testBackend === 'postgres') {
+    const pg = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
+    return (await pg.unsafe(query).finally(() => pg.end({ timeout: 5 }))) as unknown as Row[];
+  }
+  const db = new Database(join(t.dataDir, 'gatehouse.db'), { readonly: true });
+  try {
+    return db.prepare(query).all() as Row[];
+  } finally {
+    db.close();
+  }
+}

@@ -10,6 +10,7 @@ import type {
   MembershipAdjustedFacts,
   MembershipExpiredFacts,
   MembershipExpiringFacts,
+  MembershipPlanChangedFacts,
   SessionCreatedFacts,
   TimedOutFacts,
   TimeoutLiftedFacts,
@@ -51,6 +52,9 @@ const renderers: Record<string, Renderer> = {
   'license.activated': (f: LicenseActivatedFacts) => ({ data: { license: licenseWithoutCode(f.license), user: userSummaryJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
   'license.deleted': (f: { license: LicenseFacts }) => ({ data: { license: licenseWithoutCode(f.license) } }),
   'membership.adjusted': (f: MembershipAdjustedFacts) => ({ data: { user: userSummaryJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
+  'membership.plan_changed': (f: MembershipPlanChangedFacts) => ({
+    data: { user: userSummaryJson(f.user, f.at), plan_from: f.planFrom, plan_to: f.planTo, adjustment: adjustmentJson(f.adjustment) },
+  }),
   'membership.expiring': (f: MembershipExpiringFacts) => ({
     data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), days_remaining: daysRemaining(f.activeUntil, f.at), notice_days: f.noticeDays },
   }),

@@ -151,7 +151,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
         body: Type.Object({ code: LicenseCode, username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed),
         response: answers({ 200: Adjustment }),
       },
-      config: { errors: ['INVALID_CREDENTIALS', 'DEVICE_REQUIRED', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED'] },
+      config: { errors: ['INVALID_CREDENTIALS', 'DEVICE_REQUIRED', 'LICENSE_INVALID', 'LICENSE_USED', 'LICENSE_ALREADY_REDEEMED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request), request.actor)),
   );

@@ -6,6 +6,7 @@ import type {
   BanRecord,
   FileRecord,
   LicenseRecord,
+  LicenseRedemption,
   ResponseSigningKey,
   UserDetails,
   UserRecord,
@@ -55,6 +56,9 @@ export const adjustmentJson = (a: AdjustmentRecord): Json<'Adjustment'> => ({
   revokes_lifetime_access: a.revokesLifetime,
   license_id: a.licenseId,
   reason: a.reason,
+  // Events stored before plans have no plan fields: they kept their plan (docs/events.md).
+  plan_from: a.planFrom ?? null,
+  plan_to: a.planTo ?? null,
 });
 
 /** The User object (docs/api.md, API reference; admin view), with a few extra fields an owner needs. */
@@ -123,7 +127,9 @@ export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({
 });
 
 /** A license without its code, as events show it (docs/events.md): the console lists codes, events need not. */
-export const licenseWithoutCode = (l: Pick<LicenseRecord, 'id' | 'minutes' | 'note' | 'createdAt' | 'usedAt' | 'usedByUserId' | 'banned'>): Omit<Json<'License'>, 'code'> => ({
+export const licenseWithoutCode = (
+  l: Pick<LicenseRecord, 'id' | 'minutes' | 'note' | 'createdAt' | 'usedAt' | 'usedByUserId' | 'banned' | 'planId' | 'seats' | 'redemptions'>,
+): Omit<Json<'License'>, 'code'> => ({
   id: l.id,
   minutes: l.minutes,
   note: l.note,
@@ -131,7 +137,14 @@ export const licenseWithoutCode = (l: Pick<LicenseRecord, 'id' | 'minutes' | 'no
   used_at: isoOrNull(l.usedAt),
   used_by_user_id: l.usedByUserId,
   banned: l.banned,
+  // Events stored before plans lack these: a minutes license, one seat, used once or not (docs/events.md).
+  plan_id: l.planId ?? null,
+  seats: l.seats ?? 1,
+  redemptions: l.redemptions ?? (l.usedAt === null ? 0 : 1),
 });
+
+/** Who redeemed a plan's code (docs/api.md, Licenses): username null once the user is deleted. */
+export const licenseRedemptionJson = (r: LicenseRedemption): Json<'LicenseRedemption'> => ({ user_id: r.userId, username: r.username, redeemed_at: toIso(r.redeemedAt) });
 
 export const licenseJson = (l: LicenseRecord, code: string): Json<'License'> => ({ ...licenseWithoutCode(l), code });
 

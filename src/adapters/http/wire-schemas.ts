@@ -55,6 +55,9 @@ export const Adjustment = Type.Object(
     revokes_lifetime_access: Type.Boolean(),
     license_id: Nullable(Id),
     reason: Nullable(Type.String()),
+    /** The base plans a redemption (or a seat's release) moved the membership from and to; null when it kept its plan. */
+    plan_from: Nullable(Id),
+    plan_to: Nullable(Id),
   },
   { ...closed, title: 'Adjustment' },
 );
@@ -158,10 +161,22 @@ const licenseFields = {
   used_at: Nullable(Instant),
   used_by_user_id: Nullable(Id),
   banned: Type.Boolean(),
+  /** The plan it grants; null: a minutes license. */
+  plan_id: Nullable(Id),
+  /** How many users may redeem it: the plan's seats when it was made, 1 for a minutes license. */
+  seats: Type.Integer({ examples: [5] }),
+  /** How many users redeemed it. */
+  redemptions: Type.Integer({ examples: [2] }),
 };
 
 export const License = Type.Object(licenseFields, { ...closed, title: 'License' });
 export const IssuedLicenses = Type.Object({ licenses: Type.Array(License) }, closed);
+
+/** One redemption of a plan's code (docs/api.md, Licenses): username null once the user is deleted. */
+export const LicenseRedemption = Type.Object(
+  { user_id: Id, username: Nullable(Type.String()), redeemed_at: Instant },
+  { ...closed, title: 'LicenseRedemption', examples: [{ user_id: '9d3c0a51-6f0e-4a8e-9b1f-2f1f4c1e7a10', username: 'alice', redeemed_at: '2030-01-01T00:00:00.000Z' }] },
+);
 
 /** GET /api/admin/license/{code} (docs/api.md, GET /license/{code}). */
 export const LicenseLookup = Type.Object({ application_id: Id, ...licenseFields, is_credentials_license: Type.Boolean() }, { ...closed, title: 'LicenseLookup' });

@@ -1,10 +1,12 @@
 import type { Actor } from '../events/actor.js';
 import { DomainError } from '../../domain/errors.js';
-import { canonicalLicenseCode, formatLicenseCode, LICENSE_CODE_BYTES, validateLicenseMinutes } from '../../domain/license.js';
+import { canonicalLicenseCode, formatLicenseCode, LICENSE_CODE_BYTES, licenseTerms } from '../../domain/license.js';
+import type { Plan } from '../../domain/plan.js';
 import type { Deps } from '../deps.js';
 import type { ApplicationStore } from '../ports/application-store.js';
 import type { LicenseStore } from '../ports/license-store.js';
-import type { LicenseRecord, OwnerRecord } from '../records.js';
+import type { PlanStore } from '../ports/plan-store.js';
+import type { LicenseRecord, LicenseRedemption, OwnerRecord } from '../records.js';
 import { ownedApplication } from './applications.js';
 
 export const LICENSE_BATCH_MAX = 10_000;
@@ -17,11 +19,19 @@ export interface IssuedLicense {
 
 const notFound = () => new DomainError('LICENSE_NOT_FOUND', 'no such license');
 
+/** The application's plan new licenses may be issued of (the store checks again under the plan's lock). */
+async function issuablePlan(deps: { store: PlanStore }, appId: string, planId: string): Promise<Plan> {
+  const plan = await deps.store.findPlan(appId, planId);
+  if (plan === null) throw new DomainError('PLAN_NOT_FOUND', 'no such plan');
+  if (plan.archived) throw new DomainError('PLAN_ARCHIVED', 'an archived plan has no new licenses');
+  return plan;
+}
+
 export async function createLicenses(
-  deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore & LicenseStore },
+  deps: Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: ApplicationStore & LicenseStore & PlanStore },
   owner: OwnerRecord,
   appId: string,
-  input: { count: number; minutes: number | null; note?: string | null },
+  input: { count: number; minutes?: number | null; plan_id?: string; note?: string | null },
   actor: Actor,
 ): Promise<IssuedLicense[]> {
   const app = await ownedApplication(deps, owner, appId);
@@ -30,7 +40,9 @@ export async function createLicenses(
       errors: [{ field: 'count', message: `must be an integer from 1 to ${LICENSE_BATCH_MAX}` }],
     });
   }
-  validateLicenseMinutes(input.minutes);
+  const terms = licenseTerms({ minutes: input.minutes, planId: input.plan_id });
+  // A plan's code takes the plan's seats as they are now; its minutes stay null (the plan's duration counts at redemption).
+  const plan = terms.kind === 'plan' ? await issuablePlan(deps, app.id, terms.planId) : null;
   const now = deps.clock.now();
   const note = input.note === undefined || input.note === null || input.note.trim() === '' ? null : input.note;
   const issued: IssuedLicense[] = [];
@@ -43,13 +55,13 @@ export async function createLicenses(
         applicationId: app.id,
         codeDigest: deps.secrets.digest(code),
         codeSealed: deps.secrets.seal(code),
-        minutes: input.minutes,
+        minutes: terms.kind === 'minutes' ? terms.minutes : null,
         note,
         createdAt: now,
         usedAt: null,
         usedByUserId: null,
-        planId: null,
-        seats: 1,
+        planId: plan?.id ?? null,
+        seats: plan?.seats ?? 1,
         redemptions: 0,
         banned: false,
       },
@@ -89,4 +101,25 @@ export async function deleteLicense(deps: Pick<Deps, 'secrets' | 'clock'> & { st
   const outcome = await deps.store.deleteUnusedLicense(license.applicationId, license.id, deps.clock.now(), actor);
   if (outcome === 'missing') throw notFound();
   if (outcome === 'used') throw new DomainError('LICENSE_CONSUMED', 'a used license cannot be deleted');
+}
+
+/** Who redeemed a plan's code, by the license's id. */
+export async function listRedemptions(deps: { store: ApplicationStore & LicenseStore }, owner: OwnerRecord, appId: string, licenseId: string): Promise<LicenseRedemption[]> {
+  const app = await ownedApplication(deps, owner, appId);
+  const redemptions = await deps.store.listRedemptions(app.id, licenseId);
+  if (redemptions === null) throw notFound();
+  return redemptions;
+}
+
+/** Frees `userId`'s seat of a plan's code, taking back what that redemption granted (docs/plans.md, "Seats"). */
+export async function releaseSeat(
+  deps: Pick<Deps, 'clock' | 'ids'> & { store: ApplicationStore & LicenseStore },
+  owner: OwnerRecord,
+  appId: string,
+  ids: { licenseId: string; userId: string },
+  actor: Actor,
+): Promise<void> {
+  const app = await ownedApplication(deps, owner, appId);
+  const released = await deps.store.releaseSeat({ applicationId: app.id, ...ids, adjustmentId: deps.ids.uuid(), now: deps.clock.now() }, actor);
+  if (!released) throw new DomainError('REDEMPTION_NOT_FOUND', 'this user holds no seat of this license');
 }

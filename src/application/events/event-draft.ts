@@ -35,6 +35,7 @@ export const WEBHOOK_EVENTS = [
   'license.activated',
   'license.deleted',
   'membership.adjusted',
+  'membership.plan_changed',
   'membership.expiring',
   'membership.expired',
   'ban.created',

@@ -8,7 +8,7 @@ import { type EventDraft, facts } from './event-draft.js';
 /** A user as events show them. */
 export type UserFacts = Pick<UserRecord, 'id' | 'username' | 'membership'>;
 /** A license without its code (no digest, no sealed code). */
-export type LicenseFacts = Pick<LicenseRecord, 'id' | 'minutes' | 'note' | 'createdAt' | 'usedAt' | 'usedByUserId' | 'banned'>;
+export type LicenseFacts = Pick<LicenseRecord, 'id' | 'minutes' | 'note' | 'createdAt' | 'usedAt' | 'usedByUserId' | 'banned' | 'planId' | 'seats' | 'redemptions'>;
 export type DeviceFacts = Pick<DeviceRecord, 'id' | 'hardwareId' | 'registeredAt'>;
 
 export interface UserCreatedFacts {
@@ -29,6 +29,14 @@ export interface LicenseActivatedFacts {
 }
 export interface MembershipAdjustedFacts {
   user: UserFacts;
+  adjustment: AdjustmentRecord;
+  at: Instant;
+}
+/** `membership.plan_changed`: a redemption switched the membership from one base plan to another. */
+export interface MembershipPlanChangedFacts {
+  user: UserFacts;
+  planFrom: string;
+  planTo: string;
   adjustment: AdjustmentRecord;
   at: Instant;
 }
@@ -69,7 +77,18 @@ export interface LicenseFileIssuedFacts {
 
 const userTarget = (u: Pick<UserRecord, 'id' | 'username'>) => ({ type: 'user', id: u.id, label: u.username });
 const userFacts = (u: UserFacts): UserFacts => ({ id: u.id, username: u.username, membership: u.membership });
-const licenseFacts = (l: LicenseFacts): LicenseFacts => ({ id: l.id, minutes: l.minutes, note: l.note, createdAt: l.createdAt, usedAt: l.usedAt, usedByUserId: l.usedByUserId, banned: l.banned });
+const licenseFacts = (l: LicenseFacts): LicenseFacts => ({
+  id: l.id,
+  minutes: l.minutes,
+  note: l.note,
+  createdAt: l.createdAt,
+  usedAt: l.usedAt,
+  usedByUserId: l.usedByUserId,
+  banned: l.banned,
+  planId: l.planId,
+  seats: l.seats,
+  redemptions: l.redemptions,
+});
 const deviceFacts = (d: DeviceFacts): DeviceFacts => ({ id: d.id, hardwareId: d.hardwareId, registeredAt: d.registeredAt });
 const adjustmentFacts = (a: AdjustmentRecord): AdjustmentRecord => ({
   id: a.id,
@@ -126,7 +145,7 @@ export const licensesCreated = (batch: readonly LicenseRecord[]): EventDraft => 
     applicationId: first.applicationId,
     action: 'license.created',
     target: { type: 'license_batch', id: first.id, label: `${batch.length} license${batch.length === 1 ? '' : 's'}` },
-    data: { count: batch.length, minutes: first.minutes, note: first.note, license_ids: batch.slice(0, 100).map((l) => l.id) },
+    data: { count: batch.length, minutes: first.minutes, plan_id: first.planId, seats: first.seats, note: first.note, license_ids: batch.slice(0, 100).map((l) => l.id) },
   };
 };
 
@@ -134,7 +153,7 @@ export const licenseActivated = (l: LicenseRecord, u: UserRecord, adjustment: Ad
   applicationId: l.applicationId,
   action: 'license.activated',
   target: { type: 'license', id: l.id, label: null },
-  data: facts<LicenseActivatedFacts>({ license: licenseFacts({ ...l, usedAt: now, usedByUserId: u.id }), user: userFacts(u), adjustment: adjustmentFacts(adjustment), at: now }),
+  data: facts<LicenseActivatedFacts>({ license: licenseFacts({ ...l, usedAt: l.usedAt ?? now, usedByUserId: l.usedByUserId ?? u.id }), user: userFacts(u), adjustment: adjustmentFacts(adjustment), at: now }),
 });
 
 export const licenseDeleted = (l: LicenseRecord): EventDraft => ({
@@ -149,6 +168,14 @@ export const membershipAdjusted = (u: UserRecord, adjustment: AdjustmentRecord, 
   action: 'membership.adjusted',
   target: userTarget(u),
   data: facts<MembershipAdjustedFacts>({ user: userFacts(u), adjustment: adjustmentFacts(adjustment), at: now }),
+});
+
+/** `membership.plan_changed`: `adjustment` switched the user's membership between two base plans. */
+export const membershipPlanChanged = (u: UserRecord, adjustment: AdjustmentRecord, now: Instant): EventDraft => ({
+  applicationId: u.applicationId,
+  action: 'membership.plan_changed',
+  target: userTarget(u),
+  data: facts<MembershipPlanChangedFacts>({ user: userFacts(u), planFrom: adjustment.planFrom as string, planTo: adjustment.planTo as string, adjustment: adjustmentFacts(adjustment), at: now }),
 });
 
 /** `membership.expiring`: less than `noticeDays` remain before the user's active_until. */

@@ -46,9 +46,9 @@ export const matchedBanFields = (bans: Tables['bans']) => ({
 /** The select behind matchingBans, with the licenses `holderId` redeemed joined in (held-licenses.ts).
  * Expired bans stay in the answer for liveMatches to drop: without the time, the answer holds until
  * the bans change, so SQLite can remember it (unchanged-reads.ts). */
-export function bansAmong(db: Db, { bans, licenses }: Pick<Tables, 'bans' | 'licenses'>, keys: SQL) {
+export function bansAmong(db: Db, { bans, licenses, licenseRedemptions }: Pick<Tables, 'bans' | 'licenses' | 'licenseRedemptions'>, keys: SQL) {
   const applicationId = sql.placeholder('applicationId');
-  const held = heldLicenseKeys(licenses, applicationId, sql.placeholder('holderId'));
+  const held = heldLicenseKeys({ licenses, licenseRedemptions }, applicationId, sql.placeholder('holderId'));
   return db
     .select(matchedBanFields(bans))
     .from(bans)

@@ -18,7 +18,7 @@ type BanRow = Parameters<typeof liveMatches>[0][number];
 /** `remember` wraps each prepared read (the dialect's memory of unchanged answers, or nothing). */
 export function prepareMatchingBans(
   db: Db,
-  tables: Pick<Tables, 'bans' | 'licenses'>,
+  tables: Pick<Tables, 'bans' | 'licenses' | 'licenseRedemptions'>,
   client: Database.Database,
   remember: <Row>(read: PreparedRead<Row>) => PreparedRead<Row>,
 ): FastReads['matchingBans'] {

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { LicenseStore } from '../../../application/ports/license-store.js';
 import type { ActivateLicenseInput, RedemptionOutcome, UserStore } from '../../../application/ports/user-store.js';
 import type { Actor } from '../../../application/events/actor.js';
-import type { AdjustmentRecord, LicenseRecord } from '../../../application/records.js';
+import type { AdjustmentRecord, LicenseRecord, UserRecord } from '../../../application/records.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { assertRedeemable, licenseRefusal } from '../../../domain/license.js';
 import { applyLicense, emptyMembership, type Membership } from '../../../domain/membership.js';
@@ -17,6 +17,8 @@ import { deviceRegistered, licenseActivated, licenseDeleted, licensesCreated, us
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { inAddressLane, passwordThenCodeWithin } from './throttle-store.js';
+import { decidePlanRedemption, seatFor, writeSeat } from './plan-redemption.js';
+import { lockIssuablePlan, releaseSeatIn, signUpWithPlan } from './seat-writes.js';
 
 /** Marks a license used. The row lock already excludes other redemptions; the conditions on the
  * UPDATE keep the single use even without it. */
@@ -41,6 +43,7 @@ async function redeemInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input:
   const user = await findUser(d, tx, input.applicationId, input.userId, true);
   if (user === null) throw new DomainError('USER_NOT_FOUND', 'no such user');
   const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
+  if (license !== null && license.planId !== null) return redeemPlanInto(d, tx, recordEvents, input, user, license, actor);
   assertRedeemable(license, 'activation');
   if (!(await markUsed(d, tx, license.id, user.id, input.now))) throw licenseRefusal('used', 'activation');
   const drafts = input.device === null ? [] : await admit(d, tx, user, input.device, input.now);
@@ -50,6 +53,20 @@ async function redeemInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input:
   drafts.push(licenseActivated(license, { ...user, membership }, adjustment, input.now));
   await recordEvents(tx, actor, drafts, input.now);
   return adjustment;
+}
+
+/** redeemInto for a plan's license: a seat is taken, and the plan applied (store/plan-redemption.ts). */
+async function redeemPlanInto(d: Dialect, tx: Db, recordEvents: RecordEvents, input: ActivateLicenseInput, user: UserRecord, license: LicenseRecord, actor: Actor): Promise<AdjustmentRecord> {
+  const { adjustments, users } = d.t;
+  const plan = await seatFor(d, tx, license, user.id, 'activation');
+  const drafts = input.device === null ? [] : await admit(d, tx, user, input.device, input.now);
+  const redeemed = await decidePlanRedemption(d, tx, plan, license, user, input.now, input.adjustmentId);
+  if (redeemed.grant === null) await tx.update(users).set({ ...membershipColumns(redeemed.user.membership), planId: redeemed.user.planId }).where(eq(users.id, user.id));
+  await tx.insert(adjustments).values(redeemed.adjustment);
+  const seat = await writeSeat(d, tx, plan, license, redeemed, input.now);
+  drafts.push(licenseActivated(seat.license, redeemed.user, redeemed.adjustment, input.now), ...seat.drafts);
+  await recordEvents(tx, actor, drafts, input.now);
+  return redeemed.adjustment;
 }
 
 type Redemption = Pick<UserStore, 'signUpWithLicense' | 'activateLicense' | 'redeemWithTurns' | 'redeemedLicenseIds'>;
@@ -63,6 +80,9 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async insertLicenses(batch, actor) {
       if (batch.length === 0) return;
       await d.transaction(async (tx) => {
+        // Under the plan's lock: a plan being archived or deleted meanwhile gets no new licenses.
+        const planId = batch[0]!.planId;
+        if (planId !== null) await lockIssuablePlan(d, tx, batch[0]!.applicationId, planId);
         for (const part of chunks(batch)) await tx.insert(licenses).values(part);
         // One event for the batch, at the instant it was issued.
         await recordEvents(tx, actor, [licensesCreated(batch)], batch[0]!.createdAt);
@@ -103,6 +123,7 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async signUpWithLicense(input, actor) {
       return d.transaction(async (tx) => {
         const license = await findByDigest(d, tx, input.applicationId, input.licenseDigest, true);
+        if (license !== null && license.planId !== null) return signUpWithPlan(d, tx, recordEvents, input, license, actor);
         assertRedeemable(license, 'sign_up');
         const { membership, adjustment } = redeem(license, emptyMembership, input, input.user.id);
         const user = { ...input.user, applicationId: input.applicationId, membership, licenseId: license.id };
@@ -116,6 +137,19 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         return { user, adjustment };
       });
     },
+    async listRedemptions(applicationId, licenseId) {
+      const { licenseRedemptions: r, users } = d.t;
+      const found = await db.select({ id: licenses.id }).from(licenses).where(ofApplication(licenses, applicationId, licenseId));
+      if (found.length === 0) return null;
+      const theirs = and(eq(r.applicationId, applicationId), eq(r.licenseId, licenseId));
+      return db
+        .select({ userId: r.userId, username: users.username, redeemedAt: r.redeemedAt })
+        .from(r)
+        .leftJoin(users, eq(users.id, r.userId))
+        .where(theirs)
+        .orderBy(oldestFirst(r.redeemedAt, r.userId));
+    },
+    releaseSeat: (input, actor) => d.transaction((tx) => releaseSeatIn(d, tx, recordEvents, input, actor)),
     activateLicense: (input, actor) => d.transaction((tx) => redeemFor(tx, input, actor)),
     async redeemWithTurns({ password, code, redemption }, actor) {
       const step = (redeeming: ActivateLicenseInput | null) =>

@@ -18,10 +18,15 @@ export function lookups(d: Dialect) {
   const firstUser = (where: SQL | undefined) => firstAs(db.select().from(users).where(where), toUser);
   // users primary key (application_id, id)
   const userById = (applicationId: string, id: string) => findUser(d, db, applicationId, id);
-  // licenses_used_by_idx (used_by_user_id=?)
+  // licenses_used_by_idx (used_by_user_id=?) and license_redemptions_user_idx (user_id=?): the
+  // minutes codes the user used and the plans' codes it holds a seat of (held-licenses.ts).
   const redeemedLicenseIds = async (applicationId: string, userId: string) => {
-    const redeemedBy = and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId));
-    return (await db.select({ id: licenses.id }).from(licenses).where(redeemedBy)).map((r) => r.id);
+    const r = t.licenseRedemptions;
+    const [used, seats] = await Promise.all([
+      db.select({ id: licenses.id }).from(licenses).where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId))),
+      db.select({ id: r.licenseId }).from(r).where(and(eq(r.applicationId, applicationId), eq(r.userId, userId))),
+    ]);
+    return [...new Set([...used, ...seats].map((row) => row.id))];
   };
   // The session a token names (of any application: the caller checks it is this one's) and the
   // user it names.
@@ -52,7 +57,7 @@ export function lookups(d: Dialect) {
         keys.map((k) => sql`(${k.type}, ${k.value})`),
         sql`, `,
       );
-      const matching = and(eq(bans.applicationId, applicationId), sql`(${bans.type}, ${bans.value}) in (values ${pairs} union all ${heldLicenseKeys(licenses, applicationId, holderOf(keys))})`);
+      const matching = and(eq(bans.applicationId, applicationId), sql`(${bans.type}, ${bans.value}) in (values ${pairs} union all ${heldLicenseKeys(t, applicationId, holderOf(keys))})`);
       const rows = await db.select({ type: bans.type, value: bans.value, id: bans.id, propagatedFrom: bans.propagatedFrom, expiresAt: bans.expiresAt }).from(bans).where(matching);
       // The type column only ever holds BanType values written from typed records.
       return rows.filter((ban) => isBanLive(ban, now)).map((ban) => ({ ...ban, type: ban.type as BanType }));

@@ -1,17 +1,23 @@
 // Plans of an application (docs/plans.md). A change is decided on the row as locked, so parallel
 // patches of different fields never undo each other; plans_app_name_uq keeps names unique.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PlanStore } from '../../../application/ports/plan-store.js';
 import { DomainError } from '../../../domain/errors.js';
-import { type Db, type Dialect, firstAs, isUniqueViolation, listOrder, ofApplication } from '../dialect.js';
+import { type Db, type Dialect, exists, firstAs, isUniqueViolation, listOrder, ofApplication } from '../dialect.js';
 import { planRow, toPlan } from '../row-mappers.js';
 
-// Whether a row refers to the plan. Nothing does yet: licenses and memberships add their plan ids
-// here with their own columns (docs/plans.md).
-const inUse = async (_tx: Db, _planId: string): Promise<boolean> => false;
-
 export function planStore(d: Dialect): PlanStore {
-  const { plans } = d.t;
+  const { plans, licenses, users, addOnGrants } = d.t;
+  // Whether a license, a membership or an add-on grant refers to the plan (docs/plans.md). Issuing
+  // licenses locks the plan as deleting does, so none appears between this check and the delete.
+  const inUse = async (tx: Db, applicationId: string, planId: string): Promise<boolean> => {
+    const referring = await Promise.all([
+      exists(tx.select({ id: licenses.id }).from(licenses).where(and(eq(licenses.applicationId, applicationId), eq(licenses.planId, planId)))),
+      exists(tx.select({ id: users.id }).from(users).where(and(eq(users.applicationId, applicationId), eq(users.planId, planId)))),
+      exists(tx.select({ planId: addOnGrants.planId }).from(addOnGrants).where(and(eq(addOnGrants.applicationId, applicationId), eq(addOnGrants.planId, planId)))),
+    ]);
+    return referring.some(Boolean);
+  };
   const nameKept = async <T>(write: () => Promise<T>): Promise<T> =>
     write().catch((e: unknown) => {
       throw isUniqueViolation(d, e, plans.name) ? new DomainError('PLAN_NAME_TAKEN', 'the application has a plan of this name') : e;
@@ -53,7 +59,7 @@ export function planStore(d: Dialect): PlanStore {
         const mine = ofApplication(plans, applicationId, planId);
         const [found] = await d.locked(tx.select({ id: plans.id }).from(plans).where(mine));
         if (found === undefined) return false;
-        if (await inUse(tx, planId)) throw new DomainError('PLAN_IN_USE', 'a license or membership refers to this plan');
+        if (await inUse(tx, applicationId, planId)) throw new DomainError('PLAN_IN_USE', 'a license or membership refers to this plan');
         await tx.delete(plans).where(mine);
         return true;
       }),
