@@ -11,13 +11,19 @@ interface AdminLicense {
   used_at: string | null;
   used_by_user_id: string | null;
   banned: boolean;
+  plan_id: string | null;
+  seats: number;
+  redemptions: number;
   is_credentials_license: boolean;
 }
+
+const grants = (l: AdminLicense) => (l.plan_id !== null ? `plan ${l.plan_id}` : l.minutes === null ? 'lifetime' : `${l.minutes} minutes`);
 
 function licenseLines(l: AdminLicense): string[] {
   return [
     `${l.code} (id ${l.id})`,
-    `grants: ${l.minutes === null ? 'lifetime' : `${l.minutes} minutes`}`,
+    `grants: ${grants(l)}`,
+    ...(l.plan_id !== null ? [`seats: ${l.redemptions} of ${l.seats} taken`] : []),
     l.used_at === null ? 'unused' : `used at ${l.used_at} by user ${l.used_by_user_id ?? '(deleted)'}${l.is_credentials_license ? ' (the login of a license-code user)' : ''}`,
     ...(l.banned ? ['banned'] : []),
     ...(l.note ? [`note: ${l.note}`] : []),

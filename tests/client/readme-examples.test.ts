@@ -227,7 +227,7 @@ describe('the README walkthrough, then the SDK example (docs/sdk.md) in a new pr
 });
 
 describe('the examples of the end-user features (docs/api.md)', () => {
-  it('user variables, license lookup, device reset, plans and password change run as printed', async () => {
+  it('user variables, license lookup, device reset, plans, licenses of a plan and password change run as printed', async () => {
     const feature = await live.createApp({ name: 'My App', device_auth: false });
     const [, code2] = (await live.licenses(feature.id, 2, 43200)) as [string, string];
     const headers = { 'x-api-key': feature.api_key, 'x-api-secret': feature.api_secret, 'content-type': 'application/json' };
@@ -273,6 +273,13 @@ describe('the examples of the end-user features (docs/api.md)', () => {
     const pro = { name: 'Pro', kind: 'base', duration_minutes: 43200, entitlements: ['beta', 'export'], max_devices: null, seats: 1, grace_minutes: 4320, trial: false, archived: false };
     expect(JSON.parse(plan as string)).toMatchObject(pro);
     expect(JSON.parse(plans as string)).toEqual([JSON.parse(plan as string)]);
+
+    const [teamLicense, redeemed, seats, released] = await runBlock('plan-licenses');
+    const team = JSON.parse(teamLicense as string);
+    expect(team).toMatchObject({ minutes: null, seats: 5, redemptions: 0, plan_id: expect.any(String) });
+    expect(JSON.parse(redeemed as string)).toMatchObject({ type: 'license', minutes: 43200, license_id: team.id, plan_from: null, plan_to: team.plan_id });
+    expect(JSON.parse(seats as string)).toEqual([{ user_id: alice.id, username: 'alice', redeemed_at: expect.any(String) }]);
+    expect(released).toBe('204');
 
     expect(await runBlock('change-password')).toEqual(['204']);
     expect((await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-2' } })).status).toBe(200);

@@ -127,6 +127,18 @@ describe('CLI: gatehouse license <code>', () => {
     expect((await gatehouse(['license', code])).stdout).toContain('(the login of a license-code user)');
   });
 
+  it("a plan's code: the plan it grants and its seats taken", async () => {
+    const plan = await live.console('POST', `/applications/${app.id}/plans`, { name: `Team ${Math.random().toString(36).slice(2)}`, kind: 'base', duration_minutes: 60, seats: 3 });
+    const issued = await live.console('POST', `/applications/${app.id}/licenses`, { count: 1, plan_id: plan.body.id });
+    const code = issued.body.licenses[0].code as string;
+    await clientFor('team-machine').signUpWithLicense(code);
+    const human = await gatehouse(['license', code]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`grants: plan ${plan.body.id}`);
+    expect(human.stdout).toContain('seats: 1 of 3 taken');
+    expect(JSON.parse((await gatehouse(['license', code, '--json'])).stdout)).toMatchObject({ plan_id: plan.body.id, seats: 3, redemptions: 1, minutes: null });
+  });
+
   it("exits 5 for an unknown code or another application's; 4 for a wrong key; 2 without a code", async () => {
     const other = await live.createApp({ device_auth: false });
     const [theirs] = (await live.licenses(other.id, 1, 60)) as [string];

@@ -6,6 +6,7 @@ import type { ContractContext } from './store-contract.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
 import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally, tallyValues } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
+import { createPlan } from '../../src/domain/plan.js';
 
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
@@ -48,6 +49,21 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
         await Promise.all(patches.map((p) => store().patchAnnouncement(app.id, original.id, p, T0, SYSTEM)));
         expect(await store().findAnnouncement(app.id, original.id)).toEqual(Object.assign({ ...original }, ...patches));
       }
+    });
+
+    test('20 parallel redemptions of a 5-seat code: exactly 5 succeed, the rest LICENSE_USED', async () => {
+      const { app } = await seedApp(store());
+      const plan = createPlan({ name: 'Team', kind: 'base', durationMinutes: 60, seats: 5 }, randomUUID(), app.id, T0);
+      await store().insertPlan(plan);
+      const license = makeLicense(app.id, { minutes: null, planId: plan.id, seats: 5 });
+      await store().insertLicenses([license], SYSTEM);
+      const users = await Promise.all(times(20, () => seedUser(store(), app.id)));
+      const result = await tally(
+        users.map((u) => store().activateLicense({ applicationId: app.id, userId: u.id, licenseDigest: license.codeDigest, adjustmentId: randomUUID(), device: null, now: T0 }, SYSTEM)),
+      );
+      expect(result).toEqual({ fulfilled: 5, codes: { LICENSE_USED: 15 } });
+      expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ redemptions: 5 });
+      expect(await store().listRedemptions(app.id, license.id)).toHaveLength(5);
     });
 
     test('50 parallel activations of one license: exactly one succeeds', async () => {

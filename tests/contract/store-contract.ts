@@ -12,6 +12,7 @@ import { eventContract } from './contract-events.js';
 import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
+import { planLicenseContract } from './contract-plan-licenses.js';
 import { membershipNoticeContract } from './contract-membership-notices.js';
 import { ownerApplicationContract } from './contract-owners-applications.js';
 import { overviewContract } from './contract-overview.js';
@@ -99,6 +100,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     ownerApplicationContract(ctx);
     licenseContract(ctx);
     planContract(ctx);
+    planLicenseContract(ctx);
     userContract(ctx);
     userVariableContract(ctx);
     sessionContract(ctx);

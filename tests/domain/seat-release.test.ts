@@ -67,7 +67,12 @@ describe('releaseRedemption, a base plan', () => {
     fc.assert(
       fc.property(fc.option(fc.integer({ min: 0, max: 1000 * DAY })), fc.integer({ min: 1, max: 10 * MONTH }), (left, minutes) => {
         const before = left === null ? emptyMembership : timed(NOW + left);
-        const redeemed = redeemLicense({ membership: before, planId: null, addOns: [] }, { kind: 'plan', licenseId: 'lic-1', plan: { id: 'pro', kind: 'base', durationMinutes: minutes } }, NOW, 'adj-1');
+        const redeemed = redeemLicense(
+          { membership: before, planId: null, addOns: [] },
+          { kind: 'plan', licenseId: 'lic-1', plan: { id: 'pro', kind: 'base', durationMinutes: minutes } },
+          NOW,
+          'adj-1',
+        );
         if (redeemed.kind !== 'membership') throw new Error('expected a membership outcome');
         const out = membershipOf(releaseRedemption(from(redeemed.membership, redeemed.planId), base('pro', minutes, null), NOW, 'adj-r'));
         expect(out.planId).toBeNull();

@@ -13,6 +13,7 @@ import {
   membershipAdjusted,
   membershipExpired,
   membershipExpiring,
+  membershipPlanChanged,
   sessionCreated,
   userCreated,
   userTimedOut,
@@ -35,12 +36,37 @@ describe('event facts', () => {
   it('a redeemed license is shown used at the redemption, by the user, without its code', () => {
     const draft = licenseActivated(license, user, adjustment, LATER);
     expect(draft.data).toEqual({
-      license: { id: 'l-1', minutes: 60, note: null, createdAt: AT, usedAt: LATER, usedByUserId: 'u-1', banned: false },
+      license: { id: 'l-1', minutes: 60, note: null, createdAt: AT, usedAt: LATER, usedByUserId: 'u-1', banned: false, planId: null, seats: 1, redemptions: 0 },
       user: { id: 'u-1', username: 'alice', membership: user.membership },
       adjustment,
       at: LATER,
     });
-    expect(licenseDeleted(license).data).toEqual({ license: { id: 'l-1', minutes: 60, note: null, createdAt: AT, usedAt: null, usedByUserId: null, banned: false } });
+    expect(licenseDeleted(license).data).toEqual({
+      license: { id: 'l-1', minutes: 60, note: null, createdAt: AT, usedAt: null, usedByUserId: null, banned: false, planId: null, seats: 1, redemptions: 0 },
+    });
+  });
+
+  it("a seat of a plan's code keeps the license's first redeemer; a switch of plans names both plans", () => {
+    const seat = { ...license, minutes: null, planId: 'p-team', seats: 5, redemptions: 2, usedAt: AT, usedByUserId: 'u-0' };
+    expect(licenseActivated(seat, user, adjustment, LATER).data['license']).toEqual({
+      id: 'l-1',
+      minutes: null,
+      note: null,
+      createdAt: AT,
+      usedAt: AT,
+      usedByUserId: 'u-0',
+      banned: false,
+      planId: 'p-team',
+      seats: 5,
+      redemptions: 2,
+    });
+    const switched = { ...adjustment, planFrom: 'p-basic', planTo: 'p-pro' };
+    expect(membershipPlanChanged(user, switched, AT)).toEqual({
+      applicationId: 'app-1',
+      action: 'membership.plan_changed',
+      target: { type: 'user', id: 'u-1', label: 'alice' },
+      data: { user: { id: 'u-1', username: 'alice', membership: user.membership }, planFrom: 'p-basic', planTo: 'p-pro', adjustment: switched, at: AT },
+    });
   });
 
   it('expiry notices: the user, the period they end, the notice days or the end of access, and when they were sent', () => {

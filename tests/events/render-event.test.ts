@@ -12,6 +12,7 @@ import {
   membershipAdjusted,
   membershipExpired,
   membershipExpiring,
+  membershipPlanChanged,
   sessionCreated,
   userCreated,
   userTimedOut,
@@ -54,9 +55,57 @@ describe('rendering an event', () => {
     expect(text(rendered(licenseActivated(license, user, adjustment, AT)))).toBe(
       JSON.stringify({
         data: {
-          license: { id: 'l-1', minutes: 60, note: null, created_at: ISO, used_at: ISO, used_by_user_id: 'u-1', banned: false },
+          license: { id: 'l-1', minutes: 60, note: null, created_at: ISO, used_at: ISO, used_by_user_id: 'u-1', banned: false, plan_id: null, seats: 1, redemptions: 0 },
           user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
-          adjustment: { id: 'adj-1', type: 'license', occurred_at: ISO, minutes: 60, grants_lifetime_access: false, revokes_lifetime_access: false, license_id: 'l-1', reason: null },
+          adjustment: {
+            id: 'adj-1',
+            type: 'license',
+            occurred_at: ISO,
+            minutes: 60,
+            grants_lifetime_access: false,
+            revokes_lifetime_access: false,
+            license_id: 'l-1',
+            reason: null,
+            plan_from: null,
+            plan_to: null,
+          },
+        },
+        changes: null,
+      }),
+    );
+  });
+
+  it('license.activated stored before plans: a minutes license of one seat, used once; an adjustment that kept its plan', () => {
+    const data = {
+      license: { id: 'l-1', minutes: 60, note: null, createdAt: AT, usedAt: AT, usedByUserId: 'u-1', banned: false },
+      user: { id: 'u-1', username: 'alice', membership: user.membership },
+      adjustment: { id: 'adj-1', applicationId: 'app-1', userId: 'u-1', type: 'license', occurredAt: AT, minutes: 60, grantsLifetime: false, revokesLifetime: false, licenseId: 'l-1', reason: null },
+      at: AT,
+    };
+    const shown = renderEvent({ action: 'license.activated', occurredAt: AT, dataForm: 'facts', data, changes: null }).data;
+    expect(shown).toMatchObject({ license: { plan_id: null, seats: 1, redemptions: 1 }, adjustment: { plan_from: null, plan_to: null } });
+  });
+
+  it('membership.plan_changed: the user, both plans and the adjustment', () => {
+    const switched = { ...adjustment, planFrom: 'p-basic', planTo: 'p-pro' };
+    expect(text(rendered(membershipPlanChanged(user, switched, AT)))).toBe(
+      JSON.stringify({
+        data: {
+          user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
+          plan_from: 'p-basic',
+          plan_to: 'p-pro',
+          adjustment: {
+            id: 'adj-1',
+            type: 'license',
+            occurred_at: ISO,
+            minutes: 60,
+            grants_lifetime_access: false,
+            revokes_lifetime_access: false,
+            license_id: 'l-1',
+            reason: null,
+            plan_from: 'p-basic',
+            plan_to: 'p-pro',
+          },
         },
         changes: null,
       }),

@@ -280,6 +280,28 @@ describe('events of the admin key and the system', () => {
 });
 
 describe('a refused change writes nothing', () => {
+  it("a switch of plans writes membership.plan_changed as the end user; a seat's release membership.adjusted as the owner; a refused seat none", async () => {
+    const user = await signUp(t, app, 'hana', PASSWORD, { hardware_id: 'hw-h' });
+    const planLicense = async (name: string, seats = 1) => {
+      const plan = (await consoleRequest(t, 'POST', `/applications/${app.id}/plans`, { name, kind: 'base', duration_minutes: 60, seats })).json();
+      const [l] = (await consoleRequest(t, 'POST', `/applications/${app.id}/licenses`, { count: 1, plan_id: plan.id })).json().licenses;
+      return { plan, license: l as { id: string; code: string } };
+    };
+    const redeem = (code: string) => call(t, app, 'POST', '/activate_license', { code, username: 'hana', password: PASSWORD, hardware_id: 'hw-h' });
+    const basic = await planLicense('Basic');
+    const pro = await planLicense('Pro', 3);
+    expect((await redeem(basic.license.code)).statusCode).toBe(200);
+    expect(await named('membership.plan_changed')).toEqual([]);
+    expect((await redeem(pro.license.code)).statusCode).toBe(200);
+    expect(await one('membership.plan_changed')).toMatchObject({ actor: { type: 'end_user', id: user.id }, target: { id: user.id }, data: { plan_from: basic.plan.id, plan_to: pro.plan.id } });
+    const before = (await all()).length;
+    expect((await redeem(pro.license.code)).json().error_code).toBe('LICENSE_ALREADY_REDEEMED');
+    expect(await all()).toHaveLength(before);
+    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/licenses/${pro.license.id}/redemptions/${user.id}`)).statusCode).toBe(204);
+    expect(await one('membership.adjusted')).toMatchObject({ actor: asOwner, data: { adjustment: { type: 'bulk', license_id: pro.license.id, plan_from: pro.plan.id, plan_to: basic.plan.id } } });
+    await expectNoSecret([basic.license.code, pro.license.code]);
+  });
+
   it('deleting a used license, timing out a missing user, a taken username: no event', async () => {
     const [code] = await createLicenses(t, app.id, 1, 60);
     await signUp(t, app, 'gina', PASSWORD, { hardware_id: 'hw-g' });

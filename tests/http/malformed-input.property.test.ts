@@ -16,6 +16,7 @@ let signing: TestApplication & { credentials: { request_signing_key: string } };
 let hookId: string;
 let deliveryId: string;
 let planId: string;
+let planLicenseId: string;
 
 beforeAll(async () => {
   t = await startTestApp({ limits: { ipFailureLimit: 1_000_000, lockoutThreshold: 1_000_000 } });
@@ -43,6 +44,14 @@ beforeAll(async () => {
       payload: { name: 'Pro', kind: 'base', duration_minutes: 60 },
     })
   ).json().id;
+  planLicenseId = (
+    await t.inject({
+      method: 'POST',
+      url: `/api/console/applications/${app.id}/licenses`,
+      headers: { authorization: `Bearer ${t.ownerToken}` },
+      payload: { count: 1, plan_id: planId },
+    })
+  ).json().licenses[0].id;
   deliveryId = (await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/webhooks/${hookId}/deliveries`, headers: { authorization: `Bearer ${t.ownerToken}` } })).json()[0].id;
 });
 afterAll(() => t.close());
@@ -91,6 +100,9 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['GET', '/api/console/applications/{app}/licenses', 'console'],
   ['GET', `/api/console/applications/{app}/licenses/${ID}`, 'console'],
   ['DELETE', `/api/console/applications/{app}/licenses/${ID}`, 'console'],
+  ['GET', `/api/console/applications/{app}/licenses/${ID}/redemptions`, 'console'],
+  ['DELETE', `/api/console/applications/{app}/licenses/${ID}/redemptions/{user}`, 'console'],
+  ['DELETE', `/api/console/applications/{app}/licenses/{license}/redemptions/${ID}`, 'console'],
   ['PUT', `/api/console/applications/{app}/variables/${ID}`, 'console'],
   ['DELETE', `/api/console/applications/{app}/variables/${ID}`, 'console'],
   ['POST', '/api/console/applications/{app}/announcements', 'console'],
@@ -199,6 +211,7 @@ const body = fc.oneof(
       'floating',
       'max_borrow_minutes',
       'archived',
+      'plan_id',
     ),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 3000 }), withLoneSurrogates, fc.integer(), fc.double(), fc.constant(null)),
   ),
@@ -236,7 +249,14 @@ function encodePathParam(param: string): string {
 }
 
 const fill = (template: string, param: string) =>
-  template.replace('{app}', app.id).replace('{user}', userId).replace('{hook}', hookId).replace('{delivery}', deliveryId).replace('{plan}', planId).replace(ID, encodePathParam(param));
+  template
+    .replace('{app}', app.id)
+    .replace('{user}', userId)
+    .replace('{hook}', hookId)
+    .replace('{delivery}', deliveryId)
+    .replace('{plan}', planId)
+    .replace('{license}', planLicenseId)
+    .replace(ID, encodePathParam(param));
 
 describe('malformed input never yields 5xx', () => {
   it('JSON bodies of any shape on every route', async () => {
@@ -430,6 +450,36 @@ describe('malformed input never yields 5xx', () => {
         if (patch && res.statusCode !== 200) expect((await t.inject({ method: 'GET', url: `${base}/${planId}`, headers })).json()).toEqual(before);
       }),
       { seed: 42, numRuns: 200 },
+    );
+  });
+
+  it('any terms of new licenses answer 201, 404 or 422, and a refusal issues none', async () => {
+    const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
+    if (owner === null) throw new Error('no owner');
+    // A token of its own: another case signs the harness's out.
+    const headers = { authorization: `Bearer ${(await issueConsoleToken(t.deps, owner)).token}` };
+    const base = `/api/console/applications/${app.id}/licenses`;
+    const anything = fc.oneof(fc.jsonValue({ maxDepth: 1 }), withLoneSurrogates, fc.integer(), fc.constantFrom(-1, 0, 0.5, 1e300, 10_001, '1'));
+    const mostly = <T>(valid: fc.Arbitrary<T>, bad: fc.Arbitrary<unknown>) => fc.oneof({ arbitrary: valid, weight: 9 }, { arbitrary: bad, weight: 1 });
+    const terms = fc.record(
+      {
+        count: mostly(fc.integer({ min: 1, max: 3 }), anything),
+        minutes: mostly(fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constant(null)), anything),
+        plan_id: mostly(fc.constantFrom(planId, '00000000-0000-4000-8000-000000000000'), anything),
+        note: mostly(fc.string({ maxLength: 20 }), anything),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(terms, async (given) => {
+        const before = (await t.inject({ method: 'GET', url: base, headers })).json().length;
+        const res = await t.inject({ method: 'POST', url: base, headers, payload: given });
+        expectClientError(res, `POST ${JSON.stringify(given)}`);
+        expect([201, 404, 422], res.body).toContain(res.statusCode);
+        const after = (await t.inject({ method: 'GET', url: base, headers })).json().length;
+        expect(after).toBe(res.statusCode === 201 ? before + res.json().licenses.length : before);
+      }),
+      { seed: 42, numRuns: 150 },
     );
   });
 

@@ -102,6 +102,10 @@ describe('error codes per operation (docs/api.md, API reference)', () => {
     ['post', '/api/console/applications/{app_id}/files', ['APPLICATION_NOT_FOUND', 'FILE_NAME_TAKEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']],
     ['patch', '/api/console/applications/{app_id}/plans/{plan_id}', ['APPLICATION_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_NAME_TAKEN', 'VALIDATION_FAILED']],
     ['delete', '/api/console/applications/{app_id}/plans/{plan_id}', ['APPLICATION_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_IN_USE']],
+    ['post', '/api/console/applications/{app_id}/licenses', ['APPLICATION_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_ARCHIVED', 'VALIDATION_FAILED']],
+    ['get', '/api/console/applications/{app_id}/licenses/{license_id}/redemptions', ['APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND']],
+    ['delete', '/api/console/applications/{app_id}/licenses/{license_id}/redemptions/{user_id}', ['APPLICATION_NOT_FOUND', 'REDEMPTION_NOT_FOUND']],
+    ['post', '/api/integration/activate_license', ['LICENSE_USED', 'LICENSE_ALREADY_REDEEMED']],
     ['get', '/readyz', ['SERVICE_UNAVAILABLE']],
   ])('%s %s lists its codes, each with an example', (method, path, codes) => {
     expect(codesOf(operation(method, path))).toEqual(expect.arrayContaining(codes));

@@ -195,7 +195,9 @@ describe('seats', () => {
     const [l] = await licensesOf(team);
     const them = await users(20);
     const answers = await Promise.all(
-      them.map((u, i) => (i % 2 === 0 ? t : peer).inject({ method: 'POST', url: '/api/integration/activate_license', headers: app.headers, payload: { code: l!.code, username: u.username, password: PASSWORD } })),
+      them.map((u, i) =>
+        (i % 2 === 0 ? t : peer).inject({ method: 'POST', url: '/api/integration/activate_license', headers: app.headers, payload: { code: l!.code, username: u.username, password: PASSWORD } }),
+      ),
     );
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);

@@ -45,6 +45,13 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
   expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/licenses/${codes[2]}`)).statusCode).toBe(204); // license.deleted
   const user = await signUp(t, a, 'alice', PASSWORD, { hardware_id: 'hw-a' }); // user.created, device.registered, sign_up.limited
   expect((await call(t, a, 'POST', '/activate_license', { code: codes[0], username: 'alice', password: PASSWORD, hardware_id: 'hw-a' })).statusCode).toBe(200); // license.activated
+  for (const name of ['Basic', 'Pro']) {
+    // A minute each, so the expiry notices below come as they would without them.
+    const plan = (await consoleRequest(t, 'POST', `/applications/${app.id}/plans`, { name, kind: 'base', duration_minutes: 1 })).json();
+    const [planCode] = (await consoleRequest(t, 'POST', `/applications/${app.id}/licenses`, { count: 1, plan_id: plan.id })).json().licenses;
+    secrets.push(planCode.code);
+    expect((await call(t, a, 'POST', '/activate_license', { code: planCode.code, username: 'alice', password: PASSWORD, hardware_id: 'hw-a' })).statusCode).toBe(200); // membership.plan_changed, the second
+  }
   const session = await login(t, a, { username: 'alice', password: PASSWORD }, { hardware_id: 'hw-a' }); // session.created
   expect(session.statusCode).toBe(200);
   secrets.push(session.json().session_token);

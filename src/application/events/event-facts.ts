@@ -153,7 +153,12 @@ export const licenseActivated = (l: LicenseRecord, u: UserRecord, adjustment: Ad
   applicationId: l.applicationId,
   action: 'license.activated',
   target: { type: 'license', id: l.id, label: null },
-  data: facts<LicenseActivatedFacts>({ license: licenseFacts({ ...l, usedAt: l.usedAt ?? now, usedByUserId: l.usedByUserId ?? u.id }), user: userFacts(u), adjustment: adjustmentFacts(adjustment), at: now }),
+  data: facts<LicenseActivatedFacts>({
+    license: licenseFacts({ ...l, usedAt: l.usedAt ?? now, usedByUserId: l.usedByUserId ?? u.id }),
+    user: userFacts(u),
+    adjustment: adjustmentFacts(adjustment),
+    at: now,
+  }),
 });
 
 export const licenseDeleted = (l: LicenseRecord): EventDraft => ({

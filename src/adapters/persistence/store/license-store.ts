@@ -61,7 +61,11 @@ async function redeemPlanInto(d: Dialect, tx: Db, recordEvents: RecordEvents, in
   const plan = await seatFor(d, tx, license, user.id, 'activation');
   const drafts = input.device === null ? [] : await admit(d, tx, user, input.device, input.now);
   const redeemed = await decidePlanRedemption(d, tx, plan, license, user, input.now, input.adjustmentId);
-  if (redeemed.grant === null) await tx.update(users).set({ ...membershipColumns(redeemed.user.membership), planId: redeemed.user.planId }).where(eq(users.id, user.id));
+  if (redeemed.grant === null)
+    await tx
+      .update(users)
+      .set({ ...membershipColumns(redeemed.user.membership), planId: redeemed.user.planId })
+      .where(eq(users.id, user.id));
   await tx.insert(adjustments).values(redeemed.adjustment);
   const seat = await writeSeat(d, tx, plan, license, redeemed, input.now);
   drafts.push(licenseActivated(seat.license, redeemed.user, redeemed.adjustment, input.now), ...seat.drafts);
@@ -139,7 +143,10 @@ export function licenseStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     },
     async listRedemptions(applicationId, licenseId) {
       const { licenseRedemptions: r, users } = d.t;
-      const found = await db.select({ id: licenses.id }).from(licenses).where(ofApplication(licenses, applicationId, licenseId));
+      const found = await db
+        .select({ id: licenses.id })
+        .from(licenses)
+        .where(ofApplication(licenses, applicationId, licenseId));
       if (found.length === 0) return null;
       const theirs = and(eq(r.applicationId, applicationId), eq(r.licenseId, licenseId));
       return db

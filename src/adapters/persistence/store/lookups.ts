@@ -23,8 +23,14 @@ export function lookups(d: Dialect) {
   const redeemedLicenseIds = async (applicationId: string, userId: string) => {
     const r = t.licenseRedemptions;
     const [used, seats] = await Promise.all([
-      db.select({ id: licenses.id }).from(licenses).where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId))),
-      db.select({ id: r.licenseId }).from(r).where(and(eq(r.applicationId, applicationId), eq(r.userId, userId))),
+      db
+        .select({ id: licenses.id })
+        .from(licenses)
+        .where(and(eq(licenses.applicationId, applicationId), eq(licenses.usedByUserId, userId))),
+      db
+        .select({ id: r.licenseId })
+        .from(r)
+        .where(and(eq(r.applicationId, applicationId), eq(r.userId, userId))),
     ]);
     return [...new Set([...used, ...seats].map((row) => row.id))];
   };

@@ -42,7 +42,19 @@ export async function decidePlanRedemption(d: Dialect, tx: Db, plan: Plan, licen
   const ofUser = { applicationId: license.applicationId, userId: user.id };
   if (outcome.kind === 'add_on') {
     // The membership is untouched: the adjustment only records the license in the user's history.
-    const adjustment: AdjustmentRecord = { id: adjustmentId, ...ofUser, type: 'license', occurredAt: now, minutes: null, grantsLifetime: false, revokesLifetime: false, licenseId: license.id, reason: `add-on ${plan.name}`, planFrom: null, planTo: null };
+    const adjustment: AdjustmentRecord = {
+      id: adjustmentId,
+      ...ofUser,
+      type: 'license',
+      occurredAt: now,
+      minutes: null,
+      grantsLifetime: false,
+      revokesLifetime: false,
+      licenseId: license.id,
+      reason: `add-on ${plan.name}`,
+      planFrom: null,
+      planTo: null,
+    };
     return { user, adjustment, grant: outcome.grant, planFrom: null, switched: false };
   }
   const next = { ...user, membership: outcome.membership, planId: outcome.planId };

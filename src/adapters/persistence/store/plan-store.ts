@@ -12,9 +12,24 @@ export function planStore(d: Dialect): PlanStore {
   // licenses locks the plan as deleting does, so none appears between this check and the delete.
   const inUse = async (tx: Db, applicationId: string, planId: string): Promise<boolean> => {
     const referring = await Promise.all([
-      exists(tx.select({ id: licenses.id }).from(licenses).where(and(eq(licenses.applicationId, applicationId), eq(licenses.planId, planId)))),
-      exists(tx.select({ id: users.id }).from(users).where(and(eq(users.applicationId, applicationId), eq(users.planId, planId)))),
-      exists(tx.select({ planId: addOnGrants.planId }).from(addOnGrants).where(and(eq(addOnGrants.applicationId, applicationId), eq(addOnGrants.planId, planId)))),
+      exists(
+        tx
+          .select({ id: licenses.id })
+          .from(licenses)
+          .where(and(eq(licenses.applicationId, applicationId), eq(licenses.planId, planId))),
+      ),
+      exists(
+        tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.applicationId, applicationId), eq(users.planId, planId))),
+      ),
+      exists(
+        tx
+          .select({ planId: addOnGrants.planId })
+          .from(addOnGrants)
+          .where(and(eq(addOnGrants.applicationId, applicationId), eq(addOnGrants.planId, planId))),
+      ),
     ]);
     return referring.some(Boolean);
   };

@@ -21,13 +21,27 @@ import { findUser, insertUser } from './writes.js';
  * too before it looks for licenses of it, so none is issued of a plan being deleted. */
 export async function lockIssuablePlan(d: Dialect, tx: Db, applicationId: string, planId: string): Promise<void> {
   const { plans } = d.t;
-  const plan = await firstRow(d, tx.select({ archived: plans.archived }).from(plans).where(ofApplication(plans, applicationId, planId)), true);
+  const plan = await firstRow(
+    d,
+    tx
+      .select({ archived: plans.archived })
+      .from(plans)
+      .where(ofApplication(plans, applicationId, planId)),
+    true,
+  );
   if (plan === null) throw new DomainError('PLAN_NOT_FOUND', 'no such plan');
   if (plan.archived) throw new DomainError('PLAN_ARCHIVED', 'an archived plan has no new licenses');
 }
 
 /** UserStore.signUpWithLicense for a plan's license (locked by the caller): the new user takes a seat. */
-export async function signUpWithPlan(d: Dialect, tx: Db, recordEvents: RecordEvents, input: SignUpWithLicenseInput, license: LicenseRecord, actor: Actor): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }> {
+export async function signUpWithPlan(
+  d: Dialect,
+  tx: Db,
+  recordEvents: RecordEvents,
+  input: SignUpWithLicenseInput,
+  license: LicenseRecord,
+  actor: Actor,
+): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }> {
   const { adjustments, devices } = d.t;
   const newcomer: UserRecord = { ...input.user, applicationId: input.applicationId, membership: emptyMembership, planId: null, licenseId: license.id };
   const plan = await seatFor(d, tx, license, newcomer.id, 'sign_up');
@@ -54,7 +68,14 @@ export interface SeatRelease {
 export async function releaseSeatIn(d: Dialect, tx: Db, recordEvents: RecordEvents, input: SeatRelease, actor: Actor): Promise<boolean> {
   const { licenses, licenseRedemptions: r } = d.t;
   const user = await findUser(d, tx, input.applicationId, input.userId, true);
-  const license = await firstRow(d, tx.select().from(licenses).where(ofApplication(licenses, input.applicationId, input.licenseId)), true);
+  const license = await firstRow(
+    d,
+    tx
+      .select()
+      .from(licenses)
+      .where(ofApplication(licenses, input.applicationId, input.licenseId)),
+    true,
+  );
   if (license === null || license.planId === null) return false;
   const theSeat = and(eq(r.licenseId, license.id), eq(r.userId, input.userId));
   const [seat] = await tx.delete(r).where(theSeat).returning();
@@ -64,14 +85,23 @@ export async function releaseSeatIn(d: Dialect, tx: Db, recordEvents: RecordEven
   if (user !== null) {
     const plan = await planOfLicense(d, tx, license);
     const grant = plan.kind === 'add_on' ? await grantOf(d, tx, user.id, plan.id) : null;
-    const outcome = releaseRedemption({ membership: user.membership, planId: user.planId, grant }, { licenseId: license.id, plan, planFrom: seat.planFrom, minutes: seat.minutes }, input.now, input.adjustmentId);
+    const outcome = releaseRedemption(
+      { membership: user.membership, planId: user.planId, grant },
+      { licenseId: license.id, plan, planFrom: seat.planFrom, minutes: seat.minutes },
+      input.now,
+      input.adjustmentId,
+    );
     const adjustment: AdjustmentRecord = { ...outcome.adjustment, applicationId: input.applicationId, userId: user.id };
     const after = await takeBack(d, tx, user, outcome);
     await tx.insert(d.t.adjustments).values(adjustment);
     await recordEvents(tx, actor, [membershipAdjusted(after, adjustment, input.now)], input.now);
   }
   // A remembered ban probe of the user may hold this banned code's ban: a new bans version drops it (docs/choices.md, "Bans").
-  if (license.banned) await tx.update(d.t.applications).set({ bansVersion: sql`${d.t.applications.bansVersion} + 1` }).where(eq(d.t.applications.id, license.applicationId));
+  if (license.banned)
+    await tx
+      .update(d.t.applications)
+      .set({ bansVersion: sql`${d.t.applications.bansVersion} + 1` })
+      .where(eq(d.t.applications.id, license.applicationId));
   return true;
 }
 
@@ -79,10 +109,17 @@ export async function releaseSeatIn(d: Dialect, tx: Db, recordEvents: RecordEven
 async function takeBack(d: Dialect, tx: Db, user: UserRecord, outcome: ReturnType<typeof releaseRedemption>): Promise<UserRecord> {
   const { users, addOnGrants: g } = d.t;
   if (outcome.kind === 'membership') {
-    await tx.update(users).set({ ...membershipColumns(outcome.membership), planId: outcome.planId }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ ...membershipColumns(outcome.membership), planId: outcome.planId })
+      .where(eq(users.id, user.id));
     return { ...user, membership: outcome.membership, planId: outcome.planId };
   }
-  if (outcome.grant !== null) await tx.update(g).set({ endsAt: outcome.grant.endsAt }).where(and(eq(g.userId, user.id), eq(g.planId, outcome.grant.planId)));
+  if (outcome.grant !== null)
+    await tx
+      .update(g)
+      .set({ endsAt: outcome.grant.endsAt })
+      .where(and(eq(g.userId, user.id), eq(g.planId, outcome.grant.planId)));
   return user;
 }
 

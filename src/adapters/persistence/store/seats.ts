@@ -11,7 +11,16 @@ import { toPlan } from '../row-mappers.js';
 /** The plan a license of the application grants (a plan in use is never deleted). */
 export async function planOfLicense(d: Dialect, tx: Db, license: Pick<LicenseRecord, 'applicationId' | 'planId'>): Promise<Plan> {
   const { plans } = d.t;
-  const plan = license.planId === null ? null : await firstAs(tx.select().from(plans).where(ofApplication(plans, license.applicationId, license.planId)), toPlan);
+  const plan =
+    license.planId === null
+      ? null
+      : await firstAs(
+          tx
+            .select()
+            .from(plans)
+            .where(ofApplication(plans, license.applicationId, license.planId)),
+          toPlan,
+        );
   if (plan === null) throw new Error(`license of plan ${String(license.planId)} refers to no plan of its application`);
   return plan;
 }
@@ -29,7 +38,10 @@ export async function takeSeat(d: Dialect, tx: Db, license: LicenseRecord, taken
   await tx.insert(licenseRedemptions).values({ licenseId: license.id, applicationId: license.applicationId, userId: taken.userId, redeemedAt: now, planFrom: taken.planFrom, minutes: taken.minutes });
   const first = license.usedAt === null ? { usedAt: now, usedByUserId: taken.userId } : {};
   const next = { ...license, ...first, redemptions: license.redemptions + 1 };
-  await tx.update(licenses).set({ ...first, redemptions: sql`${licenses.redemptions} + 1` }).where(eq(licenses.id, license.id));
+  await tx
+    .update(licenses)
+    .set({ ...first, redemptions: sql`${licenses.redemptions} + 1` })
+    .where(eq(licenses.id, license.id));
   return next;
 }
 
@@ -49,6 +61,9 @@ export async function saveGrant(d: Dialect, tx: Db, applicationId: string, userI
 /** The user's grant of one add-on, or null. */
 export async function grantOf(d: Dialect, tx: Db, userId: string, planId: string): Promise<AddOnGrant | null> {
   const { addOnGrants: g } = d.t;
-  const [row] = await tx.select({ planId: g.planId, endsAt: g.endsAt }).from(g).where(and(eq(g.userId, userId), eq(g.planId, planId)));
+  const [row] = await tx
+    .select({ planId: g.planId, endsAt: g.endsAt })
+    .from(g)
+    .where(and(eq(g.userId, userId), eq(g.planId, planId)));
   return row ?? null;
 }
