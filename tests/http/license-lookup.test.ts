@@ -30,6 +30,9 @@ describe('GET /api/admin/license/{code}', () => {
         used_at: null,
         used_by_user_id: null,
         banned: false,
+        plan_id: null,
+        seats: 1,
+        redemptions: 0,
         is_credentials_license: false,
       });
     }

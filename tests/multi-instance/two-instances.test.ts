@@ -186,6 +186,23 @@ function scenarios(name: string, setup: () => Promise<Backend>, teardown: () => 
     expect((license.body as Array<{ code: string }>).filter((l) => l.code === code)).toHaveLength(1);
   }, 60_000);
 
+  it("a 5-seat plan's code takes exactly 5 of 20 parallel redemptions over both instances", async () => {
+    const users = Array.from({ length: 20 }, (_, i) => ({ username: `seat${i}`, password: `seat-pass-${i}`, hw: `seat-hw-${i}` }));
+    await Promise.all(users.map((u, i) => signUp(i, appHeaders, u.username, u.password, u.hw)));
+    const plan = await request(pick(0), 'POST', `/api/console/applications/${appId}/plans`, ownerAuth, { name: 'Team', kind: 'base', duration_minutes: 60, seats: 5 });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+    const issued = await request(pick(1), 'POST', `/api/console/applications/${appId}/licenses`, ownerAuth, { count: 1, plan_id: plan.body.id });
+    const { id, code } = issued.body.licenses[0] as { id: string; code: string };
+    const answers = await Promise.all(
+      users.map((u, i) => request(pick(i), 'POST', '/api/integration/activate_license', appHeaders, { code, username: u.username, password: u.password, hardware_id: u.hw })),
+    );
+    log.push(`activate_license of 5 seats x20: ${JSON.stringify(tally(answers))}`);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(answers.filter((r) => r.status !== 200).every((r) => r.status === 401 && r.body.error_code === 'LICENSE_USED')).toBe(true);
+    const seats = await request(pick(0), 'GET', `/api/console/applications/${appId}/licenses/${id}/redemptions`, ownerAuth);
+    expect(seats.body).toHaveLength(5);
+  }, 60_000);
+
   it('the device cap and the session cap hold under 40 parallel logins over both instances', async () => {
     // Device cap 2: the member registered one device at sign-up, so one new device gets in.
     const password = 'device-cap-password';
