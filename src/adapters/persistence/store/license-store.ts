@@ -61,11 +61,11 @@ async function redeemPlanInto(d: Dialect, tx: Db, recordEvents: RecordEvents, in
   const plan = await seatFor(d, tx, license, user.id, 'activation');
   const drafts = input.device === null ? [] : await admit(d, tx, user, input.device, input.now);
   const redeemed = await decidePlanRedemption(d, tx, plan, license, user, input.now, input.adjustmentId);
-  if (redeemed.grant === null)
-    await tx
-      .update(users)
-      .set({ ...membershipColumns(redeemed.user.membership), planId: redeemed.user.planId })
-      .where(eq(users.id, user.id));
+  // A base plan changes the membership; an add-on's grant is written with the seat.
+  if (redeemed.grant === null) {
+    const membership = { ...membershipColumns(redeemed.user.membership), planId: redeemed.user.planId };
+    await tx.update(users).set(membership).where(eq(users.id, user.id));
+  }
   await tx.insert(adjustments).values(redeemed.adjustment);
   const seat = await writeSeat(d, tx, plan, license, redeemed, input.now);
   drafts.push(licenseActivated(seat.license, redeemed.user, redeemed.adjustment, input.now), ...seat.drafts);
