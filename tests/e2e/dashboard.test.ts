@@ -1045,6 +1045,62 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect((await consoleGet<Shown[]>(`/applications/${appId}/plans`)).body.map((p) => p.name)).toEqual(['Pro']);
   });
 
+  it('makes licenses of a plan, shows who holds its seats, and releases one', async () => {
+    const made = await server.t.inject({
+      method: 'POST',
+      url: `/api/console/applications/${appId}/plans`,
+      headers: { authorization: `Bearer ${server.t.ownerToken}` },
+      payload: { name: 'Studio', kind: 'base', duration_minutes: 7 * 1440, entitlements: ['render_4k'], seats: 3 },
+    });
+    expect(made.statusCode).toBe(201);
+    const studio = made.json<{ id: string }>();
+
+    // One code of the plan, made on the page: the form offers the plan instead of a duration.
+    await page.goto(`${base}/dashboard/apps/${appId}/licenses`);
+    await page.locator('input[name=count]').fill('1');
+    await page.locator('select[name=plan]').selectOption(studio.id);
+    expect(await page.locator('input[name=amount]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const code = (await page.getByTestId('new-licenses').textContent())!.trim();
+    type Listed = { id: string; code: string; plan_id: string | null; minutes: number | null; seats: number; redemptions: number };
+    const listed = (await consoleGet<Listed[]>(`/applications/${appId}/licenses`)).body.find((l) => l.code === code)!;
+    expect(listed).toMatchObject({ plan_id: studio.id, minutes: null, seats: 3, redemptions: 0 });
+
+    // Two members redeem it; the list says so and names them.
+    for (const name of ['seat_one', 'seat_two']) {
+      const password = `${name}-password-1`;
+      expect((await integration('/sign_up', { username: name, password, hardware_id: `hw-${name}` })).status).toBe(200);
+      expect((await integration('/activate_license', { code, username: name, password, hardware_id: `hw-${name}` })).status).toBe(200);
+    }
+    await page.reload();
+    const row = page.getByRole('row', { name: new RegExp(code) });
+    await row.getByText('2 of 3 seats').waitFor();
+    await row.getByText('Studio').waitFor();
+    await row.getByRole('button', { name: 'Seats' }).click();
+    await page.getByRole('link', { name: 'seat_two' }).waitFor();
+    await screenshot(page, 'license-seats');
+
+    // Releasing a seat takes back what it granted: the plan and its week.
+    type Seat = { user_id: string; username: string | null };
+    const seatsPath = `/applications/${appId}/licenses/${listed.id}/redemptions`;
+    const seatOne = (await consoleGet<Seat[]>(seatsPath)).body.find((r) => r.username === 'seat_one');
+    await page
+      .getByRole('row', { name: /seat_one/ })
+      .getByRole('button', { name: 'Release' })
+      .click();
+    await confirm(page);
+    await page.getByRole('link', { name: 'seat_one' }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('row', { name: new RegExp(code) })
+      .getByText('1 of 3 seats')
+      .waitFor();
+    expect((await consoleGet<Seat[]>(seatsPath)).body.map((r) => r.username)).toEqual(['seat_two']);
+    type Page = { membership: { is_active: boolean } };
+    expect((await consoleGet<Page>(`/applications/${appId}/users/${seatOne!.user_id}`)).body.membership.is_active).toBe(false);
+    const login = await integration('/auth/login', { credentials: { username: 'seat_one', password: 'seat_one-password-1' }, hardware_id: 'hw-seat_one' });
+    expect(login).toMatchObject({ status: 403, body: { error_code: 'MEMBERSHIP_INACTIVE' } });
+  });
+
   it('fits every main page at 1280x800 and 390x844 without horizontal scrolling', async () => {
     const pages: Array<[string, string]> = [
       ['applications', ''],

@@ -18,6 +18,7 @@ export type Credentials = Shape<'ApplicationCredentials'>;
 export type Plan = Shape<'Plan'>;
 export type PlanKind = Plan['kind'];
 export type License = Shape<'License'>;
+export type LicenseRedemption = Shape<'LicenseRedemption'>;
 export type Adjustment = Shape<'Adjustment'>;
 export type User = Shape<'AdminUser'>;
 export type UserVariable = Shape<'UserVariable'>;

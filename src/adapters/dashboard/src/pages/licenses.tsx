@@ -3,16 +3,16 @@ import { appPath, del, get, post, seg } from '../api.js';
 import type { AppPageProps } from '../components/app-shell.js';
 import { Badge } from '../components/badge.js';
 import { CopyButton } from '../components/copy-button.js';
-import { PagedTable, RowActions } from '../components/data-table.js';
+import { DataTable, PagedTable, RowActions, RowButton } from '../components/data-table.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { Card, CheckField, FormActions, SelectField, TextField } from '../components/fields.js';
+import { Card, CheckField, Empty, FormActions, SelectField, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { runConfirmed, useAction, useLoad } from '../components/use-load.js';
 import { toCsv } from '../csv.js';
 import { downloadText } from '../download.js';
 import { DURATION_UNIT_OPTIONS, DURATION_UNITS, formatDateTime, formatMinutes, type DurationUnit } from '../format.js';
 import { userHref } from '../router.js';
-import type { License } from '../types.js';
+import type { License, LicenseRedemption, Plan } from '../types.js';
 
 type Filter = 'all' | 'unused' | 'used';
 
@@ -20,7 +20,10 @@ export function LicensesPage({ app }: AppPageProps) {
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
   const list = useLoad(() => get<License[]>(appPath(app.id, `/licenses${filter === 'all' ? '' : `?status=${filter}`}`)), [app.id, filter]);
+  const plans = useLoad(() => get<Plan[]>(appPath(app.id, '/plans')), [app.id]);
+  const planNames = useMemo(() => new Map((plans.data ?? []).map((p) => [p.id, p.name])), [plans.data]);
   const [fresh, setFresh] = useState<License[]>([]);
+  const [seatsOf, setSeatsOf] = useState<License | null>(null);
   const action = useAction();
 
   const shown = useMemo(() => {
@@ -38,16 +41,32 @@ export function LicensesPage({ app }: AppPageProps) {
     downloadText(
       `licenses-${app.name.replace(/[^\w.-]+/g, '_')}.csv`,
       toCsv(
-        ['code', 'duration', 'minutes', 'note', 'created_at', 'used_at', 'used_by_user_id', 'banned'],
-        shown.map((l) => [l.code, formatMinutes(l.minutes), l.minutes ?? 'lifetime', l.note ?? '', l.created_at, l.used_at ?? '', l.used_by_user_id ?? '', l.banned]),
+        ['code', 'grants', 'minutes', 'plan_id', 'seats', 'redemptions', 'note', 'created_at', 'used_at', 'used_by_user_id', 'banned'],
+        shown.map((l) => [
+          l.code,
+          grants(l),
+          l.plan_id === null ? (l.minutes ?? 'lifetime') : '',
+          l.plan_id ?? '',
+          l.seats,
+          l.redemptions,
+          l.note ?? '',
+          l.created_at,
+          l.used_at ?? '',
+          l.used_by_user_id ?? '',
+          l.banned,
+        ]),
       ),
     );
+
+  // A plan's license names its plan; a deleted plan cannot be (a plan in use is never deleted).
+  const grants = (l: License) => (l.plan_id === null ? formatMinutes(l.minutes) : (planNames.get(l.plan_id) ?? 'a plan'));
 
   return (
     <>
       <h1>Licenses</h1>
-      <GenerateLicenses appId={app.id} onCreated={(created) => (setFresh(created), void list.reload())} />
+      <GenerateLicenses appId={app.id} plans={(plans.data ?? []).filter((p) => !p.archived)} onCreated={(created) => (setFresh(created), void list.reload())} />
       {fresh.length > 0 && <FreshLicenses licenses={fresh} onDone={() => setFresh([])} />}
+      {seatsOf && <Seats appId={app.id} license={seatsOf} onChange={() => void list.reload()} onClose={() => setSeatsOf(null)} />}
       <Card
         title="All licenses"
         actions={
@@ -76,13 +95,18 @@ export function LicensesPage({ app }: AppPageProps) {
           key={`${filter} ${search}`}
           items={list.data && shown}
           empty="No licenses match."
-          headers={['Code', 'Duration', 'Note', 'Status', 'Created', '']}
+          headers={['Code', 'Grants', 'Note', 'Status', 'Created', '']}
           row={(l) => (
             <tr key={l.id}>
               <td class="mono">{l.code}</td>
-              <td>{formatMinutes(l.minutes)}</td>
+              <td>{grants(l)}</td>
               <td>{l.note}</td>
               <td>
+                {l.seats > 1 && (
+                  <Badge tone={l.redemptions < l.seats ? 'green' : 'blue'}>
+                    {l.redemptions} of {l.seats} seats
+                  </Badge>
+                )}{' '}
                 {!l.used_at && <Badge tone="green">unused</Badge>}
                 {l.used_at && l.used_by_user_id && (
                   <Link href={userHref(app.id, l.used_by_user_id)} title="The user who redeemed it">
@@ -92,7 +116,7 @@ export function LicensesPage({ app }: AppPageProps) {
                 {l.used_at && !l.used_by_user_id && <Badge tone="blue">used {formatDateTime(l.used_at)}</Badge>} {l.banned && <Badge tone="red">banned</Badge>}
               </td>
               <td>{formatDateTime(l.created_at)}</td>
-              <RowActions onDelete={l.used_at ? undefined : () => void remove(l)} />
+              <RowActions onDelete={l.used_at ? undefined : () => void remove(l)}>{l.plan_id !== null && l.redemptions > 0 && <RowButton label="Seats" onClick={() => setSeatsOf(l)} />}</RowActions>
             </tr>
           )}
         />
@@ -101,8 +125,54 @@ export function LicensesPage({ app }: AppPageProps) {
   );
 }
 
-function GenerateLicenses({ appId, onCreated }: { appId: string; onCreated: (l: License[]) => void }) {
+/** Who redeemed a plan's code, and releasing a seat: the user loses what it granted (docs/plans.md, "Seats"). */
+function Seats({ appId, license, onChange, onClose }: { appId: string; license: License; onChange: () => void; onClose: () => void }) {
+  const path = appPath(appId, `/licenses/${seg(license.id)}/redemptions`);
+  const held = useLoad(() => get<LicenseRedemption[]>(path), [path]);
+  const action = useAction();
+  const release = (r: LicenseRedemption) =>
+    runConfirmed(
+      action,
+      { title: 'Release this seat?', message: `${r.username ?? 'The deleted user'} loses what ${license.code} granted, and the seat is free again.`, label: 'Release' },
+      async () => {
+        await del(`${path}/${seg(r.user_id)}`);
+        await held.reload();
+        onChange();
+      },
+    );
+  return (
+    <Card
+      title={`Seats of ${license.code}`}
+      actions={
+        <button type="button" class="btn btn-small" onClick={onClose}>
+          Close
+        </button>
+      }
+    >
+      <ErrorBanner error={held.error ?? action.error} />
+      {held.data && held.data.length === 0 ? (
+        <Empty>No seat is taken.</Empty>
+      ) : (
+        <DataTable headers={['User', 'Redeemed', '']}>
+          {(held.data ?? []).map((r) => (
+            <tr key={r.user_id}>
+              <td>{r.username === null ? <span class="muted">deleted user</span> : <Link href={userHref(appId, r.user_id)}>{r.username}</Link>}</td>
+              <td>{formatDateTime(r.redeemed_at)}</td>
+              <RowActions onDelete={() => void release(r)} deleteLabel="Release" />
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </Card>
+  );
+}
+
+const MINUTES = '';
+
+function GenerateLicenses({ appId, plans, onCreated }: { appId: string; plans: Plan[]; onCreated: (l: License[]) => void }) {
   const [count, setCount] = useState('10');
+  // A plan's id, or MINUTES for a license of time alone.
+  const [grant, setGrant] = useState(MINUTES);
   const [amount, setAmount] = useState('30');
   const [unit, setUnit] = useState<DurationUnit>('days');
   const [lifetime, setLifetime] = useState(false);
@@ -112,7 +182,8 @@ function GenerateLicenses({ appId, onCreated }: { appId: string; onCreated: (l: 
     e.preventDefault();
     void action.run(async () => {
       const minutes = lifetime ? null : Number(amount) * DURATION_UNITS[unit];
-      const body = { count: Number(count), minutes, ...(note.trim() ? { note: note.trim() } : {}) };
+      const terms = grant === MINUTES ? { minutes } : { plan_id: grant };
+      const body = { count: Number(count), ...terms, ...(note.trim() ? { note: note.trim() } : {}) };
       onCreated((await post<{ licenses: License[] }>(appPath(appId, '/licenses'), body)).licenses);
     });
   };
@@ -122,11 +193,16 @@ function GenerateLicenses({ appId, onCreated }: { appId: string; onCreated: (l: 
         <ErrorBanner error={action.error} />
         <div class="form-row">
           <TextField label="How many" name="count" type="number" min={1} max={10000} value={count} onInput={setCount} required />
-          <TextField label="Duration" name="amount" type="number" min={1} value={amount} onInput={setAmount} required={!lifetime} />
-          <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={DURATION_UNIT_OPTIONS} />
+          <SelectField<string> label="Grants" name="plan" value={grant} onChange={setGrant} options={[[MINUTES, 'Time only'], ...plans.map((p): [string, string] => [p.id, planLabel(p)])]} />
+          {grant === MINUTES && (
+            <>
+              <TextField label="Duration" name="amount" type="number" min={1} value={amount} onInput={setAmount} required={!lifetime} />
+              <SelectField<DurationUnit> label="Unit" name="unit" value={unit} onChange={setUnit} options={DURATION_UNIT_OPTIONS} />
+            </>
+          )}
           <TextField label="Note" name="note" value={note} onInput={setNote} placeholder="optional" />
         </div>
-        <CheckField label="Lifetime" name="lifetime" checked={lifetime} onChange={setLifetime} hint="Never expires; the duration is ignored." />
+        {grant === MINUTES && <CheckField label="Lifetime" name="lifetime" checked={lifetime} onChange={setLifetime} hint="Never expires; the duration is ignored." />}
         <FormActions label="Generate" busy={action.busy} />
       </form>
     </Card>
@@ -145,4 +221,10 @@ function FreshLicenses({ licenses, onDone }: { licenses: License[]; onDone: () =
       </button>
     </Card>
   );
+}
+
+/** A plan as the license form offers it: its name, kind, duration and seats. */
+function planLabel(p: Plan): string {
+  const seats = p.seats > 1 ? `, ${p.seats} seats` : '';
+  return `${p.name} (${p.kind === 'add_on' ? 'add-on, ' : ''}${formatMinutes(p.duration_minutes)}${seats})`;
 }
