@@ -37,6 +37,7 @@ export const WEBHOOK_EVENTS = [
   'membership.adjusted',
   'membership.expiring',
   'membership.expired',
+  'trial.started',
   'ban.created',
   'ban.removed',
   'user.timed_out',

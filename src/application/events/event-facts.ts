@@ -32,6 +32,13 @@ export interface MembershipAdjustedFacts {
   adjustment: AdjustmentRecord;
   at: Instant;
 }
+export interface TrialStartedFacts {
+  user: UserFacts;
+  /** The trial plan as it was granted. */
+  plan: { id: string; name: string };
+  adjustment: AdjustmentRecord;
+  at: Instant;
+}
 export interface MembershipExpiringFacts {
   user: UserFacts;
   activeUntil: Instant;
@@ -149,6 +156,14 @@ export const membershipAdjusted = (u: UserRecord, adjustment: AdjustmentRecord, 
   action: 'membership.adjusted',
   target: userTarget(u),
   data: facts<MembershipAdjustedFacts>({ user: userFacts(u), adjustment: adjustmentFacts(adjustment), at: now }),
+});
+
+/** `trial.started`: start_trial granted the application's trial plan (docs/plans.md, "Trials"). */
+export const trialStarted = (u: UserRecord, plan: { id: string; name: string }, adjustment: AdjustmentRecord, now: Instant): EventDraft => ({
+  applicationId: u.applicationId,
+  action: 'trial.started',
+  target: userTarget(u),
+  data: facts<TrialStartedFacts>({ user: userFacts(u), plan: { id: plan.id, name: plan.name }, adjustment: adjustmentFacts(adjustment), at: now }),
 });
 
 /** `membership.expiring`: less than `noticeDays` remain before the user's active_until. */

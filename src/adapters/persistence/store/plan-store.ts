@@ -5,10 +5,11 @@ import type { PlanStore } from '../../../application/ports/plan-store.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Db, type Dialect, firstAs, isUniqueViolation, listOrder, ofApplication } from '../dialect.js';
 import { planRow, toPlan } from '../row-mappers.js';
+import { namedAsTrialPlan } from './trial-store.js';
 
-// Whether a row refers to the plan. Nothing does yet: licenses and memberships add their plan ids
-// here with their own columns (docs/plans.md).
-const inUse = async (_tx: Db, _planId: string): Promise<boolean> => false;
+// Whether a row refers to the plan. Licenses and memberships add their plan ids here with their
+// own columns (docs/plans.md); an application's trial plan setting is one such reference.
+const inUse = async (d: Dialect, tx: Db, planId: string): Promise<boolean> => namedAsTrialPlan(d, tx, planId);
 
 export function planStore(d: Dialect): PlanStore {
   const { plans } = d.t;
@@ -53,7 +54,7 @@ export function planStore(d: Dialect): PlanStore {
         const mine = ofApplication(plans, applicationId, planId);
         const [found] = await d.locked(tx.select({ id: plans.id }).from(plans).where(mine));
         if (found === undefined) return false;
-        if (await inUse(tx, planId)) throw new DomainError('PLAN_IN_USE', 'a license or membership refers to this plan');
+        if (await inUse(d, tx, planId)) throw new DomainError('PLAN_IN_USE', 'a license or membership refers to this plan');
         await tx.delete(plans).where(mine);
         return true;
       }),
