@@ -14,6 +14,7 @@ import {
   membershipExpired,
   membershipExpiring,
   sessionCreated,
+  trialStarted,
   userCreated,
   userTimedOut,
 } from '../../src/application/events/event-facts.js';
@@ -55,6 +56,16 @@ describe('event facts', () => {
       activeUntil: AT + 3_600_000,
       accessEndedAt: AT + 3_600_000,
       at: LATER,
+    });
+  });
+
+  it('trial.started: the user as granted, the plan by id and name, the trial adjustment', () => {
+    const trial = { ...adjustment, type: 'trial' as const, licenseId: null, planTo: 'p-1' };
+    expect(trialStarted({ ...user, planId: 'p-1' }, { id: 'p-1', name: 'Trial' }, trial, AT)).toEqual({
+      applicationId: 'app-1',
+      action: 'trial.started',
+      target: { type: 'user', id: 'u-1', label: 'alice' },
+      data: { user: { id: 'u-1', username: 'alice', membership: user.membership }, plan: { id: 'p-1', name: 'Trial' }, adjustment: trial, at: AT },
     });
   });
 
@@ -104,6 +115,7 @@ describe('event facts', () => {
       membershipAdjusted(user, adjustment, AT),
       membershipExpiring(user, 7, AT),
       membershipExpired(user, AT, AT),
+      trialStarted(user, { id: 'p-1', name: 'Trial' }, adjustment, AT),
       banCreated(ban),
       fileEvent('file.completed', file),
       applicationSettingsChanged(application, application),

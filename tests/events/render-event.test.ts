@@ -13,6 +13,7 @@ import {
   membershipExpired,
   membershipExpiring,
   sessionCreated,
+  trialStarted,
   userCreated,
   userTimedOut,
   userTimeoutLifted,
@@ -57,6 +58,20 @@ describe('rendering an event', () => {
           license: { id: 'l-1', minutes: 60, note: null, created_at: ISO, used_at: ISO, used_by_user_id: 'u-1', banned: false },
           user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
           adjustment: { id: 'adj-1', type: 'license', occurred_at: ISO, minutes: 60, grants_lifetime_access: false, revokes_lifetime_access: false, license_id: 'l-1', reason: null },
+        },
+        changes: null,
+      }),
+    );
+  });
+
+  it('trial.started: the user as of the grant, the plan, the adjustment as the API shows it', () => {
+    const trial = { ...adjustment, type: 'trial' as const, licenseId: null, planTo: 'p-1' };
+    expect(text(rendered(trialStarted(user, { id: 'p-1', name: 'Trial' }, trial, AT)))).toBe(
+      JSON.stringify({
+        data: {
+          user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
+          plan: { id: 'p-1', name: 'Trial' },
+          adjustment: { id: 'adj-1', type: 'trial', occurred_at: ISO, minutes: 60, grants_lifetime_access: false, revokes_lifetime_access: false, license_id: null, reason: null },
         },
         changes: null,
       }),

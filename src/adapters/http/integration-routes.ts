@@ -211,18 +211,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     {
       schema: { body: Type.Object({ credentials: Credentials, hardware_id: HardwareId }, closed), response: answers({ 200: UserSummary }) },
       config: {
-        errors: [
-          'INVALID_CREDENTIALS',
-          'LICENSE_INVALID',
-          'LICENSE_USED',
-          'ACCOUNT_LOCKED',
-          'BANNED',
-          'TIMED_OUT',
-          'DEVICE_LIMIT_REACHED',
-          'TRIAL_NOT_OFFERED',
-          'TRIAL_USED',
-          'TRIAL_NOT_ELIGIBLE',
-        ],
+        errors: ['INVALID_CREDENTIALS', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED', 'TRIAL_NOT_OFFERED', 'TRIAL_USED', 'TRIAL_NOT_ELIGIBLE'],
       },
     },
     async (request) => {

@@ -37,5 +37,11 @@ export async function startTrial(
     device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
     now: deps.clock.now(),
   };
-  return recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => deps.store.startTrial(input, acting), acting);
+  return recordingRefusal(
+    deps,
+    'DEVICE_LIMIT_REACHED',
+    () => deviceLimitReached(app.id, user, hardwareId),
+    () => deps.store.startTrial(input, acting),
+    acting,
+  );
 }

@@ -17,10 +17,8 @@ export interface StartTrialInput {
 }
 
 export interface TrialStore {
-  /** ATOMIC: locks the user, reads the application's trial plan and decides with the domain's
-   * startTrial; records the hardware digest in the trial ledger (its key refuses a second one, also
-   * from a racing transaction), grants the plan, writes the adjustment and `trial.started`. Throws
-   * TRIAL_NOT_OFFERED, TRIAL_USED, TRIAL_NOT_ELIGIBLE, INVALID_CREDENTIALS (the user is gone) or
-   * DEVICE_LIMIT_REACHED; a refusal writes nothing. */
+  /** ATOMIC: grants the trial plan as the domain's startTrial decides (docs/plans.md, "Trials"); throws
+   * TRIAL_NOT_OFFERED, TRIAL_USED, TRIAL_NOT_ELIGIBLE, INVALID_CREDENTIALS (the user is gone), BANNED,
+   * TIMED_OUT or DEVICE_LIMIT_REACHED, and then writes nothing. */
   startTrial(input: StartTrialInput, actor: Actor): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
 }

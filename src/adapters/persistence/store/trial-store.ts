@@ -21,14 +21,32 @@ async function lockedTrialPlan(d: Dialect, tx: Db, applicationId: string) {
   const [app] = await tx.select({ trialPlanId: applications.trialPlanId }).from(applications).where(eq(applications.id, applicationId));
   const planId = app?.trialPlanId ?? null;
   if (planId === null) return null;
-  return firstAs(d.locked(tx.select().from(plans).where(ofApplication(plans, applicationId, planId))), toPlan);
+  return firstAs(
+    d.locked(
+      tx
+        .select()
+        .from(plans)
+        .where(ofApplication(plans, applicationId, planId)),
+    ),
+    toPlan,
+  );
 }
 
 /** Refuses a plan an owner names as the trial plan unless the domain's assertTrialPlan takes it;
  * locked, so a delete of the plan waits and then finds it named (planStore's inUse). */
 export async function assertNamedTrialPlan(d: Dialect, tx: Db, applicationId: string, planId: string): Promise<void> {
   const { plans } = d.t;
-  assertTrialPlan(await firstAs(d.locked(tx.select().from(plans).where(ofApplication(plans, applicationId, planId))), toPlan));
+  assertTrialPlan(
+    await firstAs(
+      d.locked(
+        tx
+          .select()
+          .from(plans)
+          .where(ofApplication(plans, applicationId, planId)),
+      ),
+      toPlan,
+    ),
+  );
 }
 
 /** Whether an application names the plan as its trial plan (planStore's inUse). */
