@@ -97,6 +97,9 @@ describe('POST /api/integration/start_trial', () => {
     await newcomer('alice');
     expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}/plans/${trialPlanId}`, { archived: true })).statusCode).toBe(200);
     expectError(await startTrial(app, { username: 'alice', password: PASSWORD }), 404, 'TRIAL_NOT_OFFERED');
+    // The settings sent back whole still save: the plan named before is not checked again.
+    const resent = await consoleRequest(t, 'PATCH', `/applications/${app.id}`, { trial_plan_id: trialPlanId, session_ttl_seconds: 600 });
+    expect(resent.statusCode, resent.body).toBe(200);
     expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}/plans/${trialPlanId}`, { archived: false, trial: false })).statusCode).toBe(200);
     expectError(await startTrial(app, { username: 'alice', password: PASSWORD }), 404, 'TRIAL_NOT_OFFERED');
     expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}/plans/${trialPlanId}`, { trial: true })).statusCode).toBe(200);

@@ -137,8 +137,9 @@ export function applicationStore(d: Dialect, reads: Lookups, recordEvents: Recor
         if (current === null) return null;
         const name = patch.name ?? current.name;
         const settings = mergeSettings(current.settings, patch.settings);
-        // A newly named trial plan is checked under its lock; one named before stays named.
-        if (patch.settings.trialPlanId !== undefined && settings.trialPlanId !== null) await assertNamedTrialPlan(d, tx, id, settings.trialPlanId);
+        // A newly named trial plan is checked under its lock; the one named before may stay named.
+        const named = settings.trialPlanId;
+        if (named !== null && named !== current.settings.trialPlanId) await assertNamedTrialPlan(d, tx, id, named);
         const set = { name, ...settingsColumns(settings) };
         await tx.update(applications).set(set).where(eq(applications.id, id));
         const next = { ...current, name, settings };
