@@ -14,39 +14,30 @@ import { membershipColumns, toPlan } from '../row-mappers.js';
 import type { RecordEvents } from './event-log.js';
 import { admit, findUser, userBanned } from './writes.js';
 
-/** The application's trial plan, locked so that it cannot be deleted before the grant commits; null
- * when none is named or it is gone. */
-async function lockedTrialPlan(d: Dialect, tx: Db, applicationId: string) {
-  const { applications, plans } = d.t;
-  const [app] = await tx.select({ trialPlanId: applications.trialPlanId }).from(applications).where(eq(applications.id, applicationId));
-  const planId = app?.trialPlanId ?? null;
-  if (planId === null) return null;
-  return firstAs(
+/** The application's plan, locked until the transaction ends: a delete of it waits, and then finds
+ * it named or held (planStore's inUse). */
+const lockedPlan = (d: Dialect, tx: Db, applicationId: string, planId: string) =>
+  firstAs(
     d.locked(
       tx
         .select()
-        .from(plans)
-        .where(ofApplication(plans, applicationId, planId)),
+        .from(d.t.plans)
+        .where(ofApplication(d.t.plans, applicationId, planId)),
     ),
     toPlan,
   );
+
+/** The application's trial plan, locked; null when none is named or it is gone. */
+async function lockedTrialPlan(d: Dialect, tx: Db, applicationId: string) {
+  const { applications } = d.t;
+  const [app] = await tx.select({ trialPlanId: applications.trialPlanId }).from(applications).where(eq(applications.id, applicationId));
+  const planId = app?.trialPlanId ?? null;
+  return planId === null ? null : lockedPlan(d, tx, applicationId, planId);
 }
 
-/** Refuses a plan an owner names as the trial plan unless the domain's assertTrialPlan takes it;
- * locked, so a delete of the plan waits and then finds it named (planStore's inUse). */
+/** Refuses a plan an owner names as the trial plan unless the domain's assertTrialPlan takes it. */
 export async function assertNamedTrialPlan(d: Dialect, tx: Db, applicationId: string, planId: string): Promise<void> {
-  const { plans } = d.t;
-  assertTrialPlan(
-    await firstAs(
-      d.locked(
-        tx
-          .select()
-          .from(plans)
-          .where(ofApplication(plans, applicationId, planId)),
-      ),
-      toPlan,
-    ),
-  );
+  assertTrialPlan(await lockedPlan(d, tx, applicationId, planId));
 }
 
 /** Whether an application names the plan as its trial plan (planStore's inUse). */
