@@ -78,6 +78,16 @@ describe('POST /api/integration/start_trial', () => {
     expect((await startTrial(app, { username: 'dave', password: PASSWORD }, 'HW-2')).statusCode).toBe(200);
   });
 
+  it('parallel tries from five accounts on one machine: exactly one trial, one event', async () => {
+    const names = ['user1', 'user2', 'user3', 'user4', 'user5'];
+    for (const name of names) await newcomer(name);
+    const results = await Promise.all(names.map((name) => startTrial(app, { username: name, password: PASSWORD })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(results.filter((r) => r.statusCode === 409).every((r) => r.json().error_code === 'TRIAL_USED')).toBe(true);
+    const audit = await consoleRequest(t, 'GET', `/applications/${app.id}/audit?action=trial.started`);
+    expect(audit.json().entries).toHaveLength(1);
+  });
+
   it('a machine that started a trial in one application may start one in another', async () => {
     const other = (await offeringATrial()).app;
     await newcomer('alice');
