@@ -72,6 +72,9 @@ export class ResetCooldownError extends GatehouseError {
     super(status, 'RESET_COOLDOWN', message, [], retryAfterSeconds);
   }
 }
+/** 404 TRIAL_NOT_OFFERED (the application has no trial), 409 TRIAL_USED (this user or machine had it)
+ * or 409 TRIAL_NOT_ELIGIBLE (the user holds a plan or an active membership): see `code`. */
+export class TrialRefusedError extends GatehouseError {}
 /** 401 SIGNATURE_REQUIRED, SIGNATURE_EXPIRED, SIGNATURE_INVALID or REQUEST_REPLAYED: the application
  * requires signed requests and refused this one's (no requestSigningKey, a wrong or rotated-out one,
  * or a clock the server's time could not correct); docs/sdk.md, "Request signing". */
@@ -121,6 +124,9 @@ const classByCode: Record<string, ErrorClass> = {
   SIGNATURE_EXPIRED: RequestSignatureRefusedError,
   SIGNATURE_INVALID: RequestSignatureRefusedError,
   REQUEST_REPLAYED: RequestSignatureRefusedError,
+  TRIAL_NOT_OFFERED: TrialRefusedError,
+  TRIAL_USED: TrialRefusedError,
+  TRIAL_NOT_ELIGIBLE: TrialRefusedError,
 };
 
 const textOf = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');

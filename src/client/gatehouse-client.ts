@@ -283,6 +283,15 @@ export class GatehouseClient {
     return reset;
   }
 
+  /** Starts the application's trial for the user on the machine `hardwareId`, once per user and per
+   * machine (TrialRefusedError: TRIAL_NOT_OFFERED, TRIAL_USED, TRIAL_NOT_ELIGIBLE). Takes full
+   * credentials, as a user without a membership has no session: without `credentials`, the last login's. */
+  async startTrial(hardwareId: string, credentials?: LoginCredentials): Promise<UserSummary> {
+    const who = credentials ?? this.credentials;
+    if (who === null) throw new TypeError('startTrial needs credentials: pass them, or log in first');
+    return this.json<UserSummary>('POST', '/start_trial', { credentials: who, hardware_id: hardwareId });
+  }
+
   /** The file's bytes as a Node stream, an encrypted file decrypted on the fly when the client has the
    * key. The stream errors (EncryptedFileError, or SignatureError with pinned keys) on tampered or cut
    * bytes: keep its output only once it has ended without error (docs/sdk.md, "Downloads"). */

@@ -23,7 +23,8 @@ export function membershipView(m: Membership, now: Instant) {
   };
 }
 
-export type AdjustmentType = 'license' | 'bulk';
+/** `trial`: start_trial granted the trial plan, without a license (docs/plans.md, "Trials"). */
+export type AdjustmentType = 'license' | 'bulk' | 'trial';
 
 export interface Adjustment {
   id: string;

@@ -281,6 +281,12 @@ describe('the examples of the end-user features (docs/api.md)', () => {
     expect(JSON.parse(seats as string)).toEqual([{ user_id: alice.id, username: 'alice', redeemed_at: expect.any(String) }]);
     expect(released).toBe('204');
 
+    const [named, trial, again] = await runBlock('start-trial');
+    expect(JSON.parse(named as string)).toEqual({ trial_plan_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(JSON.parse(trial as string)).toMatchObject({ username: 'carol', membership: { is_active: true, is_lifetime: false } });
+    expect(Date.parse(JSON.parse(trial as string).membership.active_until) - Date.now()).toBeGreaterThan(13 * 24 * 3600_000);
+    expect(JSON.parse(again as string)).toMatchObject({ error_code: 'TRIAL_USED' });
+
     expect(await runBlock('change-password')).toEqual(['204']);
     expect((await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-2' } })).status).toBe(200);
     expect((await post('/auth/login', { credentials: { username: 'alice', password: 'alice-password-1' } })).status).toBe(401);

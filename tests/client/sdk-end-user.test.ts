@@ -108,6 +108,37 @@ describe('SDK: resetDevices', () => {
   });
 });
 
+describe('SDK: startTrial', () => {
+  it('grants the trial plan with full credentials; a second account on the machine gets TrialRefusedError', async () => {
+    const trialApp = await live.createApp({ device_auth: true, default_allowed_devices: 1 });
+    const consoleCall = async (method: string, path: string, body: unknown) =>
+      (
+        await fetch(`${live.base}/api/console/applications/${trialApp.id}${path}`, {
+          method,
+          headers: { authorization: live.ownerAuth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const plan = (await consoleCall('POST', '/plans', { name: 'Trial', kind: 'base', duration_minutes: 1440, trial: true })) as { id: string };
+    expect(await consoleCall('PATCH', '', { trial_plan_id: plan.id })).toMatchObject({ trial_plan_id: plan.id });
+
+    const tess = clientFor('trial-machine', trialApp);
+    await tess.signUp('tess', 'tess-password-1');
+    await expect(tess.startTrial('trial-machine')).rejects.toBeInstanceOf(TypeError); // no credentials given or kept
+    const started = await tess.startTrial('trial-machine', { username: 'tess', password: 'tess-password-1' });
+    expect(started.membership).toMatchObject({ is_active: true, is_lifetime: false });
+    expect(Date.parse(started.membership.active_until as string) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    await tess.login({ username: 'tess', password: 'tess-password-1' });
+
+    const tom = clientFor('trial-machine', trialApp);
+    await tom.signUp('tom', 'tom-password-1');
+    const refused = await tom.startTrial('trial-machine', { username: 'tom', password: 'tom-password-1' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(sdk.TrialRefusedError);
+    expect(refused).toMatchObject({ status: 409, code: 'TRIAL_USED' });
+    await expect(clientFor('x').startTrial('x', { username: 'rita', password: 'rita-password-1' })).rejects.toMatchObject({ status: 404, code: 'TRIAL_NOT_OFFERED' });
+  });
+});
+
 describe('CLI: gatehouse license <code>', () => {
   const gatehouse = (args: string[], key = app.admin_api_key) => runGatehouse(live.build.outDir, args, { GATEHOUSE_URL: live.base, GATEHOUSE_ADMIN_API_KEY: key });
 

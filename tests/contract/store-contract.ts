@@ -20,6 +20,7 @@ import { planContract } from './contract-plans.js';
 import { banThrottleContentContract } from './contract-bans-throttle-content.js';
 import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
+import { trialContract } from './contract-trials.js';
 import { userContract } from './contract-users.js';
 import { userVariableContract } from './contract-user-variables.js';
 import { webhookContract } from './contract-webhooks.js';
@@ -113,5 +114,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     webhookContract(ctx);
     eventContract(ctx);
     membershipNoticeContract(ctx);
+    trialContract(ctx);
   });
 }

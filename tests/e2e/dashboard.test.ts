@@ -1101,6 +1101,28 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect(login).toMatchObject({ status: 403, body: { error_code: 'MEMBERSHIP_INACTIVE' } });
   });
 
+  it('names a trial plan in the settings, from the base plans with trial on, and clears it', async () => {
+    const made = await server.t.inject({
+      method: 'POST',
+      url: `/api/console/applications/${appId}/plans`,
+      headers: { authorization: `Bearer ${server.t.ownerToken}` },
+      payload: { name: 'Tryout', kind: 'base', duration_minutes: 10080, trial: true },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    await page.goto(`${base}/dashboard/apps/${appId}/settings`);
+    // Pro has no trial: only Tryout is offered.
+    await page.locator('select[name=trial_plan_id] option', { hasText: 'Tryout' }).waitFor({ state: 'attached' });
+    expect(await page.locator('select[name=trial_plan_id] option').allTextContents()).toEqual(['No trial', 'Tryout']);
+    await page.locator('select[name=trial_plan_id]').selectOption({ label: 'Tryout' });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect((await consoleGet<{ trial_plan_id: string | null }>(`/applications/${appId}`)).body.trial_plan_id).toBe(made.json().id);
+    await page.locator('select[name=trial_plan_id]').selectOption({ label: 'No trial' });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    // The banner of the first save may still show: wait for the stored setting itself.
+    await expect.poll(async () => (await consoleGet<{ trial_plan_id: string | null }>(`/applications/${appId}`)).body.trial_plan_id).toBeNull();
+  });
+
   it('fits every main page at 1280x800 and 390x844 without horizontal scrolling', async () => {
     const pages: Array<[string, string]> = [
       ['applications', ''],

@@ -15,6 +15,7 @@ import {
   membershipExpiring,
   membershipPlanChanged,
   sessionCreated,
+  trialStarted,
   userCreated,
   userTimedOut,
 } from '../../src/application/events/event-facts.js';
@@ -84,6 +85,16 @@ describe('event facts', () => {
     });
   });
 
+  it('trial.started: the user as granted, the plan by id and name, the trial adjustment', () => {
+    const trial = { ...adjustment, type: 'trial' as const, licenseId: null, planTo: 'p-1' };
+    expect(trialStarted({ ...user, planId: 'p-1' }, { id: 'p-1', name: 'Trial' }, trial, AT)).toEqual({
+      applicationId: 'app-1',
+      action: 'trial.started',
+      target: { type: 'user', id: 'u-1', label: 'alice' },
+      data: { user: { id: 'u-1', username: 'alice', membership: user.membership }, plan: { id: 'p-1', name: 'Trial' }, adjustment: trial, at: AT },
+    });
+  });
+
   it('keeps instants as epoch ms: sessions, devices, timeouts and license files', () => {
     expect(sessionCreated(user, { id: 's-1', hardwareId: 'hw-b', expiresAt: LATER }).data).toEqual({ userId: 'u-1', session: { id: 's-1', hardwareId: 'hw-b', expiresAt: LATER } });
     expect(deviceRegistered('app-1', user, device).data).toEqual({ userId: 'u-1', device: { id: 'd-1', hardwareId: 'hw-a', registeredAt: AT } });
@@ -130,6 +141,7 @@ describe('event facts', () => {
       membershipAdjusted(user, adjustment, AT),
       membershipExpiring(user, 7, AT),
       membershipExpired(user, AT, AT),
+      trialStarted(user, { id: 'p-1', name: 'Trial' }, adjustment, AT),
       banCreated(ban),
       fileEvent('file.completed', file),
       applicationSettingsChanged(application, application),

@@ -14,6 +14,7 @@ import {
   membershipExpiring,
   membershipPlanChanged,
   sessionCreated,
+  trialStarted,
   userCreated,
   userTimedOut,
   userTimeoutLifted,
@@ -106,6 +107,20 @@ describe('rendering an event', () => {
             plan_from: 'p-basic',
             plan_to: 'p-pro',
           },
+        },
+        changes: null,
+      }),
+    );
+  });
+
+  it('trial.started: the user as of the grant, the plan, the adjustment as the API shows it', () => {
+    const trial = { ...adjustment, type: 'trial' as const, licenseId: null, planTo: 'p-1' };
+    expect(text(rendered(trialStarted(user, { id: 'p-1', name: 'Trial' }, trial, AT)))).toBe(
+      JSON.stringify({
+        data: {
+          user: { id: 'u-1', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' } },
+          plan: { id: 'p-1', name: 'Trial' },
+          adjustment: { id: 'adj-1', type: 'trial', occurred_at: ISO, minutes: 60, grants_lifetime_access: false, revokes_lifetime_access: false, license_id: null, reason: null },
         },
         changes: null,
       }),

@@ -99,6 +99,7 @@ describe('applications', () => {
       device_reset_cooldown_hours: null,
       sign_ups_per_hour: null,
       expiry_notice_days: 7,
+      trial_plan_id: null,
       response_signing_public_key: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
       response_signing_key_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       response_signing_previous_key_id: null,

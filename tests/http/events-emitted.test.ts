@@ -279,6 +279,29 @@ describe('events of the admin key and the system', () => {
   });
 });
 
+describe('a trial', () => {
+  it("trial.started is the user's own, with the plan and the adjustment, once", async () => {
+    const plan = (await consoleRequest(t, 'POST', `/applications/${app.id}/plans`, { name: 'Trial', kind: 'base', duration_minutes: 60, trial: true })).json();
+    expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}`, { trial_plan_id: plan.id })).statusCode).toBe(200);
+    const user = await signUp(t, app, 'trina', PASSWORD, { hardware_id: 'hw-t' });
+    const body = { credentials: { username: 'trina', password: PASSWORD }, hardware_id: 'hw-t' };
+    expect((await call(t, app, 'POST', '/start_trial', body)).statusCode).toBe(200);
+    expect((await call(t, app, 'POST', '/start_trial', body)).statusCode).toBe(409);
+    const activeUntil = new Date(t.clock.now() + 3_600_000).toISOString();
+    expect(await one('trial.started')).toMatchObject({
+      actor: { type: 'end_user', id: user.id },
+      target: { type: 'user', id: user.id, label: 'trina' },
+      data: {
+        user: { id: user.id, username: 'trina', membership: { is_active: true, is_lifetime: false, active_until: activeUntil } },
+        plan: { id: plan.id, name: 'Trial' },
+        adjustment: { type: 'trial', minutes: 60, license_id: null },
+      },
+    });
+    // The ledger's keyed digest of the machine is no fact of the event.
+    await expectNoSecret([PASSWORD, t.deps.secrets.digest('hw-t')]);
+  });
+});
+
 describe('a refused change writes nothing', () => {
   it("a switch of plans writes membership.plan_changed as the end user; a seat's release membership.adjusted as the owner; a refused seat none", async () => {
     const user = await signUp(t, app, 'hana', PASSWORD, { hardware_id: 'hw-h' });

@@ -85,6 +85,7 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['DELETE', `/api/integration/user_variables/${ID}`, 'integration'],
   ['POST', '/api/integration/change_password', 'integration'],
   ['POST', '/api/integration/reset_devices', 'integration'],
+  ['POST', '/api/integration/start_trial', 'integration'],
   ['GET', `/api/admin/license/${ID}`, 'admin'],
   ['POST', '/api/console/login', 'console'],
   ['GET', '/api/console/setup', 'console'],
@@ -196,6 +197,7 @@ const body = fc.oneof(
       'max_user_variables',
       'device_reset_cooldown_hours',
       'expiry_notice_days',
+      'trial_plan_id',
       'url',
       'events',
       'enabled',
@@ -546,6 +548,50 @@ describe('malformed input never yields 5xx with request signing on', () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('trials: malformed start_trial bodies and trial_plan_id settings', () => {
+  const text = fc.oneof(fc.string({ maxLength: 300 }), withLoneSurrogates, fc.constantFrom('', 'x'.repeat(5000), '\u0000'));
+  const anything = fc.oneof(text, fc.jsonValue({ maxDepth: 2 }), fc.integer(), fc.constant(null));
+  const credentials = fc.oneof(fc.record({ username: fc.oneof(fc.constant('alice'), anything), password: anything }), fc.record({ code: fc.oneof(fc.constant(code), anything) }), anything);
+  const trialBody = fc.oneof(fc.record({ credentials, hardware_id: anything }, { requiredKeys: [] }), fc.record({ credentials, hardware_id: text, extra: anything }), anything);
+
+  it('start_trial answers 4xx with a code, never 5xx, whatever the body', async () => {
+    await fc.assert(
+      fc.asyncProperty(trialBody, async (payload) => {
+        const res = await t.inject({ method: 'POST', url: '/api/integration/start_trial', headers: app.headers, payload: payload as object });
+        expectClientError(res, `start_trial ${JSON.stringify(payload)?.slice(0, 200)}`);
+        // No trial plan is named for this application: nothing is ever granted.
+        expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a trial_plan_id that is not a trial plan of the application is refused with a code and nothing written', async () => {
+    const setting = fc.oneof(anything, fc.uuid(), fc.constant(planId), pathParam);
+    const url = `/api/console/applications/${app.id}`;
+    const owner = await t.deps.store.findOwnerByEmail('owner@example.com');
+    if (owner === null) throw new Error('no owner');
+    // A token of its own: another case signs the harness's out.
+    const authorization = `Bearer ${(await issueConsoleToken(t.deps, owner)).token}`;
+    const read = async () => (await t.inject({ method: 'GET', url, headers: { authorization } })).json();
+    const before = await read();
+    await fc.assert(
+      fc.asyncProperty(setting, async (trialPlanId) => {
+        const res = await t.inject({ method: 'PATCH', url, headers: { authorization }, payload: { trial_plan_id: trialPlanId, session_ttl_seconds: 900 } });
+        expectClientError(res, `trial_plan_id ${JSON.stringify(trialPlanId)?.slice(0, 200)}`);
+        if (trialPlanId === null) {
+          expect(res.statusCode).toBe(200);
+          await t.inject({ method: 'PATCH', url, headers: { authorization }, payload: { session_ttl_seconds: before.session_ttl_seconds } });
+        } else {
+          expect([404, 422]).toContain(res.statusCode);
+          expect(await read()).toEqual(before);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -96,6 +96,8 @@ describe('error codes per operation (docs/api.md, API reference)', () => {
   it.each([
     ['post', '/api/integration/sign_up', ['INVALID_API_CREDENTIALS', 'DEVICE_REQUIRED', 'BANNED', 'RATE_LIMITED', 'USERNAME_TAKEN', 'DEVICE_LIMIT_REACHED', 'VALIDATION_FAILED', 'SIGNATURE_INVALID']],
     ['post', '/api/integration/reset_devices', ['RESET_DISABLED', 'RESET_COOLDOWN', 'INVALID_CREDENTIALS', 'ACCOUNT_LOCKED']],
+    ['post', '/api/integration/start_trial', ['TRIAL_NOT_OFFERED', 'TRIAL_USED', 'TRIAL_NOT_ELIGIBLE', 'INVALID_CREDENTIALS', 'DEVICE_LIMIT_REACHED', 'SIGNATURE_INVALID']],
+    ['patch', '/api/console/applications/{app_id}', ['APPLICATION_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_ARCHIVED', 'VALIDATION_FAILED']],
     ['get', '/api/integration/files/{file_id}/download', ['LOGIN_REQUIRED', 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE']],
     ['get', '/api/admin/user/{usernameOrCode}', ['INVALID_ADMIN_API_KEY', 'USER_NOT_FOUND', 'VALIDATION_FAILED']],
     ['delete', '/api/console/applications/{app_id}/licenses/{code}', ['INVALID_CONSOLE_TOKEN', 'CSRF_REJECTED', 'APPLICATION_NOT_FOUND', 'LICENSE_NOT_FOUND', 'LICENSE_CONSUMED']],
@@ -115,6 +117,10 @@ describe('error codes per operation (docs/api.md, API reference)', () => {
     const login = operation('post', '/api/integration/auth/login').responses;
     expect(login['401']?.description).toContain('LICENSE_INVALID');
     expect(login['429']?.description).toContain('ACCOUNT_LOCKED');
+    const trial = operation('post', '/api/integration/start_trial').responses;
+    expect(trial['404']?.description).toContain('TRIAL_NOT_OFFERED');
+    expect(trial['409']?.description).toContain('TRIAL_USED');
+    expect(trial['409']?.description).toContain('TRIAL_NOT_ELIGIBLE');
     const redeem = operation('post', '/api/integration/sign_up_with_license_code').responses;
     expect(redeem['422']?.description).toContain('LICENSE_INVALID');
     expect(redeem['401']?.description ?? '').not.toContain('LICENSE_INVALID');

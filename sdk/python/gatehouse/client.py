@@ -208,6 +208,21 @@ class GatehouseClient:
                 self._token = None
         return result
 
+    def start_trial(self, hardware_id: str, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None) -> UserSummary:
+        """Starts the application's trial for the user on the machine ``hardware_id``, once per user
+        and per machine. Full credentials are required (a user without a membership has no
+        session): those given, else those of the last login. Raises TrialRefusedError
+        (TRIAL_NOT_OFFERED, TRIAL_USED or TRIAL_NOT_ELIGIBLE, in ``code``) when refused."""
+        if username is None and password is None and code is None:
+            with self._lock:
+                kept = self._credentials
+            if kept is None:
+                raise ValueError("start_trial needs credentials: pass them, or log in first")
+            credentials = dict(kept)
+        else:
+            credentials = _credentials(username, password, code, "start_trial")
+        return UserSummary.from_json(self._json("POST", "/start_trial", {"credentials": credentials, "hardware_id": hardware_id}))
+
     # ---- the application context ---------------------------------------------------------
 
     @overload

@@ -135,6 +135,11 @@ class ResetDisabledError(GatehouseError):
     """403 RESET_DISABLED: the application does not let users reset their devices."""
 
 
+class TrialRefusedError(GatehouseError):
+    """404 TRIAL_NOT_OFFERED (the application has no trial), 409 TRIAL_USED (this user or machine
+    had it) or 409 TRIAL_NOT_ELIGIBLE (the user holds a plan or an active membership): see ``code``."""
+
+
 class RequestSignatureRefusedError(GatehouseError):
     """401 SIGNATURE_REQUIRED, SIGNATURE_EXPIRED, SIGNATURE_INVALID or REQUEST_REPLAYED: the
     application has request signing on and refused the request's signature."""
@@ -227,6 +232,9 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "NOT_A_PASSWORD_USER": NotAPasswordUserError,
     "RESET_DISABLED": ResetDisabledError,
     "RESET_COOLDOWN": ResetCooldownError,
+    "TRIAL_NOT_OFFERED": TrialRefusedError,
+    "TRIAL_USED": TrialRefusedError,
+    "TRIAL_NOT_ELIGIBLE": TrialRefusedError,
     "SERVICE_UNAVAILABLE": ServerError,
     "INTERNAL_ERROR": ServerError,
 }

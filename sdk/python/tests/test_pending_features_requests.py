@@ -1,4 +1,4 @@
-"""The requests of the end-user methods (per-user variables, change_password, reset_devices)
+"""The requests of the end-user methods (per-user variables, change_password, reset_devices, start_trial)
 and request_license_file, as sent, against a signed stand-in (support.SignedFake): paths and
 fields byte by byte. test_live_end_user_features.py runs the same methods against the real
 server."""
@@ -104,6 +104,24 @@ class PendingFeatureRequests(unittest.TestCase):
         self.fake.answer(403, {"error_code": "RESET_DISABLED", "message": "off"})
         with self.assertRaises(gatehouse.ResetDisabledError):
             self.client.reset_devices(code="ABCD-EFGH")
+
+    def test_start_trial_with_full_credentials_and_the_machine(self) -> None:
+        membership = {"is_active": True, "is_lifetime": False, "active_until": "2026-06-22T12:00:00.000Z"}
+        self.fake.answer(200, {"id": "u-1", "username": "alice", "membership": membership})
+        started = self.client.start_trial("hw-7", "alice", "alice-password-1")
+        self.assertEqual((started.username, started.membership.is_active), ("alice", True))
+        last = self.fake.requests[-1]
+        self.assertEqual((last["method"], last["path"]), ("POST", "/api/integration/start_trial"))
+        self.assertEqual(last["body"], {"credentials": {"username": "alice", "password": "alice-password-1"}, "hardware_id": "hw-7"})
+        self.assertNotIn("authorization", last["headers"])
+        with self.assertRaises(ValueError):
+            self.client.start_trial("hw-7")  # no credentials given or kept
+        for status, code in ((409, "TRIAL_USED"), (409, "TRIAL_NOT_ELIGIBLE"), (404, "TRIAL_NOT_OFFERED")):
+            self.fake.answer(status, {"error_code": code, "message": "refused"})
+            with self.assertRaises(gatehouse.TrialRefusedError) as caught:
+                self.client.start_trial("hw-7", code="ABCD-EFGH")
+            self.assertEqual((caught.exception.status, caught.exception.error_code), (status, code))
+        self.assertEqual(self.fake.requests[-1]["body"], {"credentials": {"code": "ABCD-EFGH"}, "hardware_id": "hw-7"})
 
     def test_request_license_file(self) -> None:
         self.login(username="alice", password="alice-password-1")

@@ -11,6 +11,7 @@ import type {
   MembershipExpiredFacts,
   MembershipExpiringFacts,
   MembershipPlanChangedFacts,
+  TrialStartedFacts,
   SessionCreatedFacts,
   TimedOutFacts,
   TimeoutLiftedFacts,
@@ -58,6 +59,7 @@ const renderers: Record<string, Renderer> = {
   'membership.expiring': (f: MembershipExpiringFacts) => ({
     data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), days_remaining: daysRemaining(f.activeUntil, f.at), notice_days: f.noticeDays },
   }),
+  'trial.started': (f: TrialStartedFacts) => ({ data: { user: userSummaryJson(f.user, f.at), plan: f.plan, adjustment: adjustmentJson(f.adjustment) } }),
   'membership.expired': (f: MembershipExpiredFacts) => ({ data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), access_ended_at: toIso(f.accessEndedAt) } }),
   'ban.created': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban), propagated_from: f.ban.propagatedFrom } }),
   'ban.removed': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban) } }),

@@ -7,6 +7,7 @@ import { changePassword } from '../../application/integration/change-password.js
 import { login, logout } from '../../application/integration/login.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { resetDevices } from '../../application/integration/reset-devices.js';
+import { startTrial } from '../../application/integration/start-trial.js';
 import { deleteOwnVariable, listOwnVariables, readOwnVariable, writeOwnVariable } from '../../application/integration/user-variables.js';
 import { signUpWithLicense } from '../../application/integration/sign-up-with-license.js';
 import { signUp } from '../../application/integration/sign-up.js';
@@ -200,6 +201,22 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     async (request) => {
       const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return { next_reset_at: toIso(nextResetAt) };
+    },
+  );
+
+  // The application's trial for a user without a plan (docs/api.md, POST /start_trial): full
+  // credentials, since such a user has no active membership to hold a session with.
+  app.post(
+    '/start_trial',
+    {
+      schema: { body: Type.Object({ credentials: Credentials, hardware_id: HardwareId }, closed), response: answers({ 200: UserSummary }) },
+      config: {
+        errors: ['INVALID_CREDENTIALS', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED', 'TRIAL_NOT_OFFERED', 'TRIAL_USED', 'TRIAL_NOT_ELIGIBLE'],
+      },
+    },
+    async (request) => {
+      const { user } = await startTrial(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
+      return userSummaryJson(user, deps.clock.now());
     },
   );
 };

@@ -116,6 +116,7 @@ export const applicationSettingsJson = (a: Pick<ApplicationRecord, 'id' | 'name'
   device_reset_cooldown_hours: a.settings.deviceResetCooldownHours,
   sign_ups_per_hour: a.settings.signUpsPerHour,
   expiry_notice_days: a.settings.expiryNoticeDays,
+  trial_plan_id: a.settings.trialPlanId,
 });
 
 export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({

@@ -48,7 +48,7 @@ export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, ex
 export const Adjustment = Type.Object(
   {
     id: Id,
-    type: Type.Enum(['license', 'bulk']),
+    type: Type.Enum(['license', 'bulk', 'trial']),
     occurred_at: Instant,
     minutes: Nullable(Type.Integer()),
     grants_lifetime_access: Type.Boolean(),
@@ -124,6 +124,7 @@ export const Application = Type.Object(
     device_reset_cooldown_hours: Nullable(Type.Integer()),
     sign_ups_per_hour: Nullable(Type.Integer()),
     expiry_notice_days: Type.Integer(),
+    trial_plan_id: Nullable(Id),
     response_signing_public_key: Nullable(Type.String()),
     response_signing_key_id: Nullable(Type.String()),
     response_signing_previous_key_id: Nullable(Type.String()),

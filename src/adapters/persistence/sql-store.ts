@@ -18,6 +18,7 @@ import { planStore } from './store/plan-store.js';
 import { requestNonceStore } from './store/request-nonce-store.js';
 import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
+import { trialStore } from './store/trial-store.js';
 import { userStore } from './store/user-store.js';
 import { userVariableStore } from './store/user-variable-store.js';
 import { webhookStore } from './store/webhook-store.js';
@@ -78,6 +79,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...sessionStore(dialect, reads, recordEvents),
     ...banStore(dialect, reads, recordEvents),
     ...throttleStore(dialect),
+    ...trialStore(dialect, recordEvents),
     ...requestNonceStore(dialect),
     ...contentStore(dialect, reads, recordEvents),
     ...fileStore(dialect, reads, recordEvents),

@@ -38,6 +38,7 @@ export const WEBHOOK_EVENTS = [
   'membership.plan_changed',
   'membership.expiring',
   'membership.expired',
+  'trial.started',
   'ban.created',
   'ban.removed',
   'user.timed_out',

@@ -40,6 +40,13 @@ export interface MembershipPlanChangedFacts {
   adjustment: AdjustmentRecord;
   at: Instant;
 }
+export interface TrialStartedFacts {
+  user: UserFacts;
+  /** The trial plan as it was granted. */
+  plan: { id: string; name: string };
+  adjustment: AdjustmentRecord;
+  at: Instant;
+}
 export interface MembershipExpiringFacts {
   user: UserFacts;
   activeUntil: Instant;
@@ -181,6 +188,14 @@ export const membershipPlanChanged = (u: UserRecord, adjustment: AdjustmentRecor
   action: 'membership.plan_changed',
   target: userTarget(u),
   data: facts<MembershipPlanChangedFacts>({ user: userFacts(u), planFrom: adjustment.planFrom as string, planTo: adjustment.planTo as string, adjustment: adjustmentFacts(adjustment), at: now }),
+});
+
+/** `trial.started`: start_trial granted the application's trial plan (docs/plans.md, "Trials"). */
+export const trialStarted = (u: UserRecord, plan: { id: string; name: string }, adjustment: AdjustmentRecord, now: Instant): EventDraft => ({
+  applicationId: u.applicationId,
+  action: 'trial.started',
+  target: userTarget(u),
+  data: facts<TrialStartedFacts>({ user: userFacts(u), plan: { id: plan.id, name: plan.name }, adjustment: adjustmentFacts(adjustment), at: now }),
 });
 
 /** `membership.expiring`: less than `noticeDays` remain before the user's active_until. */

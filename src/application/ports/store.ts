@@ -16,6 +16,7 @@ import type { PlanStore } from './plan-store.js';
 import type { RequestNonceStore } from './request-nonce-store.js';
 import type { SessionStore } from './session-store.js';
 import type { ThrottleStore } from './throttle-store.js';
+import type { TrialStore } from './trial-store.js';
 import type { UserStore } from './user-store.js';
 import type { UserVariableStore } from './user-variable-store.js';
 
@@ -32,6 +33,7 @@ export interface Store
     SessionStore,
     BanStore,
     ThrottleStore,
+    TrialStore,
     RequestNonceStore,
     ContentStore,
     FileStore,

@@ -48,7 +48,8 @@ const settingsFields = {
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
-const PatchBody = Type.Object({ name: Type.Optional(Name), ...settingsFields }, closed);
+// The trial plan is named by a patch only: a new application has no plans (docs/plans.md, "Trials").
+const PatchBody = Type.Object({ name: Type.Optional(Name), ...settingsFields, trial_plan_id: Type.Optional(Type.Union([Uuid, Type.Null()])) }, closed);
 
 /** The settings given in a body, in domain terms; absent fields stay absent. */
 function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings> {
@@ -72,6 +73,7 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['deviceResetCooldownHours', body.device_reset_cooldown_hours],
     ['signUpsPerHour', body.sign_ups_per_hour],
     ['expiryNoticeDays', body.expiry_notice_days],
+    ['trialPlanId', body.trial_plan_id],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
 }
@@ -104,7 +106,8 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     overviewJson(await applicationOverview(deps, ownerOf(request), request.params.app_id)),
   );
 
-  app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody, response: answers({ 200: Application }) }, config: APP }, async (request) => {
+  const patchConfig = { errors: [...APP.errors, 'PLAN_NOT_FOUND', 'PLAN_ARCHIVED'] } as const;
+  app.patch('/applications/:app_id', { schema: { params: AppParams, body: PatchBody, response: answers({ 200: Application }) }, config: patchConfig }, async (request) => {
     const updated = await updateApplication(
       deps,
       ownerOf(request),

@@ -1,6 +1,7 @@
 // Owners, their console tokens and their applications.
 import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Instant } from '../../../domain/time.js';
+import { assertNamedTrialPlan } from './trial-store.js';
 import type { RecordEvents } from './event-log.js';
 import type { Actor } from '../../../application/events/actor.js';
 import { applicationSettingsChanged, credentialsRotated } from '../../../application/events/content-facts.js';
@@ -136,6 +137,9 @@ export function applicationStore(d: Dialect, reads: Lookups, recordEvents: Recor
         if (current === null) return null;
         const name = patch.name ?? current.name;
         const settings = mergeSettings(current.settings, patch.settings);
+        // A newly named trial plan is checked under its lock; the one named before may stay named.
+        const named = settings.trialPlanId;
+        if (named !== null && named !== current.settings.trialPlanId) await assertNamedTrialPlan(d, tx, id, named);
         const set = { name, ...settingsColumns(settings) };
         await tx.update(applications).set(set).where(eq(applications.id, id));
         const next = { ...current, name, settings };

@@ -5,11 +5,13 @@ import type { PlanStore } from '../../../application/ports/plan-store.js';
 import { DomainError } from '../../../domain/errors.js';
 import { type Db, type Dialect, exists, firstAs, isUniqueViolation, listOrder, ofApplication } from '../dialect.js';
 import { planRow, toPlan } from '../row-mappers.js';
+import { namedAsTrialPlan } from './trial-store.js';
 
 export function planStore(d: Dialect): PlanStore {
   const { plans, licenses, users, addOnGrants } = d.t;
-  // Whether a license, a membership or an add-on grant refers to the plan (docs/plans.md). Issuing
-  // licenses locks the plan as deleting does, so none appears between this check and the delete.
+  // Whether a license, a membership, an add-on grant or the trial setting refers to the plan
+  // (docs/plans.md). Issuing licenses locks the plan as deleting does, so none appears between
+  // this check and the delete.
   const inUse = async (tx: Db, applicationId: string, planId: string): Promise<boolean> => {
     const referring = await Promise.all([
       exists(
@@ -30,6 +32,7 @@ export function planStore(d: Dialect): PlanStore {
           .from(addOnGrants)
           .where(and(eq(addOnGrants.applicationId, applicationId), eq(addOnGrants.planId, planId))),
       ),
+      namedAsTrialPlan(d, tx, planId),
     ]);
     return referring.some(Boolean);
   };

@@ -23,6 +23,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   device_reset_cooldown_hours: null,
   sign_ups_per_hour: null,
   expiry_notice_days: 7,
+  trial_plan_id: null,
 };
 
 type NumberKey =

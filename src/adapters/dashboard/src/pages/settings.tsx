@@ -6,6 +6,7 @@ import { ErrorBanner } from '../components/error-banner.js';
 import { ResponseSigningCard } from '../components/response-signing-card.js';
 import { Card, FormActions } from '../components/fields.js';
 import { fromDraft, SettingsFields, toDraft } from '../components/settings-form.js';
+import { TrialPlanField } from '../components/trial-plan-field.js';
 import { runConfirmed, useAction } from '../components/use-load.js';
 import { BASE, navigate } from '../router.js';
 import type { Application } from '../types.js';
@@ -29,7 +30,9 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
     e.preventDefault();
     setSaved(false);
     void save.run(async () => {
-      const updated = await patch<Application>(appPath(app.id), fromDraft(draft));
+      // The trial plan only when changed: one named before stays named even if it no longer offers a trial.
+      const trial = draft.trial_plan_id === app.trial_plan_id ? {} : { trial_plan_id: draft.trial_plan_id };
+      const updated = await patch<Application>(appPath(app.id), { ...fromDraft(draft), ...trial });
       onAppChange(updated);
       setDraft(toDraft(updated));
       setSaved(true);
@@ -65,6 +68,7 @@ export function SettingsPage({ app, onAppChange }: AppPageProps) {
             </div>
           )}
           <SettingsFields draft={draft} onChange={setDraft} />
+          <TrialPlanField appId={app.id} value={draft.trial_plan_id} onChange={(id) => setDraft({ ...draft, trial_plan_id: id })} />
           <FormActions label="Save settings" busy={save.busy} />
         </form>
       </Card>

@@ -141,7 +141,7 @@ function History({ adjustments }: { adjustments: Adjustment[] }) {
       {[...adjustments].reverse().map((a) => (
         <tr key={a.id}>
           <td>{formatDateTime(a.occurred_at)}</td>
-          <td>{a.type === 'license' ? <Badge tone="blue">license</Badge> : <Badge>bulk</Badge>}</td>
+          <td>{a.type === 'license' ? <Badge tone="blue">license</Badge> : a.type === 'trial' ? <Badge tone="green">trial</Badge> : <Badge>bulk</Badge>}</td>
           <td>{describe(a)}</td>
           <td>{a.reason}</td>
         </tr>
