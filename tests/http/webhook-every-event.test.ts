@@ -91,11 +91,12 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
 
   t.clock.advance(2 * 3_600_000);
   expect(await t.notices.drain()).toBe(1); // membership.expired
-  // Alice's membership lapsed and she holds no plan: she may start the application's trial.
+  // Alice holds a plan; Bob, new, may start the application's trial.
   const trial = (await consoleRequest(t, 'POST', `/applications/${app.id}/plans`, { name: 'Trial', kind: 'base', duration_minutes: 60, trial: true })).json();
   expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}`, { trial_plan_id: trial.id })).statusCode).toBe(200);
   const rotatedApp = { id: a.id, headers: { ...a.headers, 'x-api-secret': rotated.api_secret } };
-  const started = await call(t, rotatedApp, 'POST', '/start_trial', { credentials: { username: 'alice', password: PASSWORD }, hardware_id: 'hw-a' });
+  await signUp(t, rotatedApp, 'bob', PASSWORD, { hardware_id: 'hw-b' });
+  const started = await call(t, rotatedApp, 'POST', '/start_trial', { credentials: { username: 'bob', password: PASSWORD }, hardware_id: 'hw-b' });
   expect(started.statusCode, started.body).toBe(200); // trial.started
   expect((await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks/${allId}/test`)).statusCode).toBe(204); // webhook.test
   return secrets;
