@@ -225,7 +225,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('"code","duration","minutes","note","created_at","used_at","used_by_user_id","banned"');
+    expect(lines[0]).toBe('"code","grants","minutes","plan_id","seats","redemptions","note","created_at","used_at","used_by_user_id","banned"');
     expect(lines).toHaveLength(6);
     // The formula is neutralised and its quotes doubled.
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
@@ -1069,7 +1069,7 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     // Two members redeem it; the list says so and names them.
     for (const name of ['seat_one', 'seat_two']) {
       const password = `${name}-password-1`;
-      expect((await integration('/sign_up', { username: name, password, hardware_id: `hw-${name}` })).status).toBe(200);
+      expect((await integration('/sign_up', { username: name, password, hardware_id: `hw-${name}` })).status).toBe(201);
       expect((await integration('/activate_license', { code, username: name, password, hardware_id: `hw-${name}` })).status).toBe(200);
     }
     await page.reload();
