@@ -21,6 +21,8 @@ import type { AppContext } from '../../application/integration/app-context.js';
 import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { publicationDate } from '../../domain/announcements.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
+import { membershipState, type UserPlans } from '../../domain/membership-state.js';
+import type { Member } from '../../application/member.js';
 import type { Plan } from '../../domain/plan.js';
 import { toIso } from '../../domain/time.js';
 import { isTimedOut } from '../../domain/timeout.js';
@@ -32,15 +34,37 @@ type Json<K extends keyof typeof Wire> = Static<(typeof Wire)[K]>;
 
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
-export function membershipJson(m: Membership, now: number): Json<'Membership'> {
+/** The membership's time alone, as events show it. */
+export function membershipTimeJson(m: Membership, now: number): Json<'MembershipTime'> {
   const v = membershipView(m, now);
   return { is_active: v.is_active, is_lifetime: v.is_lifetime, active_until: isoOrNull(v.active_until) };
 }
 
-export const userSummaryJson = (u: Pick<UserRecord, 'id' | 'username' | 'membership'>, now: number): Json<'UserSummary'> => ({
+/** The membership as every answer shows it: grace counts as active (docs/plans.md, "Grace"). */
+export function membershipJson(u: Pick<UserRecord, 'membership' | 'entitlements'>, plans: UserPlans, now: number): Json<'Membership'> {
+  const m = membershipState(u.membership, u.entitlements, plans, now);
+  return {
+    is_active: m.isActive,
+    is_lifetime: m.isLifetime,
+    active_until: isoOrNull(m.activeUntil),
+    plan: m.plan,
+    entitlements: m.entitlements,
+    in_grace: m.inGrace,
+    grace_ends_at: isoOrNull(m.graceEndsAt),
+  };
+}
+
+export const userSummaryJson = ({ user, plans }: Member, now: number): Json<'UserSummary'> => ({
+  id: user.id,
+  username: user.username,
+  membership: membershipJson(user, plans, now),
+});
+
+/** A user as events show them (docs/events.md): the membership's time, not its plans. */
+export const userEventJson = (u: Pick<UserRecord, 'id' | 'username' | 'membership'>, now: number) => ({
   id: u.id,
   username: u.username,
-  membership: membershipJson(u.membership, now),
+  membership: membershipTimeJson(u.membership, now),
 });
 
 /** An offline license file as every issuing endpoint answers it (docs/signing.md, Offline license files). */
@@ -71,7 +95,7 @@ export function userAdminJson(d: UserDetails, now: number): Json<'AdminUser'> {
     membership: {
       application_id: u.applicationId,
       user_id: u.id,
-      ...membershipJson(u.membership, now),
+      ...membershipJson(u, d.plans, now),
       adjustments: d.adjustments.map(adjustmentJson),
     },
     timed_out_until: isTimedOut(u.timeout, now) ? toIso(u.timeout.until) : null,

@@ -9,7 +9,8 @@ import type { EventStore } from '../ports/event-store.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import type { UserStore } from '../ports/user-store.js';
-import type { ApplicationRecord, UserRecord } from '../records.js';
+import type { ApplicationRecord } from '../records.js';
+import { type Member, memberOf } from '../member.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
 
 export interface LoginBody {
@@ -23,7 +24,7 @@ type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<De
 /** Token login: cheap refusals first, then the throttled credential check, then bans (once the user
  * is proven, so propagation may reach their account), timeout and membership, and last the atomic
  * device and session admission, which settles the check's turn (withTurn). */
-export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; member: Member }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
   const { found: user, turn } = await verifyCredentials(deps, app, body.credentials, caller, actor, hardwareId);
@@ -47,6 +48,9 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       hardwareId,
       expiresAt: session.expiresAt,
     });
+    // The plans the answer shows, read while the session opens (docs/plans.md, "Entitlements").
+    const member = memberOf(deps, user);
+    member.catch(() => undefined);
     await recordingRefusal(
       deps,
       'DEVICE_LIMIT_REACHED',
@@ -65,7 +69,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         ),
       acting,
     );
-    return { token, expiresAt: session.expiresAt, user };
+    return { token, expiresAt: session.expiresAt, member: await member };
   });
 }
 

@@ -2,6 +2,7 @@
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
 import type { DeviceToAdmit } from '../../domain/devices.js';
+import type { UserPlans } from '../../domain/membership-state.js';
 import type { Instant } from '../../domain/time.js';
 import type { SucceededTurn } from './throttle-store.js';
 import type { SessionRecord, UserRecord } from '../records.js';
@@ -66,7 +67,7 @@ export interface SessionStore {
       now: Instant;
     },
     actor: Actor,
-  ): Promise<{ user: UserRecord; expiresAt: Instant }>;
+  ): Promise<{ user: UserRecord; plans: UserPlans; expiresAt: Instant }>;
   findSession(id: string): Promise<SessionRecord | null>;
   /** What token authentication reads, in one go: the session, and with it the application's user
    * the token names. No session: nothing else is read (the token is refused on the session alone). */
