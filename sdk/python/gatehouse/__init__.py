@@ -32,7 +32,7 @@ from .errors import (
     UsernameTakenError,
     ValidationError,
 )
-from .license_file import LicenseClaims, LicenseFileError, LicenseMembership, verify_license_file
+from .license_file import LicenseClaims, LicenseFileError, LicenseMembership, LicensePlan, verify_license_file
 from .offline import OfflineAppContext
 from .models import (
     Adjustment,
@@ -44,6 +44,7 @@ from .models import (
     IssuedLicenseFile,
     MalformedAnswerError,
     Membership,
+    PlanRef,
     Session,
     UserSummary,
     UserVariable,
@@ -87,6 +88,7 @@ __all__ = [
     "LicenseFileError",
     "LicenseClaims",
     "LicenseMembership",
+    "LicensePlan",
     "MalformedAnswerError",
     "Adjustment",
     "Announcement",
@@ -97,6 +99,7 @@ __all__ = [
     "DeviceReset",
     "IssuedLicenseFile",
     "Membership",
+    "PlanRef",
     "Session",
     "UserSummary",
     "UserVariable",
