@@ -105,8 +105,9 @@ export interface UserRecord {
   passwordHash: string | null;
   /** License-code users: the license they signed up (and log in) with. */
   licenseId: string | null;
-  allowedDevices: number;
-  allowedSessions: number;
+  /** The owner's caps for this user; null: none set (docs/plans.md, "Caps"). */
+  allowedDevices: number | null;
+  allowedSessions: number | null;
   membership: Membership;
   timeout: UserTimeout | null;
   lastIp: string | null;
@@ -214,6 +215,8 @@ export interface UserDetails {
   adjustments: AdjustmentRecord[];
   /** The plans behind the user's access, as read with the rest. */
   plans: UserPlans;
+  /** The application's default caps, for a cap the user and the plan leave open. */
+  capDefaults: Pick<ApplicationSettings, 'defaultAllowedDevices' | 'defaultAllowedSessions'>;
 }
 
 export interface FileRecord {

@@ -1,7 +1,9 @@
 // Whether a user read under its row lock may still sign in or be issued a license file: the
 // password was verified before the lock, so what landed meanwhile must still refuse
 // (docs/architecture.md, "Persistence notes", "Admission under the user's lock").
+import type { ApplicationSettings } from './application-settings.js';
 import { bannedError } from './bans.js';
+import { type Caps, effectiveCaps } from './caps.js';
 import { DomainError } from './errors.js';
 import { hasAccess } from './grace.js';
 import type { Membership } from './membership.js';
@@ -19,3 +21,11 @@ export function assertAdmitted<U extends { timeout: UserTimeout | null; membersh
   }
   return user;
 }
+
+/** The caps a sign-in, activation or license file admits by (docs/plans.md, "Caps"): the user's
+ * override, then the base plan's, then the application's defaults. */
+export const admissionCaps = (
+  user: { allowedDevices: number | null; allowedSessions: number | null },
+  basePlan: { maxDevices: number | null; maxSessions: number | null } | null,
+  defaults: Pick<ApplicationSettings, 'defaultAllowedDevices' | 'defaultAllowedSessions'>,
+): Caps => effectiveCaps({ user, basePlan, defaults });

@@ -20,6 +20,7 @@ import { banThrottleContentContract } from './contract-bans-throttle-content.js'
 import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
 import { userContract } from './contract-users.js';
+import { userPlanContract } from './contract-user-plans.js';
 import { userVariableContract } from './contract-user-variables.js';
 import { webhookContract } from './contract-webhooks.js';
 import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
@@ -100,6 +101,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     licenseContract(ctx);
     planContract(ctx);
     userContract(ctx);
+    userPlanContract(ctx);
     userVariableContract(ctx);
     sessionContract(ctx);
     banThrottleContentContract(ctx);

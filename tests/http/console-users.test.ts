@@ -43,6 +43,7 @@ describe('user search and lookup', () => {
       username: 'alice',
       allowed_number_of_devices: 2,
       allowed_number_of_simultaneous_sessions: 2,
+      caps_source: { devices: 'application', sessions: 'application' },
       registered_devices: [{ id: expect.any(String), hardware_id: 'hw-a', registered_at: expect.stringMatching(ISO) }],
       membership: {
         application_id: app.id,

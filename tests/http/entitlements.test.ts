@@ -171,3 +171,26 @@ describe('grace', () => {
     expectError(await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(session) }), 403, 'MEMBERSHIP_INACTIVE');
   });
 });
+
+describe('caps', () => {
+  it('take the user’s override, then the base plan’s, then the application’s defaults', async () => {
+    const solo = await createPlan({ name: 'Solo', kind: 'base', max_sessions: 1 });
+    const alice = await memberOfPlan('alice', solo);
+    const userView = async () => (await consoleRequest(t, 'GET', `/applications/${app.id}/users/${alice}`)).json();
+    expect(await userView()).toMatchObject({ allowed_number_of_simultaneous_sessions: 1, caps_source: { sessions: 'plan', devices: 'application' } });
+    expect((await login(t, app, credentials('alice'))).statusCode).toBe(200);
+    expectError(await login(t, app, credentials('alice')), 401, 'SESSION_LIMIT_REACHED');
+
+    const raised = await consoleRequest(t, 'PATCH', `/applications/${app.id}/users/${alice}`, { allowed_number_of_simultaneous_sessions: 2 });
+    expect(raised.json()).toMatchObject({ allowed_number_of_simultaneous_sessions: 2, caps_source: { sessions: 'user' } });
+    expect((await login(t, app, credentials('alice'))).statusCode).toBe(200);
+    expectError(await login(t, app, credentials('alice')), 401, 'SESSION_LIMIT_REACHED');
+
+    // Cleared, the plan's cap is back; the plan leaving it open gives the application's default.
+    const cleared = await consoleRequest(t, 'PATCH', `/applications/${app.id}/users/${alice}`, { allowed_number_of_simultaneous_sessions: null });
+    expect(cleared.json()).toMatchObject({ allowed_number_of_simultaneous_sessions: 1, caps_source: { sessions: 'plan' } });
+    await consoleRequest(t, 'PATCH', `/applications/${app.id}/plans/${solo}`, { max_sessions: null });
+    expect(await userView()).toMatchObject({ allowed_number_of_simultaneous_sessions: 50, caps_source: { sessions: 'application' } });
+    expect((await login(t, app, credentials('alice'))).statusCode).toBe(200);
+  });
+});

@@ -19,7 +19,9 @@ import type { ApplicationOverview } from '../../application/console/overview.js'
 import type { EventRecord } from '../../application/ports/event-store.js';
 import type { AppContext } from '../../application/integration/app-context.js';
 import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
+import { admissionCaps } from '../../domain/admission.js';
 import { publicationDate } from '../../domain/announcements.js';
+import { capSources } from '../../domain/caps.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
 import { membershipState, type UserPlans } from '../../domain/membership-state.js';
 import type { Member } from '../../application/member.js';
@@ -84,13 +86,16 @@ export const adjustmentJson = (a: AdjustmentRecord): Json<'Adjustment'> => ({
 /** The User object (docs/api.md, API reference; admin view), with a few extra fields an owner needs. */
 export function userAdminJson(d: UserDetails, now: number): Json<'AdminUser'> {
   const u = d.user;
+  const caps = admissionCaps(u, d.plans.base, d.capDefaults);
   return {
     application_id: u.applicationId,
     id: u.id,
     credential_type: u.credentialType,
     username: u.username,
-    allowed_number_of_devices: u.allowedDevices,
-    allowed_number_of_simultaneous_sessions: u.allowedSessions,
+    // The caps in force, whatever gives them, and where from (docs/plans.md, "Caps").
+    allowed_number_of_devices: caps.devices,
+    allowed_number_of_simultaneous_sessions: caps.sessions,
+    caps_source: capSources({ user: u, basePlan: d.plans.base }),
     registered_devices: d.devices.map((dev) => ({ id: dev.id, hardware_id: dev.hardwareId, registered_at: toIso(dev.registeredAt) })),
     membership: {
       application_id: u.applicationId,

@@ -90,6 +90,8 @@ export const Adjustment = Type.Object(
 /** The answer of activate_license: the adjustment, and the membership as it now is. */
 export const Activation = Type.Object({ ...Adjustment.properties, membership: Membership }, { ...closed, title: 'Activation' });
 
+const CapSource = Type.Enum(['user', 'plan', 'application']);
+
 export const Device = Type.Object({ id: Id, hardware_id: Type.String(), registered_at: Instant }, closed);
 
 const adminUserFields = {
@@ -99,6 +101,8 @@ const adminUserFields = {
   username: Type.String(),
   allowed_number_of_devices: Type.Integer(),
   allowed_number_of_simultaneous_sessions: Type.Integer(),
+  // Where each cap in force comes from: the user's override, the base plan, or the application's default.
+  caps_source: Type.Object({ devices: CapSource, sessions: CapSource }, closed),
   registered_devices: Type.Array(Device),
   // The membership fields every view shows (Membership), with whose it is and its history.
   membership: Type.Object({ application_id: Id, user_id: Id, ...Membership.properties, adjustments: Type.Array(Adjustment) }, closed),

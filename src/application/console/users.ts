@@ -92,7 +92,7 @@ export async function updateUserLimits(
   owner: OwnerRecord,
   appId: string,
   userId: string,
-  limits: { allowedDevices?: number; allowedSessions?: number },
+  limits: { allowedDevices?: number | null; allowedSessions?: number | null },
 ): Promise<UserDetails> {
   const app = await ownedApplication(deps, owner, appId);
   validateUserLimits(limits);

@@ -1,4 +1,5 @@
 import { type Actor, identified } from '../events/actor.js';
+import { admissionCaps } from '../../domain/admission.js';
 import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
@@ -48,9 +49,9 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       hardwareId,
       expiresAt: session.expiresAt,
     });
-    // The plans the answer shows, read while the session opens (docs/plans.md, "Entitlements").
-    const member = memberOf(deps, user);
-    member.catch(() => undefined);
+    // The plans the answer shows and the base plan's caps (docs/plans.md, "Entitlements", "Caps").
+    const member = await memberOf(deps, user);
+    const caps = admissionCaps(user, member.plans.base, app.settings);
     await recordingRefusal(
       deps,
       'DEVICE_LIMIT_REACHED',
@@ -59,8 +60,8 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         deps.store.openSession(
           {
             session: { ...session, tokenDigest: deps.secrets.digest(token) },
-            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
-            cap: user.allowedSessions,
+            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
+            cap: caps.sessions,
             now,
             ip: caller.ip,
             turn: settled,
@@ -69,7 +70,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         ),
       acting,
     );
-    return { token, expiresAt: session.expiresAt, member: await member };
+    return { token, expiresAt: session.expiresAt, member };
   });
 }
 

@@ -55,6 +55,7 @@ async function issue(
         applicationId: app.id,
         userId,
         device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
+        capDefaults: app.settings,
         file: { id, ttlMinutes, issuedBy },
         now,
       },

@@ -79,7 +79,8 @@ export interface UserStore {
   setUserEntitlements(applicationId: string, userId: string, entitlements: readonly string[]): Promise<UserRecord | null>;
   /** Users whose username contains `query` (case-insensitive), oldest first. */
   searchUsers(applicationId: string, query: string, page: { limit: number; offset: number }): Promise<UserRecord[]>;
-  updateUserLimits(applicationId: string, userId: string, limits: { allowedDevices?: number; allowedSessions?: number }): Promise<UserRecord | null>;
+  /** Sets the user's caps; null clears an override, undefined keeps it. */
+  updateUserLimits(applicationId: string, userId: string, limits: { allowedDevices?: number | null; allowedSessions?: number | null }): Promise<UserRecord | null>;
   /** ATOMIC: sets (and revokes the user's sessions) or lifts a timeout. False when no such user. */
   setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant, actor: Actor): Promise<boolean>;
   /** ATOMIC: unregisters a device and revokes the sessions bound to it. False when not found. */

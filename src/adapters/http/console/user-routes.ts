@@ -40,7 +40,9 @@ const SearchQuery = Type.Object(
 const UserParams = Type.Object({ app_id: Uuid, user_id: Uuid }, closed);
 const VariableParams = Type.Object({ app_id: Uuid, user_id: Uuid, name: UserVariableName }, closed);
 const DeviceParams = Type.Object({ app_id: Uuid, user_id: Uuid, device_id: Uuid }, closed);
-const LimitsBody = Type.Object({ allowed_number_of_devices: Type.Optional(Type.Integer()), allowed_number_of_simultaneous_sessions: Type.Optional(Type.Integer()) }, closed);
+// null clears the user's override: the base plan's cap or the application's applies (docs/plans.md, "Caps").
+const Cap = Type.Optional(Type.Union([Type.Integer(), Type.Null()]));
+const LimitsBody = Type.Object({ allowed_number_of_devices: Cap, allowed_number_of_simultaneous_sessions: Cap }, closed);
 // The codes as given count against the limit, as a plan's do (docs/plans.md, "Plans").
 const EntitlementsBody = Type.Object({ entitlements: Type.Array(Type.String({ maxLength: 64 }), { maxItems: ENTITLEMENTS_PER_PLAN_MAX }) }, closed);
 const TimeoutBody = Type.Object({ until: Timestamp, reason: Type.Optional(Type.Union([Reason, Type.Null()])) }, closed);

@@ -1,7 +1,7 @@
 // Sessions and device admission, under the user's row lock (docs/architecture.md, "Persistence notes").
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports/session-store.js';
-import { assertAdmitted } from '../../../domain/admission.js';
+import { admissionCaps, assertAdmitted } from '../../../domain/admission.js';
 import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
@@ -77,13 +77,13 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
-    async admitLicenseFileDevice({ applicationId, userId, device, file, now }, actor) {
+    async admitLicenseFileDevice({ applicationId, userId, device, capDefaults, file, now }, actor) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
         // The file grants the plans as this transaction reads them (docs/plans.md, "Entitlements").
         const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
-        const drafts = device === null ? [] : await admit(d, tx, user, { ...device, allowed: user.allowedDevices }, now);
+        const drafts = device === null ? [] : await admit(d, tx, user, { ...device, allowed: admissionCaps(user, plans.base, capDefaults).devices }, now);
         const issued = {
           id: file.id,
           userId,

@@ -21,7 +21,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): UserArea {
   const { db } = d;
-  const { adjustments, devices, userIps, users } = d.t;
+  const { adjustments, applications, devices, userIps, users } = d.t;
   const { oldestFirst } = listOrder(d);
   const usersOf = (applicationId: string, ids: string[]) => and(eq(users.applicationId, applicationId), inArray(users.id, ids));
   return {
@@ -53,7 +53,13 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(oldestFirst(devices.registeredAt, devices.id));
         // Same-instant adjustments by id (docs/architecture.md, "Persistence notes").
         const history = (await tx.select().from(adjustments).where(eq(adjustments.userId, userId)).orderBy(oldestFirst(adjustments.occurredAt, adjustments.id))).map(toAdjustment);
-        return { user, devices: userDevices, adjustments: history, plans: await readUserPlans(d, tx, applicationId, userId, user.planId) };
+        const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
+        const [capDefaults] = await tx
+          .select({ defaultAllowedDevices: applications.defaultAllowedDevices, defaultAllowedSessions: applications.defaultAllowedSessions })
+          .from(applications)
+          .where(eq(applications.id, applicationId));
+        if (capDefaults === undefined) return null;
+        return { user, devices: userDevices, adjustments: history, plans, capDefaults };
       });
     },
     findUserPlans: (applicationId, userId, planId) => readUserPlans(d, db, applicationId, userId, planId),
