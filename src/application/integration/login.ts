@@ -31,7 +31,9 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
   const { found: user, turn } = await verifyCredentials(deps, app, body.credentials, caller, actor, hardwareId);
   const acting = identified(actor, user.id);
   return withTurn(deps, turn, acting, async (settled) => {
-    await assertUserAccess(deps, app, user, caller, acting, hardwareId);
+    // The plans the answer shows and the base plan's caps, read beside the access re-check
+    // (docs/plans.md, "Entitlements", "Caps").
+    const [, member] = await Promise.all([assertUserAccess(deps, app, user, caller, acting, hardwareId), memberOf(deps, user)]);
     const now = deps.clock.now();
     const session = {
       id: deps.ids.uuid(),
@@ -49,8 +51,6 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       hardwareId,
       expiresAt: session.expiresAt,
     });
-    // The plans the answer shows and the base plan's caps (docs/plans.md, "Entitlements", "Caps").
-    const member = await memberOf(deps, user);
     const caps = admissionCaps(user, member.plans.base, app.settings);
     await recordingRefusal(
       deps,
