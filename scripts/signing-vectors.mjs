@@ -303,6 +303,8 @@ const licenseClaims = (changes = {}) => ({
   username: 'alice',
   hwid_sha256: sha256(`${APPLICATION_ID}:${HARDWARE_ID}`),
   membership: { is_lifetime: false, active_until: ISSUED_AT + 30 * DAY },
+  entitlements: ['export', 'sync'],
+  plan: { id: '5e2d7c4b-1a3f-4b6e-8d9c-0f1e2d3c4b5a', name: 'Pro' },
   iat: ISSUED_AT,
   exp: ISSUED_AT + 14 * DAY,
   jti: '9d8e7f6a-5b4c-4d3e-8f2a-1b0c9d8e7f6a',
@@ -340,7 +342,7 @@ function licenseCase(name, description, file, claims, check, expected) {
 
 const aliceClaims = licenseClaims();
 const aliceFile = licenseFile(aliceClaims);
-const anyMachineClaims = licenseClaims({ hwid_sha256: null, membership: { is_lifetime: true, active_until: null } });
+const anyMachineClaims = licenseClaims({ hwid_sha256: null, membership: { is_lifetime: true, active_until: null }, entitlements: [], plan: null });
 /** The valid file with a year more written into its payload, its signature kept. */
 const tamperedFile = (() => {
   const claims = { ...aliceClaims, exp: aliceClaims.exp + 365 * DAY };

@@ -1,7 +1,7 @@
 // One wire contract (docs/architecture.md, Adding an endpoint): the server's views, the SDK and the
 // dashboard take their JSON types from the response schemas in adapters/http/wire-schemas.ts. A
 // field renamed there must break the type-check of all three. The compiler reads the schemas
-// with `active_until` of Membership renamed (nothing is written to disk), and must report errors
+// with `active_until` of MembershipTime, which Membership spreads, renamed (nothing is written to disk), and must report errors
 // in the server's view, the SDK's remaining time and the dashboard's membership badge; the same
 // programs over the real schemas report none there.
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { repoRoot } from './support/server-process.js';
 
 const SCHEMAS = join(repoRoot, 'src', 'adapters', 'http', 'wire-schemas.ts');
 const schemas = readFileSync(SCHEMAS, 'utf8');
-const MEMBERSHIP = 'export const Membership = Type.Object({ is_active: Type.Boolean(), is_lifetime: Type.Boolean(), active_until: Nullable(Instant) }, closed);';
+const MEMBERSHIP = 'export const MembershipTime = Type.Object({ is_active: Type.Boolean(), is_lifetime: Type.Boolean(), active_until: Nullable(Instant) }, closed);';
 const renamed = schemas.replace(MEMBERSHIP, MEMBERSHIP.replace('active_until:', 'active_until_renamed:'));
 
 /** Parsed files by tsconfig: the programs of one tsconfig differ in wire-schemas.ts only, so the rest is parsed once. */

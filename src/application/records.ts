@@ -1,5 +1,6 @@
 // The records the ports read and write: plain data, as every adapter stores and returns it.
 // Instants are epoch milliseconds.
+import type { UserPlans } from '../domain/membership-state.js';
 import type { ApplicationSettings } from '../domain/application-settings.js';
 import type { AnnouncementStatus } from '../domain/announcements.js';
 import type { BanKey } from '../domain/bans.js';
@@ -62,6 +63,9 @@ export interface LicenseFileGrant {
   /** null without device auth: the file is then good on any machine. */
   hardwareId: string | null;
   membership: Membership;
+  /** The user's entitlements and base plan as the issuing transaction read them (docs/plans.md). */
+  entitlements: string[];
+  plan: { id: string; name: string } | null;
   issuedAt: Instant;
   expiresAt: Instant;
 }
@@ -101,8 +105,9 @@ export interface UserRecord {
   passwordHash: string | null;
   /** License-code users: the license they signed up (and log in) with. */
   licenseId: string | null;
-  allowedDevices: number;
-  allowedSessions: number;
+  /** The owner's caps for this user; null: none set (docs/plans.md, "Caps"). */
+  allowedDevices: number | null;
+  allowedSessions: number | null;
   membership: Membership;
   timeout: UserTimeout | null;
   lastIp: string | null;
@@ -216,6 +221,10 @@ export interface UserDetails {
   devices: DeviceRecord[];
   /** Oldest first. */
   adjustments: AdjustmentRecord[];
+  /** The plans behind the user's access, as read with the rest. */
+  plans: UserPlans;
+  /** The application's default caps, for a cap the user and the plan leave open. */
+  capDefaults: Pick<ApplicationSettings, 'defaultAllowedDevices' | 'defaultAllowedSessions'>;
 }
 
 export interface FileRecord {

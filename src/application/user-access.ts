@@ -1,5 +1,7 @@
 import type { Actor } from './events/actor.js';
+import { hasAccess } from '../domain/grace.js';
 import { isMembershipActive } from '../domain/membership.js';
+import { graceMinutesOf } from '../domain/membership-state.js';
 import { assertNotTimedOut } from '../domain/timeout.js';
 import { DomainError } from '../domain/errors.js';
 import type { BanProof } from '../domain/bans.js';
@@ -34,8 +36,12 @@ export async function assertNotBarred(deps: UserAccessDeps, app: ApplicationReco
  * proven here, so propagation may reach their address, devices and licenses. */
 export async function assertUserAccess(...args: Parameters<typeof assertNotBarred>): Promise<void> {
   await assertNotBarred(...args);
-  const [deps, , user] = args;
-  if (!isMembershipActive(user.membership, deps.clock.now())) {
+  const [deps, app, user] = args;
+  const now = deps.clock.now();
+  // The plan is read only for a membership that ended: its grace may still give access (docs/plans.md, "Grace").
+  if (isMembershipActive(user.membership, now)) return;
+  const grace = user.planId === null ? 0 : graceMinutesOf(await deps.store.findUserPlans(app.id, user.id, user.planId));
+  if (!hasAccess(user.membership, grace, now)) {
     throw new DomainError('MEMBERSHIP_INACTIVE', 'the membership of this account is not active');
   }
 }

@@ -12,7 +12,7 @@ import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicens
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
-import type { Adjustment, AppContext, DeviceReset, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
+import type { Activation, AppContext, DeviceReset, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
@@ -102,6 +102,8 @@ export class GatehouseClient {
   /** One renewal at a time: parallel requests that meet SESSION_EXPIRED share it. */
   private renewal: Promise<unknown> | null = null;
   private context: AppContext | null = null;
+  /** The entitlements of the last signed answer or verified license file that told them; [] before any. */
+  private held: readonly string[] = [];
   /** The server's time (ms) when `context` was answered: its signed x-timestamp when keys are pinned. */
   private contextServerTime = 0;
   /** performance.now() when `context` arrived: a monotonic clock, immune to device clock changes. */
@@ -146,6 +148,17 @@ export class GatehouseClient {
     return this.context;
   }
 
+  /** The user's entitlements (sorted codes) as the last login, application context, activation or
+   * verified license file told them; [] before any (docs/sdk.md, "Entitlements"). */
+  get entitlements(): readonly string[] {
+    return this.held;
+  }
+
+  /** Whether `code` is among the user's entitlements (see `entitlements`). */
+  hasEntitlement(code: string): boolean {
+    return this.held.includes(code);
+  }
+
   /** Creates a username-and-password user (membership inactive until a license is activated). */
   signUp(username: string, password: string): Promise<UserSummary> {
     return this.json<UserSummary>('POST', '/sign_up', { username, password, ...this.device() });
@@ -162,6 +175,7 @@ export class GatehouseClient {
     const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.device() });
     this.token = session.session_token;
     this.credentials = credentials;
+    this.held = session.membership.entitlements;
     return session;
   }
 
@@ -170,6 +184,7 @@ export class GatehouseClient {
     const token = this.token;
     this.token = null;
     this.credentials = null;
+    this.held = [];
     if (token === null) return;
     const { response } = await this.send('POST', '/auth/logout', { token });
     if (response.ok) return;
@@ -189,6 +204,7 @@ export class GatehouseClient {
       if (options.offlineFallback !== true || !unreachable(error)) throw error;
       const offline = await this.licenses().fallback(error);
       if (offline === null) throw error;
+      this.held = offline.license.entitlements;
       return offline;
     }
   }
@@ -201,6 +217,7 @@ export class GatehouseClient {
     const issued = (await response.json()) as IssuedLicenseFile;
     const claims = await licenses.verify(issued.license_file);
     await licenses.store(issued.license_file);
+    this.held = claims.entitlements;
     return { ...issued, claims };
   }
 
@@ -208,7 +225,9 @@ export class GatehouseClient {
    * machine (or `hardwareId`), the clock not behind the newest signed time seen, not expired. Its
    * claims, or a LicenseFileError saying which check failed. Needs pinned keys. */
   async verifyLicenseFile(text: string, options: LicenseFileVerifyOptions = {}): Promise<LicenseFileClaims> {
-    return this.licenses().verify(text, options);
+    const claims = await this.licenses().verify(text, options);
+    this.held = claims.entitlements;
+    return claims;
   }
 
   private licenses(): OfflineLicense {
@@ -220,6 +239,7 @@ export class GatehouseClient {
     const { response, signedAt } = await this.authenticated('GET', '/app_context');
     const context = (await response.json()) as AppContext;
     this.context = context;
+    if (context.user !== null) this.held = context.user.membership.entitlements;
     this.contextServerTime = signedAt ?? Date.parse(context.server_time);
     this.contextAt = performance.now();
     return context;
@@ -227,10 +247,12 @@ export class GatehouseClient {
 
   /** Adds a license to a username-and-password user's membership. Without `credentials`, those of the
    * current password login are used. */
-  async activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Adjustment> {
+  async activateLicense(code: string, credentials?: { username: string; password: string }): Promise<Activation> {
     const who = credentials ?? this.passwordLogin();
     if (who === null) throw new TypeError('activateLicense needs a username and password: pass them, or log in with them first');
-    return this.json<Adjustment>('POST', '/activate_license', { code, username: who.username, password: who.password, ...this.device() });
+    const activation = await this.json<Activation>('POST', '/activate_license', { code, username: who.username, password: who.password, ...this.device() });
+    this.held = activation.membership.entitlements;
+    return activation;
   }
 
   /** The logged-in user's variables, by name (docs/api.md, User variables). */

@@ -65,7 +65,16 @@ export function createOfflineLicense(keys: ReadonlyMap<string, KeyObject>, appli
         user: {
           id: claims.sub,
           username: claims.username,
-          membership: { is_active: true, is_lifetime: claims.membership.is_lifetime, active_until: claims.membership.active_until === null ? null : iso(claims.membership.active_until) },
+          membership: {
+            is_active: true,
+            is_lifetime: claims.membership.is_lifetime,
+            active_until: claims.membership.active_until === null ? null : iso(claims.membership.active_until),
+            plan: claims.plan,
+            entitlements: claims.entitlements,
+            // A file is issued for access that lasts until it expires: grace is the server's to tell.
+            in_grace: false,
+            grace_ends_at: null,
+          },
         },
       };
     },

@@ -7,7 +7,8 @@ import type { LicenseFileClaims } from '../signing/license-file.js';
 
 export type { LicenseFileClaims };
 
-/** is_active: grants access now; is_lifetime: never expires; active_until: ISO 8601 UTC, null while lifetime or when no time was ever granted. */
+/** is_active: grants access now (grace included); is_lifetime: never expires; active_until: ISO 8601 UTC, null while lifetime or when no time
+ * was ever granted; plan: the base plan or null; entitlements: sorted codes; in_grace and grace_ends_at: the base plan's grace. */
 export type Membership = Static<typeof Wire.Membership>;
 
 export type UserSummary = Static<typeof Wire.UserSummary>;
@@ -40,8 +41,11 @@ export interface OfflineAppContext {
 /** An offline license file as the server issues it. */
 export type IssuedLicenseFile = Static<typeof Wire.LicenseFile>;
 
-/** A membership change (the answer of license activation). */
+/** A membership change. */
 export type Adjustment = Static<typeof Wire.Adjustment>;
+
+/** The answer of license activation: the change, and the membership as it now is. */
+export type Activation = Static<typeof Wire.Activation>;
 
 export type Session = Static<typeof Wire.Session>;
 

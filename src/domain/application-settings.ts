@@ -107,9 +107,10 @@ export function validateLicenseFileTtl(field: string, minutes: number, max = LIC
   return minutes;
 }
 
-export function validateUserLimits(limits: { allowedDevices?: number; allowedSessions?: number }): void {
-  if (limits.allowedDevices !== undefined) checkRange('allowed_number_of_devices', limits.allowedDevices, 0, LIMIT_MAX);
-  if (limits.allowedSessions !== undefined) checkRange('allowed_number_of_simultaneous_sessions', limits.allowedSessions, 1, LIMIT_MAX);
+/** A user's caps as the owner sets them; null clears the override (docs/plans.md, "Caps"). */
+export function validateUserLimits(limits: { allowedDevices?: number | null; allowedSessions?: number | null }): void {
+  if (limits.allowedDevices !== undefined && limits.allowedDevices !== null) checkRange('allowed_number_of_devices', limits.allowedDevices, 0, LIMIT_MAX);
+  if (limits.allowedSessions !== undefined && limits.allowedSessions !== null) checkRange('allowed_number_of_simultaneous_sessions', limits.allowedSessions, 1, LIMIT_MAX);
 }
 
 export function validateName(field: string, raw: string, max: number): string {

@@ -15,6 +15,15 @@ export interface CapSources {
   defaults: Pick<ApplicationSettings, 'defaultAllowedDevices' | 'defaultAllowedSessions'>;
 }
 
+/** Where a cap comes from, as the console shows it beside the cap. */
+export type CapSource = 'user' | 'plan' | 'application';
+
+/** Which of effectiveCaps' sources gives each cap. */
+export function capSources(s: Omit<CapSources, 'defaults'>): { devices: CapSource; sessions: CapSource } {
+  const of = (user: number | null, plan: number | null | undefined): CapSource => (user !== null ? 'user' : plan !== null && plan !== undefined ? 'plan' : 'application');
+  return { devices: of(s.user.allowedDevices, s.basePlan?.maxDevices), sessions: of(s.user.allowedSessions, s.basePlan?.maxSessions) };
+}
+
 export function effectiveCaps(s: CapSources): Caps {
   return {
     devices: s.user.allowedDevices ?? s.basePlan?.maxDevices ?? s.defaults.defaultAllowedDevices,

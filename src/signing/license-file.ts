@@ -23,6 +23,10 @@ export interface LicenseFileClaims {
     /** The membership's end in Unix seconds; null while lifetime. */
     active_until: number | null;
   };
+  /** The user's entitlements when the file was issued, sorted; [] in files issued before they existed. */
+  entitlements: string[];
+  /** The membership's base plan when the file was issued; null without one (and in older files). */
+  plan: { id: string; name: string } | null;
   iat: number;
   exp: number;
   jti: string;
@@ -90,7 +94,7 @@ function parseJson(text: string, what: string): unknown {
 
 function claimsOf(value: unknown): LicenseFileClaims {
   if (!isRecord(value)) throw malformed('the payload is not a JSON object');
-  const { app, sub, username, hwid_sha256: hwid, membership, iat, exp, jti } = value;
+  const { app, sub, username, hwid_sha256: hwid, membership, iat, exp, jti, entitlements = [], plan = null } = value;
   if (!isText(app) || !isText(sub) || !isText(username) || !isText(jti)) throw malformed('app, sub, username and jti must be strings');
   const hwidSha256 = hwid === null ? null : typeof hwid === 'string' && SHA256_HEX.test(hwid) ? hwid : undefined;
   if (hwidSha256 === undefined) throw malformed('hwid_sha256 must be 64 hex digits or null');
@@ -98,7 +102,21 @@ function claimsOf(value: unknown): LicenseFileClaims {
   const activeUntil = isRecord(membership) ? membership['active_until'] : undefined;
   if (typeof isLifetime !== 'boolean' || !(activeUntil === null || isSeconds(activeUntil))) throw malformed('membership must be {is_lifetime, active_until}');
   if (!isSeconds(iat) || !isSeconds(exp)) throw malformed('iat and exp must be Unix seconds');
-  return { app, sub, username, hwid_sha256: hwidSha256, membership: { is_lifetime: isLifetime, active_until: activeUntil }, iat, exp, jti };
+  if (!Array.isArray(entitlements) || !entitlements.every(isText)) throw malformed('entitlements must be an array of strings');
+  if (!(plan === null || (isRecord(plan) && isText(plan['id']) && isText(plan['name'])))) throw malformed('plan must be {id, name} or null');
+  const planClaim = plan === null ? null : { id: plan['id'] as string, name: plan['name'] as string };
+  return {
+    app,
+    sub,
+    username,
+    hwid_sha256: hwidSha256,
+    membership: { is_lifetime: isLifetime, active_until: activeUntil },
+    entitlements: [...entitlements] as string[],
+    plan: planClaim,
+    iat,
+    exp,
+    jti,
+  };
 }
 
 /** A license file read but not yet verified: its envelope and the claims it says it carries. */

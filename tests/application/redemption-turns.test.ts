@@ -48,6 +48,7 @@ function fakes(answers: { license?: boolean; redeem?: (input: RedemptionWithTurn
       recordEvent: log('recordEvent', async () => {}),
       addBans: log('addBans', async () => []),
       getUserDetails: async () => ({ devices: [] }),
+      findUserPlans: async () => ({ base: null, addOns: [] }),
       redeemedLicenseIds: async () => [],
       hasSignedInFrom: async () => false,
       hasDevice: async () => false,

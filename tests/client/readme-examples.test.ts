@@ -245,6 +245,7 @@ describe('the examples of the end-user features (docs/api.md)', () => {
       CONSOLE_TOKEN: live.ownerAuth.slice('Bearer '.length),
       SESSION_TOKEN: login.session_token,
       CODE2: code2,
+      USER_ID: alice.id,
     };
     const runBlock = async (name: string) => {
       const block = markedBlock(docs, name);
@@ -273,6 +274,10 @@ describe('the examples of the end-user features (docs/api.md)', () => {
     const pro = { name: 'Pro', kind: 'base', duration_minutes: 43200, entitlements: ['beta', 'export'], max_devices: null, seats: 1, grace_minutes: 4320, trial: false, archived: false };
     expect(JSON.parse(plan as string)).toMatchObject(pro);
     expect(JSON.parse(plans as string)).toEqual([JSON.parse(plan as string)]);
+
+    const [granted, seen] = await runBlock('entitlements');
+    expect(JSON.parse(granted as string)).toMatchObject({ user_id: alice.id, is_active: true, plan: null, entitlements: ['beta', 'export'], in_grace: false, grace_ends_at: null });
+    expect(JSON.parse(seen as string)).toEqual(['beta', 'export']);
 
     const [teamLicense, redeemed, seats, released] = await runBlock('plan-licenses');
     const team = JSON.parse(teamLicense as string);

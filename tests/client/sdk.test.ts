@@ -89,7 +89,7 @@ describe('accounts and the application context', () => {
     const [code] = await live.licenses(app.id, 1, null);
     const summary = await client.signUpWithLicense(code as string);
     expect(summary.username).toMatch(/^user-[0-9a-f]{16}$/);
-    expect(summary.membership).toEqual({ is_active: true, is_lifetime: true, active_until: null });
+    expect(summary.membership).toEqual({ is_active: true, is_lifetime: true, active_until: null, plan: null, entitlements: [], in_grace: false, grace_ends_at: null });
     await client.login({ code: code as string });
     const context = await client.appContext();
     expect(context.user?.username).toBe(summary.username);

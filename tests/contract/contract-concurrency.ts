@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/auth-throttle.js';
-import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally, tallyValues } from './fixtures.js';
+import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0, tally, tallyValues, CAP_DEFAULTS } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 import { createPlan } from '../../src/domain/plan.js';
 
@@ -131,6 +131,7 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
               applicationId: app.id,
               userId: user.id,
               device: { hardwareId: `hw-${i}`, newDeviceId: randomUUID() },
+              capDefaults: CAP_DEFAULTS,
               file: { id: randomUUID(), ttlMinutes: 60, issuedBy: { type: 'end_user', id: user.id } },
               now: T0,
             },

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
-import { domainError, HOUR_MS, makeLicense, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, HOUR_MS, makeLicense, makeUser, seedApp, seedUser, T0, noPlansOf } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 
 const MIN = 60_000;
@@ -109,7 +109,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       });
       expect(await store().findUserByLicenseId(app.id, license.id)).toEqual(expectedUser);
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id, redemptions: 1 });
-      expect(await store().getUserDetails(app.id, user.id)).toEqual({ user: expectedUser, devices: [device], adjustments: [result.adjustment] });
+      expect(await store().getUserDetails(app.id, user.id)).toEqual({ user: expectedUser, devices: [device], adjustments: [result.adjustment], ...noPlansOf(app) });
     });
 
     test('a lifetime license makes a lifetime membership', async () => {

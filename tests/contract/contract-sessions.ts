@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
-import { domainError, makeLicense, makeSession, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, makeLicense, makeSession, seedApp, seedUser, T0, CAP_DEFAULTS } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 
 async function userOf(store: Store) {
@@ -249,7 +249,10 @@ export function sessionContract({ store, test, section }: ContractContext): void
     test('admitLicenseFileDevice re-reads the user as a login does, admits the device under the cap and opens no session', async () => {
       const { app, user } = await userOf(store());
       const admit = (hardwareId: string | null, userId = user.id) =>
-        store().admitLicenseFileDevice({ applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, file: fileOf(), now: T0 }, SYSTEM);
+        store().admitLicenseFileDevice(
+          { applicationId: app.id, userId, device: hardwareId === null ? null : { hardwareId, newDeviceId: randomUUID() }, capDefaults: CAP_DEFAULTS, file: fileOf(), now: T0 },
+          SYSTEM,
+        );
       await store().updateUserLimits(app.id, user.id, { allowedDevices: 2 });
       expect((await admit('hw-1')).user.membership).toEqual(user.membership);
       await admit('hw-1');
@@ -273,7 +276,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       await store().updateUserLimits(app.id, user.id, { allowedDevices: 1 });
       const HOUR = 3_600_000;
       const issue = (hardwareId: string, now: number) =>
-        store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId, newDeviceId: randomUUID() }, file: fileOf(60), now }, SYSTEM);
+        store().admitLicenseFileDevice({ applicationId: app.id, userId: user.id, device: { hardwareId, newDeviceId: randomUUID() }, capDefaults: CAP_DEFAULTS, file: fileOf(60), now }, SYSTEM);
       const { expiresAt } = await issue('hw-a', T0);
       expect(expiresAt).toBe(T0 + HOUR);
       await store().resetDevices({ applicationId: app.id, userId: user.id, cooldownHours: 1, now: T0 + 1 }, SYSTEM);

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
-import { domainError, HOUR_MS, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, HOUR_MS, makeSession, makeUser, seedApp, seedUser, T0, noPlansOf } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 
 const MIN = 60_000;
@@ -16,7 +16,7 @@ export function userContract({ store, test, section }: ContractContext): void {
       expect(await store().signUp({ user, device, now: T0 }, SYSTEM)).toEqual(user);
       expect(await store().findUserById(app.id, user.id)).toEqual(user);
       expect(await store().findUserByUsernameKey(app.id, 'alice')).toEqual(user);
-      expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [device], adjustments: [] });
+      expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [device], adjustments: [], ...noPlansOf(app) });
       const { app: other } = await seedApp(store());
       expect(await store().findUserById(other.id, user.id)).toBeNull();
       expect(await store().getUserDetails(other.id, user.id)).toBeNull();
@@ -197,7 +197,7 @@ export function userContract({ store, test, section }: ContractContext): void {
         store().bulkAdjust(app.id, [user.id], {}, T0, () => randomUUID(), SYSTEM),
         'VALIDATION_FAILED',
       );
-      expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [], adjustments: [] });
+      expect(await store().getUserDetails(app.id, user.id)).toEqual({ user, devices: [], adjustments: [], ...noPlansOf(app) });
     });
   });
 }

@@ -10,6 +10,8 @@ import { MINUTE_MS } from '../../src/domain/time.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+/** The application's default caps, for admissions of users with no override (docs/plans.md, "Caps"). */
+export const CAP_DEFAULTS = { defaultAllowedDevices: 1, defaultAllowedSessions: 1 };
 export const HOUR_MS = 60 * MINUTE_MS;
 
 const digest = (kind: string) => `${kind}:${randomUUID().replaceAll('-', '')}`;
@@ -204,3 +206,9 @@ export async function tallyValues(promises: Promise<unknown>[]) {
   );
   return { values, codes: settled.codes };
 }
+
+/** What getUserDetails adds for a user holding no plan of `app` (docs/plans.md). */
+export const noPlansOf = (app: { settings: { defaultAllowedDevices: number; defaultAllowedSessions: number } }) => ({
+  plans: { base: null, addOns: [] },
+  capDefaults: { defaultAllowedDevices: app.settings.defaultAllowedDevices, defaultAllowedSessions: app.settings.defaultAllowedSessions },
+});

@@ -22,6 +22,7 @@ import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
 import { trialContract } from './contract-trials.js';
 import { userContract } from './contract-users.js';
+import { userPlanContract } from './contract-user-plans.js';
 import { userVariableContract } from './contract-user-variables.js';
 import { webhookContract } from './contract-webhooks.js';
 import type { StoreOptions } from '../../src/adapters/persistence/sql-store.js';
@@ -103,6 +104,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     planContract(ctx);
     planLicenseContract(ctx);
     userContract(ctx);
+    userPlanContract(ctx);
     userVariableContract(ctx);
     sessionContract(ctx);
     banThrottleContentContract(ctx);

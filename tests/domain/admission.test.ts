@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertAdmitted } from '../../src/domain/admission.js';
+import { admissionCaps, assertAdmitted } from '../../src/domain/admission.js';
 import { expectDomainError } from './expect-domain-error.js';
 
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
@@ -21,5 +21,20 @@ describe('assertAdmitted', () => {
     expectDomainError(() => assertAdmitted(timedOutAndLapsed, true, NOW), 'BANNED');
     expectDomainError(() => assertAdmitted(timedOutAndLapsed, false, NOW), 'TIMED_OUT');
     expectDomainError(() => assertAdmitted({ ...timedOutAndLapsed, timeout: null }, false, NOW), 'MEMBERSHIP_INACTIVE');
+  });
+
+  it("admits through the base plan's grace, and not at its end", () => {
+    const lapsed = { timeout: null, membership: { activeUntil: NOW - 59 * 60_000, isLifetime: false } };
+    expect(assertAdmitted(lapsed, false, NOW, 60)).toBe(lapsed);
+    expectDomainError(() => assertAdmitted(lapsed, false, NOW + 60_000, 60), 'MEMBERSHIP_INACTIVE');
+    expectDomainError(() => assertAdmitted(lapsed, false, NOW), 'MEMBERSHIP_INACTIVE');
+  });
+});
+
+describe('admissionCaps', () => {
+  it('are the effective caps: override, then plan, then the defaults', () => {
+    const defaults = { defaultAllowedDevices: 1, defaultAllowedSessions: 2 };
+    expect(admissionCaps({ allowedDevices: null, allowedSessions: 4 }, { maxDevices: 0, maxSessions: 9 }, defaults)).toEqual({ devices: 0, sessions: 4 });
+    expect(admissionCaps({ allowedDevices: null, allowedSessions: null }, null, defaults)).toEqual({ devices: 1, sessions: 2 });
   });
 });

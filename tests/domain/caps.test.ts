@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveCaps, type CapSources } from '../../src/domain/caps.js';
+import { capSources, effectiveCaps, type CapSources } from '../../src/domain/caps.js';
 
 const defaults = { defaultAllowedDevices: 1, defaultAllowedSessions: 2 };
 const noOverride = { allowedDevices: null, allowedSessions: null };
@@ -26,5 +26,13 @@ describe('effectiveCaps', () => {
     const zero: CapSources = { user: { allowedDevices: 0, allowedSessions: null }, basePlan: { maxDevices: 4, maxSessions: null }, defaults };
     expect(effectiveCaps(zero).devices).toBe(0);
     expect(effectiveCaps({ ...zero, user: noOverride, basePlan: { maxDevices: 0, maxSessions: null } }).devices).toBe(0);
+  });
+});
+
+describe('capSources', () => {
+  it('names the source effectiveCaps takes each cap from', () => {
+    expect(capSources({ user: noOverride, basePlan: null })).toEqual({ devices: 'application', sessions: 'application' });
+    expect(capSources({ user: noOverride, basePlan: { maxDevices: 0, maxSessions: null } })).toEqual({ devices: 'plan', sessions: 'application' });
+    expect(capSources({ user: { allowedDevices: 2, allowedSessions: null }, basePlan: { maxDevices: 3, maxSessions: 4 } })).toEqual({ devices: 'user', sessions: 'plan' });
   });
 });

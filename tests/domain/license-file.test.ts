@@ -15,6 +15,12 @@ describe('licenseFileExpiry', () => {
     expect(licenseFileExpiry(NOW, 60, { isLifetime: true, activeUntil: NOW + 60_000 })).toBe(Date.parse('2026-06-08T13:00:00.000Z'));
   });
 
+  it("ends with the base plan's grace at the latest, also when issued during it", () => {
+    const ended = { isLifetime: false, activeUntil: NOW - 60_000 };
+    expect(licenseFileExpiry(NOW, 14 * 24 * 60, ended, 30)).toBe(Date.parse('2026-06-08T12:29:00.000Z'));
+    expect(licenseFileExpiry(NOW, 10, { isLifetime: false, activeUntil: NOW + DAY }, 60)).toBe(Date.parse('2026-06-08T12:10:00.000Z'));
+  });
+
   it('is rounded down to a whole second, as the file carries it', () => {
     expect(licenseFileExpiry(NOW, 525_600, { isLifetime: false, activeUntil: NOW + DAY + 999 })).toBe(Date.parse('2026-06-09T12:00:01.000Z'));
   });

@@ -29,6 +29,7 @@ describe('POST /activate_license', () => {
       reason: null,
       plan_from: null,
       plan_to: null,
+      membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T14:00:00.000Z', plan: null, entitlements: [], in_grace: false, grace_ends_at: null },
     });
     // Time stacks on the remaining time, never on an expired past.
     const [second] = await createLicenses(t, app.id, 1, 60);

@@ -110,7 +110,7 @@ describe('GET /app_context', () => {
     expect(body.user).toEqual({
       id: u.id,
       username: 'alice',
-      membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:30:00.000Z' },
+      membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:30:00.000Z', plan: null, entitlements: [], in_grace: false, grace_ends_at: null },
     });
     expect(body.server_time).toBe('2026-06-08T12:00:00.000Z');
   });

@@ -17,7 +17,11 @@ describe('POST /auth/login', () => {
     const u = await member(t, app, 'alice', undefined, 60, HW);
     const res = await login(t, app, { username: 'alice', password: u.password }, HW);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ session_token: expect.any(String), expires_at: '2026-06-08T12:05:00.000Z' });
+    expect(res.json()).toEqual({
+      session_token: expect.any(String),
+      expires_at: '2026-06-08T12:05:00.000Z',
+      membership: { is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z', plan: null, entitlements: [], in_grace: false, grace_ends_at: null },
+    });
   });
 
   it('logs a license-code user in with {code}', async () => {

@@ -121,6 +121,8 @@ const routes: Array<[Method, string, 'integration' | 'admin' | 'console']> = [
   ['PUT', `/api/console/applications/{app}/users/{user}/variables/${ID}`, 'console'],
   ['DELETE', `/api/console/applications/{app}/users/{user}/variables/${ID}`, 'console'],
   ['PUT', `/api/console/applications/{app}/users/${ID}/password`, 'console'],
+  ['PUT', `/api/console/applications/{app}/users/${ID}/entitlements`, 'console'],
+  ['PUT', '/api/console/applications/{app}/users/{user}/entitlements', 'console'],
   ['POST', '/api/console/applications/{app}/adjustments', 'console'],
   ['POST', '/api/console/applications/{app}/bans', 'console'],
   ['DELETE', `/api/console/applications/{app}/bans/${ID}`, 'console'],

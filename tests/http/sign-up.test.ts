@@ -15,7 +15,11 @@ describe('POST /sign_up', () => {
     const res = await call(t, app, 'POST', '/sign_up', { username: 'alice', password: 'password123' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toEqual({ id: expect.any(String), username: 'alice', membership: { is_active: false, is_lifetime: false, active_until: null } });
+    expect(body).toEqual({
+      id: expect.any(String),
+      username: 'alice',
+      membership: { is_active: false, is_lifetime: false, active_until: null, plan: null, entitlements: [], in_grace: false, grace_ends_at: null },
+    });
   });
 
   it('422 USERNAME_TAKEN for a taken username, case-insensitively', async () => {
@@ -85,7 +89,7 @@ describe('POST /sign_up_with_license_code', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.username).toMatch(/^user-[0-9a-f]{16}$/);
-    expect(body.membership).toEqual({ is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z' });
+    expect(body.membership).toEqual({ is_active: true, is_lifetime: false, active_until: '2026-06-08T13:00:00.000Z', plan: null, entitlements: [], in_grace: false, grace_ends_at: null });
     expectError(await call(t, app, 'POST', '/sign_up_with_license_code', { code }), 422, 'LICENSE_USED');
   });
 
@@ -93,7 +97,7 @@ describe('POST /sign_up_with_license_code', () => {
     const [code] = await createLicenses(t, app.id, 1, null);
     const res = await call(t, app, 'POST', '/sign_up_with_license_code', { code: (code as string).toLowerCase().replace(/-/g, '') });
     expect(res.statusCode).toBe(201);
-    expect(res.json().membership).toEqual({ is_active: true, is_lifetime: true, active_until: null });
+    expect(res.json().membership).toEqual({ is_active: true, is_lifetime: true, active_until: null, plan: null, entitlements: [], in_grace: false, grace_ends_at: null });
   });
 
   it('422 LICENSE_INVALID for an unknown or malformed code', async () => {

@@ -31,6 +31,8 @@ const claims: LicenseFileClaims = {
   username: 'alice',
   hwid_sha256: hardwareIdDigest(APP, 'hw-1'),
   membership: { is_lifetime: false, active_until: NOW + 86_400 },
+  entitlements: ['export'],
+  plan: { id: 'd2c1b0a9-8f7e-4d6c-9b5a-4e3f2a1b0c9d', name: 'Pro' },
   iat: NOW,
   exp: NOW + 3600,
   jti: '9d8e7f6a-5b4c-4d3e-8f2a-1b0c9d8e7f6a',

@@ -260,6 +260,8 @@ describe.each(validLicenseFileCases.map((c) => [c.name, c] as const))('valid lic
       username: c.claims.username,
       hardwareId: c.claims.hwid_sha256 === null ? null : c.hardware_id,
       membership: { isLifetime: m.is_lifetime, activeUntil: m.active_until === null ? null : m.active_until * 1000 },
+      entitlements: c.claims.entitlements,
+      plan: c.claims.plan,
       issuedAt: c.claims.iat * 1000,
       expiresAt: c.claims.exp * 1000,
     });

@@ -33,7 +33,7 @@ from .errors import (
     UsernameTakenError,
     ValidationError,
 )
-from .license_file import LicenseClaims, LicenseFileError, LicenseMembership, verify_license_file
+from .license_file import LicenseClaims, LicenseFileError, LicenseMembership, LicensePlan, verify_license_file
 from .offline import OfflineAppContext
 from .models import (
     Adjustment,
@@ -45,6 +45,7 @@ from .models import (
     IssuedLicenseFile,
     MalformedAnswerError,
     Membership,
+    PlanRef,
     Session,
     UserSummary,
     UserVariable,
@@ -89,6 +90,7 @@ __all__ = [
     "LicenseFileError",
     "LicenseClaims",
     "LicenseMembership",
+    "LicensePlan",
     "MalformedAnswerError",
     "Adjustment",
     "Announcement",
@@ -99,6 +101,7 @@ __all__ = [
     "DeviceReset",
     "IssuedLicenseFile",
     "Membership",
+    "PlanRef",
     "Session",
     "UserSummary",
     "UserVariable",

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Union, overload
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union, overload
 from urllib.parse import quote
 
 from . import signing
@@ -117,6 +117,8 @@ class GatehouseClient:
         self._context_at = 0.0
         self._clock = ServerClock()
         self._newest_signed_time: Optional[int] = None
+        # The entitlements of the last signed answer or verified license file that told them.
+        self._entitlements: Tuple[str, ...] = ()
 
     # ---- state -------------------------------------------------------------------------
 
@@ -129,6 +131,16 @@ class GatehouseClient:
     def last_app_context(self) -> Optional[AppContext]:
         """The application context last read by app_context() (or download_file), or None."""
         return self._context
+
+    @property
+    def entitlements(self) -> Tuple[str, ...]:
+        """The user's entitlement codes, sorted, as the last login, application context,
+        activation or verified license file told them; () before any (docs/sdk.md, Entitlements)."""
+        return self._entitlements
+
+    def has_entitlement(self, code: str) -> bool:
+        """Whether ``code`` is among the user's entitlements (see ``entitlements``)."""
+        return code in self._entitlements
 
     @property
     def newest_signed_time(self) -> Optional[int]:
@@ -156,12 +168,15 @@ class GatehouseClient:
         with self._lock:
             self._token = session.session_token
             self._credentials = credentials
+            if session.membership is not None:
+                self._entitlements = session.membership.entitlements
         return session
 
     def logout(self) -> None:
         """Ends the session and forgets the credentials. An already expired session counts as ended."""
         with self._lock:
             token, self._token, self._credentials = self._token, None, None
+            self._entitlements = ()
         if token is None:
             return
         answer = self._send("POST", "/auth/logout", token=token)
@@ -175,7 +190,11 @@ class GatehouseClient:
         those of the current password login are used."""
         who = self._password_credentials(username, password, "activate_license")
         body = {"code": code, "username": who["username"], "password": who["password"], **self._device()}
-        return Adjustment.from_json(self._json("POST", "/activate_license", body))
+        adjustment = Adjustment.from_json(self._json("POST", "/activate_license", body))
+        if adjustment.membership is not None:
+            with self._lock:
+                self._entitlements = adjustment.membership.entitlements
+        return adjustment
 
     def change_password(self, new_password: str, username: Optional[str] = None, password: Optional[str] = None) -> None:
         """Changes a username-and-password user's password (the current one is checked). Every
@@ -249,6 +268,8 @@ class GatehouseClient:
         context = AppContext.from_json(answer.json())
         with self._lock:
             self._context = context
+            if context.user is not None:
+                self._entitlements = context.user.membership.entitlements
             # server_time is in the body, so with pinned keys it is signed like the rest of it;
             # it has the milliseconds that x-timestamp (whole seconds) lacks.
             self._context_server_time = context.server_time.timestamp()
@@ -378,7 +399,10 @@ class GatehouseClient:
             raise ValueError("verify_license_file needs response_signing_public_keys and application_id")
         seen = [t for t in (newest_seen, self._newest_signed_time) if t is not None]
         newest = max((t.timestamp() if isinstance(t, datetime) else float(t)) for t in seen) if seen else None
-        return verify_license_file(text, self._pinned, self.application_id, self.hardware_id, now, newest, clock_tolerance_seconds)
+        claims = verify_license_file(text, self._pinned, self.application_id, self.hardware_id, now, newest, clock_tolerance_seconds)
+        with self._lock:
+            self._entitlements = claims.entitlements
+        return claims
 
     # ---- the exchange ---------------------------------------------------------------------------
 

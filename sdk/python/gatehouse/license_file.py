@@ -12,7 +12,7 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Optional, Union
+from typing import Any, Iterable, Mapping, Optional, Tuple, Union
 
 from ._time import parse_timestamp
 from .signing import PinnedKeys, pin, verifies
@@ -42,6 +42,12 @@ class LicenseMembership:
 
 
 @dataclass(frozen=True)
+class LicensePlan:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
 class LicenseClaims:
     """What a verified license file says: ``app``, ``sub`` (the user id), ``username``,
     ``hwid_sha256`` (None without device auth), ``membership``, ``iat`` and ``exp`` (aware UTC
@@ -57,6 +63,10 @@ class LicenseClaims:
     exp: datetime
     jti: str
     key_id: str
+    #: The user's entitlements when the file was issued, sorted; () in files issued before them.
+    entitlements: Tuple[str, ...] = ()
+    #: The base plan when the file was issued; None without one (and in older files).
+    plan: Optional[LicensePlan] = None
 
 
 def _b64url(text: str) -> bytes:
@@ -109,6 +119,12 @@ def _claims(payload: Mapping[str, Any], kid: str) -> LicenseClaims:
     hwid = payload.get("hwid_sha256")
     if hwid is not None and not isinstance(hwid, str):
         raise _malformed("claim hwid_sha256 is not text")
+    entitlements = payload.get("entitlements", [])
+    if not isinstance(entitlements, list) or not all(isinstance(c, str) for c in entitlements):
+        raise _malformed("claim entitlements is not a list of strings")
+    plan = payload.get("plan")
+    if plan is not None and not (isinstance(plan, dict) and isinstance(plan.get("id"), str) and isinstance(plan.get("name"), str)):
+        raise _malformed("claim plan is not {id, name}")
     return LicenseClaims(
         payload["app"],
         payload["sub"],
@@ -119,6 +135,8 @@ def _claims(payload: Mapping[str, Any], kid: str) -> LicenseClaims:
         _unix(payload.get("exp"), "exp"),
         payload["jti"],
         kid,
+        tuple(entitlements),
+        None if plan is None else LicensePlan(plan["id"], plan["name"]),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, List, Mapping, Optional
+from typing import Any, List, Mapping, Optional, Tuple
 
 from ._time import parse_timestamp
 
@@ -46,17 +46,51 @@ def _moment(data: Mapping[str, Any], name: str) -> datetime:
 
 
 @dataclass(frozen=True)
+class PlanRef:
+    """The base plan a membership holds, as it is named now."""
+
+    id: str
+    name: str
+
+    @staticmethod
+    def from_json(data: Any) -> "Optional[PlanRef]":
+        return None if data is None else PlanRef(_get(data, "id", str), _get(data, "name", str))
+
+
+def _codes(data: Mapping[str, Any], name: str) -> Tuple[str, ...]:
+    codes = data.get(name, [])
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        raise MalformedAnswerError(f"field {name!r} is not a list of strings")
+    return tuple(codes)
+
+
+@dataclass(frozen=True)
 class Membership:
-    #: The membership grants access now.
+    #: The membership grants access now (its base plan's grace included).
     is_active: bool
     #: Never expires.
     is_lifetime: bool
     #: None while lifetime or when no time was ever granted.
     active_until: Optional[datetime]
+    #: The base plan held, or None.
+    plan: Optional[PlanRef] = None
+    #: The user's entitlement codes, sorted (docs/api.md, Membership).
+    entitlements: Tuple[str, ...] = ()
+    #: Access continues past active_until, in the base plan's grace, until grace_ends_at.
+    in_grace: bool = False
+    grace_ends_at: Optional[datetime] = None
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "Membership":
-        return Membership(_get(data, "is_active", bool), _get(data, "is_lifetime", bool), _opt_time(data, "active_until"))
+        return Membership(
+            _get(data, "is_active", bool),
+            _get(data, "is_lifetime", bool),
+            _opt_time(data, "active_until"),
+            PlanRef.from_json(data.get("plan")),
+            _codes(data, "entitlements"),
+            data.get("in_grace") is True,
+            _opt_time(data, "grace_ends_at"),
+        )
 
 
 @dataclass(frozen=True)
@@ -158,9 +192,12 @@ class Adjustment:
     revokes_lifetime_access: bool
     license_id: Optional[str]
     reason: Optional[str] = None
+    #: The membership as it is after the change (the answer of activate_license).
+    membership: Optional[Membership] = None
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "Adjustment":
+        membership = data.get("membership")
         return Adjustment(
             _get(data, "id", str),
             _get(data, "type", str),
@@ -170,6 +207,7 @@ class Adjustment:
             _get(data, "revokes_lifetime_access", bool),
             _opt(data, "license_id", str),
             _opt(data, "reason", str),
+            None if membership is None else Membership.from_json(_get(data, "membership", dict)),
         )
 
 
@@ -177,10 +215,17 @@ class Adjustment:
 class Session:
     session_token: str = field(repr=False)
     expires_at: datetime
+    #: The user's membership at login: their plan and entitlements.
+    membership: Optional[Membership] = None
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "Session":
-        return Session(_get(data, "session_token", str), _time(data, "expires_at"))
+        membership = data.get("membership")
+        return Session(
+            _get(data, "session_token", str),
+            _time(data, "expires_at"),
+            None if membership is None else Membership.from_json(_get(data, "membership", dict)),
+        )
 
 
 @dataclass(frozen=True)

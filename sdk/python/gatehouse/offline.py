@@ -13,7 +13,7 @@ from typing import Optional, Union
 
 from .errors import GatehouseError, SignatureError
 from .license_file import LicenseClaims
-from .models import Membership, UserSummary
+from .models import Membership, PlanRef, UserSummary
 
 #: Answers that say the server is not there: a proxy in front of a stopped server, or the server
 #: without its database (503 SERVICE_UNAVAILABLE), signed or not.
@@ -44,7 +44,8 @@ class OfflineAppContext:
 
     @staticmethod
     def of(cause: BaseException, claims: LicenseClaims) -> "OfflineAppContext":
-        membership = Membership(True, claims.membership.is_lifetime, claims.membership.active_until)
+        plan = None if claims.plan is None else PlanRef(claims.plan.id, claims.plan.name)
+        membership = Membership(True, claims.membership.is_lifetime, claims.membership.active_until, plan, claims.entitlements)
         return OfflineAppContext(cause, claims, claims.exp, UserSummary(claims.sub, claims.username, membership))
 
 

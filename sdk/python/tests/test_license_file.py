@@ -77,6 +77,16 @@ class VerifyLicenseFile(unittest.TestCase):
         self.assertFalse(verified.membership.is_lifetime)
         self.assertEqual(verified.key_id, self.issuer.kid)
 
+    def test_entitlements_and_plan_are_read_and_older_files_have_none(self) -> None:
+        plan = {"id": str(uuid.uuid4()), "name": "Pro"}
+        verified = self.verify(self.issuer.file(self.issuer.claims(entitlements=["export", "sync"], plan=plan)))
+        self.assertEqual(verified.entitlements, ("export", "sync"))
+        self.assertEqual((verified.plan.id, verified.plan.name), (plan["id"], "Pro"))
+        older = self.verify(self.issuer.file())
+        self.assertEqual((older.entitlements, older.plan), ((), None))
+        self.refused("MALFORMED", self.issuer.file(self.issuer.claims(entitlements="export")))
+        self.refused("MALFORMED", self.issuer.file(self.issuer.claims(plan={"id": 1})))
+
     def test_any_pinned_key_of_a_rotation_verifies_and_a_datetime_clock_works(self) -> None:
         other = Issuer()
         text = self.issuer.file()

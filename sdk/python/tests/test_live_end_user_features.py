@@ -35,6 +35,32 @@ class UserVariables(unittest.TestCase):
             alice.set_user_variable("bad name!", "x")
 
 
+class Entitlements(unittest.TestCase):
+    def test_direct_grants_reach_login_app_context_activation_and_license_files(self) -> None:
+        app = server.create_app(device_auth=False, default_allowed_sessions=10)
+        name = unique("granted")
+        client, user_id = server.member(app, name)
+        self.assertEqual(client.entitlements, ())
+        server.console("PUT", f"/applications/{app.id}/users/{user_id}/entitlements", {"entitlements": ["export", "beta"]}, expect=200)
+        session = client.login(name, "member-password-1")
+        self.assertEqual(session.membership.entitlements, ("beta", "export"))
+        self.assertIsNone(session.membership.plan)
+        self.assertEqual(client.entitlements, ("beta", "export"))
+        self.assertTrue(client.has_entitlement("export"))
+        self.assertFalse(client.has_entitlement("dlc"))
+        server.console("PUT", f"/applications/{app.id}/users/{user_id}/entitlements", {"entitlements": ["dlc"]}, expect=200)
+        context = client.app_context()
+        self.assertEqual(context.user.membership.entitlements, ("dlc",))
+        self.assertFalse(context.user.membership.in_grace)
+        self.assertTrue(client.has_entitlement("dlc"))
+        activation = client.activate_license(server.license(app))
+        self.assertEqual(activation.membership.entitlements, ("dlc",))
+        issued = client.request_license_file()
+        self.assertEqual(client.verify_license_file(issued.license_file).entitlements, ("dlc",))
+        client.logout()
+        self.assertEqual(client.entitlements, ())
+
+
 class ChangePassword(unittest.TestCase):
     def test_the_new_password_works_the_old_one_does_not(self) -> None:
         app = server.create_app(device_auth=False)

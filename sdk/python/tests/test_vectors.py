@@ -49,6 +49,9 @@ class SigningVectors(unittest.TestCase):
                     claims = verify_license_file(case["license_file"], pinned, case["application_id"], case["hardware_id"], case["now"], case["newest_signed_time"])
                     verdict = "valid"
                     self.assertEqual(claims.username, "alice")
+                    self.assertEqual(list(claims.entitlements), case["claims"]["entitlements"])
+                    plan = case["claims"]["plan"]
+                    self.assertEqual(None if claims.plan is None else {"id": claims.plan.id, "name": claims.plan.name}, plan)
                 except LicenseFileError as error:
                     verdict = error.code
                 self.assertEqual(verdict, "valid" if case["expected"]["valid"] else case["expected"]["failure"])

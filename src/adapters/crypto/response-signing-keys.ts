@@ -55,6 +55,8 @@ function licenseFileClaims(g: LicenseFileGrant): LicenseFileClaims {
       is_lifetime: g.membership.isLifetime,
       active_until: g.membership.isLifetime || g.membership.activeUntil === null ? null : seconds(g.membership.activeUntil),
     },
+    entitlements: g.entitlements,
+    plan: g.plan,
     iat: seconds(g.issuedAt),
     exp: seconds(g.expiresAt),
     jti: g.id,

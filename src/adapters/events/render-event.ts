@@ -22,7 +22,7 @@ import type { AnnouncementRecord, BanRecord, FileRecord } from '../../applicatio
 import { daysRemaining } from '../../domain/membership-notices.js';
 import { toIso } from '../../domain/time.js';
 import { fileJson } from '../http/files/file-views.js';
-import { adjustmentJson, announcementJson, applicationSettingsJson, banJson, licenseWithoutCode, userSummaryJson, webhookEndpointJson } from '../http/views.js';
+import { adjustmentJson, announcementJson, applicationSettingsJson, banJson, licenseWithoutCode, userEventJson, webhookEndpointJson } from '../http/views.js';
 
 type Data = Record<string, unknown>;
 type Changes = Record<string, [unknown, unknown]>;
@@ -48,19 +48,19 @@ const announcementData = (a: AnnouncementRecord | null) => (a === null ? null : 
 
 /** The actions whose facts differ from their data; any other action's facts are its data. */
 const renderers: Record<string, Renderer> = {
-  'user.created': (f: UserCreatedFacts) => ({ data: { user: userSummaryJson(f.user, f.at), source: f.source } }),
+  'user.created': (f: UserCreatedFacts) => ({ data: { user: userEventJson(f.user, f.at), source: f.source } }),
   'session.created': (f: SessionCreatedFacts) => ({ data: { user_id: f.userId, session: { id: f.session.id, hardware_id: f.session.hardwareId, expires_at: toIso(f.session.expiresAt) } } }),
-  'license.activated': (f: LicenseActivatedFacts) => ({ data: { license: licenseWithoutCode(f.license), user: userSummaryJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
+  'license.activated': (f: LicenseActivatedFacts) => ({ data: { license: licenseWithoutCode(f.license), user: userEventJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
   'license.deleted': (f: { license: LicenseFacts }) => ({ data: { license: licenseWithoutCode(f.license) } }),
-  'membership.adjusted': (f: MembershipAdjustedFacts) => ({ data: { user: userSummaryJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
+  'membership.adjusted': (f: MembershipAdjustedFacts) => ({ data: { user: userEventJson(f.user, f.at), adjustment: adjustmentJson(f.adjustment) } }),
   'membership.plan_changed': (f: MembershipPlanChangedFacts) => ({
-    data: { user: userSummaryJson(f.user, f.at), plan_from: f.planFrom, plan_to: f.planTo, adjustment: adjustmentJson(f.adjustment) },
+    data: { user: userEventJson(f.user, f.at), plan_from: f.planFrom, plan_to: f.planTo, adjustment: adjustmentJson(f.adjustment) },
   }),
   'membership.expiring': (f: MembershipExpiringFacts) => ({
-    data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), days_remaining: daysRemaining(f.activeUntil, f.at), notice_days: f.noticeDays },
+    data: { user: userEventJson(f.user, f.at), active_until: toIso(f.activeUntil), days_remaining: daysRemaining(f.activeUntil, f.at), notice_days: f.noticeDays },
   }),
-  'trial.started': (f: TrialStartedFacts) => ({ data: { user: userSummaryJson(f.user, f.at), plan: f.plan, adjustment: adjustmentJson(f.adjustment) } }),
-  'membership.expired': (f: MembershipExpiredFacts) => ({ data: { user: userSummaryJson(f.user, f.at), active_until: toIso(f.activeUntil), access_ended_at: toIso(f.accessEndedAt) } }),
+  'trial.started': (f: TrialStartedFacts) => ({ data: { user: userEventJson(f.user, f.at), plan: f.plan, adjustment: adjustmentJson(f.adjustment) } }),
+  'membership.expired': (f: MembershipExpiredFacts) => ({ data: { user: userEventJson(f.user, f.at), active_until: toIso(f.activeUntil), access_ended_at: toIso(f.accessEndedAt) } }),
   'ban.created': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban), propagated_from: f.ban.propagatedFrom } }),
   'ban.removed': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban) } }),
   'user.timed_out': (f: TimedOutFacts) => ({

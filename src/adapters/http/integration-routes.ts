@@ -20,10 +20,11 @@ import { responseSigning } from './response-signing.js';
 import { HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
-import { adjustmentJson, appContextBody, licenseFileJson, userSummaryJson, userVariableJson } from './views.js';
+import { adjustmentJson, appContextBody, licenseFileJson, membershipJson, userSummaryJson, userVariableJson } from './views.js';
+import { memberAfter, memberOf } from '../../application/member.js';
 import { answers } from './answers.js';
 import type { ErrorCode } from '../../domain/errors.js';
-import { Adjustment, AppContext, FileBytes, LicenseFile, NextReset, NoBody, Session, UserSummary, UserVariable } from './wire-schemas.js';
+import { Activation, AppContext, FileBytes, LicenseFile, NextReset, NoBody, Session, UserSummary, UserVariable } from './wire-schemas.js';
 
 /** What presented user credentials (Bearer token or legacy headers) can be refused with (docs/api.md, GET /app_context). */
 const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
@@ -74,7 +75,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request, reply) => {
       const user = await signUp(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
-      return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
+      return reply.code(201).send(userSummaryJson(await memberOf(deps, user), deps.clock.now()));
     },
   );
 
@@ -86,7 +87,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request, reply) => {
       const user = await signUpWithLicense(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
-      return reply.code(201).send(userSummaryJson(user, deps.clock.now()));
+      return reply.code(201).send(userSummaryJson(await memberOf(deps, user), deps.clock.now()));
     },
   );
 
@@ -99,8 +100,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)) },
     },
     async (request) => {
-      const { token, expiresAt } = await login(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
-      return { session_token: token, expires_at: toIso(expiresAt) };
+      const { token, expiresAt, member } = await login(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
+      return { session_token: token, expires_at: toIso(expiresAt), membership: membershipJson(member.user, member.plans, deps.clock.now()) };
     },
   );
 
@@ -150,11 +151,16 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     {
       schema: {
         body: Type.Object({ code: LicenseCode, username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed),
-        response: answers({ 200: Adjustment }),
+        response: answers({ 200: Activation }),
       },
       config: { errors: ['INVALID_CREDENTIALS', 'DEVICE_REQUIRED', 'LICENSE_INVALID', 'LICENSE_USED', 'LICENSE_ALREADY_REDEEMED', 'ACCOUNT_LOCKED', 'BANNED', 'TIMED_OUT', 'DEVICE_LIMIT_REACHED'] },
     },
-    async (request) => adjustmentJson(await activateLicense(deps, await applicationOf(request), request.body, callerOf(request), request.actor)),
+    async (request) => {
+      const application = await applicationOf(request);
+      const adjustment = await activateLicense(deps, application, request.body, callerOf(request), request.actor);
+      const member = await memberAfter(deps, application.id, adjustment.userId);
+      return { ...adjustmentJson(adjustment), membership: membershipJson(member.user, member.plans, deps.clock.now()) };
+    },
   );
 
   // ---- User variables (docs/api.md, User variables): the authenticated user's own ----
@@ -216,7 +222,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request) => {
       const { user } = await startTrial(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
-      return userSummaryJson(user, deps.clock.now());
+      return userSummaryJson(await memberOf(deps, user), deps.clock.now());
     },
   );
 };

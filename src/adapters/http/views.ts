@@ -20,8 +20,12 @@ import type { ApplicationOverview } from '../../application/console/overview.js'
 import type { EventRecord } from '../../application/ports/event-store.js';
 import type { AppContext } from '../../application/integration/app-context.js';
 import type { IssuedLicenseFile } from '../../application/license-files/issue-license-file.js';
+import { admissionCaps } from '../../domain/admission.js';
 import { publicationDate } from '../../domain/announcements.js';
+import { capSources } from '../../domain/caps.js';
 import { membershipView, type Membership } from '../../domain/membership.js';
+import { membershipState, type UserPlans } from '../../domain/membership-state.js';
+import type { Member } from '../../application/member.js';
 import type { Plan } from '../../domain/plan.js';
 import { toIso } from '../../domain/time.js';
 import { isTimedOut } from '../../domain/timeout.js';
@@ -33,15 +37,37 @@ type Json<K extends keyof typeof Wire> = Static<(typeof Wire)[K]>;
 
 const isoOrNull = (t: number | null) => (t === null ? null : toIso(t));
 
-export function membershipJson(m: Membership, now: number): Json<'Membership'> {
+/** The membership's time alone, as events show it. */
+export function membershipTimeJson(m: Membership, now: number): Json<'MembershipTime'> {
   const v = membershipView(m, now);
   return { is_active: v.is_active, is_lifetime: v.is_lifetime, active_until: isoOrNull(v.active_until) };
 }
 
-export const userSummaryJson = (u: Pick<UserRecord, 'id' | 'username' | 'membership'>, now: number): Json<'UserSummary'> => ({
+/** The membership as every answer shows it: grace counts as active (docs/plans.md, "Grace"). */
+export function membershipJson(u: Pick<UserRecord, 'membership' | 'entitlements'>, plans: UserPlans, now: number): Json<'Membership'> {
+  const m = membershipState(u.membership, u.entitlements, plans, now);
+  return {
+    is_active: m.isActive,
+    is_lifetime: m.isLifetime,
+    active_until: isoOrNull(m.activeUntil),
+    plan: m.plan,
+    entitlements: m.entitlements,
+    in_grace: m.inGrace,
+    grace_ends_at: isoOrNull(m.graceEndsAt),
+  };
+}
+
+export const userSummaryJson = ({ user, plans }: Member, now: number): Json<'UserSummary'> => ({
+  id: user.id,
+  username: user.username,
+  membership: membershipJson(user, plans, now),
+});
+
+/** A user as events show them (docs/events.md): the membership's time, not its plans. */
+export const userEventJson = (u: Pick<UserRecord, 'id' | 'username' | 'membership'>, now: number) => ({
   id: u.id,
   username: u.username,
-  membership: membershipJson(u.membership, now),
+  membership: membershipTimeJson(u.membership, now),
 });
 
 /** An offline license file as every issuing endpoint answers it (docs/signing.md, Offline license files). */
@@ -64,18 +90,21 @@ export const adjustmentJson = (a: AdjustmentRecord): Json<'Adjustment'> => ({
 /** The User object (docs/api.md, API reference; admin view), with a few extra fields an owner needs. */
 export function userAdminJson(d: UserDetails, now: number): Json<'AdminUser'> {
   const u = d.user;
+  const caps = admissionCaps(u, d.plans.base, d.capDefaults);
   return {
     application_id: u.applicationId,
     id: u.id,
     credential_type: u.credentialType,
     username: u.username,
-    allowed_number_of_devices: u.allowedDevices,
-    allowed_number_of_simultaneous_sessions: u.allowedSessions,
+    // The caps in force, whatever gives them, and where from (docs/plans.md, "Caps").
+    allowed_number_of_devices: caps.devices,
+    allowed_number_of_simultaneous_sessions: caps.sessions,
+    caps_source: capSources({ user: u, basePlan: d.plans.base }),
     registered_devices: d.devices.map((dev) => ({ id: dev.id, hardware_id: dev.hardwareId, registered_at: toIso(dev.registeredAt) })),
     membership: {
       application_id: u.applicationId,
       user_id: u.id,
-      ...membershipJson(u.membership, now),
+      ...membershipJson(u, d.plans, now),
       adjustments: d.adjustments.map(adjustmentJson),
     },
     timed_out_until: isTimedOut(u.timeout, now) ? toIso(u.timeout.until) : null,

@@ -25,14 +25,38 @@ export type ErrorBody = Static<typeof ErrorBody>;
 
 export const Status = Type.Object({ status: Type.Enum(['ok', 'ready']) }, { ...closed, examples: [{ status: 'ok' }] });
 
-export const Membership = Type.Object({ is_active: Type.Boolean(), is_lifetime: Type.Boolean(), active_until: Nullable(Instant) }, closed);
+/** The membership's time alone, as events show it (docs/events.md). */
+export const MembershipTime = Type.Object({ is_active: Type.Boolean(), is_lifetime: Type.Boolean(), active_until: Nullable(Instant) }, closed);
+
+/** The membership as every answer shows it (docs/api.md, API reference): its time, its base plan,
+ * the user's entitlements and the grace (docs/plans.md, "Entitlements" and "Grace"). */
+export const Membership = Type.Object(
+  {
+    ...MembershipTime.properties,
+    plan: Nullable(Type.Object({ id: Id, name: Type.String() }, closed)),
+    entitlements: Type.Array(Type.String()),
+    in_grace: Type.Boolean(),
+    grace_ends_at: Nullable(Instant),
+  },
+  closed,
+);
+
+const membershipExample = {
+  is_active: true,
+  is_lifetime: false,
+  active_until: '2030-01-31T00:00:00.000Z',
+  plan: { id: '0b7e3c1a-5f2d-4e8b-9c6a-1d2e3f4a5b6c', name: 'Pro' },
+  entitlements: ['export', 'sync'],
+  in_grace: false,
+  grace_ends_at: null,
+};
 
 export const UserSummary = Type.Object(
   { id: Id, username: Type.String(), membership: Membership },
   {
     ...closed,
     title: 'UserSummary',
-    examples: [{ id: '6f1c0a52-3d8e-4c1b-9a57-0d2f3e4b5c6d', username: 'alice', membership: { is_active: true, is_lifetime: false, active_until: '2030-01-31T00:00:00.000Z' } }],
+    examples: [{ id: '6f1c0a52-3d8e-4c1b-9a57-0d2f3e4b5c6d', username: 'alice', membership: membershipExample }],
   },
 );
 
@@ -41,7 +65,11 @@ export const LicenseFile = Type.Object(
   { ...closed, title: 'LicenseFile', examples: [{ license_file: '-----BEGIN GATEHOUSE LICENSE FILE-----\n...', expires_at: '2030-01-15T00:00:00.000Z' }] },
 );
 
-export const Session = Type.Object({ session_token: Type.String(), expires_at: Instant }, { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z' }] });
+// Login answers the membership too, so a client knows its entitlements at once (docs/api.md, POST /auth/login).
+export const Session = Type.Object(
+  { session_token: Type.String(), expires_at: Instant, membership: Membership },
+  { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z', membership: membershipExample }] },
+);
 
 export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, examples: [{ next_reset_at: '2030-01-02T00:00:00.000Z' }] });
 
@@ -62,6 +90,11 @@ export const Adjustment = Type.Object(
   { ...closed, title: 'Adjustment' },
 );
 
+/** The answer of activate_license: the adjustment, and the membership as it now is. */
+export const Activation = Type.Object({ ...Adjustment.properties, membership: Membership }, { ...closed, title: 'Activation' });
+
+const CapSource = Type.Enum(['user', 'plan', 'application']);
+
 export const Device = Type.Object({ id: Id, hardware_id: Type.String(), registered_at: Instant }, closed);
 
 const adminUserFields = {
@@ -71,6 +104,8 @@ const adminUserFields = {
   username: Type.String(),
   allowed_number_of_devices: Type.Integer(),
   allowed_number_of_simultaneous_sessions: Type.Integer(),
+  // Where each cap in force comes from: the user's override, the base plan, or the application's default.
+  caps_source: Type.Object({ devices: CapSource, sessions: CapSource }, closed),
   registered_devices: Type.Array(Device),
   // The membership fields every view shows (Membership), with whose it is and its history.
   membership: Type.Object({ application_id: Id, user_id: Id, ...Membership.properties, adjustments: Type.Array(Adjustment) }, closed),

@@ -140,8 +140,10 @@ export function defineTables(k: Kit) {
       passwordHash: k.text('password_hash'),
       // No foreign key: a used license is never deleted, and licenses point back at users.
       licenseId: k.text('license_id'),
-      allowedDevices: k.integer('allowed_devices').notNull(),
-      allowedSessions: k.integer('allowed_sessions').notNull(),
+      // The owner's caps for this user; null: none set, the base plan's or the application's apply
+      // (docs/plans.md, "Caps"). Users signed up before keep their numbers, as overrides.
+      allowedDevices: k.integer('allowed_devices'),
+      allowedSessions: k.integer('allowed_sessions'),
       activeUntil: k.instant('active_until'),
       isLifetime: k.flag('is_lifetime').notNull(),
       timedOutUntil: k.instant('timed_out_until'),

@@ -4,6 +4,7 @@ import { nextDeviceResetAt } from '../../domain/device-reset.js';
 import { DomainError, validationError } from '../../domain/errors.js';
 import { canonicalLicenseCode } from '../../domain/license.js';
 import { type BulkChange, validateBulkChange } from '../../domain/membership.js';
+import { acceptEntitlements } from '../../domain/plan.js';
 import type { Instant } from '../../domain/time.js';
 import { type UserTimeout, validateTimeout } from '../../domain/timeout.js';
 import { userAccountKeys } from '../credential-checks.js';
@@ -91,11 +92,20 @@ export async function updateUserLimits(
   owner: OwnerRecord,
   appId: string,
   userId: string,
-  limits: { allowedDevices?: number; allowedSessions?: number },
+  limits: { allowedDevices?: number | null; allowedSessions?: number | null },
 ): Promise<UserDetails> {
   const app = await ownedApplication(deps, owner, appId);
   validateUserLimits(limits);
   if ((await deps.store.updateUserLimits(app.id, userId, limits)) === null) throw notFound();
+  return details(deps, app.id, userId);
+}
+
+/** The owner's direct grants (docs/plans.md, "Entitlements"): checked as a plan's codes are, kept
+ * sorted and without repeats, replacing the user's earlier ones whole. */
+export async function setUserEntitlements(deps: { store: ApplicationStore & UserStore }, owner: OwnerRecord, appId: string, userId: string, codes: readonly string[]): Promise<UserDetails> {
+  const app = await ownedApplication(deps, owner, appId);
+  const entitlements = acceptEntitlements(codes);
+  if ((await deps.store.setUserEntitlements(app.id, userId, entitlements)) === null) throw notFound();
   return details(deps, app.id, userId);
 }
 

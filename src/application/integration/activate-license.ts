@@ -10,6 +10,7 @@ import type { LicenseStore } from '../ports/license-store.js';
 import type { ActivateLicenseInput, UserStore } from '../ports/user-store.js';
 import type { AdjustmentRecord, ApplicationRecord, UserRecord } from '../records.js';
 import { userProof } from '../user-access.js';
+import { capsFor } from '../member.js';
 
 const unknownCode = () => licenseRefusal('missing', 'activation');
 
@@ -37,7 +38,8 @@ export async function activateLicense(deps: ActivateLicenseDeps, app: Applicatio
     return { license: found, refusal: await banRefusal(deps, app, ids, acting, userProof(deps, app, user)) };
   });
   const now = deps.clock.now();
-  const redemption = license === null || digest === null || refusal !== null ? null : redemptionOf(deps, app, user, digest, hardwareId, now);
+  const devices = (await capsFor(deps, app, user)).devices;
+  const redemption = license === null || digest === null || refusal !== null ? null : redemptionOf(deps, app, user, digest, hardwareId, devices, now);
   const password = { attempt: { ...turn, now }, limits: deps.limits };
   const code = { attempt: { ...turn, accountKey: codeKey, now }, found: license !== null };
   const outcome = await recordingRefusal(
@@ -61,13 +63,13 @@ export async function activateLicense(deps: ActivateLicenseDeps, app: Applicatio
 }
 
 /** The redemption of `digest` for `user`, its device admitted with it. */
-function redemptionOf(deps: ActivateLicenseDeps, app: ApplicationRecord, user: UserRecord, digest: string, hardwareId: string | null, now: number): ActivateLicenseInput {
+function redemptionOf(deps: ActivateLicenseDeps, app: ApplicationRecord, user: UserRecord, digest: string, hardwareId: string | null, devices: number, now: number): ActivateLicenseInput {
   return {
     applicationId: app.id,
     userId: user.id,
     licenseDigest: digest,
     adjustmentId: deps.ids.uuid(),
-    device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
+    device: deviceToAdmit(app.settings.deviceAuth, hardwareId, devices, () => deps.ids.uuid()),
     now,
   };
 }
@@ -95,12 +97,13 @@ async function redeemAfterPassword(
   const licenseIds = license === null ? [] : [license.id];
   await guardBans(deps, app, { ip: caller.ip, hardwareId, userId: user.id, licenseIds }, acting, userProof(deps, app, user));
   if (license === null || digest === null) throw unknownCode();
+  const devices = (await capsFor(deps, app, user)).devices;
   // The device is admitted in the redemption's own transaction: a refused activation takes no slot.
   return recordingRefusal(
     deps,
     'DEVICE_LIMIT_REACHED',
     () => deviceLimitReached(app.id, user, hardwareId),
-    () => deps.store.activateLicense(redemptionOf(deps, app, user, digest, hardwareId, now), acting),
+    () => deps.store.activateLicense(redemptionOf(deps, app, user, digest, hardwareId, devices, now), acting),
     acting,
   );
 }

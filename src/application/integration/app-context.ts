@@ -2,7 +2,8 @@ import type { Actor } from '../events/actor.js';
 import { liveAnnouncements } from '../../domain/announcements.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
-import type { AnnouncementRecord, ApplicationRecord, FileRecord, UserRecord, VariableRecord } from '../records.js';
+import type { AnnouncementRecord, ApplicationRecord, FileRecord, VariableRecord } from '../records.js';
+import { type Member, memberOf } from '../member.js';
 import { clientFiles } from '../files/client-files.js';
 import { authenticateReader, type PresentedUser, type ReaderDeps } from './authenticate-user.js';
 import type { ApplicationContent } from './content-cache.js';
@@ -15,8 +16,8 @@ export interface AppContext {
   variables: readonly VariableRecord[];
   files: readonly FileRecord[];
   announcements: AnnouncementRecord[];
-  /** The authenticated user, shown only where the application does not allow anonymous access. */
-  user: UserRecord | null;
+  /** The authenticated user with their plans, shown only where the application does not allow anonymous access. */
+  user: Member | null;
   serverTime: number;
 }
 
@@ -31,6 +32,8 @@ function visibleContent(content: ApplicationContent, audience: Audience): Pick<A
 
 export async function appContext(deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>, app: ApplicationRecord, presented: PresentedUser, caller: Caller, actor: Actor): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller, actor);
+  // The plans only for a user who is shown, read beside the content (docs/plans.md, "Entitlements").
+  const shown = app.settings.anonymousAccess || user === null ? null : memberOf(deps, user);
   const content = await deps.content.contentOf(app);
   const now = deps.clock.now();
   // An authenticated user reaching here has an active membership (checked above): a member.
@@ -42,7 +45,7 @@ export async function appContext(deps: ReaderDeps & Pick<Deps, 'clock' | 'conten
     files,
     announcements: liveAnnouncements(content.announcements, now),
     // The API reference (docs/api.md, GET /app_context): user is null when not authenticated or when anonymous access is allowed.
-    user: app.settings.anonymousAccess ? null : user,
+    user: shown === null ? null : await shown,
     serverTime: now,
   };
 }

@@ -11,6 +11,7 @@ import type { SessionStore } from '../ports/session-store.js';
 import type { SessionClaims } from '../ports/token-service.js';
 import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
+import { capsFor } from '../member.js';
 
 /** The user credentials an integration request may carry (one method at a time). */
 export interface PresentedUser {
@@ -94,6 +95,7 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
   }
   const acting = identified(actor, user.id);
   await assertUserAccess(deps, app, user, caller, acting, hardwareId);
+  const caps = await capsFor(deps, app, user);
   // Each (user, hardware id, address) in use holds a short internal session that counts against
   // the simultaneous-session cap like a token session; the device is admitted with it.
   const seat = () =>
@@ -103,8 +105,8 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
         userId: user.id,
         hardwareId,
         address: caller.ip,
-        device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
-        cap: user.allowedSessions,
+        device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
+        cap: caps.sessions,
         newSessionId: deps.ids.uuid(),
         holdMs: LEGACY_SESSION_HOLD_MS,
         now: deps.clock.now(),

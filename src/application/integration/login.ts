@@ -1,4 +1,5 @@
 import { type Actor, identified } from '../events/actor.js';
+import { admissionCaps } from '../../domain/admission.js';
 import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
@@ -9,7 +10,8 @@ import type { EventStore } from '../ports/event-store.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
 import type { UserStore } from '../ports/user-store.js';
-import type { ApplicationRecord, UserRecord } from '../records.js';
+import type { ApplicationRecord } from '../records.js';
+import { type Member, memberOf } from '../member.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
 
 export interface LoginBody {
@@ -23,13 +25,15 @@ type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<De
 /** Token login: cheap refusals first, then the throttled credential check, then bans (once the user
  * is proven, so propagation may reach their account), timeout and membership, and last the atomic
  * device and session admission, which settles the check's turn (withTurn). */
-export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; member: Member }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
   const { found: user, turn } = await verifyCredentials(deps, app, body.credentials, caller, actor, hardwareId);
   const acting = identified(actor, user.id);
   return withTurn(deps, turn, acting, async (settled) => {
-    await assertUserAccess(deps, app, user, caller, acting, hardwareId);
+    // The plans the answer shows and the base plan's caps, read beside the access re-check
+    // (docs/plans.md, "Entitlements", "Caps").
+    const [, member] = await Promise.all([assertUserAccess(deps, app, user, caller, acting, hardwareId), memberOf(deps, user)]);
     const now = deps.clock.now();
     const session = {
       id: deps.ids.uuid(),
@@ -47,6 +51,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       hardwareId,
       expiresAt: session.expiresAt,
     });
+    const caps = admissionCaps(user, member.plans.base, app.settings);
     await recordingRefusal(
       deps,
       'DEVICE_LIMIT_REACHED',
@@ -55,8 +60,8 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         deps.store.openSession(
           {
             session: { ...session, tokenDigest: deps.secrets.digest(token) },
-            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
-            cap: user.allowedSessions,
+            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
+            cap: caps.sessions,
             now,
             ip: caller.ip,
             turn: settled,
@@ -65,7 +70,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         ),
       acting,
     );
-    return { token, expiresAt: session.expiresAt, user };
+    return { token, expiresAt: session.expiresAt, member };
   });
 }
 

@@ -45,7 +45,7 @@ export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: Applic
           applicationId: app.id,
           licenseDigest: digest,
           user,
-          device: firstDevice(deps, user, hardwareId),
+          device: firstDevice(deps, app, user, hardwareId),
           adjustmentId: deps.ids.uuid(),
           now,
         },

@@ -1,5 +1,6 @@
 import type { Actor } from '../events/actor.js';
 import { acceptNewPassword, acceptUsername } from '../../domain/credentials-policy.js';
+import { admissionCaps } from '../../domain/admission.js';
 import { admitDevice } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
@@ -33,8 +34,9 @@ export function newUser(
     id: deps.ids.uuid(),
     applicationId: app.id,
     licenseId: null,
-    allowedDevices: app.settings.defaultAllowedDevices,
-    allowedSessions: app.settings.defaultAllowedSessions,
+    // No override: the base plan's caps or the application's apply (docs/plans.md, "Caps").
+    allowedDevices: null,
+    allowedSessions: null,
     membership: emptyMembership,
     timeout: null,
     lastIp: caller.ip,
@@ -46,9 +48,10 @@ export function newUser(
   };
 }
 
-export function firstDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
+/** The first device, within the caps of a user who holds no plan yet. */
+export function firstDevice(deps: Pick<Deps, 'ids'>, app: ApplicationRecord, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
   if (hardwareId === null) return null;
-  admitDevice([], [], hardwareId, user.allowedDevices);
+  admitDevice([], [], hardwareId, admissionCaps(user, null, app.settings).devices);
   return { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
 }
 
@@ -105,7 +108,7 @@ export async function signUp(deps: SignUpDeps, app: ApplicationRecord, body: { u
         return work.hash(password);
       });
       const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
-      const created = await deps.store.signUp({ user, device: firstDevice(deps, user, hardwareId), now: user.createdAt }, actor);
+      const created = await deps.store.signUp({ user, device: firstDevice(deps, app, user, hardwareId), now: user.createdAt }, actor);
       await deps.store.recordIp(created.id, caller.ip, user.createdAt);
       return created;
     },

@@ -12,6 +12,7 @@ import type { TrialStore } from '../ports/trial-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { AdjustmentRecord, ApplicationRecord, UserRecord } from '../records.js';
 import { assertNotBarred, type UserAccessDeps } from '../user-access.js';
+import { capsFor } from '../member.js';
 
 type StartTrialDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: TrialStore & UserStore };
 
@@ -29,12 +30,14 @@ export async function startTrial(
   const acting = identified(actor, user.id);
   // Bans and timeout, but no membership: a trial is for those without one.
   await assertNotBarred(deps, app, user, caller, acting, hardwareId);
+  // The user holds no plan yet (else not eligible): the device is admitted under today's caps.
+  const { devices } = await capsFor(deps, app, user);
   const input = {
     applicationId: app.id,
     userId: user.id,
     hardwareDigest: deps.secrets.digest(hardwareId),
     adjustmentId: deps.ids.uuid(),
-    device: deviceToAdmit(app.settings.deviceAuth, hardwareId, user.allowedDevices, () => deps.ids.uuid()),
+    device: deviceToAdmit(app.settings.deviceAuth, hardwareId, devices, () => deps.ids.uuid()),
     now: deps.clock.now(),
   };
   return recordingRefusal(

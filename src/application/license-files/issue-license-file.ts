@@ -6,6 +6,7 @@ import { recordingRefusal } from '../events/record-refusal.js';
 import { validateLicenseFileTtl } from '../../domain/application-settings.js';
 import { loginRequired } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
+import { membershipState } from '../../domain/membership-state.js';
 import type { Instant } from '../../domain/time.js';
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import type { Caller, Deps } from '../deps.js';
@@ -54,13 +55,15 @@ async function issue(
         applicationId: app.id,
         userId,
         device: bound === null ? null : { hardwareId: bound, newDeviceId: deps.ids.uuid() },
+        capDefaults: app.settings,
         file: { id, ttlMinutes, issuedBy },
         now,
       },
       actor,
     );
   const admitted = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission, actor);
-  const { user, expiresAt } = admitted;
+  const { user, plans, expiresAt } = admitted;
+  const state = membershipState(user.membership, user.entitlements, plans, now);
   const text = await deps.responseKeys.signLicenseFile(key, {
     id,
     applicationId: app.id,
@@ -68,6 +71,8 @@ async function issue(
     username: user.username,
     hardwareId: bound,
     membership: user.membership,
+    entitlements: state.entitlements,
+    plan: state.plan,
     issuedAt: now,
     expiresAt,
   });

@@ -2,6 +2,8 @@
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
 import type { DeviceToAdmit } from '../../domain/devices.js';
+import type { ApplicationSettings } from '../../domain/application-settings.js';
+import type { UserPlans } from '../../domain/membership-state.js';
 import type { Instant } from '../../domain/time.js';
 import type { SucceededTurn } from './throttle-store.js';
 import type { SessionRecord, UserRecord } from '../records.js';
@@ -60,13 +62,15 @@ export interface SessionStore {
     input: {
       applicationId: string;
       userId: string;
-      /** With device auth: the machine the file is bound to. */
+      /** With device auth: the machine the file is bound to, admitted within the caps of the user as locked. */
       device: { hardwareId: string; newDeviceId: string } | null;
+      /** The application's default caps, for a user without an override nor a plan's cap. */
+      capDefaults: Pick<ApplicationSettings, 'defaultAllowedDevices' | 'defaultAllowedSessions'>;
       file: IssuedFileInput;
       now: Instant;
     },
     actor: Actor,
-  ): Promise<{ user: UserRecord; expiresAt: Instant }>;
+  ): Promise<{ user: UserRecord; plans: UserPlans; expiresAt: Instant }>;
   findSession(id: string): Promise<SessionRecord | null>;
   /** What token authentication reads, in one go: the session, and with it the application's user
    * the token names. No session: nothing else is read (the token is refused on the session alone). */

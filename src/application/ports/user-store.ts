@@ -3,6 +3,7 @@
 import type { Actor } from '../events/actor.js';
 import type { DeviceToAdmit } from '../../domain/devices.js';
 import type { BulkChange } from '../../domain/membership.js';
+import type { UserPlans } from '../../domain/membership-state.js';
 import type { Instant } from '../../domain/time.js';
 import type { UserTimeout } from '../../domain/timeout.js';
 import type { AdjustmentRecord, DeviceRecord, UserDetails, UserRecord } from '../records.js';
@@ -71,9 +72,15 @@ export interface UserStore {
   /** The license-code user who signed up with this license. */
   findUserByLicenseId(applicationId: string, licenseId: string): Promise<UserRecord | null>;
   getUserDetails(applicationId: string, userId: string): Promise<UserDetails | null>;
+  /** The plans behind the user's access as they are now: the base plan `planId` (the user's) and
+   * the user's add-on grants with their add-ons' entitlements (docs/plans.md, "Entitlements"). */
+  findUserPlans(applicationId: string, userId: string, planId: string | null): Promise<UserPlans>;
+  /** Sets the entitlements the owner grants the user directly (sorted, without repeats); null when no such user. */
+  setUserEntitlements(applicationId: string, userId: string, entitlements: readonly string[]): Promise<UserRecord | null>;
   /** Users whose username contains `query` (case-insensitive), oldest first. */
   searchUsers(applicationId: string, query: string, page: { limit: number; offset: number }): Promise<UserRecord[]>;
-  updateUserLimits(applicationId: string, userId: string, limits: { allowedDevices?: number; allowedSessions?: number }): Promise<UserRecord | null>;
+  /** Sets the user's caps; null clears an override, undefined keeps it. */
+  updateUserLimits(applicationId: string, userId: string, limits: { allowedDevices?: number | null; allowedSessions?: number | null }): Promise<UserRecord | null>;
   /** ATOMIC: sets (and revokes the user's sessions) or lifts a timeout. False when no such user. */
   setUserTimeout(applicationId: string, userId: string, timeout: UserTimeout | null, now: Instant, actor: Actor): Promise<boolean>;
   /** ATOMIC: unregisters a device and revokes the sessions bound to it. False when not found. */

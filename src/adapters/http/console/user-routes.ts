@@ -7,6 +7,7 @@ import {
   liftTimeout,
   revokeSessions,
   searchUsers,
+  setUserEntitlements,
   setUserPassword,
   timeOutUser,
   unlockUser,
@@ -15,6 +16,7 @@ import {
 import { deleteUserVariable, getUserVariable, listUserVariables, putUserVariable } from '../../../application/console/user-variables.js';
 import type { Deps } from '../../../application/deps.js';
 import { issueLicenseFileAsOwner } from '../../../application/license-files/issue-license-file.js';
+import { ENTITLEMENTS_PER_PLAN_MAX } from '../../../domain/plan.js';
 import { toIso } from '../../../domain/time.js';
 import { HardwareId, LicenseFileTtl, Password, Timestamp, UserVariableBody, UserVariableName, Uuid, closed } from '../schemas.js';
 import { licenseFileJson, userAdminJson, userPageJson, userVariableJson } from '../views.js';
@@ -38,7 +40,11 @@ const SearchQuery = Type.Object(
 const UserParams = Type.Object({ app_id: Uuid, user_id: Uuid }, closed);
 const VariableParams = Type.Object({ app_id: Uuid, user_id: Uuid, name: UserVariableName }, closed);
 const DeviceParams = Type.Object({ app_id: Uuid, user_id: Uuid, device_id: Uuid }, closed);
-const LimitsBody = Type.Object({ allowed_number_of_devices: Type.Optional(Type.Integer()), allowed_number_of_simultaneous_sessions: Type.Optional(Type.Integer()) }, closed);
+// null clears the user's override: the base plan's cap or the application's applies (docs/plans.md, "Caps").
+const Cap = Type.Optional(Type.Union([Type.Integer(), Type.Null()]));
+const LimitsBody = Type.Object({ allowed_number_of_devices: Cap, allowed_number_of_simultaneous_sessions: Cap }, closed);
+// The codes as given count against the limit, as a plan's do (docs/plans.md, "Plans").
+const EntitlementsBody = Type.Object({ entitlements: Type.Array(Type.String({ maxLength: 64 }), { maxItems: ENTITLEMENTS_PER_PLAN_MAX }) }, closed);
 const TimeoutBody = Type.Object({ until: Timestamp, reason: Type.Optional(Type.Union([Reason, Type.Null()])) }, closed);
 const AdjustmentBody = Type.Object(
   {
@@ -122,6 +128,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     });
     return userAdminJson(details, deps.clock.now());
   });
+
+  // The owner's direct grants, replaced whole (docs/api.md, PUT .../entitlements).
+  app.put(
+    '/applications/:app_id/users/:user_id/entitlements',
+    { schema: { params: UserParams, body: EntitlementsBody, response: answers({ 200: AdminUser }) }, config: { errors: USER } },
+    async (request) => userAdminJson(await setUserEntitlements(deps, ownerOf(request), request.params.app_id, request.params.user_id, request.body.entitlements), deps.clock.now()),
+  );
 
   app.put('/applications/:app_id/users/:user_id/timeout', { schema: { params: UserParams, body: TimeoutBody, response: answers({ 200: UserTimeout }) }, config: { errors: USER } }, async (request) => {
     const timeout = await timeOutUser(

@@ -20,6 +20,17 @@ function runMigrations(db: Parameters<typeof migrate>[0]): void {
   }
 }
 
+/** Migrates with foreign keys off, as SQLite's table rebuild needs: the migrator's transaction
+ * ignores the PRAGMA a rebuild carries, and dropping the old table would cascade to every row that
+ * refers to it (docs/architecture.md, "Persistence notes"). Every reference must hold afterwards. */
+function migrateWithoutForeignKeys(client: Database.Database): void {
+  client.pragma('foreign_keys = OFF');
+  runMigrations(drizzle({ client }));
+  const broken = client.pragma('foreign_key_check') as unknown[];
+  if (broken.length > 0) throw new Error(`the migrations left ${broken.length} rows referring to rows that are not there`);
+  client.pragma('foreign_keys = ON');
+}
+
 /** Whether the file could not be read or written (Dialect.unreachable): failed I/O (with its extended
  * codes), a file that cannot be opened, or a lock another process held past busy_timeout. */
 export const sqliteUnreachable = (e: unknown): boolean =>
@@ -48,10 +59,9 @@ function openWriter(path: string): Database.Database {
   // busy_timeout first, then WAL, retried (docs/architecture.md, "Persistence notes").
   client.pragma('busy_timeout = 5000');
   withBusyRetry(() => client.pragma('journal_mode = WAL'));
-  client.pragma('foreign_keys = ON');
   client.pragma('synchronous = NORMAL');
   try {
-    runMigrations(drizzle({ client }));
+    migrateWithoutForeignKeys(client);
   } catch (e) {
     client.close();
     throw e;

@@ -9,14 +9,21 @@ import { accessEndsAt } from '../../../domain/grace.js';
 import { DAY_MS, dueNotices, EXPIRED_LOOKBACK_MS, type NoticeKind } from '../../../domain/membership-notices.js';
 import { MINUTE_MS } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
+import type { Tables } from '../tables.js';
+import { PLAN_GRACE_MINUTES_MAX } from '../../../domain/plan.js';
 import type { RecordEvents } from './event-log.js';
 
 // The one place the base plan's grace joins the scan (docs/plans.md, "Expiry notices"): each
-// user's grace in minutes as SQL over `users`, and the most a plan may have, widening the range read.
-const scanGrace = { minutes: sql<number>`0`, maxMinutes: 0 };
+// user's grace in minutes as SQL over `users` (the plan as it is now, 0 without one), and the most a
+// plan may have, widening the range read.
+const scanGraceOf = ({ users, plans }: Pick<Tables, 'users' | 'plans'>) => ({
+  minutes: sql<number>`coalesce((select ${plans.graceMinutes} from ${plans} where ${plans.id} = ${users.planId}), 0)`,
+  maxMinutes: PLAN_GRACE_MINUTES_MAX,
+});
 
 export function membershipNoticeStore(d: Dialect, recordEvents: RecordEvents): MembershipNoticeStore {
   const { users, applications, membershipNotices: notices } = d.t;
+  const scanGrace = scanGraceOf(d.t);
   const noticeDays = sql<number>`(select ${applications.expiryNoticeDays} from ${applications} where ${applications.id} = ${users.applicationId})`;
   const asBig = (n: unknown) => sql`cast(${n} as bigint)`;
   const unsent = (tx: Db, kind: NoticeKind) =>

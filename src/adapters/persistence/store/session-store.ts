@@ -1,15 +1,17 @@
 // Sessions and device admission, under the user's row lock (docs/architecture.md, "Persistence notes").
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports/session-store.js';
-import { assertAdmitted } from '../../../domain/admission.js';
+import { admissionCaps, assertAdmitted } from '../../../domain/admission.js';
 import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { Lookups } from './lookups.js';
-import { admit, assertStillAdmitted, findUser, machinesOf, recordAddress, userBanned } from './writes.js';
+import { admit, assertStillAdmitted, findUser, graceUnderLock, machinesOf, recordAddress, userBanned } from './writes.js';
 import type { RecordEvents } from './event-log.js';
 import { licenseFileIssued, sessionCreated, sessionsRevoked } from '../../../application/events/event-facts.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
+import { graceMinutesOf } from '../../../domain/membership-state.js';
+import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
@@ -32,7 +34,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
             device === null ? null : machinesOf(d, tx, userId, now),
             liveSessions(tx, userId, now),
           ]);
-          const user = assertAdmitted(locked, banned, now);
+          const user = assertAdmitted(locked, banned, now, await graceUnderLock(d, tx, locked, now));
           const registered = device === null || known === null ? [] : await admit(d, tx, user, device, now, known);
           const { replace } = planSession(current, session.hardwareId, cap, now);
           // The shared counter rows go last, so they are locked only until the commit.
@@ -75,24 +77,26 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
       });
     },
-    async admitLicenseFileDevice({ applicationId, userId, device, file, now }, actor) {
+    async admitLicenseFileDevice({ applicationId, userId, device, capDefaults, file, now }, actor) {
       return d.transaction(async (tx) => {
         // The same re-read and row lock as a login's: parallel issuances and logins of the user queue here.
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
-        const drafts = device === null ? [] : await admit(d, tx, user, { ...device, allowed: user.allowedDevices }, now);
+        // The file grants the plans as this transaction reads them (docs/plans.md, "Entitlements").
+        const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
+        const drafts = device === null ? [] : await admit(d, tx, user, { ...device, allowed: admissionCaps(user, plans.base, capDefaults).devices }, now);
         const issued = {
           id: file.id,
           userId,
           hardwareId: device?.hardwareId ?? null,
           issuedAt: now,
-          expiresAt: licenseFileExpiry(now, file.ttlMinutes, user.membership),
+          expiresAt: licenseFileExpiry(now, file.ttlMinutes, user.membership, graceMinutesOf(plans)),
           issuedBy: file.issuedBy,
         };
         const { issuedBy, ...row } = issued;
         await tx.insert(d.t.licenseFiles).values({ ...row, applicationId, issuedByType: issuedBy.type, issuedById: issuedBy.id });
         drafts.push(licenseFileIssued(applicationId, user, issued));
         await recordEvents(tx, actor, drafts, now);
-        return { user, expiresAt: issued.expiresAt };
+        return { user, plans, expiresAt: issued.expiresAt };
       });
     },
     findSession: reads.findSession,

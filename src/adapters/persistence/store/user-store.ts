@@ -9,6 +9,7 @@ import { applyBulkChange, validateBulkChange } from '../../../domain/membership.
 import { chunks, type Dialect, exists, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
 import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
+import { readUserPlans } from './user-plans.js';
 import { endSessions, findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
 import type { RecordEvents } from './event-log.js';
 import { deviceRegistered, deviceRemoved, membershipAdjusted, sessionsRevoked, userCreated, userTimedOut, userTimeoutLifted } from '../../../application/events/event-facts.js';
@@ -20,7 +21,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): UserArea {
   const { db } = d;
-  const { adjustments, devices, userIps, users } = d.t;
+  const { adjustments, applications, devices, userIps, users } = d.t;
   const { oldestFirst } = listOrder(d);
   const usersOf = (applicationId: string, ids: string[]) => and(eq(users.applicationId, applicationId), inArray(users.id, ids));
   return {
@@ -52,8 +53,27 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(oldestFirst(devices.registeredAt, devices.id));
         // Same-instant adjustments by id (docs/architecture.md, "Persistence notes").
         const history = (await tx.select().from(adjustments).where(eq(adjustments.userId, userId)).orderBy(oldestFirst(adjustments.occurredAt, adjustments.id))).map(toAdjustment);
-        return { user, devices: userDevices, adjustments: history };
+        const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
+        const [capDefaults] = await tx
+          .select({ defaultAllowedDevices: applications.defaultAllowedDevices, defaultAllowedSessions: applications.defaultAllowedSessions })
+          .from(applications)
+          .where(eq(applications.id, applicationId));
+        if (capDefaults === undefined) return null;
+        return { user, devices: userDevices, adjustments: history, plans, capDefaults };
       });
+    },
+    findUserPlans: (applicationId, userId, planId) => readUserPlans(d, db, applicationId, userId, planId),
+    async setUserEntitlements(applicationId, userId, entitlements) {
+      // Direct entitlements are one JSON column, as a plan's are (docs/plans.md, "Entitlements").
+      const set = { entitlements: JSON.stringify(entitlements) };
+      const [row] = await d.write((w) =>
+        w
+          .update(users)
+          .set(set)
+          .where(ofApplication(users, applicationId, userId))
+          .returning(),
+      );
+      return row === undefined ? null : toUser(row);
     },
     async searchUsers(applicationId, query, page) {
       // Both sides folded by usernameKey(); LIKE with ESCAPE (docs/architecture.md, "Username search").

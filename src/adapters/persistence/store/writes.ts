@@ -6,6 +6,7 @@ import type { LicenseRecord, UserRecord } from '../../../application/records.js'
 import { assertAdmitted } from '../../../domain/admission.js';
 import { admitDevice, type DeviceToAdmit } from '../../../domain/devices.js';
 import { DomainError } from '../../../domain/errors.js';
+import { isMembershipActive } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect, exists, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
@@ -105,5 +106,20 @@ export async function userBanned(d: Dialect, tx: Db, applicationId: string, user
  * ban read after the lock was granted (docs/architecture.md, "Persistence notes"). */
 export async function assertStillAdmitted(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant): Promise<UserRecord> {
   const user = await findUser(d, tx, applicationId, userId, true);
-  return assertAdmitted(user, user !== null && (await userBanned(d, tx, applicationId, user.id)), now);
+  return assertAdmitted(user, user !== null && (await userBanned(d, tx, applicationId, user.id)), now, await graceUnderLock(d, tx, user, now));
+}
+
+/** The grace of the user's base plan as it is now, read only when it matters: a membership that
+ * is active, or holds no plan, needs none (docs/plans.md, "Grace"). */
+export async function graceUnderLock(d: Dialect, tx: Db, user: UserRecord | null, now: Instant): Promise<number> {
+  if (user === null || user.planId === null || isMembershipActive(user.membership, now)) return 0;
+  const { plans } = d.t;
+  const row = await firstRow(
+    d,
+    tx
+      .select({ graceMinutes: plans.graceMinutes })
+      .from(plans)
+      .where(ofApplication(plans, user.applicationId, user.planId)),
+  );
+  return row?.graceMinutes ?? 0;
 }
