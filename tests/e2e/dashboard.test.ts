@@ -1099,6 +1099,21 @@ describe.skipIf(!browserAvailable())('dashboard in a browser', { timeout: 120_00
     expect((await consoleGet<Page>(`/applications/${appId}/users/${seatOne!.user_id}`)).body.membership.is_active).toBe(false);
     const login = await integration('/auth/login', { credentials: { username: 'seat_one', password: 'seat_one-password-1' }, hardware_id: 'hw-seat_one' });
     expect(login).toMatchObject({ status: 403, body: { error_code: 'MEMBERSHIP_INACTIVE' } });
+
+    // The holder left: the plan and its entitlements on the user's page, and a direct grant added.
+    await page.getByRole('link', { name: 'seat_two' }).click();
+    await page.getByTestId('plan').getByText('Studio').waitFor();
+    expect(await page.getByTestId('entitlements').textContent()).toBe('render_4k');
+    await page.locator('input[name=direct_entitlements]').fill('beta_access');
+    await page.getByRole('button', { name: 'Save entitlements' }).click();
+    await expect.poll(() => page.getByTestId('entitlements').textContent()).toBe('beta_access, render_4k');
+    await screenshot(page, 'user-plan');
+    const seatTwo = (await consoleGet<Seat[]>(seatsPath)).body[0]!;
+    type Held = { membership: { plan: { name: string } | null; entitlements: string[] }; direct_entitlements: string[] };
+    expect((await consoleGet<Held>(`/applications/${appId}/users/${seatTwo.user_id}`)).body).toMatchObject({
+      membership: { plan: { name: 'Studio' }, entitlements: ['beta_access', 'render_4k'] },
+      direct_entitlements: ['beta_access'],
+    });
   });
 
   it('names a trial plan in the settings, from the base plans with trial on, and clears it', async () => {

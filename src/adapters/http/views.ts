@@ -184,6 +184,7 @@ export const userVariableJson = (v: UserVariableRecord): Json<'UserVariable'> =>
 export const userPageJson = (p: UserPage, now: number): Json<'UserPage'> => ({
   ...userAdminJson(p.details, now),
   variables: p.variables.map(userVariableJson),
+  direct_entitlements: p.details.user.entitlements,
   last_device_reset_at: isoOrNull(p.details.user.lastDeviceResetAt),
   next_device_reset_at: isoOrNull(p.nextDeviceResetAt),
 });

@@ -128,6 +128,8 @@ export const UserPage = Type.Object(
   {
     ...adminUserFields,
     variables: Type.Array(UserVariable),
+    /** The entitlements the owner granted the user directly (PUT .../entitlements), apart from the plans'. */
+    direct_entitlements: Type.Array(Type.String()),
     last_device_reset_at: Nullable(Instant),
     next_device_reset_at: Nullable(Instant),
   },

@@ -89,6 +89,7 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             )}
           </Card>
           <BulkAdjust appId={app.id} userIds={[u.id]} single={{ title: 'Extend or reduce membership', name: u.username }} onDone={() => void user.reload()} />
+          <PlanCard key={u.direct_entitlements.join(',')} appId={app.id} user={u} path={path} onChange={() => void user.reload()} />
           <TimeoutCard user={u} path={path} onChange={() => void user.reload()} />
           <LimitsCard user={u} path={path} onChange={() => void user.reload()} />
           {u.credential_type === 'username_password' && <PasswordCard user={u} path={path} />}
@@ -208,6 +209,45 @@ function useSavingSubmit(work: () => Promise<void>) {
     });
   };
   return { action, saved, submit };
+}
+
+/** The membership's plan and the entitlements in force, and the owner's direct grants (docs/plans.md,
+ * "Entitlements"): the codes the user keeps whatever plans they hold. */
+function PlanCard({ appId, user, path, onChange }: { appId: string; user: UserPageData; path: string; onChange: () => void }) {
+  const m = user.membership;
+  const [direct, setDirect] = useState(user.direct_entitlements.join(', '));
+  const { action, saved, submit } = useSavingSubmit(async () => {
+    await put<User>(`${path}/entitlements`, { entitlements: direct.split(/[\s,]+/).filter(Boolean) });
+    onChange();
+  });
+  return (
+    <Card title="Plan and entitlements">
+      <dl class="facts">
+        <dt>Plan</dt>
+        <dd data-testid="plan">{m.plan ? <Link href={appHref(appId, 'plans')}>{m.plan.name}</Link> : 'No plan'}</dd>
+        <dt>Entitlements</dt>
+        <dd class="mono" data-testid="entitlements">
+          {m.entitlements.join(', ') || '—'}
+        </dd>
+        {m.in_grace && (
+          <>
+            <dt>Grace</dt>
+            <dd>access until {formatDateTime(m.grace_ends_at)}</dd>
+          </>
+        )}
+      </dl>
+      <form onSubmit={submit}>
+        <ErrorBanner error={action.error} />
+        {saved && (
+          <div class="banner banner-success" role="status">
+            Entitlements saved.
+          </div>
+        )}
+        <TextField label="Granted directly" name="direct_entitlements" value={direct} onInput={setDirect} hint="Codes separated by commas, kept whatever plan the user holds." />
+        <FormActions label="Save entitlements" busy={action.busy} />
+      </form>
+    </Card>
+  );
 }
 
 function LimitsCard({ user, path, onChange }: { user: User; path: string; onChange: () => void }) {
