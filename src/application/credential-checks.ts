@@ -13,6 +13,7 @@ import type { EventStore } from './ports/event-store.js';
 import { authLocked } from './events/refusals.js';
 import { toIso } from '../domain/time.js';
 import type { ApplicationRecord, LicenseRecord, UserRecord } from './records.js';
+import { licenseHolder } from './license-holder.js';
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'invalid credentials');
 
@@ -211,15 +212,18 @@ async function verifyLicenseLogin(
   const digest = licenseDigest(deps, code);
   const attempt = { applicationId: app.id, accountKey: accountKeys.license(digest), ip: caller.ip, now: deps.clock.now() };
   let presented: LicenseRecord | null = null;
+  let several = false;
   const holder = async (): Promise<{ user: UserRecord; license: LicenseRecord } | null> => {
     if (digest === null) return null;
     presented = await deps.store.findLicenseByDigest(app.id, digest);
     if (presented === null) return null;
-    const user = await deps.store.findUserByLicenseId(app.id, presented.id);
-    return user === null ? null : { user, license: presented };
+    const found = await licenseHolder(deps.store, app.id, presented.id, hardwareId);
+    if (found.user === null) several = found.several;
+    return found.user === null ? null : { user: found.user, license: presented };
   };
   const held = await heldCheck(deps, attempt, holder, actor, async () => signedInFrom(deps, (await holder())?.user ?? null, caller, hardwareId));
-  if (held === null) throw licenseLoginRefusal(presented);
+  // Of several holders, none named by the machine: the code is right, the holder unproven.
+  if (held === null) throw several ? invalidCredentials() : licenseLoginRefusal(presented);
   return held;
 }
 

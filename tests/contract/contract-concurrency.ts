@@ -87,7 +87,9 @@ export function concurrencyContract({ store, readThrottle, test, section }: Cont
       await store().insertLicenses([license], SYSTEM);
       const users = times(50, () => makeUser(app.id, { credentialType: 'license_code', passwordHash: null }));
       const result = await tally(
-        users.map((user) => store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM)),
+        users.map((user) =>
+          store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
+        ),
       );
       expect(result).toEqual({ fulfilled: 1, codes: { LICENSE_USED: 49 } });
       const created = await Promise.all(users.map((u) => store().findUserById(app.id, u.id)));

@@ -90,7 +90,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const user = makeUser(app.id, { credentialType: 'license_code', passwordHash: null });
       const device = { id: randomUUID(), userId: user.id, hardwareId: 'hw-1', registeredAt: T0 };
       const adjustmentId = randomUUID();
-      const result = await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device, adjustmentId, now: T0 }, SYSTEM);
+      const result = await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device, holderDevice: device, adjustmentId, now: T0 }, SYSTEM);
       const expectedUser = { ...user, licenseId: license.id, membership: { activeUntil: T0 + 90 * MIN, isLifetime: false } };
       expect(result.user).toEqual(expectedUser);
       expect(result.adjustment).toEqual({
@@ -107,7 +107,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
         planFrom: null,
         planTo: null,
       });
-      expect(await store().findUserByLicenseId(app.id, license.id)).toEqual(expectedUser);
+      expect(await store().findLicenseHolders(app.id, license.id)).toEqual([expectedUser]);
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: T0, usedByUserId: user.id, redemptions: 1 });
       expect(await store().getUserDetails(app.id, user.id)).toEqual({ user: expectedUser, devices: [device], adjustments: [result.adjustment], ...noPlansOf(app) });
     });
@@ -116,7 +116,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store(), null);
       const user = makeUser(app.id, { credentialType: 'license_code', passwordHash: null });
       const { user: created, adjustment } = await store().signUpWithLicense(
-        { applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 },
+        { applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 },
         SYSTEM,
       );
       expect(created.membership).toEqual({ activeUntil: null, isLifetime: true });
@@ -127,18 +127,27 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { license } = await licensed(store());
       const { app: other } = await seedApp(store());
       const user = makeUser(other.id);
-      await domainError(store().signUpWithLicense({ applicationId: other.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'LICENSE_INVALID');
-      await domainError(store().signUpWithLicense({ applicationId: other.id, licenseDigest: 'lic:unknown', user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'LICENSE_INVALID');
+      await domainError(
+        store().signUpWithLicense({ applicationId: other.id, licenseDigest: license.codeDigest, user, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
+        'LICENSE_INVALID',
+      );
+      await domainError(
+        store().signUpWithLicense({ applicationId: other.id, licenseDigest: 'lic:unknown', user, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
+        'LICENSE_INVALID',
+      );
       expect(await store().findUserById(other.id, user.id)).toBeNull();
     });
 
     test('a used license is LICENSE_USED and creates no user', async () => {
       const { app, license } = await licensed(store());
       const first = makeUser(app.id);
-      await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: first, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM);
+      await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: first, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM);
       const second = makeUser(app.id);
       const device = { id: randomUUID(), userId: second.id, hardwareId: 'hw-2', registeredAt: T0 };
-      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: second, device, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'LICENSE_USED');
+      await domainError(
+        store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: second, device, holderDevice: device, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
+        'LICENSE_USED',
+      );
       expect(await store().findUserById(app.id, second.id)).toBeNull();
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedByUserId: first.id });
     });
@@ -146,7 +155,10 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('a banned license is BANNED, even when unused, and creates no user', async () => {
       const { app, license } = await licensed(store(), 60, true);
       const user = makeUser(app.id);
-      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'BANNED');
+      await domainError(
+        store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
+        'BANNED',
+      );
       expect(await store().findUserById(app.id, user.id)).toBeNull();
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: null });
     });
@@ -155,7 +167,10 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const { app, license } = await licensed(store());
       const taken = await seedUser(store(), app.id);
       const user = makeUser(app.id, { username: taken.username.toUpperCase(), usernameKey: taken.usernameKey });
-      await domainError(store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM), 'USERNAME_TAKEN');
+      await domainError(
+        store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
+        'USERNAME_TAKEN',
+      );
       expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ usedAt: null, usedByUserId: null });
       expect((await store().getUserDetails(app.id, taken.id))?.adjustments).toEqual([]);
     });

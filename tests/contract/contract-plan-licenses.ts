@@ -3,12 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
-import type { LicenseRecord } from '../../src/application/records.js';
+import type { LicenseRecord, UserRecord } from '../../src/application/records.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 import { createPlan, type NewPlan, patchPlan } from '../../src/domain/plan.js';
 import { MINUTE_MS } from '../../src/domain/time.js';
 import type { ContractContext } from './store-contract.js';
-import { domainError, makeLicense, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
 
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const MONTH = 30 * 24 * 60;
@@ -29,6 +29,17 @@ const activation = (license: LicenseRecord, userId: string, now = T0) => ({
   adjustmentId: randomUUID(),
   device: null,
   now,
+});
+
+/** A sign-up with `license` from machine `hardwareId` (null: none), device auth off: only the holder's device. */
+const holderSignUp = (license: LicenseRecord, user: UserRecord, hardwareId: string | null) => ({
+  applicationId: license.applicationId,
+  licenseDigest: license.codeDigest,
+  user,
+  device: null,
+  holderDevice: hardwareId === null ? null : { id: randomUUID(), userId: user.id, hardwareId, registeredAt: T0 },
+  adjustmentId: randomUUID(),
+  now: T0,
 });
 
 export function planLicenseContract({ store, test, section }: ContractContext): void {
@@ -66,10 +77,7 @@ export function planLicenseContract({ store, test, section }: ContractContext): 
       await store().activateLicense(activation(license, b.id), SYSTEM);
       await domainError(store().activateLicense(activation(license, c.id), SYSTEM), 'LICENSE_USED');
       await domainError(
-        store().signUpWithLicense(
-          { applicationId: app.id, licenseDigest: license.codeDigest, user: makeUser(app.id, { credentialType: 'license_code' }), device: null, adjustmentId: randomUUID(), now: T0 },
-          SYSTEM,
-        ),
+        store().signUpWithLicense({ ...holderSignUp(license, makeUser(app.id, { credentialType: 'license_code' }), 'hw-c'), adjustmentId: randomUUID(), now: T0 }, SYSTEM),
         'LICENSE_USED',
       );
       expect(await store().findUserById(app.id, c.id)).toMatchObject({ planId: null });
@@ -82,10 +90,7 @@ export function planLicenseContract({ store, test, section }: ContractContext): 
       const signUp = () =>
         store().signUpWithLicense(
           {
-            applicationId: app.id,
-            licenseDigest: license.codeDigest,
-            user: makeUser(app.id, { credentialType: 'license_code', membership: { activeUntil: null, isLifetime: false } }),
-            device: null,
+            ...holderSignUp(license, makeUser(app.id, { credentialType: 'license_code', membership: { activeUntil: null, isLifetime: false } }), `hw-${randomUUID()}`),
             adjustmentId: randomUUID(),
             now: T0,
           },
@@ -158,6 +163,71 @@ export function planLicenseContract({ store, test, section }: ContractContext): 
       const fresh = createPlan({ name: 'Unused', kind: 'base', durationMinutes: MONTH }, randomUUID(), app.id, T0);
       await store().insertPlan(fresh);
       expect(await store().deletePlan(app.id, fresh.id)).toBe(true);
+    });
+  });
+
+  section('logins by a code of several seats', () => {
+    const holder = (appId: string) => makeUser(appId, { credentialType: 'license_code', passwordHash: null });
+
+    test('findLicenseHolders reads two holders at most; findLicenseHoldersByDevice the ones with that machine', async () => {
+      const { app, license } = await withPlan(store(), { seats: 5 });
+      const [a, b, c] = [holder(app.id), holder(app.id), holder(app.id)];
+      expect(await store().findLicenseHolders(app.id, license.id)).toEqual([]);
+      await store().signUpWithLicense(holderSignUp(license, a, 'hw-a'), SYSTEM);
+      expect((await store().findLicenseHolders(app.id, license.id)).map((u) => u.id)).toEqual([a.id]);
+      await store().signUpWithLicense(holderSignUp(license, b, 'hw-b'), SYSTEM);
+      await store().signUpWithLicense(holderSignUp(license, c, 'hw-c'), SYSTEM);
+      const two = await store().findLicenseHolders(app.id, license.id);
+      expect(two).toHaveLength(2);
+      expect(two.every((u) => [a.id, b.id, c.id].includes(u.id) && u.licenseId === license.id)).toBe(true);
+      expect((await store().findLicenseHoldersByDevice(app.id, license.id, 'hw-b')).map((u) => u.id)).toEqual([b.id]);
+      expect(await store().findLicenseHoldersByDevice(app.id, license.id, 'hw-b')).toEqual([await store().findUserById(app.id, b.id)]);
+      expect(await store().findLicenseHoldersByDevice(app.id, license.id, 'hw-unknown')).toEqual([]);
+      const { app: other } = await seedApp(store());
+      expect(await store().findLicenseHolders(other.id, license.id)).toEqual([]);
+      expect(await store().findLicenseHoldersByDevice(other.id, license.id, 'hw-b')).toEqual([]);
+    });
+
+    test('a machine registered to two holders names both: the caller refuses it', async () => {
+      const { app, license } = await withPlan(store(), { seats: 5 });
+      const [a, b] = [holder(app.id), holder(app.id)];
+      await store().signUpWithLicense(holderSignUp(license, a, 'hw-a'), SYSTEM);
+      await store().signUpWithLicense(holderSignUp(license, b, 'hw-b'), SYSTEM);
+      // A login with device auth may register a second machine to a holder: here b's.
+      await store().openSession({ session: makeSession(app.id, a.id, { hardwareId: 'hw-b' }), device: { hardwareId: 'hw-b', allowed: 10, newDeviceId: randomUUID() }, cap: 10, now: T0 }, SYSTEM);
+      expect((await store().findLicenseHoldersByDevice(app.id, license.id, 'hw-b')).map((u) => u.id).sort()).toEqual([a.id, b.id].sort());
+    });
+
+    test('signUpWithLicense registers the machine of a code of several seats, with or without device auth', async () => {
+      const { app, license } = await withPlan(store(), { seats: 3 });
+      const a = holder(app.id);
+      await store().signUpWithLicense(holderSignUp(license, a, 'hw-a'), SYSTEM);
+      expect((await store().getUserDetails(app.id, a.id))?.devices.map((d) => d.hardwareId)).toEqual(['hw-a']);
+    });
+
+    test("signUpWithLicense refuses a code of several seats without a machine, or from a holder's machine, writing nothing", async () => {
+      const { app, license } = await withPlan(store(), { seats: 3 });
+      const a = holder(app.id);
+      await store().signUpWithLicense(holderSignUp(license, a, 'hw-a'), SYSTEM);
+      const eventsBefore = (await store().listEvents(app.id, {}, { limit: 1000 })).length;
+      const [b, c] = [holder(app.id), holder(app.id)];
+      await domainError(store().signUpWithLicense(holderSignUp(license, b, null), SYSTEM), 'VALIDATION_FAILED');
+      await domainError(store().signUpWithLicense(holderSignUp(license, c, 'hw-a'), SYSTEM), 'LICENSE_ALREADY_REDEEMED');
+      expect(await store().findUserById(app.id, b.id)).toBeNull();
+      expect(await store().findUserById(app.id, c.id)).toBeNull();
+      expect(await store().findLicenseById(app.id, license.id)).toMatchObject({ redemptions: 1, usedByUserId: a.id });
+      expect(await store().listEvents(app.id, {}, { limit: 1000 })).toHaveLength(eventsBefore);
+    });
+
+    test('a single-seat code of a plan needs no machine and registers none without device auth', async () => {
+      const { app, license } = await withPlan(store(), { seats: 1 });
+      const a = holder(app.id);
+      await store().signUpWithLicense(holderSignUp(license, a, null), SYSTEM);
+      expect((await store().findLicenseHolders(app.id, license.id)).map((u) => u.id)).toEqual([a.id]);
+      const other = await withPlan(store(), { seats: 1 });
+      const b = holder(other.app.id);
+      await store().signUpWithLicense(holderSignUp(other.license, b, 'hw-b'), SYSTEM);
+      expect((await store().getUserDetails(other.app.id, b.id))?.devices).toEqual([]);
     });
   });
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { seatDecision, type SeatTerms } from '../../src/domain/seats.js';
+import { assertNewHolderMachine, seatDecision, type SeatTerms, severalHolders } from '../../src/domain/seats.js';
 
 const five: SeatTerms = { seats: 5, floating: false };
 const users = (n: number) => new Set(Array.from({ length: n }, (_, i) => `u${i}`));
@@ -46,5 +46,19 @@ describe('seatDecision', () => {
       }),
       { seed: 42, numRuns: 500 },
     );
+  });
+});
+
+describe('codes of several holders', () => {
+  it('severalHolders: more than one seat, or floating', () => {
+    expect(severalHolders({ seats: 1, floating: false })).toBe(false);
+    expect(severalHolders({ seats: 2, floating: false })).toBe(true);
+    expect(severalHolders({ seats: 1, floating: true })).toBe(true);
+  });
+
+  it("assertNewHolderMachine: a machine is required, and must not be a holder's already", () => {
+    expect(() => assertNewHolderMachine(null, false)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { errors: [expect.objectContaining({ field: 'hardware_id' })] } }));
+    expect(() => assertNewHolderMachine('hw-a', true)).toThrow(expect.objectContaining({ code: 'LICENSE_ALREADY_REDEEMED' }));
+    expect(assertNewHolderMachine('hw-a', false)).toBeUndefined();
   });
 });

@@ -44,7 +44,7 @@ async function licensesOf(planId: string, count = 1): Promise<License[]> {
 }
 
 const activate = (code: string, username: string) => call(t, app, 'POST', '/activate_license', { code, username, password: PASSWORD });
-const signUpWith = (code: string) => call(t, app, 'POST', '/sign_up_with_license_code', { code });
+const signUpWith = (code: string, hardwareId?: string) => call(t, app, 'POST', '/sign_up_with_license_code', { code, ...(hardwareId === undefined ? {} : { hardware_id: hardwareId }) });
 const license = async (code: string) => (await consoleRequest(t, 'GET', `/applications/${app.id}/licenses/${code}`)).json<License>();
 const userPage = async (id: string) =>
   (await consoleRequest(t, 'GET', `/applications/${app.id}/users/${id}`)).json<{
@@ -172,7 +172,7 @@ describe('seats', () => {
     const them = await users(6);
     for (const u of them.slice(0, 5)) expect((await activate(l!.code, u.username)).statusCode).toBe(200);
     expectError(await activate(l!.code, 'user5'), 401, 'LICENSE_USED');
-    expectError(await signUpWith(l!.code), 422, 'LICENSE_USED');
+    expectError(await signUpWith(l!.code, 'hw-6'), 422, 'LICENSE_USED');
     const again = expectError(await activate(l!.code, 'user0'), 409, 'LICENSE_ALREADY_REDEEMED');
     expect(again.message).toBeTruthy();
     expect(await license(l!.code)).toMatchObject({ redemptions: 5, used_by_user_id: them[0]!.id });
@@ -184,9 +184,9 @@ describe('seats', () => {
   it('sign-ups with a seat code make one user a seat', async () => {
     const team = await plan({ name: 'Team', seats: 2 });
     const [l] = await licensesOf(team);
-    expect((await signUpWith(l!.code)).statusCode).toBe(201);
-    expect((await signUpWith(l!.code)).statusCode).toBe(201);
-    expectError(await signUpWith(l!.code), 422, 'LICENSE_USED');
+    expect((await signUpWith(l!.code, 'hw-1')).statusCode).toBe(201);
+    expect((await signUpWith(l!.code, 'hw-2')).statusCode).toBe(201);
+    expectError(await signUpWith(l!.code, 'hw-3'), 422, 'LICENSE_USED');
   });
 
   it('20 parallel redemptions of a 5-seat code, through two instances, never pass 5', async () => {

@@ -205,6 +205,7 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "LICENSE_USED": LicenseInvalidError,
     "LICENSE_CONSUMED": ConflictError,
     "LICENSE_ALREADY_REDEEMED": ConflictError,
+    "LICENSE_HELD_BY_SEVERAL": ConflictError,
     "EMAIL_TAKEN": ConflictError,
     "FILE_NAME_TAKEN": ConflictError,
     "WEBHOOK_LIMIT_REACHED": ConflictError,

@@ -36,7 +36,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
 
   app.get(
     '/user/:usernameOrCode',
-    { schema: { params: Type.Object({ usernameOrCode: UsernameOrCode }, closed), response: answers({ 200: AdminUser }) }, config: { errors: ['USER_NOT_FOUND'] } },
+    { schema: { params: Type.Object({ usernameOrCode: UsernameOrCode }, closed), response: answers({ 200: AdminUser }) }, config: { errors: ['USER_NOT_FOUND', 'LICENSE_HELD_BY_SEVERAL'] } },
     async (request) => userAdminJson(await lookupUser(deps, applicationOf(request), request.params.usernameOrCode), deps.clock.now()),
   );
 
@@ -48,7 +48,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         body: Type.Object({ username_or_license_code: UsernameOrCode, hardware_id: HardwareId, ttl_minutes: Type.Optional(LicenseFileTtl) }, closed),
         response: answers({ 201: LicenseFile }),
       },
-      config: { errors: ['USER_NOT_FOUND', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'DEVICE_LIMIT_REACHED'] },
+      config: { errors: ['USER_NOT_FOUND', 'LICENSE_HELD_BY_SEVERAL', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
       const { username_or_license_code, hardware_id, ttl_minutes } = request.body;

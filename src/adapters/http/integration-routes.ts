@@ -83,7 +83,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/sign_up_with_license_code',
     {
       schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 201: UserSummary }) },
-      config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'LICENSE_INVALID', 'LICENSE_USED', 'DEVICE_LIMIT_REACHED'] },
+      config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'LICENSE_INVALID', 'LICENSE_USED', 'LICENSE_ALREADY_REDEEMED', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
       const user = await signUpWithLicense(deps, await applicationOf(request), request.body, callerOf(request), request.actor);

@@ -15,6 +15,6 @@ export interface LicenseLookup extends IssuedLicense {
 export async function lookupLicense(deps: Pick<Deps, 'secrets'> & { store: LicenseStore & UserStore }, app: ApplicationRecord, code: string): Promise<LicenseLookup> {
   const found = await findLicenseByCode(deps, app.id, code);
   if (found === null) throw new DomainError('LICENSE_NOT_FOUND', 'no license with that code');
-  const holder = await deps.store.findUserByLicenseId(app.id, found.license.id);
-  return { ...found, isCredentialsLicense: holder !== null };
+  const holders = await deps.store.findLicenseHolders(app.id, found.license.id);
+  return { ...found, isCredentialsLicense: holders.length > 0 };
 }

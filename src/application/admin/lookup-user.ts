@@ -13,6 +13,9 @@ export async function lookupUser(deps: Pick<Deps, 'secrets'> & { store: LicenseS
   if (user === null) {
     const digest = licenseDigest(deps, usernameOrCode);
     const license = digest === null ? null : await deps.store.findLicenseByDigest(app.id, digest);
+    // A code several users hold names none of them: the route answers one user (docs/plans.md,
+    // "Logins by a code of several seats").
+    if (license !== null && license.redemptions > 1) throw new DomainError('LICENSE_HELD_BY_SEVERAL', 'several users hold this license code; look one up by username');
     if (license?.usedByUserId) user = await deps.store.findUserById(app.id, license.usedByUserId);
   }
   const details = user === null ? null : await deps.store.getUserDetails(app.id, user.id);

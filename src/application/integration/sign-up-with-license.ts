@@ -5,7 +5,8 @@ import { licenseDigest, throttledCheck, type ThrottleDeps } from '../credential-
 import type { Caller, Deps } from '../deps.js';
 import type { LicenseStore } from '../ports/license-store.js';
 import type { UserStore } from '../ports/user-store.js';
-import type { ApplicationRecord, UserRecord } from '../records.js';
+import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
+import { requireHardwareId } from '../../domain/devices.js';
 import { firstDevice, newUser, signUpDevice, type SignUpLimitDeps, withinSignUpLimits } from './sign-up.js';
 
 const invalidLicense = () => licenseRefusal('missing', 'sign_up');
@@ -16,11 +17,18 @@ function generatedUsername(deps: Pick<Deps, 'secrets'>): { username: string; use
   return { username, usernameKey: username };
 }
 
+/** The machine a holder of a code of several seats is told apart by, registered whatever device auth
+ * says; without device auth no cap applies to it (docs/plans.md, "Logins by a code of several seats"). */
+function holderDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
+  return hardwareId === null ? null : { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
+}
+
 /** What a sign-up with a license uses: the throttled code check, the ban check, the limits and the redemption. */
 type SignUpWithLicenseDeps = ThrottleDeps & BanGuardDeps & SignUpLimitDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: LicenseStore & UserStore };
 
 export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: ApplicationRecord, body: { code: string; hardware_id?: string }, caller: Caller, actor: Actor): Promise<UserRecord> {
   const hardwareId = signUpDevice(app, body.hardware_id);
+  const sent = requireHardwareId(false, body.hardware_id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
   // A license code is a credential: guesses count against the address. There is no account to
@@ -39,13 +47,15 @@ export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: Applic
     caller,
     async () => {
       const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
+      const device = firstDevice(deps, app, user, hardwareId);
       // The new user is who acts: the events of the sign-up name them.
       const { user: created } = await deps.store.signUpWithLicense(
         {
           applicationId: app.id,
           licenseDigest: digest,
           user,
-          device: firstDevice(deps, app, user, hardwareId),
+          device,
+          holderDevice: device ?? holderDevice(deps, user, sent),
           adjustmentId: deps.ids.uuid(),
           now,
         },

@@ -22,6 +22,9 @@ export interface SignUpWithLicenseInput {
   /** The user to create; its membership and licenseId are set from the license. */
   user: UserRecord;
   device: DeviceRecord | null;
+  /** The machine the sign-up came from, whatever device auth says: what a code of several seats
+   * registers to tell its holder apart (docs/plans.md, "Logins by a code of several seats"). */
+  holderDevice: DeviceRecord | null;
   adjustmentId: string;
   now: Instant;
 }
@@ -52,8 +55,9 @@ export type RedemptionOutcome = { kind: 'refused'; error: unknown } | { kind: 'b
 export interface UserStore {
   /** ATOMIC: creates the user (and device). Throws USERNAME_TAKEN on a clash of usernameKey. */
   signUp(input: SignUpInput, actor: Actor): Promise<UserRecord>;
-  /** ATOMIC: redeems an unused, unbanned license of the application and creates its user with the
-   * license applied. Throws LICENSE_INVALID (no such license), LICENSE_USED or BANNED (license banned). */
+  /** ATOMIC: redeems an unused, unbanned license and creates its user with it applied. Throws
+   * LICENSE_INVALID, LICENSE_USED or BANNED; for a code of several seats VALIDATION_FAILED (no
+   * holderDevice) or LICENSE_ALREADY_REDEEMED (the machine is a holder's already). */
   signUpWithLicense(input: SignUpWithLicenseInput, actor: Actor): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }>;
   /** ATOMIC: redeems a license for an existing user, adding it to the membership. Throws
    * LICENSE_INVALID (missing) or LICENSE_USED, as refused credentials, BANNED (license banned) or
@@ -69,8 +73,11 @@ export interface UserStore {
   findUserById(applicationId: string, id: string): Promise<UserRecord | null>;
   /** The usernames of those of `ids` that are users of the application (the audit log's names). */
   usernamesOf(applicationId: string, ids: readonly string[]): Promise<Map<string, string>>;
-  /** The license-code user who signed up with this license. */
-  findUserByLicenseId(applicationId: string, licenseId: string): Promise<UserRecord | null>;
+  /** License-code users who signed up with this license, at most 2: the one holder, or a sign that
+   * there are several (docs/plans.md, "Logins by a code of several seats"). */
+  findLicenseHolders(applicationId: string, licenseId: string): Promise<UserRecord[]>;
+  /** Those license-code users of this license who have `hardwareId` registered, at most 2. */
+  findLicenseHoldersByDevice(applicationId: string, licenseId: string, hardwareId: string): Promise<UserRecord[]>;
   getUserDetails(applicationId: string, userId: string): Promise<UserDetails | null>;
   /** The plans behind the user's access as they are now: the base plan `planId` (the user's) and
    * the user's add-on grants with their add-ons' entitlements (docs/plans.md, "Entitlements"). */

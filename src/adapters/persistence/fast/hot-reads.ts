@@ -13,7 +13,7 @@ const p = sql.placeholder;
 
 export function hotReads(dialect: FastReads) {
   const { db, t, binary, prepare, matchingBans } = dialect;
-  const { applications, sessions, users, licenses, variables, announcements, files } = t;
+  const { applications, sessions, users, licenses, variables, announcements, files, devices } = t;
   /** The whole rows of `table` that match `where`, in `order`. */
   const rowsOf = <T extends PgTable>(table: T, where: SQL | undefined, ...order: SQL[]) => {
     const fields = getTableColumns(table);
@@ -36,8 +36,13 @@ export function hotReads(dialect: FastReads) {
   const userById = rowsOf(users, and(eq(users.applicationId, p('applicationId')), eq(users.id, p('id'))));
   // users_app_username_key_uq (application_id=? AND username_key=?)
   const userByUsernameKey = rowsOf(users, and(eq(users.applicationId, p('applicationId')), eq(users.usernameKey, p('key'))));
-  // users_app_license_idx (application_id=? AND license_id=?)
-  const userByLicenseId = rowsOf(users, and(eq(users.applicationId, p('applicationId')), eq(users.licenseId, p('licenseId'))));
+  // users_app_license_idx (application_id=? AND license_id=?), two rows at most
+  const holdersOf = and(eq(users.applicationId, p('applicationId')), eq(users.licenseId, p('licenseId')));
+  const userFields = getTableColumns(users);
+  const licenseHolders = prepare(userFields, db.select(userFields).from(users).where(holdersOf).limit(2));
+  // users_app_license_idx, then devices_user_hardware_uq (user_id=? AND hardware_id=?) for each holder
+  const registered = and(eq(devices.userId, users.id), eq(devices.hardwareId, p('hardwareId')));
+  const licenseHoldersByDevice = prepare(userFields, db.select(userFields).from(users).innerJoin(devices, registered).where(holdersOf).limit(2));
   // licenses_code_digest_unique (code_digest=?)
   const licenseByDigest = rowsOf(licenses, and(eq(licenses.applicationId, p('applicationId')), eq(licenses.codeDigest, p('codeDigest'))));
   // primary key (application_id=?), already in name order
@@ -63,7 +68,8 @@ export function hotReads(dialect: FastReads) {
     ...accessReads(dialect),
     findUserById: (applicationId: string, id: string) => userById({ applicationId, id }).then((rows) => first(rows, toUser)),
     findUserByUsernameKey: (applicationId: string, key: string) => userByUsernameKey({ applicationId, key }).then((rows) => first(rows, toUser)),
-    findUserByLicenseId: (applicationId: string, licenseId: string) => userByLicenseId({ applicationId, licenseId }).then((rows) => first(rows, toUser)),
+    findLicenseHolders: (applicationId: string, licenseId: string) => licenseHolders({ applicationId, licenseId }).then((rows) => rows.map(toUser)),
+    findLicenseHoldersByDevice: (applicationId: string, licenseId: string, hardwareId: string) => licenseHoldersByDevice({ applicationId, licenseId, hardwareId }).then((rows) => rows.map(toUser)),
     findLicenseByDigest: (applicationId: string, codeDigest: string) => licenseByDigest({ applicationId, codeDigest }).then((rows) => first(rows, (row) => ({ ...row }))),
     findMatchingBans: matchingBans,
     listVariables: (applicationId: string) => variablesOf({ applicationId }).then((rows) => rows.map((row) => ({ ...row }))),

@@ -1,6 +1,6 @@
 // The reads every integration request makes, each an indexed lookup named beside it, so it stays
 // flat as users and licenses grow. The fast path answers the same (fast/hot-reads.ts).
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { BanKey, MatchedBan } from '../../../domain/bans.js';
 import { isBanLive, type BanType } from '../../../domain/bans.js';
 import { heldLicenseKeys, holderOf } from '../held-licenses.js';
@@ -11,10 +11,11 @@ import { findByDigest, findUser } from './writes.js';
 
 export function lookups(d: Dialect) {
   const { db, t, binary } = d;
-  const { applications, sessions, users, licenses, variables, announcements, files, bans } = t;
+  const { applications, sessions, users, licenses, variables, announcements, files, bans, devices } = t;
   // Text with a NUL in it is in no row (PostgreSQL refuses it as a parameter): nothing matches it.
   const storable = (...texts: string[]) => texts.every((text) => !text.includes('\u0000'));
   const { oldestFirst, newestFirst } = listOrder(d);
+  const holdersOf = (applicationId: string, licenseId: string) => and(eq(users.applicationId, applicationId), eq(users.licenseId, licenseId));
   const firstUser = (where: SQL | undefined) => firstAs(db.select().from(users).where(where), toUser);
   // users primary key (application_id, id)
   const userById = (applicationId: string, id: string) => findUser(d, db, applicationId, id);
@@ -49,8 +50,14 @@ export function lookups(d: Dialect) {
     findUserById: userById,
     // users_app_username_key_uq (application_id=? AND username_key=?)
     findUserByUsernameKey: (applicationId: string, key: string) => firstUser(and(eq(users.applicationId, applicationId), eq(users.usernameKey, key))),
-    // users_app_license_idx (application_id=? AND license_id=?)
-    findUserByLicenseId: (applicationId: string, licenseId: string) => firstUser(and(eq(users.applicationId, applicationId), eq(users.licenseId, licenseId))),
+    // users_app_license_idx (application_id=? AND license_id=?), two rows at most
+    findLicenseHolders: async (applicationId: string, licenseId: string) => (await db.select().from(users).where(holdersOf(applicationId, licenseId)).limit(2)).map(toUser),
+    // users_app_license_idx, then devices_user_hardware_uq (user_id=? AND hardware_id=?) for each holder
+    findLicenseHoldersByDevice: async (applicationId: string, licenseId: string, hardwareId: string) => {
+      if (!storable(hardwareId)) return [];
+      const registered = and(eq(devices.userId, users.id), eq(devices.hardwareId, hardwareId));
+      return (await db.select(getTableColumns(users)).from(users).innerJoin(devices, registered).where(holdersOf(applicationId, licenseId)).limit(2)).map(toUser);
+    },
     // licenses_code_digest_unique (code_digest=?)
     findLicenseByDigest: (applicationId: string, codeDigest: string) => findByDigest(d, db, applicationId, codeDigest),
     redeemedLicenseIds,

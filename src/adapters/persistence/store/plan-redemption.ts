@@ -14,10 +14,12 @@ import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
 import { grantsOf, planOfLicense, redeemersOf, saveGrant, takeSeat } from './seats.js';
 
-/** The plan of a license `userId` may take a seat of: BANNED, LICENSE_USED (full) and LICENSE_ALREADY_REDEEMED refuse. */
-export async function seatFor(d: Dialect, tx: Db, license: LicenseRecord, userId: string, redemption: Redemption): Promise<Plan> {
+/** The plan of a license `userId` may take a seat of: BANNED, LICENSE_USED (full) and LICENSE_ALREADY_REDEEMED
+ * refuse; `checkFirst` refuses for the caller before the seat is decided (a sign-up's machine). */
+export async function seatFor(d: Dialect, tx: Db, license: LicenseRecord, userId: string, redemption: Redemption, checkFirst?: (plan: Plan) => Promise<void>): Promise<Plan> {
   if (license.banned) throw licenseRefusal('banned', redemption);
   const plan = await planOfLicense(d, tx, license);
+  await checkFirst?.(plan);
   const decision = seatDecision({ seats: license.seats, floating: plan.floating }, await redeemersOf(d, tx, license.id), userId);
   if (decision === 'LICENSE_USED') throw licenseRefusal('used', redemption);
   if (decision === 'LICENSE_ALREADY_REDEEMED') throw new DomainError('LICENSE_ALREADY_REDEEMED', 'this user already redeemed this license');

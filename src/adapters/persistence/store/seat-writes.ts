@@ -9,6 +9,8 @@ import type { AdjustmentRecord, LicenseRecord, UserRecord } from '../../../appli
 import { DomainError } from '../../../domain/errors.js';
 import { emptyMembership } from '../../../domain/membership.js';
 import { releaseRedemption } from '../../../domain/seat-release.js';
+import type { Plan } from '../../../domain/plan.js';
+import { assertNewHolderMachine, severalHolders } from '../../../domain/seats.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect, firstRow, ofApplication } from '../dialect.js';
 import { membershipColumns } from '../row-mappers.js';
@@ -44,16 +46,35 @@ export async function signUpWithPlan(
 ): Promise<{ user: UserRecord; adjustment: AdjustmentRecord }> {
   const { adjustments, devices } = d.t;
   const newcomer: UserRecord = { ...input.user, applicationId: input.applicationId, membership: emptyMembership, planId: null, licenseId: license.id };
-  const plan = await seatFor(d, tx, license, newcomer.id, 'sign_up');
+  let device = input.device;
+  // A code of several holders registers the machine its holder is told apart by at login, whatever
+  // device auth says (docs/plans.md, "Logins by a code of several seats").
+  const machineOfHolder = async (plan: Plan) => {
+    if (!severalHolders({ seats: license.seats, floating: plan.floating })) return;
+    const hardwareId = input.holderDevice?.hardwareId ?? null;
+    assertNewHolderMachine(hardwareId, hardwareId !== null && (await heldByMachine(d, tx, license, hardwareId)));
+    device = input.holderDevice;
+  };
+  const plan = await seatFor(d, tx, license, newcomer.id, 'sign_up', machineOfHolder);
   const redeemed = await decidePlanRedemption(d, tx, plan, license, newcomer, input.now, input.adjustmentId);
   await insertUser(d, tx, redeemed.user);
   await tx.insert(adjustments).values(redeemed.adjustment);
-  if (input.device !== null) await tx.insert(devices).values(input.device);
+  if (device !== null) await tx.insert(devices).values(device);
   const seat = await writeSeat(d, tx, plan, license, redeemed, input.now);
   const drafts: EventDraft[] = [userCreated(redeemed.user, 'sign_up_with_license_code', input.now), licenseActivated(seat.license, redeemed.user, redeemed.adjustment, input.now)];
-  if (input.device !== null) drafts.push(deviceRegistered(input.applicationId, redeemed.user, input.device));
+  if (device !== null) drafts.push(deviceRegistered(input.applicationId, redeemed.user, device));
   await recordEvents(tx, actor, drafts, input.now);
   return { user: redeemed.user, adjustment: redeemed.adjustment };
+}
+
+/** Whether a license-code user of `license` has `hardwareId` registered (users_app_license_idx, then
+ * devices_user_hardware_uq), read under the license's lock. */
+async function heldByMachine(d: Dialect, tx: Db, license: LicenseRecord, hardwareId: string): Promise<boolean> {
+  const { users, devices } = d.t;
+  const registered = and(eq(devices.userId, users.id), eq(devices.hardwareId, hardwareId));
+  const holders = and(eq(users.applicationId, license.applicationId), eq(users.licenseId, license.id));
+  const [held] = await tx.select({ id: users.id }).from(users).innerJoin(devices, registered).where(holders).limit(1);
+  return held !== undefined;
 }
 
 export interface SeatRelease {

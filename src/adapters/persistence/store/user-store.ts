@@ -36,7 +36,8 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     },
     findUserByUsernameKey: reads.findUserByUsernameKey,
     findUserById: reads.findUserById,
-    findUserByLicenseId: reads.findUserByLicenseId,
+    findLicenseHolders: reads.findLicenseHolders,
+    findLicenseHoldersByDevice: reads.findLicenseHoldersByDevice,
     async usernamesOf(applicationId, ids) {
       const names = new Map<string, string>();
       for (const part of chunks(ids)) {
