@@ -126,9 +126,22 @@ export async function waitCompleted(server: ServerProcess, app: BenchApp, fileId
   }
 }
 
-/** Members with an active membership: sign-up, a redeemed license, each on a device of its own. */
+/** Codes of a base plan of a year with the entitlements a client reads in every membership answer. */
+async function createPlanLicenses(server: ServerProcess, app: BenchApp, name: string, count: number): Promise<string[]> {
+  const entitlements = ['beta', 'cloud_saves', 'export', 'priority_support', 'sync'];
+  const plan = (await console_(server, app, 'POST', '/plans', { name, kind: 'base', duration_minutes: 525_600, entitlements })) as { id: string };
+  const codes: string[] = [];
+  while (codes.length < count) {
+    const batch = Math.min(10_000, count - codes.length);
+    const body = (await console_(server, app, 'POST', '/licenses', { count: batch, plan_id: plan.id })) as { licenses: Array<{ code: string }> };
+    codes.push(...body.licenses.map((l) => l.code));
+  }
+  return codes;
+}
+
+/** Members with an active membership of a plan: sign-up, a redeemed license, each on a device of its own. */
 export async function createMembers(server: ServerProcess, app: BenchApp, prefix: string, count: number): Promise<Member[]> {
-  const codes = await createLicenses(server, app, count);
+  const codes = await createPlanLicenses(server, app, `Pro ${prefix}`, count);
   const headers = integrationHeaders(app);
   const one = async (i: number): Promise<Member> => {
     const member = { username: `${prefix}${i}`, password: `pw-${randomBytes(9).toString('base64url')}`, hardwareId: `hw-${prefix}${i}` };

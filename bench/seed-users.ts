@@ -43,6 +43,7 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         planId: null,
         entitlements: [],
         trialStartedAt: null,
+        holdsAddOns: false,
       };
       await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now }, SYSTEM);
     };

@@ -3,7 +3,7 @@
 import { admissionCaps } from '../domain/admission.js';
 import type { Caps } from '../domain/caps.js';
 import { DomainError } from '../domain/errors.js';
-import type { UserPlans } from '../domain/membership-state.js';
+import type { HeldPlan, UserPlans } from '../domain/membership-state.js';
 import type { UserStore } from './ports/user-store.js';
 import type { ApplicationRecord, UserRecord } from './records.js';
 
@@ -17,6 +17,15 @@ export const memberOf = async (deps: { store: Pick<UserStore, 'findUserPlans'> }
   user,
   plans: await deps.store.findUserPlans(user.applicationId, user.id, user.planId),
 });
+
+/** The user's plans with the base plan taken from `plans` (the application's, as the content cache
+ * holds them): the store is asked only for a user who holds add-on grants, or a plan made after
+ * `plans` was read. */
+export async function memberWith(deps: { store: Pick<UserStore, 'findUserPlans'> }, plans: ReadonlyMap<string, HeldPlan>, user: UserRecord): Promise<Member> {
+  const base = user.planId === null ? null : plans.get(user.planId);
+  if (user.holdsAddOns || base === undefined) return memberOf(deps, user);
+  return { user, plans: { base, addOns: [] } };
+}
 
 /** The user as they are after a change (an activation): read again, with their plans. */
 export async function memberAfter(deps: { store: Pick<UserStore, 'findUserById' | 'findUserPlans'> }, applicationId: string, userId: string): Promise<Member> {

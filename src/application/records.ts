@@ -120,6 +120,8 @@ export interface UserRecord {
   entitlements: string[];
   /** When the user started the application's trial; null: never. */
   trialStartedAt: Instant | null;
+  /** Set with the user's first add-on grant: only then are the grants read (docs/plans.md). */
+  holdsAddOns: boolean;
 }
 
 export interface DeviceRecord {

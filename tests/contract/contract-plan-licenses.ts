@@ -156,7 +156,10 @@ export function planLicenseContract({ store, test, section }: ContractContext): 
       const addOnCode = makeLicense(app.id, { minutes: null, planId: addOn.id });
       await store().insertLicenses([addOnCode], SYSTEM);
       const user = await seedUser(store(), app.id);
+      expect((await store().findUserById(app.id, user.id))?.holdsAddOns).toBe(false);
       await store().activateLicense(activation(addOnCode, user.id), SYSTEM);
+      // The grant marks its holder, in the same transaction: membership answers read grants only then.
+      expect((await store().findUserById(app.id, user.id))?.holdsAddOns).toBe(true);
       await store().releaseSeat({ applicationId: app.id, licenseId: addOnCode.id, userId: user.id, adjustmentId: randomUUID(), now: T0 }, SYSTEM);
       expect(await store().deleteUnusedLicense(app.id, addOnCode.id, T0, SYSTEM)).toBe('deleted');
       await domainError(store().deletePlan(app.id, addOn.id), 'PLAN_IN_USE');

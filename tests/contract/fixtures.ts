@@ -64,6 +64,7 @@ export function makeUser(applicationId: string, over: Partial<UserRecord> = {}):
     planId: null,
     entitlements: [],
     trialStartedAt: null,
+    holdsAddOns: false,
     ...over,
   };
 }

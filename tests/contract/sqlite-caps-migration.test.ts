@@ -2,6 +2,7 @@
 // table. On a database made by the migrations before it, holding users with their sessions and
 // devices: every row keeps its numbers, no row that refers to a user is lost (the rebuild runs with
 // foreign keys off: docs/architecture.md, "Persistence notes"), and every index and foreign key holds.
+import { getTableColumns } from 'drizzle-orm';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,11 @@ it('keeps every user, their numbers, their sessions and devices, and every index
   db.insert(t.owners).values(owner).run();
   db.insert(t.applications).values(applicationRow(app)).run();
   for (const u of users) {
-    db.insert(t.users).values(userRow(u)).run();
+    // Columns added after the caps migration are not there yet: the row as that schema has it.
+    const { holdsAddOns: _later, ...before } = userRow(u);
+    const columns = getTableColumns(t.users);
+    const entries = Object.entries(before).map(([key, value]) => [columns[key as keyof typeof columns].name, typeof value === 'boolean' ? Number(value) : value] as const);
+    client.prepare(`insert into users (${entries.map(([name]) => name).join(', ')}) values (${entries.map(() => '?').join(', ')})`).run(...entries.map(([, value]) => value));
     db.insert(t.sessions).values(makeSession(app.id, u.id)).run();
     db.insert(t.devices)
       .values({ id: `${u.id}-hw`, userId: u.id, hardwareId: 'hw-1', registeredAt: T0 })

@@ -3,7 +3,7 @@
 // behind the server's back until redemption writes them: the answers read them, never copy them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLicenseFile } from '../../src/signing/license-file.js';
-import { bearer, call, expectError, login, member, token, type TestApplication } from '../support/integration.js';
+import { bearer, call, expectError, login, member, signUp, token, type TestApplication } from '../support/integration.js';
 import { sqlBehindTheServer } from '../support/sql-behind-the-server.js';
 import { consoleRequest, createApplication, startTestApp, T0, type TestApp } from '../support/test-app.js';
 import { MISSING_ID } from './console-helpers.js';
@@ -33,6 +33,7 @@ async function memberOfPlan(username: string, planId: string, minutes = 60): Pro
 }
 
 const credentials = (username: string) => ({ username, password: PASSWORD });
+const signUpOnly = (username: string) => signUp(t, app, username, PASSWORD);
 
 async function loginMembership(username: string) {
   const res = await login(t, app, credentials(username));
@@ -120,6 +121,38 @@ describe('direct grants', () => {
     expectError(await putEntitlements(alice, 'beta'), 422, 'VALIDATION_FAILED');
     expectError(await putEntitlements(MISSING_ID, ['beta']), 404, 'USER_NOT_FOUND');
     expect((await loginMembership('alice')).entitlements).toEqual(['beta']);
+  });
+});
+
+describe('licenses of a plan, redeemed', () => {
+  const redeem = async (username: string, planId: string) => {
+    const [license] = (await consoleRequest(t, 'POST', `/applications/${app.id}/licenses`, { count: 1, plan_id: planId })).json().licenses;
+    const res = await call(t, app, 'POST', '/activate_license', { code: license.code, ...credentials(username) });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  it('a Pro license gives its entitlements in login, app_context and a license file', async () => {
+    const pro = await createPlan({ name: 'Pro', kind: 'base', entitlements: ['sync', 'export'] });
+    await signUpOnly('alice');
+    await redeem('alice', pro);
+    const expected = { is_active: true, plan: { id: pro, name: 'Pro' }, entitlements: ['export', 'sync'], active_until: new Date(T0 + 60 * MINUTE).toISOString() };
+    expect(await loginMembership('alice')).toMatchObject(expected);
+    expect(await contextMembership('alice')).toMatchObject(expected);
+    const file = await call(t, app, 'POST', '/license_file', {}, { headers: bearer(await token(t, app, credentials('alice'))) });
+    expect(readLicenseFile(file.json().license_file as string).claims).toMatchObject({ entitlements: ['export', 'sync'], plan: { id: pro, name: 'Pro' } });
+  });
+
+  it('an add-on license gives its entitlements in app_context while its grant runs, and none after', async () => {
+    const pro = await createPlan({ name: 'Pro', kind: 'base', entitlements: ['export'], duration_minutes: 600 });
+    const dlc = await createPlan({ name: 'Winter DLC', kind: 'add_on', entitlements: ['dlc_winter'], duration_minutes: 30 });
+    await signUpOnly('alice');
+    await redeem('alice', pro);
+    expect((await contextMembership('alice')).entitlements).toEqual(['export']);
+    await redeem('alice', dlc);
+    expect((await contextMembership('alice')).entitlements).toEqual(['dlc_winter', 'export']);
+    expect((await loginMembership('alice')).entitlements).toEqual(['dlc_winter', 'export']);
+    t.clock.advance(30 * MINUTE);
+    expect((await contextMembership('alice')).entitlements).toEqual(['export']);
   });
 });
 

@@ -25,6 +25,7 @@ export const user: UserRecord = {
   planId: null,
   entitlements: [],
   trialStartedAt: null,
+  holdsAddOns: false,
 };
 
 export const license: LicenseRecord = {

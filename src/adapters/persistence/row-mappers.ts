@@ -138,6 +138,7 @@ export const toUser = (r: Row<'users'>): UserRecord => ({
   planId: r.planId,
   entitlements: JSON.parse(r.entitlements) as string[],
   trialStartedAt: r.trialStartedAt,
+  holdsAddOns: r.holdsAddOns,
 });
 
 // A file's state is spread over columns: the processing columns, and the stored contents as six

@@ -158,6 +158,9 @@ export function defineTables(k: Kit) {
       entitlements: k.text('entitlements').notNull().default('[]'),
       // When the user started the application's trial; null: never (docs/plans.md, "Trials").
       trialStartedAt: k.instant('trial_started_at'),
+      // Set with the user's first add-on grant: membership answers read add_on_grants only then
+      // (docs/plans.md, "Entitlements").
+      holdsAddOns: k.flag('holds_add_ons').notNull().default(false),
     },
     (t) => [
       k.unique('users_app_username_key_uq').on(t.applicationId, t.usernameKey),

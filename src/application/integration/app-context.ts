@@ -3,7 +3,7 @@ import { liveAnnouncements } from '../../domain/announcements.js';
 import { type Audience, visibleTo } from '../../domain/visibility.js';
 import type { Caller, Deps } from '../deps.js';
 import type { AnnouncementRecord, ApplicationRecord, FileRecord, VariableRecord } from '../records.js';
-import { type Member, memberOf } from '../member.js';
+import { type Member, memberWith } from '../member.js';
 import { clientFiles } from '../files/client-files.js';
 import { authenticateReader, type PresentedUser, type ReaderDeps } from './authenticate-user.js';
 import type { ApplicationContent } from './content-cache.js';
@@ -32,9 +32,9 @@ function visibleContent(content: ApplicationContent, audience: Audience): Pick<A
 
 export async function appContext(deps: ReaderDeps & Pick<Deps, 'clock' | 'content'>, app: ApplicationRecord, presented: PresentedUser, caller: Caller, actor: Actor): Promise<AppContext> {
   const user = await authenticateReader(deps, app, presented, caller, actor);
-  // The plans only for a user who is shown, read beside the content (docs/plans.md, "Entitlements").
-  const shown = app.settings.anonymousAccess || user === null ? null : memberOf(deps, user);
   const content = await deps.content.contentOf(app);
+  // The plans only for a user who is shown, from the content's (docs/plans.md, "Entitlements").
+  const shown = app.settings.anonymousAccess || user === null ? null : memberWith(deps, content.plans, user);
   const now = deps.clock.now();
   // An authenticated user reaching here has an active membership (checked above): a member.
   const audience = user === null ? 'anonymous' : 'member';

@@ -1,14 +1,18 @@
 // The content app_context serves, kept in process while the application's contentVersion (bumped
 // by every write, in any process) is the one the request just read: a change is served on the
 // very next request, on every instance (docs/choices.md, "The content cache").
+import type { HeldPlan } from '../../domain/membership-state.js';
 import type { ContentStore } from '../ports/content-store.js';
 import type { FileStore } from '../ports/file-store.js';
+import type { PlanStore } from '../ports/plan-store.js';
 import type { AnnouncementRecord, ApplicationRecord, FileRecord, VariableRecord } from '../records.js';
 
 export interface ApplicationContent {
   variables: VariableRecord[];
   announcements: AnnouncementRecord[];
   files: FileRecord[];
+  /** The application's plans by id, as membership answers read them (docs/plans.md, "Entitlements"). */
+  plans: ReadonlyMap<string, HeldPlan>;
 }
 
 export interface ContentCache {
@@ -19,13 +23,18 @@ export interface ContentCache {
 /** How many applications' content one process keeps; the least recently used goes first. */
 export const CONTENT_CACHE_APPLICATIONS = 1_000;
 
-export function createContentCache(store: ContentStore & FileStore, capacity = CONTENT_CACHE_APPLICATIONS): ContentCache {
+export function createContentCache(store: ContentStore & FileStore & Pick<PlanStore, 'listPlans'>, capacity = CONTENT_CACHE_APPLICATIONS): ContentCache {
   // Insertion order is recency: a hit moves its entry to the end. The content is a promise, so
   // requests that arrive while it loads share one load.
   const entries = new Map<string, { version: number; content: Promise<ApplicationContent> }>();
   const load = async (applicationId: string): Promise<ApplicationContent> => {
-    const [variables, announcements, files] = await Promise.all([store.listVariables(applicationId), store.listAnnouncements(applicationId), store.listFiles(applicationId)]);
-    return { variables, announcements, files };
+    const [variables, announcements, files, plans] = await Promise.all([
+      store.listVariables(applicationId),
+      store.listAnnouncements(applicationId),
+      store.listFiles(applicationId),
+      store.listPlans(applicationId),
+    ]);
+    return { variables, announcements, files, plans: new Map(plans.map((p) => [p.id, p])) };
   };
   return {
     contentOf(app) {

@@ -45,6 +45,7 @@ export function newUser(
     planId: null,
     entitlements: [],
     trialStartedAt: null,
+    holdsAddOns: false,
   };
 }
 

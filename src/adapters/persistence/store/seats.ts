@@ -56,6 +56,7 @@ export async function saveGrant(d: Dialect, tx: Db, applicationId: string, userI
   const { addOnGrants: g } = d.t;
   const replaced = { target: [g.userId, g.planId], set: { endsAt: grant.endsAt, grantedAt: now } };
   await tx.insert(g).values({ applicationId, userId, planId: grant.planId, endsAt: grant.endsAt, grantedAt: now }).onConflictDoUpdate(replaced);
+  await tx.update(d.t.users).set({ holdsAddOns: true }).where(eq(d.t.users.id, userId));
 }
 
 /** The user's grant of one add-on, or null. */
