@@ -213,33 +213,29 @@ class GatehouseClient:
         (with ``next_reset_at``) within the application's cooldown, ResetDisabledError when the
         application does not allow it. The client then logs in again on its next call, which
         registers this device afresh."""
-        if username is None and password is None and code is None:
-            with self._lock:
-                kept = self._credentials
-            if kept is None:
-                raise ValueError("reset_devices needs credentials: pass them, or log in first")
-            credentials = dict(kept)
-        else:
-            credentials = _credentials(username, password, code, "reset_devices")
+        credentials = self._given_or_kept(username, password, code, "reset_devices")
         result = DeviceReset.from_json(self._json("POST", "/reset_devices", credentials))
         with self._lock:
             if self._credentials == credentials:
                 self._token = None
         return result
 
+    def _given_or_kept(self, username: Optional[str], password: Optional[str], code: Optional[str], route: str) -> dict:
+        """The credentials given, else a copy of those of the last login, for a route that needs them whole."""
+        if username is None and password is None and code is None:
+            with self._lock:
+                kept = self._credentials
+            if kept is None:
+                raise ValueError(f"{route} needs credentials: pass them, or log in first")
+            return dict(kept)
+        return _credentials(username, password, code, route)
+
     def start_trial(self, hardware_id: str, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None) -> UserSummary:
         """Starts the application's trial for the user on the machine ``hardware_id``, once per user
         and per machine. Full credentials are required (a user without a membership has no
         session): those given, else those of the last login. Raises TrialRefusedError
         (TRIAL_NOT_OFFERED, TRIAL_USED or TRIAL_NOT_ELIGIBLE, in ``code``) when refused."""
-        if username is None and password is None and code is None:
-            with self._lock:
-                kept = self._credentials
-            if kept is None:
-                raise ValueError("start_trial needs credentials: pass them, or log in first")
-            credentials = dict(kept)
-        else:
-            credentials = _credentials(username, password, code, "start_trial")
+        credentials = self._given_or_kept(username, password, code, "start_trial")
         return UserSummary.from_json(self._json("POST", "/start_trial", {"credentials": credentials, "hardware_id": hardware_id}))
 
     # ---- the application context ---------------------------------------------------------
