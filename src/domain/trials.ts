@@ -7,7 +7,7 @@ import type { Plan } from './plan.js';
 import { type RedemptionOutcome, redeemLicense } from './plan-redemption.js';
 import type { Instant } from './time.js';
 
-type TrialPlanFacts = Pick<Plan, 'id' | 'kind' | 'trial' | 'archived' | 'durationMinutes'>;
+type TrialPlanFacts = Pick<Plan, 'id' | 'name' | 'kind' | 'trial' | 'archived' | 'durationMinutes'>;
 
 /** The plan an owner names as `trial_plan_id`: a base plan of the application with `trial`, not
  * archived; `plan` is null when the application has no plan of that id. */

@@ -13,8 +13,8 @@ const MONTH = 30 * 24 * 60;
 const timed = (activeUntil: number | null): Membership => ({ activeUntil, isLifetime: false });
 const lifetime = (activeUntil: number | null): Membership => ({ activeUntil, isLifetime: true });
 const held = (membership: Membership, planId: string | null = null, addOns: AddOnGrant[] = []): HeldAccess => ({ membership, planId, addOns });
-const basePlan = (id: string, durationMinutes: number | null): RedeemedLicense => ({ kind: 'plan', licenseId: `lic-${id}`, plan: { id, kind: 'base', durationMinutes } });
-const addOn = (id: string, durationMinutes: number | null): RedeemedLicense => ({ kind: 'plan', licenseId: `lic-${id}`, plan: { id, kind: 'add_on', durationMinutes } });
+const basePlan = (id: string, durationMinutes: number | null): RedeemedLicense => ({ kind: 'plan', licenseId: `lic-${id}`, plan: { id, name: id, kind: 'base', durationMinutes } });
+const addOn = (id: string, durationMinutes: number | null): RedeemedLicense => ({ kind: 'plan', licenseId: `lic-${id}`, plan: { id, name: id, kind: 'add_on', durationMinutes } });
 const minutes = (m: number | null): RedeemedLicense => ({ kind: 'minutes', licenseId: 'lic-min', minutes: m });
 
 /** The membership outcome, failing the test on an add-on outcome. */
@@ -125,25 +125,63 @@ describe('redeemLicense, a minutes license', () => {
 
 describe('redeemLicense, an add-on', () => {
   const grant = (planId: string, endsAt: number | null): AddOnGrant => ({ planId, endsAt });
+  // What the add-on's redemption records: the license, adding nothing to the membership.
+  const recorded = (id: string) => ({
+    id,
+    type: 'license',
+    occurredAt: NOW,
+    minutes: null,
+    grantsLifetime: false,
+    revokesLifetime: false,
+    licenseId: 'lic-dlc',
+    reason: 'add-on dlc',
+    planFrom: null,
+    planTo: null,
+  });
 
   it('leaves the membership alone and grants the add-on for its duration from now', () => {
-    expect(redeemLicense(held(emptyMembership, 'pro'), addOn('dlc', MONTH), NOW, 'adj-1')).toEqual({ kind: 'add_on', grant: grant('dlc', NOW + 30 * DAY), stacked: false });
+    expect(redeemLicense(held(emptyMembership, 'pro'), addOn('dlc', MONTH), NOW, 'adj-1')).toEqual({
+      kind: 'add_on',
+      grant: grant('dlc', NOW + 30 * DAY),
+      stacked: false,
+      adjustment: recorded('adj-1'),
+    });
   });
 
   it('stacks on an active grant of the same add-on, from its end', () => {
     const out = redeemLicense(held(timed(NOW + DAY), 'pro', [grant('dlc', NOW + 5 * DAY), grant('other', NOW + 50 * DAY)]), addOn('dlc', MONTH), NOW, 'a');
-    expect(out).toEqual({ kind: 'add_on', grant: grant('dlc', NOW + 35 * DAY), stacked: true });
+    expect(out).toEqual({ kind: 'add_on', grant: grant('dlc', NOW + 35 * DAY), stacked: true, adjustment: recorded('a') });
   });
 
   it('an ended grant of it, or one ending now, is not stacked on', () => {
     for (const endsAt of [NOW - DAY, NOW])
-      expect(redeemLicense(held(emptyMembership, null, [grant('dlc', endsAt)]), addOn('dlc', 60), NOW, 'a')).toEqual({ kind: 'add_on', grant: grant('dlc', NOW + HOUR), stacked: false });
-    expect(redeemLicense(held(emptyMembership, null, [grant('dlc', NOW + 1)]), addOn('dlc', 60), NOW, 'a')).toEqual({ kind: 'add_on', grant: grant('dlc', NOW + 1 + HOUR), stacked: true });
+      expect(redeemLicense(held(emptyMembership, null, [grant('dlc', endsAt)]), addOn('dlc', 60), NOW, 'a')).toEqual({
+        kind: 'add_on',
+        grant: grant('dlc', NOW + HOUR),
+        stacked: false,
+        adjustment: recorded('a'),
+      });
+    expect(redeemLicense(held(emptyMembership, null, [grant('dlc', NOW + 1)]), addOn('dlc', 60), NOW, 'a')).toEqual({
+      kind: 'add_on',
+      grant: grant('dlc', NOW + 1 + HOUR),
+      stacked: true,
+      adjustment: recorded('a'),
+    });
   });
 
   it('a lifetime add-on never ends; a timed one on a lifetime grant stays lifetime', () => {
-    expect(redeemLicense(held(emptyMembership, null, [grant('dlc', NOW + DAY)]), addOn('dlc', null), NOW, 'a')).toEqual({ kind: 'add_on', grant: grant('dlc', null), stacked: true });
-    expect(redeemLicense(held(emptyMembership, null, [grant('dlc', null)]), addOn('dlc', 60), NOW, 'a')).toEqual({ kind: 'add_on', grant: grant('dlc', null), stacked: true });
+    expect(redeemLicense(held(emptyMembership, null, [grant('dlc', NOW + DAY)]), addOn('dlc', null), NOW, 'a')).toEqual({
+      kind: 'add_on',
+      grant: grant('dlc', null),
+      stacked: true,
+      adjustment: recorded('a'),
+    });
+    expect(redeemLicense(held(emptyMembership, null, [grant('dlc', null)]), addOn('dlc', 60), NOW, 'a')).toEqual({
+      kind: 'add_on',
+      grant: grant('dlc', null),
+      stacked: true,
+      adjustment: recorded('a'),
+    });
   });
 
   it('never ends past the latest instant kept', () => {

@@ -69,7 +69,7 @@ describe('releaseRedemption, a base plan', () => {
         const before = left === null ? emptyMembership : timed(NOW + left);
         const redeemed = redeemLicense(
           { membership: before, planId: null, addOns: [] },
-          { kind: 'plan', licenseId: 'lic-1', plan: { id: 'pro', kind: 'base', durationMinutes: minutes } },
+          { kind: 'plan', licenseId: 'lic-1', plan: { id: 'pro', name: 'Pro', kind: 'base', durationMinutes: minutes } },
           NOW,
           'adj-1',
         );

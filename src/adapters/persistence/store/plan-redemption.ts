@@ -42,23 +42,7 @@ export async function decidePlanRedemption(d: Dialect, tx: Db, plan: Plan, licen
   const addOns = plan.kind === 'add_on' ? await grantsOf(d, tx, user.id) : [];
   const outcome = redeemLicense({ membership: user.membership, planId: user.planId, addOns }, { kind: 'plan', licenseId: license.id, plan }, now, adjustmentId);
   const ofUser = { applicationId: license.applicationId, userId: user.id };
-  if (outcome.kind === 'add_on') {
-    // The membership is untouched: the adjustment only records the license in the user's history.
-    const adjustment: AdjustmentRecord = {
-      id: adjustmentId,
-      ...ofUser,
-      type: 'license',
-      occurredAt: now,
-      minutes: null,
-      grantsLifetime: false,
-      revokesLifetime: false,
-      licenseId: license.id,
-      reason: `add-on ${plan.name}`,
-      planFrom: null,
-      planTo: null,
-    };
-    return { user, adjustment, grant: outcome.grant, planFrom: null, switched: false };
-  }
+  if (outcome.kind === 'add_on') return { user, adjustment: { ...outcome.adjustment, ...ofUser }, grant: outcome.grant, planFrom: null, switched: false };
   const next = { ...user, membership: outcome.membership, planId: outcome.planId };
   return { user: next, adjustment: { ...outcome.adjustment, ...ofUser }, grant: null, planFrom: user.planId, switched: outcome.switched };
 }
