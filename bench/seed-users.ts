@@ -11,6 +11,7 @@ import { readConfig } from '../src/config.js';
 import { boot } from '../src/boot.js';
 import type { ServerProcess } from './server-process.js';
 import { SYSTEM } from '../src/application/events/actor.js';
+import { newDevice } from '../src/application/new-device.js';
 
 const DAY_MS = 86_400_000;
 
@@ -45,7 +46,7 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         trialStartedAt: null,
         holdsAddOns: false,
       };
-      await store.signUp({ user, device: { id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }, now }, SYSTEM);
+      await store.signUp({ user, device: newDevice({ id: randomUUID(), userId: user.id, hardwareId: `seed-hw-${i}`, registeredAt: user.createdAt }), now }, SYSTEM);
     };
     // A few writes in flight: PostgreSQL round trips overlap; SQLite runs them one after another anyway.
     const lanes = 8;

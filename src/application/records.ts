@@ -128,7 +128,16 @@ export interface DeviceRecord {
   id: string;
   userId: string;
   hardwareId: string;
+  /** Also its first_seen_at (docs/machines.md). */
   registeredAt: Instant;
+  /** What the client says the machine is: plain text, or null when never said. */
+  name: string | null;
+  platform: string | null;
+  appVersion: string | null;
+  /** Moved at most once a minute by login, heartbeat and refresh. */
+  lastSeenAt: Instant;
+  /** The address it was last seen from; shown to the owner only. */
+  lastIp: string | null;
 }
 
 export interface SessionRecord {
@@ -162,6 +171,8 @@ export interface LicenseRecord {
   seats: number;
   /** How many users redeemed it. */
   redemptions: number;
+  /** When seat.exhausted was last sent for it (a floating plan's; docs/machines.md). */
+  seatExhaustedAt: Instant | null;
 }
 
 /** One user's redemption of a plan's code (docs/plans.md, "Seats"). */

@@ -36,6 +36,10 @@ export interface ApplicationSettings {
   expiryNoticeDays: number;
   /** The base plan with `trial` that start_trial grants; null: no trial offered (docs/plans.md). */
   trialPlanId: string | null;
+  /** How often a session must heartbeat; null: heartbeats off (docs/machines.md, "Heartbeats"). */
+  heartbeatSeconds: number | null;
+  /** How long a refresh token lasts; null: login issues none (docs/machines.md, "Refresh tokens"). */
+  refreshTtlDays: number | null;
 }
 
 export const defaultSettings: ApplicationSettings = {
@@ -59,6 +63,8 @@ export const defaultSettings: ApplicationSettings = {
   signUpsPerHour: null,
   expiryNoticeDays: 7,
   trialPlanId: null,
+  heartbeatSeconds: null,
+  refreshTtlDays: 30,
 };
 
 export const SESSION_TTL_MIN = 30;
@@ -74,6 +80,10 @@ export const LICENSE_FILE_TTL_MIN = 60;
 export const LICENSE_FILE_TTL_MAX = 525_600;
 /** `membership.expiring` comes at most 90 days ahead (docs/plans.md, "Expiry notices"). */
 export const EXPIRY_NOTICE_DAYS_MAX = 90;
+/** Heartbeats from every 30 seconds to once a day (docs/machines.md). */
+export const HEARTBEAT_SECONDS_MIN = 30;
+export const HEARTBEAT_SECONDS_MAX = 86_400;
+export const REFRESH_TTL_DAYS_MAX = 365;
 
 function checkRange(field: string, n: number, min: number, max: number) {
   if (!Number.isInteger(n) || n < min || n > max) throw validationError(field, `must be an integer from ${min} to ${max}`);
@@ -91,6 +101,8 @@ export function validateSettings(s: ApplicationSettings): ApplicationSettings {
   if (s.signUpsPerHour !== null) checkRange('sign_ups_per_hour', s.signUpsPerHour, 1, SIGN_UPS_PER_HOUR_MAX);
   if (s.deviceResetCooldownHours !== null) checkRange('device_reset_cooldown_hours', s.deviceResetCooldownHours, 1, DEVICE_RESET_COOLDOWN_HOURS_MAX);
   checkRange('expiry_notice_days', s.expiryNoticeDays, 0, EXPIRY_NOTICE_DAYS_MAX);
+  if (s.heartbeatSeconds !== null) checkRange('heartbeat_seconds', s.heartbeatSeconds, HEARTBEAT_SECONDS_MIN, HEARTBEAT_SECONDS_MAX);
+  if (s.refreshTtlDays !== null) checkRange('refresh_ttl_days', s.refreshTtlDays, 1, REFRESH_TTL_DAYS_MAX);
   return s;
 }
 

@@ -5,6 +5,7 @@ import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, HOUR_MS, makeLicense, makeUser, seedApp, seedUser, T0, noPlansOf } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
+import { newDevice } from '../../src/application/new-device.js';
 
 const MIN = 60_000;
 
@@ -88,7 +89,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
     test('creates the user with the license applied, marks it used and records the adjustment', async () => {
       const { app, license } = await licensed(store(), 90);
       const user = makeUser(app.id, { credentialType: 'license_code', passwordHash: null });
-      const device = { id: randomUUID(), userId: user.id, hardwareId: 'hw-1', registeredAt: T0 };
+      const device = newDevice({ id: randomUUID(), userId: user.id, hardwareId: 'hw-1', registeredAt: T0 });
       const adjustmentId = randomUUID();
       const result = await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user, device, holderDevice: device, adjustmentId, now: T0 }, SYSTEM);
       const expectedUser = { ...user, licenseId: license.id, membership: { activeUntil: T0 + 90 * MIN, isLifetime: false } };
@@ -143,7 +144,7 @@ export function licenseContract({ store, test, section }: ContractContext): void
       const first = makeUser(app.id);
       await store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: first, device: null, holderDevice: null, adjustmentId: randomUUID(), now: T0 }, SYSTEM);
       const second = makeUser(app.id);
-      const device = { id: randomUUID(), userId: second.id, hardwareId: 'hw-2', registeredAt: T0 };
+      const device = newDevice({ id: randomUUID(), userId: second.id, hardwareId: 'hw-2', registeredAt: T0 });
       await domainError(
         store().signUpWithLicense({ applicationId: app.id, licenseDigest: license.codeDigest, user: second, device, holderDevice: device, adjustmentId: randomUUID(), now: T0 }, SYSTEM),
         'LICENSE_USED',

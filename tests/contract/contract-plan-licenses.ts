@@ -9,6 +9,7 @@ import { createPlan, type NewPlan, patchPlan } from '../../src/domain/plan.js';
 import { MINUTE_MS } from '../../src/domain/time.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, makeUser, seedApp, seedUser, T0 } from './fixtures.js';
+import { newDevice } from '../../src/application/new-device.js';
 
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const MONTH = 30 * 24 * 60;
@@ -37,7 +38,7 @@ const holderSignUp = (license: LicenseRecord, user: UserRecord, hardwareId: stri
   licenseDigest: license.codeDigest,
   user,
   device: null,
-  holderDevice: hardwareId === null ? null : { id: randomUUID(), userId: user.id, hardwareId, registeredAt: T0 },
+  holderDevice: hardwareId === null ? null : newDevice({ id: randomUUID(), userId: user.id, hardwareId, registeredAt: T0 }),
   adjustmentId: randomUUID(),
   now: T0,
 });

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ContractContext } from './store-contract.js';
 import { domainError, makeLicense, makeSession, seedApp, seedUser, T0, CAP_DEFAULTS } from './fixtures.js';
+import { newDevice } from '../../src/application/new-device.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
 
 async function userOf(store: Store) {
@@ -172,7 +173,7 @@ export function sessionContract({ store, test, section }: ContractContext): void
       const newDeviceId = randomUUID();
       expect(await store().openSession({ session, device: { hardwareId: 'hw-1', allowed: 1, newDeviceId }, cap: 1, now: T0 }, SYSTEM)).toEqual({ deviceRegistered: true });
       expect(await store().findSession(session.id)).toEqual(session);
-      expect((await store().getUserDetails(app.id, user.id))?.devices).toEqual([{ id: newDeviceId, userId: user.id, hardwareId: 'hw-1', registeredAt: T0 }]);
+      expect((await store().getUserDetails(app.id, user.id))?.devices).toEqual([newDevice({ id: newDeviceId, userId: user.id, hardwareId: 'hw-1', registeredAt: T0 })]);
     });
 
     test('a new login on the same device replaces its older sessions, even at the cap', async () => {

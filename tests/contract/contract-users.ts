@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { ContractContext } from './store-contract.js';
 import { domainError, HOUR_MS, makeSession, makeUser, seedApp, seedUser, T0, noPlansOf } from './fixtures.js';
 import { SYSTEM } from '../../src/application/events/actor.js';
+import { newDevice } from '../../src/application/new-device.js';
 
 const MIN = 60_000;
 
@@ -12,7 +13,7 @@ export function userContract({ store, test, section }: ContractContext): void {
     test('signUp stores the user and the device', async () => {
       const { app } = await seedApp(store());
       const user = makeUser(app.id, { username: 'Alice', usernameKey: 'alice' });
-      const device = { id: randomUUID(), userId: user.id, hardwareId: 'hw-alice', registeredAt: T0 };
+      const device = newDevice({ id: randomUUID(), userId: user.id, hardwareId: 'hw-alice', registeredAt: T0 });
       expect(await store().signUp({ user, device, now: T0 }, SYSTEM)).toEqual(user);
       expect(await store().findUserById(app.id, user.id)).toEqual(user);
       expect(await store().findUserByUsernameKey(app.id, 'alice')).toEqual(user);
@@ -42,7 +43,7 @@ export function userContract({ store, test, section }: ContractContext): void {
       const { app } = await seedApp(store());
       await seedUser(store(), app.id, { username: 'Bob', usernameKey: 'bob' });
       const clash = makeUser(app.id, { username: 'BOB', usernameKey: 'bob' });
-      const device = { id: randomUUID(), userId: clash.id, hardwareId: 'hw', registeredAt: T0 };
+      const device = newDevice({ id: randomUUID(), userId: clash.id, hardwareId: 'hw', registeredAt: T0 });
       await domainError(store().signUp({ user: clash, device, now: T0 }, SYSTEM), 'USERNAME_TAKEN');
       expect(await store().findUserById(app.id, clash.id)).toBeNull();
       // The same name is free in another application.

@@ -83,6 +83,7 @@ export const makeLicense = (applicationId: string, over: Partial<LicenseRecord> 
   planId: null,
   seats: 1,
   redemptions: 0,
+  seatExhaustedAt: null,
   ...over,
 });
 

@@ -2,7 +2,8 @@
 // table. On a database made by the migrations before it, holding users with their sessions and
 // devices: every row keeps its numbers, no row that refers to a user is lost (the rebuild runs with
 // foreign keys off: docs/architecture.md, "Persistence notes"), and every index and foreign key holds.
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, getTableName } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,16 @@ import { makeApp, makeOwner, makeSession, makeUser, T0 } from './fixtures.js';
 const CAPS_MIGRATION = '0032_user_caps_nullable';
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Inserts `row` as the schema before the migration has it: columns added later are left out. */
+function insertAsBefore(client: Database.Database, table: SQLiteTable, row: object): void {
+  const present = new Set((client.pragma(`table_info(${getTableName(table)})`) as Array<{ name: string }>).map((c) => c.name));
+  const columns = getTableColumns(table) as Record<string, { name: string }>;
+  const entries = Object.entries(row)
+    .map(([key, value]) => [columns[key]?.name ?? key, typeof value === 'boolean' ? Number(value) : value] as const)
+    .filter(([name]) => present.has(name));
+  client.prepare(`insert into ${getTableName(table)} (${entries.map(([name]) => name).join(', ')}) values (${entries.map(() => '?').join(', ')})`).run(...entries.map(([, value]) => value));
+}
 
 /** A copy of the migrations without the caps one and those after it. */
 function migrationsBefore(tag: string): string {
@@ -38,22 +49,15 @@ it('keeps every user, their numbers, their sessions and devices, and every index
   const client = new Database(path);
   client.pragma('foreign_keys = ON');
   migrate(drizzle({ client }), { migrationsFolder: migrationsBefore(CAPS_MIGRATION) });
-  const db = drizzle({ client });
   const owner = makeOwner();
   const app = makeApp(owner.id);
   const users = [makeUser(app.id, { allowedDevices: 0, allowedSessions: 7 }), makeUser(app.id, { allowedDevices: 3, allowedSessions: 1 })];
-  db.insert(t.owners).values(owner).run();
-  db.insert(t.applications).values(applicationRow(app)).run();
+  insertAsBefore(client, t.owners, owner);
+  insertAsBefore(client, t.applications, applicationRow(app));
   for (const u of users) {
-    // Columns added after the caps migration are not there yet: the row as that schema has it.
-    const { holdsAddOns: _later, ...before } = userRow(u);
-    const columns = getTableColumns(t.users);
-    const entries = Object.entries(before).map(([key, value]) => [columns[key as keyof typeof columns].name, typeof value === 'boolean' ? Number(value) : value] as const);
-    client.prepare(`insert into users (${entries.map(([name]) => name).join(', ')}) values (${entries.map(() => '?').join(', ')})`).run(...entries.map(([, value]) => value));
-    db.insert(t.sessions).values(makeSession(app.id, u.id)).run();
-    db.insert(t.devices)
-      .values({ id: `${u.id}-hw`, userId: u.id, hardwareId: 'hw-1', registeredAt: T0 })
-      .run();
+    insertAsBefore(client, t.users, userRow(u));
+    insertAsBefore(client, t.sessions, makeSession(app.id, u.id));
+    insertAsBefore(client, t.devices, { id: `${u.id}-hw`, userId: u.id, hardwareId: 'hw-1', registeredAt: T0 });
   }
   const indexesBefore = client.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'users' order by name").all();
   client.close();

@@ -38,6 +38,8 @@ describe('defaultSettings', () => {
       signUpsPerHour: null,
       expiryNoticeDays: 7,
       trialPlanId: null,
+      heartbeatSeconds: null,
+      refreshTtlDays: 30,
     });
   });
 
@@ -81,6 +83,13 @@ describe('validateSettings', () => {
     for (const v of [-1, 91, 1.5]) {
       expectValidationError(() => validateSettings(withSetting({ expiryNoticeDays: v })), 'expiry_notice_days');
     }
+  });
+
+  it('heartbeat_seconds null (off) or from 30 to 86,400; refresh_ttl_days null (none) or from 1 to 365', () => {
+    for (const v of [null, 30, 300, 86_400]) expect(() => validateSettings(withSetting({ heartbeatSeconds: v }))).not.toThrow();
+    for (const v of [0, 29, 86_401, 60.5]) expectValidationError(() => validateSettings(withSetting({ heartbeatSeconds: v })), 'heartbeat_seconds');
+    for (const v of [null, 1, 30, 365]) expect(() => validateSettings(withSetting({ refreshTtlDays: v }))).not.toThrow();
+    for (const v of [0, 366, 1.5]) expectValidationError(() => validateSettings(withSetting({ refreshTtlDays: v })), 'refresh_ttl_days');
   });
 
   it('default_allowed_devices from 0 to the limit', () => {

@@ -100,6 +100,8 @@ describe('applications', () => {
       sign_ups_per_hour: null,
       expiry_notice_days: 7,
       trial_plan_id: null,
+      heartbeat_seconds: null,
+      refresh_ttl_days: 30,
       response_signing_public_key: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
       response_signing_key_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       response_signing_previous_key_id: null,

@@ -3,6 +3,7 @@
 import type { WebhookEndpointRecord } from '../../src/application/ports/webhook-store.js';
 import type { AdjustmentRecord, AnnouncementRecord, ApplicationRecord, BanRecord, DeviceRecord, FileRecord, LicenseRecord, UserRecord } from '../../src/application/records.js';
 import { defaultSettings } from '../../src/domain/application-settings.js';
+import { newDevice } from '../../src/application/new-device.js';
 
 export const AT = Date.parse('2026-06-08T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -42,6 +43,7 @@ export const license: LicenseRecord = {
   planId: null,
   seats: 1,
   redemptions: 0,
+  seatExhaustedAt: null,
 };
 
 export const adjustment: AdjustmentRecord = {
@@ -61,7 +63,7 @@ export const adjustment: AdjustmentRecord = {
 
 export const ban: BanRecord = { id: 'b-1', applicationId: 'app-1', type: 'ip', value: '203.0.113.9', reason: 'abuse', createdAt: AT, propagatedFrom: null, expiresAt: null };
 
-export const device: DeviceRecord = { id: 'd-1', userId: 'u-1', hardwareId: 'hw-a', registeredAt: AT };
+export const device: DeviceRecord = newDevice({ id: 'd-1', userId: 'u-1', hardwareId: 'hw-a', registeredAt: AT });
 
 export const file: FileRecord = {
   id: 'f-1',

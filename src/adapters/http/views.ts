@@ -146,6 +146,8 @@ export const applicationSettingsJson = (a: Pick<ApplicationRecord, 'id' | 'name'
   sign_ups_per_hour: a.settings.signUpsPerHour,
   expiry_notice_days: a.settings.expiryNoticeDays,
   trial_plan_id: a.settings.trialPlanId,
+  heartbeat_seconds: a.settings.heartbeatSeconds,
+  refresh_ttl_days: a.settings.refreshTtlDays,
 });
 
 export const applicationJson = (a: ApplicationRecord): Json<'Application'> => ({

@@ -162,6 +162,8 @@ export const Application = Type.Object(
     sign_ups_per_hour: Nullable(Type.Integer()),
     expiry_notice_days: Type.Integer(),
     trial_plan_id: Nullable(Id),
+    heartbeat_seconds: Nullable(Type.Integer()),
+    refresh_ttl_days: Nullable(Type.Integer()),
     response_signing_public_key: Nullable(Type.String()),
     response_signing_key_id: Nullable(Type.String()),
     response_signing_previous_key_id: Nullable(Type.String()),

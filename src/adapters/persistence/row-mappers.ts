@@ -3,6 +3,7 @@
 // row and needs no mapper; the ones here narrow enum columns or regroup columns the record nests.
 import type { FileMetadataPatch } from '../../application/ports/file-store.js';
 import type {
+  DeviceRecord,
   AdjustmentRecord,
   AnnouncementRecord,
   ApplicationRecord,
@@ -74,6 +75,8 @@ export function settingsColumns(s: ApplicationSettings) {
     signUpsPerHour: s.signUpsPerHour,
     expiryNoticeDays: s.expiryNoticeDays,
     trialPlanId: s.trialPlanId,
+    heartbeatSeconds: s.heartbeatSeconds,
+    refreshTtlDays: s.refreshTtlDays,
   };
 }
 
@@ -178,3 +181,7 @@ export function metadataColumns(p: FileMetadataPatch) {
   const { name, mimeType, originalFilename, isPublic, storeEncrypted, source, updatedAt } = p;
   return { name, mimeType, originalFilename, isPublic, storeEncrypted, source, updatedAt };
 }
+
+// Devices registered before last_seen_at existed took registered_at in the migration; the column
+// stays nullable so that adding it rewrote no table.
+export const toDevice = (r: Row<'devices'>): DeviceRecord => ({ ...r, lastSeenAt: r.lastSeenAt ?? r.registeredAt });

@@ -103,6 +103,10 @@ export function defineTables(k: Kit) {
       expiryNoticeDays: k.integer('expiry_notice_days').notNull().default(7),
       // The base plan start_trial grants; null: no trial offered (docs/plans.md, "Trials").
       trialPlanId: k.text('trial_plan_id'),
+      // Null: heartbeats off (docs/machines.md, "Heartbeats and leases").
+      heartbeatSeconds: k.integer('heartbeat_seconds'),
+      // Null: no refresh tokens; existing applications take the default, 30 days.
+      refreshTtlDays: k.integer('refresh_ttl_days').default(30),
       apiKey: k.text('api_key').notNull().unique(),
       apiSecretDigest: k.text('api_secret_digest').notNull(),
       adminApiKeyDigest: k.text('admin_api_key_digest').notNull().unique(),
@@ -196,7 +200,15 @@ export function defineTables(k: Kit) {
       id: k.text('id').primaryKey(),
       userId: userRef(),
       hardwareId: k.text('hardware_id').notNull(),
+      // Also the device's first_seen_at (docs/machines.md, "Devices").
       registeredAt: k.instant('registered_at').notNull(),
+      name: k.text('name'),
+      platform: k.text('platform'),
+      appVersion: k.text('app_version'),
+      // Moved at most once a minute; devices registered before take registered_at (the migration).
+      lastSeenAt: k.instant('last_seen_at'),
+      // Shown to the owner only.
+      lastIp: k.text('last_ip'),
     },
     (t) => [k.unique('devices_user_hardware_uq').on(t.userId, t.hardwareId)],
   );
@@ -234,9 +246,21 @@ export function defineTables(k: Kit) {
       legacy: k.flag('legacy').notNull().default(false),
       // A legacy seat's caller address: the seat is (user, hardware id, address), not the asserted id alone.
       address: k.text('address'),
+      // With heartbeats required: the session counts and answers only until then (docs/machines.md).
+      leaseExpiresAt: k.instant('lease_expires_at'),
+      // The login (refresh family) the session descends from, ended with it on reuse.
+      refreshFamilyId: k.text('refresh_family_id'),
+      // The floating license whose seat the session holds; borrowed: held for a machine offline.
+      floatingLicenseId: k.text('floating_license_id'),
+      borrowed: k.flag('borrowed').notNull().default(false),
     },
     // What each index serves: docs/architecture.md, "Tables".
     (t) => [
+      k
+        .index('sessions_floating_live_idx')
+        .on(t.floatingLicenseId, t.expiresAt)
+        .where(sql`${t.revokedAt} is null and ${t.floatingLicenseId} is not null`),
+      k.index('sessions_refresh_family_idx').on(t.refreshFamilyId),
       k
         .index('sessions_user_live_idx')
         .on(t.userId, t.expiresAt)
@@ -277,6 +301,8 @@ export function defineTables(k: Kit) {
       planId: k.text('plan_id'),
       seats: k.integer('seats').notNull().default(1),
       redemptions: k.integer('redemptions').notNull().default(0),
+      // When seat.exhausted was last emitted for this license: at most once a minute.
+      seatExhaustedAt: k.instant('seat_exhausted_at'),
     },
     // used_by_user_id: every authenticated request looks up the licenses its user redeemed.
     (t) => [k.index('licenses_app_idx').on(t.applicationId), k.index('licenses_used_by_idx').on(t.usedByUserId)],
@@ -352,6 +378,27 @@ export function defineTables(k: Kit) {
       startedAt: k.instant('started_at').notNull(),
     },
     (t) => [k.primaryKey({ columns: [t.applicationId, t.hardwareDigest] })],
+  );
+
+  // Refresh tokens (docs/machines.md, "Lasting sessions"): kept as keyed digests; a family is one
+  // login's chain of rotations, revoked whole when a spent token comes back.
+  const refreshTokens = k.table(
+    'refresh_tokens',
+    {
+      id: k.text('id').primaryKey(),
+      applicationId: appRef(),
+      userId: userRef(),
+      familyId: k.text('family_id').notNull(),
+      hardwareId: k.text('hardware_id').notNull(),
+      tokenDigest: k.text('token_digest').notNull().unique(),
+      // The session issued with it.
+      sessionId: k.text('session_id'),
+      issuedAt: k.instant('issued_at').notNull(),
+      expiresAt: k.instant('expires_at').notNull(),
+      spentAt: k.instant('spent_at'),
+      revokedAt: k.instant('revoked_at'),
+    },
+    (t) => [k.index('refresh_tokens_family_idx').on(t.familyId), k.index('refresh_tokens_user_idx').on(t.userId, t.hardwareId)],
   );
 
   const adjustments = k.table(
@@ -699,7 +746,7 @@ export function defineTables(k: Kit) {
   });
 
   // prettier-ignore
-  return { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, licenseRedemptions, addOnGrants, trialLedger, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
+  return { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, licenseRedemptions, addOnGrants, trialLedger, refreshTokens, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows };
 }
 
 export type Tables = ReturnType<typeof defineTables>;

@@ -63,6 +63,7 @@ export async function createLicenses(
         planId: plan?.id ?? null,
         seats: plan?.seats ?? 1,
         redemptions: 0,
+        seatExhaustedAt: null,
         banned: false,
       },
     });

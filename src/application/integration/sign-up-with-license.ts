@@ -8,6 +8,7 @@ import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { firstDevice, newUser, signUpDevice, type SignUpLimitDeps, withinSignUpLimits } from './sign-up.js';
+import { newDevice } from '../new-device.js';
 
 const invalidLicense = () => licenseRefusal('missing', 'sign_up');
 
@@ -20,7 +21,7 @@ function generatedUsername(deps: Pick<Deps, 'secrets'>): { username: string; use
 /** The machine a holder of a code of several seats is told apart by, registered whatever device auth
  * says; without device auth no cap applies to it (docs/plans.md, "Logins by a code of several seats"). */
 function holderDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
-  return hardwareId === null ? null : { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
+  return hardwareId === null ? null : newDevice({ id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt });
 }
 
 /** What a sign-up with a license uses: the throttled code check, the ban check, the limits and the redemption. */

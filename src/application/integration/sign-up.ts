@@ -16,6 +16,7 @@ import { signUpLimited } from '../events/refusals.js';
 import { toIso } from '../../domain/time.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
+import { newDevice } from '../new-device.js';
 
 /** The device a sign-up registers: required with device auth (401 DEVICE_REQUIRED, docs/choices.md "Choices where the spec is silent"). */
 export function signUpDevice(app: ApplicationRecord, hardwareId: string | undefined): string | null {
@@ -53,7 +54,7 @@ export function newUser(
 export function firstDevice(deps: Pick<Deps, 'ids'>, app: ApplicationRecord, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
   if (hardwareId === null) return null;
   admitDevice([], [], hardwareId, admissionCaps(user, null, app.settings).devices);
-  return { id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt };
+  return newDevice({ id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt });
 }
 
 /** What the sign-up limits use. */

@@ -45,6 +45,8 @@ const settingsFields = {
   device_reset_cooldown_hours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   sign_ups_per_hour: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   expiry_notice_days: Type.Optional(Type.Integer()),
+  heartbeat_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  refresh_ttl_days: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 };
 
 const CreateBody = Type.Object({ name: Name, ...settingsFields }, closed);
@@ -74,6 +76,8 @@ function settingsOf(body: Static<typeof PatchBody>): Partial<ApplicationSettings
     ['signUpsPerHour', body.sign_ups_per_hour],
     ['expiryNoticeDays', body.expiry_notice_days],
     ['trialPlanId', body.trial_plan_id],
+    ['heartbeatSeconds', body.heartbeat_seconds],
+    ['refreshTtlDays', body.refresh_ttl_days],
   ];
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
 }

@@ -22,4 +22,4 @@ export const postgresKit: Kit = {
 
 // drizzle-kit reads a dialect's tables from the top-level exports of this module.
 // prettier-ignore
-export const { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, licenseRedemptions, addOnGrants, trialLedger, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows } = defineTables(postgresKit);
+export const { owners, consoleTokens, ownerIps, applications, users, membershipNotices, devices, licenseFiles, sessions, loginDays, licenses, plans, licenseRedemptions, addOnGrants, trialLedger, refreshTokens, adjustments, userIps, variables, userVariables, announcements, bans, authAccountCounters, authAccountWindows, authIpCounters, signUpCounters, requestNonces, files, jobs, events, auditChainHeads, webhookEndpoints, webhookDeliveries, webhookAttempts, webhookTestWindows } = defineTables(postgresKit);

@@ -8,7 +8,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { applyBulkChange, validateBulkChange } from '../../../domain/membership.js';
 import { chunks, type Dialect, exists, listOrder, ofApplication } from '../dialect.js';
 import type { Lookups } from './lookups.js';
-import { membershipColumns, timeoutColumns, toAdjustment, toUser } from '../row-mappers.js';
+import { membershipColumns, timeoutColumns, toAdjustment, toUser, toDevice } from '../row-mappers.js';
 import { readUserPlans } from './user-plans.js';
 import { endSessions, findUser, insertUser, recordAddress, revokeLiveSessions } from './writes.js';
 import type { RecordEvents } from './event-log.js';
@@ -51,7 +51,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
       return d.snapshot(async (tx) => {
         const user = await findUser(d, tx, applicationId, userId);
         if (user === null) return null;
-        const userDevices = await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(oldestFirst(devices.registeredAt, devices.id));
+        const userDevices = (await tx.select().from(devices).where(eq(devices.userId, userId)).orderBy(oldestFirst(devices.registeredAt, devices.id))).map(toDevice);
         // Same-instant adjustments by id (docs/architecture.md, "Persistence notes").
         const history = (await tx.select().from(adjustments).where(eq(adjustments.userId, userId)).orderBy(oldestFirst(adjustments.occurredAt, adjustments.id))).map(toAdjustment);
         const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
@@ -113,7 +113,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         if (!device) return false;
         await tx.delete(devices).where(eq(devices.id, deviceId));
         const ended = await endSessions(d, tx, user, 'device_removed', now, device.hardwareId);
-        await recordEvents(tx, actor, [deviceRemoved(applicationId, user, device, 'owner'), ...ended], now);
+        await recordEvents(tx, actor, [deviceRemoved(applicationId, user, toDevice(device), 'owner'), ...ended], now);
         return true;
       });
     },
@@ -186,7 +186,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const plan = planDeviceReset(user.lastDeviceResetAt, cooldownHours, now);
         const removed = await tx.delete(devices).where(eq(devices.userId, userId)).returning();
         const ended = await endSessions(d, tx, user, 'devices_reset', now);
-        await recordEvents(tx, actor, [...removed.map((device) => deviceRemoved(applicationId, user, device, 'reset')), ...ended], now);
+        await recordEvents(tx, actor, [...removed.map((device) => deviceRemoved(applicationId, user, toDevice(device), 'reset')), ...ended], now);
         await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
         return plan;
       });

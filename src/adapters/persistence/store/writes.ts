@@ -10,6 +10,7 @@ import { isMembershipActive } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect, exists, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
+import { newDevice } from '../../../application/new-device.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
 export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<void> {
@@ -90,7 +91,7 @@ export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instan
 export async function admit(d: Dialect, tx: Db, user: UserRecord, device: DeviceToAdmit, now: Instant, machines?: UserMachines): Promise<EventDraft[]> {
   const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, user.id, now));
   if (admitDevice(registered, heldByFiles, device.hardwareId, device.allowed).kind === 'known') return [];
-  const added = { id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now };
+  const added = newDevice({ id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now });
   await tx.insert(d.t.devices).values(added);
   return [deviceRegistered(user.applicationId, user, added)];
 }

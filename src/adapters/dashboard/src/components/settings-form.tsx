@@ -24,6 +24,8 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   sign_ups_per_hour: null,
   expiry_notice_days: 7,
   trial_plan_id: null,
+  heartbeat_seconds: null,
+  refresh_ttl_days: 30,
 };
 
 type NumberKey =
@@ -36,7 +38,7 @@ type NumberKey =
   | 'max_user_variables'
   | 'expiry_notice_days';
 /** Optional numbers: left empty, null. */
-type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours' | 'sign_ups_per_hour';
+type NullableKey = 'propagated_ip_ban_hours' | 'device_reset_cooldown_hours' | 'sign_ups_per_hour' | 'heartbeat_seconds' | 'refresh_ttl_days';
 
 /** Settings as edited: numbers as the text typed, so a half-typed value is not rewritten. Left empty,
  * propagated_ip_ban_hours is null (propagated IP bans never expire) and device_reset_cooldown_hours is
@@ -57,6 +59,8 @@ export function toDraft(s: ApplicationSettings): SettingsDraft {
     propagated_ip_ban_hours: s.propagated_ip_ban_hours === null ? '' : String(s.propagated_ip_ban_hours),
     device_reset_cooldown_hours: s.device_reset_cooldown_hours === null ? '' : String(s.device_reset_cooldown_hours),
     sign_ups_per_hour: s.sign_ups_per_hour === null ? '' : String(s.sign_ups_per_hour),
+    heartbeat_seconds: s.heartbeat_seconds === null ? '' : String(s.heartbeat_seconds),
+    refresh_ttl_days: s.refresh_ttl_days === null ? '' : String(s.refresh_ttl_days),
   };
 }
 
@@ -84,6 +88,8 @@ export function fromDraft(d: SettingsDraft): Record<string, unknown> {
     propagated_ip_ban_hours: d.propagated_ip_ban_hours.trim() === '' ? null : num(d.propagated_ip_ban_hours),
     device_reset_cooldown_hours: d.device_reset_cooldown_hours.trim() === '' ? null : num(d.device_reset_cooldown_hours),
     sign_ups_per_hour: d.sign_ups_per_hour.trim() === '' ? null : num(d.sign_ups_per_hour),
+    heartbeat_seconds: d.heartbeat_seconds.trim() === '' ? null : num(d.heartbeat_seconds),
+    refresh_ttl_days: d.refresh_ttl_days.trim() === '' ? null : num(d.refresh_ttl_days),
   };
 }
 
@@ -175,6 +181,26 @@ export function SettingsFields({ draft, onChange }: { draft: SettingsDraft; onCh
         value={draft.expiry_notice_days}
         onInput={set('expiry_notice_days')}
         hint="0 to 90: membership.expiring is sent this many days before a membership ends; 0: never"
+      />
+      <TextField
+        label="Heartbeat (seconds)"
+        name="heartbeat_seconds"
+        type="number"
+        min={30}
+        max={86400}
+        value={draft.heartbeat_seconds}
+        onInput={set('heartbeat_seconds')}
+        hint="30 to 86,400: a session silent for twice this stops counting; empty: no heartbeats"
+      />
+      <TextField
+        label="Refresh tokens last (days)"
+        name="refresh_ttl_days"
+        type="number"
+        min={1}
+        max={365}
+        value={draft.refresh_ttl_days}
+        onInput={set('refresh_ttl_days')}
+        hint="1 to 365; empty: login issues no refresh tokens"
       />
       <fieldset class="checks">
         <legend>Signing</legend>
