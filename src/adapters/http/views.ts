@@ -51,7 +51,7 @@ export function membershipJson(u: Pick<UserRecord, 'membership' | 'entitlements'
     is_lifetime: m.isLifetime,
     active_until: isoOrNull(m.activeUntil),
     plan: m.plan,
-    entitlements: m.entitlements,
+    entitlements: [...m.entitlements],
     in_grace: m.inGrace,
     grace_ends_at: isoOrNull(m.graceEndsAt),
   };
@@ -254,15 +254,30 @@ const serialisedOnce = (of: object, view: () => unknown): string => {
   return text;
 };
 
+const isoText = (t: number | null) => (t === null ? 'null' : JSON.stringify(toIso(t)));
+
+/** The user as userSummaryJson shows them, as JSON text: the base plan and its entitlements, when
+ * they are the plan's own list, are the content's objects, so their text is made once. */
+function userSummaryText({ user, plans }: Member, now: number): string {
+  const m = membershipState(user.membership, user.entitlements, plans, now);
+  const base = plans.base;
+  const plan = base === null ? 'null' : serialisedOnce(base, () => ({ id: base.id, name: base.name }));
+  const codes = base !== null && m.entitlements === base.entitlements ? serialisedOnce(base.entitlements, () => base.entitlements) : JSON.stringify(m.entitlements);
+  return (
+    `{"id":${JSON.stringify(user.id)},"username":${JSON.stringify(user.username)},"membership":{"is_active":${m.isActive},"is_lifetime":${m.isLifetime},` +
+    `"active_until":${isoText(m.activeUntil)},"plan":${plan},"entitlements":${codes},"in_grace":${m.inGrace},"grace_ends_at":${isoText(m.graceEndsAt)}}}`
+  );
+}
+
 /** The app_context answer as JSON text, in the AppContext schema's field order (answer-check.ts). */
 export function appContextBody(c: AppContext): string {
-  const user: Json<'AppContext'>['user'] = c.user === null ? null : userSummaryJson(c.user, c.serverTime);
+  const user = c.user === null ? 'null' : userSummaryText(c.user, c.serverTime);
   return (
     `{"application":{"id":${JSON.stringify(c.app.id)},"name":${JSON.stringify(c.app.name)},` +
     `"variables":${serialisedOnce(c.variables, () => c.variables.map(variableItemJson))},` +
     `"files":${serialisedOnce(c.files, () => c.files.map(fileItemJson))}},` +
     `"announcements":[${c.announcements.map((a) => serialisedOnce(a, () => announcementJson(a))).join(',')}],` +
-    `"user":${JSON.stringify(user)},"server_time":${JSON.stringify(toIso(c.serverTime))}}`
+    `"user":${user},"server_time":${JSON.stringify(toIso(c.serverTime))}}`
   );
 }
 

@@ -71,7 +71,7 @@ async function issue(
     username: user.username,
     hardwareId: bound,
     membership: user.membership,
-    entitlements: state.entitlements,
+    entitlements: [...state.entitlements],
     plan: state.plan,
     issuedAt: now,
     expiresAt,
