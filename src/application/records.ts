@@ -149,6 +149,12 @@ export interface SessionRecord {
   createdAt: Instant;
   expiresAt: Instant;
   revokedAt: Instant | null;
+  /** Null without heartbeats; else the session is dead from then (docs/machines.md). */
+  leaseExpiresAt: Instant | null;
+  /** The login whose refresh tokens the session descends from; null without one. */
+  refreshFamilyId: string | null;
+  /** The floating license whose seat the session holds; null otherwise. */
+  floatingLicenseId: string | null;
 }
 
 export interface LicenseRecord {

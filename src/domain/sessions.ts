@@ -6,10 +6,14 @@ export interface SessionState {
   hardwareId: string | null;
   expiresAt: Instant;
   revokedAt: Instant | null;
+  /** With heartbeats required, the session lives only until then (docs/machines.md, "Heartbeats"). */
+  leaseExpiresAt: Instant | null;
 }
 
+/** Unrevoked, unexpired and, where it holds a lease, heartbeated in time: only such a session
+ * counts against a cap or answers. */
 export function isSessionLive(s: SessionState, now: Instant): boolean {
-  return s.revokedAt === null && s.expiresAt > now;
+  return s.revokedAt === null && s.expiresAt > now && (s.leaseExpiresAt === null || s.leaseExpiresAt > now);
 }
 
 /** Plans a new login: the same device's older sessions are replaced, and the remaining live

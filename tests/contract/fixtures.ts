@@ -96,6 +96,9 @@ export const makeSession = (applicationId: string, userId: string, over: Partial
   createdAt: T0,
   expiresAt: T0 + HOUR_MS,
   revokedAt: null,
+  leaseExpiresAt: null,
+  refreshFamilyId: null,
+  floatingLicenseId: null,
   ...over,
 });
 

@@ -10,6 +10,7 @@ const session = (id: string, hardwareId: string | null, over: Partial<SessionSta
   hardwareId,
   expiresAt: NOW + TTL,
   revokedAt: null,
+  leaseExpiresAt: null,
   ...over,
 });
 
@@ -24,6 +25,16 @@ describe('isSessionLive', () => {
   it('a revoked session is not live even before expiry', () => {
     expect(isSessionLive(session('s', 'hw', { revokedAt: NOW - 1 }), NOW)).toBe(false);
     expect(isSessionLive(session('s', 'hw', { revokedAt: NOW + 1 }), NOW)).toBe(false);
+  });
+
+  it('a session with a lease dies at its end, before its own expiry, and stops counting', () => {
+    const s = session('s', 'hw', { leaseExpiresAt: NOW });
+    expect(isSessionLive(s, NOW - 1)).toBe(true);
+    expect(isSessionLive(s, NOW)).toBe(false);
+    expect(sessionRejection(s, NOW)?.code).toBe('SESSION_EXPIRED');
+    // A dead session leaves its seat: a second machine gets in under a cap of one.
+    expect(planSession([s], 'hw-2', 1, NOW)).toEqual({ replace: [] });
+    expect(() => planSession([s], 'hw-2', 1, NOW - 1)).toThrow();
   });
 });
 
@@ -107,6 +118,7 @@ describe('planLegacyHold', () => {
     expiresAt,
     revokedAt,
     address,
+    leaseExpiresAt: null,
   });
   const at = (hardwareId: string | null, address = HERE) => ({ hardwareId, address });
 

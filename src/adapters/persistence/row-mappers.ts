@@ -45,6 +45,9 @@ export const toSession = (r: Row<'sessions'>): SessionRecord => ({
   createdAt: r.createdAt,
   expiresAt: r.expiresAt,
   revokedAt: r.revokedAt,
+  leaseExpiresAt: r.leaseExpiresAt,
+  refreshFamilyId: r.refreshFamilyId,
+  floatingLicenseId: r.floatingLicenseId,
 });
 // A plan's entitlements are one JSON column (docs/plans.md).
 export const planRow = (p: Plan): Row<'plans'> => ({ ...p, entitlements: JSON.stringify(p.entitlements) });

@@ -43,6 +43,9 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       createdAt: now,
       expiresAt: now + app.settings.sessionTtlSeconds * 1000,
       revokedAt: null,
+      leaseExpiresAt: null,
+      refreshFamilyId: null,
+      floatingLicenseId: null,
     };
     const token = await deps.tokens.issue({
       sessionId: session.id,

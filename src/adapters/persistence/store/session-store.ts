@@ -1,5 +1,5 @@
 // Sessions and device admission, under the user's row lock (docs/architecture.md, "Persistence notes").
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports/session-store.js';
 import { admissionCaps, assertAdmitted } from '../../../domain/admission.js';
 import { utcDayStart } from '../../../domain/overview.js';
@@ -19,8 +19,17 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
   const { sessions, loginDays } = d.t;
   /** The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
    * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
-  const liveFields = { id: sessions.id, hardwareId: sessions.hardwareId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, legacy: sessions.legacy, address: sessions.address };
-  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+  const liveFields = {
+    id: sessions.id,
+    hardwareId: sessions.hardwareId,
+    expiresAt: sessions.expiresAt,
+    revokedAt: sessions.revokedAt,
+    legacy: sessions.legacy,
+    address: sessions.address,
+    leaseExpiresAt: sessions.leaseExpiresAt,
+  };
+  const leaseHolds = (now: number) => or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now));
+  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now));
   const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
   return {
     async openSession({ session, device, cap, now, ip, turn }, actor) {
