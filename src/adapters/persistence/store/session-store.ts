@@ -108,6 +108,12 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         return { user, plans, expiresAt: issued.expiresAt };
       });
     },
+    async renewLease(sessionId, leaseExpiresAt, now) {
+      // One statement, no transaction: the heartbeat is the hot path (docs/machines.md, "Heartbeats and leases").
+      const stillLeased = and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), gt(sessions.leaseExpiresAt, now));
+      const renewed = await d.write((w) => w.update(sessions).set({ leaseExpiresAt }).where(stillLeased).returning({ id: sessions.id }));
+      return renewed.length > 0;
+    },
     findSession: reads.findSession,
     findSessionAccess: reads.findSessionAccess,
     async purgeEndedSessions(endedBefore, batch = 1000) {
