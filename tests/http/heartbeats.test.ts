@@ -106,6 +106,18 @@ describe('a session of an application that requires heartbeats', () => {
   });
 });
 
+describe('counting sessions', () => {
+  it("the owner's end of a user's sessions counts the live one, not the lapsed one", async () => {
+    const u = await member(t, app, 'counted', undefined, 600, { hardware_id: 'PC-1' });
+    await token(t, app, { username: 'counted', password: u.password }, { hardware_id: 'PC-1' });
+    t.clock.advance(LEASE_MS);
+    await token(t, app, { username: 'counted', password: u.password }, { hardware_id: 'PC-2' });
+    expect((await consoleRequest(t, 'DELETE', `/applications/${app.id}/users/${u.id}/sessions`)).statusCode).toBe(204);
+    const revoked = (await t.store.listEvents(app.id, {}, { limit: 100 })).filter((e) => e.action === 'session.revoked');
+    expect(revoked.map((e) => e.data)).toEqual([expect.objectContaining({ reason: 'owner', revoked: 1 })]);
+  });
+});
+
 describe('heartbeats off', () => {
   it('a session gets no lease; its heartbeat answers its expiry; turning heartbeats on later gives it none', async () => {
     const plain = await createApplication(t, { session_ttl_seconds: 300 });
