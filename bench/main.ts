@@ -14,6 +14,7 @@ import { formatTable, meetsTarget, resultText, targetText, writeRows, type Bench
 import { appContextScenario } from './scenarios/app-context.js';
 import { appContextSignedScenario } from './scenarios/app-context-signed.js';
 import { downloadScenario } from './scenarios/download.js';
+import { heartbeatScenario } from './scenarios/heartbeat.js';
 import { loginScenario } from './scenarios/login.js';
 import { redeemScenario } from './scenarios/redeem.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -34,6 +35,7 @@ const SCENARIOS: Record<string, Scenario> = {
   scale: scaleScenario,
   sign_up_flood: signUpFloodScenario,
   session_history: sessionHistoryScenario,
+  heartbeat: heartbeatScenario,
 };
 
 interface Options {

@@ -20,6 +20,8 @@ export interface Profile {
   scaleRows: number;
   /** Ended sessions of one member in the large case of the session_history scenario. */
   sessionRows: number;
+  /** Members with one live leased session each, all heartbeating, in the heartbeat scenario. */
+  heartbeatSessions: number;
 }
 
 const MiB = 1024 * 1024;
@@ -35,6 +37,7 @@ export const FULL: Profile = {
   uploadBytes: 1024 * MiB,
   scaleRows: 100_000,
   sessionRows: 1_000_000,
+  heartbeatSessions: 10_000,
 };
 
 export const QUICK: Profile = {
@@ -48,6 +51,7 @@ export const QUICK: Profile = {
   uploadBytes: 32 * MiB,
   scaleRows: 2_000,
   sessionRows: 20_000,
+  heartbeatSessions: 500,
 };
 
 export interface BenchContext {

@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
 const ROWS_PER_INSERT = 1_000;
 const INSERTS_PER_TRANSACTION = 20;
 
-async function openServerDialect(server: ServerProcess, serverEnv: Record<string, string>): Promise<Dialect> {
+export async function openServerDialect(server: ServerProcess, serverEnv: Record<string, string>): Promise<Dialect> {
   const url = serverEnv['DATABASE_URL'];
   return url === undefined ? openSqliteDialect(join(server.dataDir, SQLITE_FILE)) : openPostgresDialect(url);
 }

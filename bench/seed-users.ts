@@ -15,7 +15,18 @@ import { newDevice } from '../src/application/new-device.js';
 
 const DAY_MS = 86_400_000;
 
-export async function seedUsers(server: ServerProcess, serverEnv: Record<string, string>, applicationId: string, count: number): Promise<void> {
+/** Some members, some lapsed, some never granted: the mix a real user base has. */
+const mixedMembership = (i: number, now: number): UserRecord['membership'] =>
+  i % 3 === 0 ? { activeUntil: null, isLifetime: false } : { activeUntil: now + (i % 3 === 1 ? 30 : -30) * DAY_MS, isLifetime: false };
+
+/** Users `seed<i>` with a device `seed-hw-<i>` each; their memberships by `membershipOf` (a mix by default). */
+export async function seedUsers(
+  server: ServerProcess,
+  serverEnv: Record<string, string>,
+  applicationId: string,
+  count: number,
+  membershipOf: (i: number, now: number) => UserRecord['membership'] = mixedMembership,
+): Promise<void> {
   const booted = await boot(readConfig({ ...serverEnv, GATEHOUSE_DATA_DIR: server.dataDir }));
   const store: Store = booted.deps.store;
   try {
@@ -35,8 +46,7 @@ export async function seedUsers(server: ServerProcess, serverEnv: Record<string,
         licenseId: null,
         allowedDevices: 1,
         allowedSessions: 1,
-        // Some members, some lapsed, some never granted: the mix a real user base has.
-        membership: i % 3 === 0 ? { activeUntil: null, isLifetime: false } : { activeUntil: now + (i % 3 === 1 ? 30 : -30) * DAY_MS, isLifetime: false },
+        membership: membershipOf(i, now),
         timeout: null,
         lastIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
         createdAt: now - (i % 1000) * DAY_MS,

@@ -6,17 +6,19 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { pinnedEd25519Keys } from '../signing/ed25519.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
-import { errorFromResponse, NotFoundError, SessionExpiredError } from './errors.js';
+import { errorFromResponse, LoginRequiredError, NotFoundError, SessionExpiredError } from './errors.js';
 import { fetchAnswer, unreachable } from './reachability.js';
 import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicense } from './offline-license.js';
+import { heartbeatTimer, type HeartbeatOptions } from './heartbeat-timer.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
-import type { Activation, AppContext, DeviceReset, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
+import type { Activation, AppContext, DeviceReset, IssuedLicenseFile, Lease, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
 export type { LicenseFileVerifyOptions } from './offline-license.js';
+export type { HeartbeatOptions, HeartbeatSchedule } from './heartbeat-timer.js';
 export { EncryptedFileError } from '../file-format/encrypted-file.js';
 export { LicenseFileError, type LicenseFileFailure } from '../signing/license-file.js';
 
@@ -116,6 +118,8 @@ export class GatehouseClient {
   private readonly signedTime: SignedTimeState;
   /** License files, verified against the pinned keys; null when the client pins none. */
   private readonly offlineLicense: OfflineLicense | null;
+  /** The running heartbeat, if any (startHeartbeat). */
+  private beating: { stop(): void } | null = null;
 
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -181,6 +185,7 @@ export class GatehouseClient {
 
   /** Ends the session and forgets the credentials. An already expired session counts as ended. */
   async logout(): Promise<void> {
+    this.stopHeartbeat();
     const token = this.token;
     this.token = null;
     this.credentials = null;
@@ -190,6 +195,31 @@ export class GatehouseClient {
     if (response.ok) return;
     const error = await errorFromResponse(response);
     if (!(error instanceof SessionExpiredError)) throw error;
+  }
+
+  /** One heartbeat of the current session: its lease moves on (docs/sdk.md, "Heartbeats"). A
+   * lapsed lease is not renewed by logging in again: it throws SessionExpiredError. */
+  async heartbeat(): Promise<Lease> {
+    const token = this.token;
+    if (token === null) throw new LoginRequiredError(401, 'LOGIN_REQUIRED', 'log in before heartbeating');
+    const { response } = await this.send('POST', '/heartbeat', { token, json: this.device() });
+    if (!response.ok) throw await errorFromResponse(response);
+    return (await response.json()) as Lease;
+  }
+
+  /** Beats once now (its refusal is thrown), then on a timer at half the lease the server answers,
+   * until logout() or stopHeartbeat(); a later refusal stops it and goes to `onLeaseLost`. */
+  async startHeartbeat(options: HeartbeatOptions = {}): Promise<Lease> {
+    this.stopHeartbeat();
+    const first = await this.heartbeat();
+    this.beating = heartbeatTimer(() => this.heartbeat(), first, options);
+    return first;
+  }
+
+  /** Stops the heartbeat timer, if one runs; the session stays open until its lease lapses. */
+  stopHeartbeat(): void {
+    this.beating?.stop();
+    this.beating = null;
   }
 
   /** Reads the application context (as the logged-in user when there is one) and keeps it for

@@ -49,6 +49,9 @@ export type Activation = Static<typeof Wire.Activation>;
 
 export type Session = Static<typeof Wire.Session>;
 
+/** A heartbeat's answer: the session lives until lease_expires_at without another; server_time is the server's clock. */
+export type Lease = Static<typeof Wire.Lease>;
+
 /** What login accepts: a username and password, or the license code a user signed up with. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
 

@@ -7,12 +7,14 @@
 // Needs python3 with `cryptography` (.ci/run installs them); elsewhere, without them, the test is
 // skipped and says why, but in CI (GATEHOUSE_REQUIRE_POSTGRES_TESTS) it fails instead.
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/server-process.js';
 import { startLiveServer, type LiveServer } from '../client/live-server.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '../support/test-app.js';
 
 const probe = spawnSync('python3', ['-c', 'import sys, cryptography; assert sys.version_info >= (3, 9)'], { encoding: 'utf8' });
 const absent = probe.error !== undefined ? 'python3 is not installed' : probe.status !== 0 ? 'python3 (3.9+) has no `cryptography` package' : null;
@@ -20,12 +22,31 @@ const missing = process.env['GATEHOUSE_REQUIRE_POSTGRES_TESTS'] ? null : absent;
 if (missing !== null) console.warn(`tests/python-sdk/python-sdk.test.ts skipped: ${missing}`);
 
 let live: LiveServer;
+// Beside it, for the tests of time (test_live_heartbeat.py): the server in process on a clock the
+// Python tests move through a small endpoint of their own on loopback, as the TypeScript SDK's do.
+let clocked: TestApp;
+let clockedBase: string;
+let clockControl: Server;
+let clockBase: string;
 
 beforeAll(async () => {
-  if (missing === null) live = await startLiveServer('gatehouse-python-sdk');
+  if (missing !== null) return;
+  live = await startLiveServer('gatehouse-python-sdk');
+  clocked = await startTestApp({ signUpLimits: { perAddress: 100_000 } });
+  clockedBase = await listenOnLoopback(clocked);
+  clockControl = createServer((req, res) => {
+    const ms = Number(new URL(req.url ?? '/', 'http://loopback').searchParams.get('ms'));
+    if (req.method !== 'POST' || !Number.isInteger(ms) || ms < 0) return void res.writeHead(400).end();
+    clocked.clock.advance(ms);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(new Date(clocked.clock.now()).toISOString());
+  });
+  await new Promise<void>((ready) => clockControl.listen(0, '127.0.0.1', ready));
+  clockBase = `http://127.0.0.1:${(clockControl.address() as { port: number }).port}`;
 }, 180_000);
 
 afterAll(async () => {
+  clockControl?.close();
+  await clocked?.close();
   await live?.stop();
 });
 
@@ -64,6 +85,9 @@ function unittestRun(pythonPath: string): Promise<Run> {
     PYTHONDONTWRITEBYTECODE: '1',
     GATEHOUSE_URL: live.base,
     GATEHOUSE_CONSOLE_TOKEN: live.ownerAuth.slice('Bearer '.length),
+    GATEHOUSE_CLOCKED_URL: clockedBase,
+    GATEHOUSE_CLOCKED_CONSOLE_TOKEN: clocked.ownerToken,
+    GATEHOUSE_CLOCK_URL: clockBase,
   };
   return new Promise((done) => {
     // Asynchronous: the test's own event loop stays free while Python runs.
@@ -114,5 +138,6 @@ describe.skipIf(missing !== null)(`the Python SDK against a real server${missing
     expect(output).toMatch(/test_64_mib_encrypted_download_streams_to_disk_in_flat_memory .* \.\.\. \n64 MiB encrypted download: [^\n]* ok$/m);
     expect(output).toMatch(/test_the_example_runs_as_written .* \.\.\. ok/);
     expect(output).toMatch(/test_a_flipped_byte_in_the_context_raises_signature_error .* \.\.\. ok/);
+    expect(output).toMatch(/test_a_killed_clients_seat_frees_itself .* \.\.\. ok/);
   }, 900_000);
 });

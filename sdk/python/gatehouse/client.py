@@ -15,16 +15,17 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union, overload
 from urllib.parse import quote
 
 from . import signing
+from ._heartbeat import Heartbeat
 from ._server_clock import ServerClock
 from ._transport import Exchange, Origin, send
 from .encrypted_file import MAGIC, Decryptor, EncryptedFileError, files_key_bytes
-from .errors import GatehouseError, SessionExpiredError, SignatureError, error_from_response
+from .errors import GatehouseError, LoginRequiredError, SessionExpiredError, SignatureError, error_from_response
 from .license_file import DEFAULT_CLOCK_TOLERANCE_SECONDS, LicenseClaims, verify_license_file
-from .models import Adjustment, AppContext, DeviceReset, IssuedLicenseFile, Session, UserSummary, UserVariable
+from .models import Adjustment, AppContext, DeviceReset, IssuedLicenseFile, Lease, Session, UserSummary, UserVariable
 from .offline import OfflineAppContext, read_license_file, store_license_file, unreachable
 
 INTEGRATION = "/api/integration"
@@ -119,6 +120,8 @@ class GatehouseClient:
         self._newest_signed_time: Optional[int] = None
         # The entitlements of the last signed answer or verified license file that told them.
         self._entitlements: Tuple[str, ...] = ()
+        # The running heartbeat thread, if any (start_heartbeat).
+        self._heartbeat: Optional[Heartbeat] = None
 
     # ---- state -------------------------------------------------------------------------
 
@@ -174,6 +177,7 @@ class GatehouseClient:
 
     def logout(self) -> None:
         """Ends the session and forgets the credentials. An already expired session counts as ended."""
+        self.stop_heartbeat()
         with self._lock:
             token, self._token, self._credentials = self._token, None, None
             self._entitlements = ()
@@ -184,6 +188,51 @@ class GatehouseClient:
             error = answer.error()
             if not isinstance(error, SessionExpiredError):
                 raise error
+
+    # ---- heartbeats (docs/sdk.md, Heartbeats) -------------------------------------------
+
+    def heartbeat(self) -> Lease:
+        """One heartbeat of the current session: its lease moves on. A lapsed lease is not renewed
+        by logging in again: it raises SessionExpiredError."""
+        token = self._token
+        if token is None:
+            raise LoginRequiredError(401, "LOGIN_REQUIRED", "log in before heartbeating")
+        answer = self._send("POST", "/heartbeat", token=token, body=self._device())
+        if not answer.ok:
+            raise answer.error()
+        return Lease.from_json(answer.json())
+
+    def start_heartbeat(
+        self,
+        on_lease_lost: Optional[Callable[[GatehouseError], None]] = None,
+        *,
+        on_beat_failed: Optional[Callable[[BaseException], None]] = None,
+        on_beat: Optional[Callable[[Lease], None]] = None,
+        interval: Optional[float] = None,
+    ) -> Lease:
+        """Beats once now (its refusal is raised), then on a daemon thread at half the lease the
+        server answers (``interval`` seconds instead, when given), until logout() or
+        stop_heartbeat(). A later refusal stops it and is passed to ``on_lease_lost`` (on that
+        thread); a server out of reach goes to ``on_beat_failed`` and the beats go on; each
+        renewed lease goes to ``on_beat``."""
+        self.stop_heartbeat()
+        first = self.heartbeat()
+        with self._lock:
+            self._heartbeat = Heartbeat(self.heartbeat, first, on_lease_lost, on_beat_failed, on_beat, interval)
+        return first
+
+    def stop_heartbeat(self) -> None:
+        """Stops the heartbeat thread, if one runs; the session stays open until its lease lapses."""
+        with self._lock:
+            running, self._heartbeat = self._heartbeat, None
+        if running is not None:
+            running.stop()
+
+    @property
+    def heartbeating(self) -> bool:
+        """Whether the heartbeat thread runs (False once a refusal stopped it)."""
+        running = self._heartbeat
+        return running is not None and running.running
 
     def activate_license(self, code: str, username: Optional[str] = None, password: Optional[str] = None) -> Adjustment:
         """Adds a license to a username-and-password user's membership. Without credentials,

@@ -229,6 +229,19 @@ class Session:
 
 
 @dataclass(frozen=True)
+class Lease:
+    """A heartbeat's answer: the session lives until ``lease_expires_at`` without another;
+    ``server_time`` is the server's clock (docs/api.md, POST /heartbeat)."""
+
+    lease_expires_at: datetime
+    server_time: datetime
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "Lease":
+        return Lease(_time(data, "lease_expires_at"), _time(data, "server_time"))
+
+
+@dataclass(frozen=True)
 class UserVariable:
     """A variable of the logged-in user (docs/api.md, User variables)."""
 

@@ -4,6 +4,7 @@ import type { Deps } from '../../application/deps.js';
 import { activateLicense } from '../../application/integration/activate-license.js';
 import { appContext } from '../../application/integration/app-context.js';
 import { changePassword } from '../../application/integration/change-password.js';
+import { heartbeat } from '../../application/integration/heartbeat.js';
 import { login, logout } from '../../application/integration/login.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { resetDevices } from '../../application/integration/reset-devices.js';
@@ -20,11 +21,11 @@ import { responseSigning } from './response-signing.js';
 import { HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
-import { adjustmentJson, appContextBody, licenseFileJson, membershipJson, userSummaryJson, userVariableJson } from './views.js';
+import { adjustmentJson, appContextBody, leaseJson, licenseFileJson, membershipJson, userSummaryJson, userVariableJson } from './views.js';
 import { memberAfter, memberOf } from '../../application/member.js';
 import { answers } from './answers.js';
 import type { ErrorCode } from '../../domain/errors.js';
-import { Activation, AppContext, FileBytes, LicenseFile, NextReset, NoBody, Session, UserSummary, UserVariable } from './wire-schemas.js';
+import { Activation, AppContext, FileBytes, Lease, LicenseFile, NextReset, NoBody, Session, UserSummary, UserVariable } from './wire-schemas.js';
 
 /** What presented user credentials (Bearer token or legacy headers) can be refused with (docs/api.md, GET /app_context). */
 const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
@@ -46,6 +47,8 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
 ];
 /** What login, which takes no session nor legacy headers, cannot be refused with. */
 const NOT_AT_LOGIN: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'SESSION_EXPIRED', 'LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH'];
+/** A heartbeat takes a session token alone, checked as every token request is. */
+const HEARTBEAT_ERRORS: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'TOKEN_AUTH_DISABLED', 'INVALID_CREDENTIALS', 'SESSION_EXPIRED', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE'];
 /** The authenticated user's own variables (docs/api.md, User variables). */
 const OWN_VARIABLE_ERRORS: readonly ErrorCode[] = [...USER_CREDENTIAL_ERRORS, 'VARIABLE_NOT_FOUND'];
 /** A write of them is counted in the user's hourly budget too. */
@@ -114,6 +117,24 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       if (token === undefined) throw loginRequired();
       await logout(deps, app, token, request.actor);
       return reply.code(204).send();
+    },
+  );
+
+  // A session token only: legacy headers hold seats of their own (docs/machines.md, "Heartbeats and leases").
+  app.post(
+    '/heartbeat',
+    {
+      schema: {
+        body: Type.Union([Type.Object({ hardware_id: Type.Optional(HardwareId), device: Type.Optional(Type.Object({})) }, closed), Type.Null()]),
+        response: answers({ 200: Lease }),
+      },
+      config: { errors: HEARTBEAT_ERRORS },
+    },
+    async (request) => {
+      const application = await applicationOf(request);
+      const token = bearer(request);
+      if (token === undefined) throw loginRequired();
+      return leaseJson(await heartbeat(deps, application, token, request.body ?? {}, callerOf(request), request.actor));
     },
   );
 

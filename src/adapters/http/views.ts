@@ -73,6 +73,8 @@ export const userEventJson = (u: Pick<UserRecord, 'id' | 'username' | 'membershi
 /** An offline license file as every issuing endpoint answers it (docs/signing.md, Offline license files). */
 export const licenseFileJson = (f: IssuedLicenseFile): Json<'LicenseFile'> => ({ license_file: f.text, expires_at: toIso(f.expiresAt) });
 
+export const leaseJson = (l: { leaseExpiresAt: number; serverTime: number }): Json<'Lease'> => ({ lease_expires_at: toIso(l.leaseExpiresAt), server_time: toIso(l.serverTime) });
+
 export const adjustmentJson = (a: AdjustmentRecord): Json<'Adjustment'> => ({
   id: a.id,
   type: a.type,

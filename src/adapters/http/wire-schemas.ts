@@ -71,6 +71,12 @@ export const Session = Type.Object(
   { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z', membership: membershipExample }] },
 );
 
+/** A heartbeat's answer: the session lives until lease_expires_at without another (docs/machines.md, "Heartbeats and leases"). */
+export const Lease = Type.Object(
+  { lease_expires_at: Instant, server_time: Instant },
+  { ...closed, title: 'Lease', examples: [{ lease_expires_at: '2030-01-01T00:01:00.000Z', server_time: '2030-01-01T00:00:00.000Z' }] },
+);
+
 export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, examples: [{ next_reset_at: '2030-01-02T00:00:00.000Z' }] });
 
 export const Adjustment = Type.Object(

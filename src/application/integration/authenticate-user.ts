@@ -62,6 +62,17 @@ export async function liveSession(deps: LiveSessionDeps, app: ApplicationRecord,
 
 /** Token authentication: a live session, and a user still allowed in. */
 async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: ApplicationRecord, token: string, caller: Caller, actor: Actor): Promise<UserRecord> {
+  return (await sessionFromToken(deps, app, token, caller, actor)).user;
+}
+
+/** Token authentication that also answers the session: checked as every token request is. */
+export async function sessionFromToken(
+  deps: LiveSessionDeps & UserAccessDeps,
+  app: ApplicationRecord,
+  token: string,
+  caller: Caller,
+  actor: Actor,
+): Promise<{ session: SessionRecord; user: UserRecord }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const claims = claimsOf(deps, app, token);
   // The signed token names its user, so the user is read with the session; it counts only once
@@ -75,7 +86,7 @@ async function userFromToken(deps: LiveSessionDeps & UserAccessDeps, app: Applic
   // A session whose user is gone is over.
   if (user === null) throw new DomainError('SESSION_EXPIRED', 'the session has expired or was revoked; log in again');
   await assertUserAccess(deps, app, user, caller, identified(actor, user.id), session.hardwareId);
-  return user;
+  return { session, user };
 }
 
 /** Legacy per-request credentials: validated (and throttled) on every request. */

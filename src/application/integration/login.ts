@@ -2,6 +2,7 @@ import { type Actor, identified } from '../events/actor.js';
 import { admissionCaps } from '../../domain/admission.js';
 import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
+import { openingLease } from '../../domain/leases.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
 import { type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps, verifyCredentials, withTurn } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
@@ -43,7 +44,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       createdAt: now,
       expiresAt: now + app.settings.sessionTtlSeconds * 1000,
       revokedAt: null,
-      leaseExpiresAt: null,
+      leaseExpiresAt: openingLease(now, app.settings.heartbeatSeconds),
       refreshFamilyId: null,
       floatingLicenseId: null,
     };

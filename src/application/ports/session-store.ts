@@ -71,6 +71,9 @@ export interface SessionStore {
     },
     actor: Actor,
   ): Promise<{ user: UserRecord; plans: UserPlans; expiresAt: Instant }>;
+  /** One statement: moves the lease of a session that still holds a live one (unrevoked, unexpired,
+   * lease not lapsed) to `leaseExpiresAt`; false, writing nothing, for any other session. */
+  renewLease(sessionId: string, leaseExpiresAt: Instant, now: Instant): Promise<boolean>;
   findSession(id: string): Promise<SessionRecord | null>;
   /** What token authentication reads, in one go: the session, and with it the application's user
    * the token names. No session: nothing else is read (the token is refused on the session alone). */

@@ -1,12 +1,12 @@
 // Sessions and device admission, under the user's row lock (docs/architecture.md, "Persistence notes").
-import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { SessionStore } from '../../../application/ports/session-store.js';
 import { admissionCaps, assertAdmitted } from '../../../domain/admission.js';
 import { utcDayStart } from '../../../domain/overview.js';
 import { planLegacyHold, planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect } from '../dialect.js';
 import type { Lookups } from './lookups.js';
-import { admit, assertStillAdmitted, findUser, graceUnderLock, machinesOf, recordAddress, userBanned } from './writes.js';
+import { admit, assertStillAdmitted, findUser, graceUnderLock, machinesOf, recordAddress, sessionLiveAt, userBanned } from './writes.js';
 import type { RecordEvents } from './event-log.js';
 import { licenseFileIssued, sessionCreated, sessionsRevoked } from '../../../application/events/event-facts.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
@@ -28,8 +28,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     address: sessions.address,
     leaseExpiresAt: sessions.leaseExpiresAt,
   };
-  const leaseHolds = (now: number) => or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now));
-  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now));
+  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), sessionLiveAt(d, now));
   const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
   return {
     async openSession({ session, device, cap, now, ip, turn }, actor) {
@@ -107,6 +106,12 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
         await recordEvents(tx, actor, drafts, now);
         return { user, plans, expiresAt: issued.expiresAt };
       });
+    },
+    async renewLease(sessionId, leaseExpiresAt, now) {
+      // One statement, no transaction: the heartbeat is the hot path (docs/machines.md, "Heartbeats and leases").
+      const stillLeased = and(eq(sessions.id, sessionId), sessionLiveAt(d, now), isNotNull(sessions.leaseExpiresAt));
+      const renewed = await d.write((w) => w.update(sessions).set({ leaseExpiresAt }).where(stillLeased).returning({ id: sessions.id }));
+      return renewed.length > 0;
     },
     findSession: reads.findSession,
     findSessionAccess: reads.findSessionAccess,

@@ -1,5 +1,5 @@
 // Reads and writes shared by several store areas, run in the caller's transaction (`tx`) or over the reads' `db`.
-import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
 import type { EventDraft } from '../../../application/events/event-draft.js';
 import { deviceRegistered, sessionsRevoked } from '../../../application/events/event-facts.js';
 import type { LicenseRecord, UserRecord } from '../../../application/records.js';
@@ -44,12 +44,18 @@ export async function lockUser(d: Dialect, tx: Db, userId: string): Promise<void
   await d.locked(tx.select({ id: users.id }).from(users).where(eq(users.id, userId)));
 }
 
-/** Revokes the user's live (unrevoked, unexpired) sessions, only those on `hardwareId` when given;
- * returns how many. Expired ones are left alone: they are already unusable and keep their history. */
+/** isSessionLive as SQL: unrevoked, unexpired, and within its lease where it holds one. */
+export function sessionLiveAt(d: Dialect, now: Instant) {
+  const { sessions } = d.t;
+  return and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now), or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now)));
+}
+
+/** Revokes the user's live sessions (sessionLiveAt), only those on `hardwareId` when given; returns
+ * how many. Expired and lapsed ones are left alone: they are already unusable and keep their history. */
 export async function revokeLiveSessions(d: Dialect, tx: Db, applicationId: string, userId: string, now: Instant, hardwareId?: string): Promise<number> {
   const { sessions } = d.t;
   const onDevice = hardwareId === undefined ? undefined : eq(sessions.hardwareId, hardwareId);
-  const live = and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId), onDevice, isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+  const live = and(eq(sessions.applicationId, applicationId), eq(sessions.userId, userId), onDevice, sessionLiveAt(d, now));
   return (await tx.update(sessions).set({ revokedAt: now }).where(live).returning({ id: sessions.id })).length;
 }
 
