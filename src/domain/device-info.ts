@@ -59,7 +59,7 @@ export function acceptDeviceInfo(body: DeviceInfoBody | undefined): DeviceInfo {
 export const seenIsDue = (lastSeenAt: Instant, now: Instant): boolean => now - lastSeenAt >= MINUTE_MS;
 
 /** What a sighting writes to a stored device, or null when nothing is to be written: the fields
- * said that differ, and last_seen_at with last_ip once a minute (with any other write too). */
+ * said that differ, last_seen_at once a minute, and a changed last_ip with either. */
 export function deviceSeenUpdate(stored: DeviceSighting, info: DeviceInfo, ip: string | null, now: Instant): Partial<DeviceSighting> | null {
   const changed: Partial<DeviceSighting> = {};
   if (info.name !== undefined && info.name !== stored.name) changed.name = info.name;
