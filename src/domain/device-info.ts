@@ -32,10 +32,12 @@ export interface DeviceSighting {
 
 // C0, DEL and C1 controls, and the line and paragraph separators: none belongs in a one-line label.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+const LONE_SURROGATE = /\p{Cs}/u;
 
 function acceptText(field: string, value: string | undefined, max: number): string | null | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
+  if (LONE_SURROGATE.test(text)) throw validationError(field, 'must be valid Unicode text');
   if (CONTROL.test(text)) throw validationError(field, 'must not contain control characters');
   // Counted in code points, so a name in any script gets the same room.
   if ([...text].length > max) throw validationError(field, `must be at most ${max} characters`);

@@ -58,3 +58,10 @@ describe('the minute rule', () => {
     expect(deviceSeenUpdate(stored, { name: null }, '10.0.0.1', T0 + 2 * MINUTE)).toEqual({ name: null, lastSeenAt: T0 + 2 * MINUTE });
   });
 });
+
+describe('acceptDeviceInfo and broken text', () => {
+  it('refuses a lone surrogate, as the wire does', () => {
+    expectValidationError(() => acceptDeviceInfo({ name: 'a\ud800' }), 'device.name');
+    expect(acceptDeviceInfo({ name: '😀' }).name).toBe('😀');
+  });
+});

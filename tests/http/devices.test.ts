@@ -2,7 +2,8 @@
 // machine says about itself, when it was last seen, and dropping one under the reset cooldown.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
-import { bearer, call, expectError, login, member, signUp, token, type TestApplication } from '../support/integration.js';
+import { bearer, call, expectError, login, member, token, type TestApplication } from '../support/integration.js';
+import { rowsBehindTheServer, sqlBehindTheServer } from '../support/sql-behind-the-server.js';
 
 let t: TestApp;
 let app: TestApplication;
@@ -107,22 +108,44 @@ describe('GET and DELETE /api/integration/devices', () => {
   it('dropping a device ends its sessions at once (401), keeps the others, and counts as a reset (429 inside the cooldown)', async () => {
     const user = await member(t, app, 'alice', alice.password, null, { hardware_id: 'HW-1' });
     const tok1 = await token(t, app, alice, { hardware_id: 'HW-1' });
+    t.clock.advance(1000);
     const tok2 = await token(t, app, alice, { hardware_id: 'HW-2' });
     const [first, second] = (await devices(tok1)).json() as Array<{ id: string }>;
     expect((await drop(tok1, second!.id)).statusCode).toBe(204);
     expectError(await devices(tok2), 401, 'SESSION_EXPIRED');
     expect((await devices(tok1)).json()).toHaveLength(1);
-    expect(await userPage(user.id)).toMatchObject({ last_device_reset_at: '2026-06-08T12:00:00.000Z', next_device_reset_at: '2026-06-09T12:00:00.000Z' });
+    expect(await userPage(user.id)).toMatchObject({ last_device_reset_at: '2026-06-08T12:00:01.000Z', next_device_reset_at: '2026-06-09T12:00:01.000Z' });
     t.clock.advance(HOUR);
     const again = await token(t, app, alice, { hardware_id: 'HW-1' });
     const refused = expectError(await drop(again, first!.id), 429, 'RESET_COOLDOWN') as unknown as { next_reset_at: string };
-    expect(refused.next_reset_at).toBe('2026-06-09T12:00:00.000Z');
+    expect(refused.next_reset_at).toBe('2026-06-09T12:00:01.000Z');
     // The refusal changed nothing.
     expect((await devices(again)).json()).toHaveLength(1);
     t.clock.advance(23 * HOUR);
     const later = await token(t, app, alice, { hardware_id: 'HW-1' });
     expect((await drop(later, first!.id)).statusCode).toBe(204);
     expectError(await devices(later), 401, 'SESSION_EXPIRED');
+  });
+
+  it('dropping a device revokes the refresh tokens of that machine only, and says the user dropped it', async () => {
+    const user = await member(t, app, 'alice', alice.password, null, { hardware_id: 'HW-1' });
+    const tok = await token(t, app, alice, { hardware_id: 'HW-2' });
+    const refresh = (id: string, hw: string) =>
+      `('${id}', '${app.id}', '${user.id}', 'family-${id}', '${hw}', 'digest-${id}', NULL, ${Date.parse('2026-06-08T12:00:00.000Z')}, ${Date.parse('2026-07-08T12:00:00.000Z')}, NULL, NULL)`;
+    // Refresh tokens as a remembered login leaves them (written behind the server: no route issues them here).
+    await sqlBehindTheServer(
+      t,
+      `INSERT INTO refresh_tokens (id, application_id, user_id, family_id, hardware_id, token_digest, session_id, issued_at, expires_at, spent_at, revoked_at) VALUES ${refresh('r1', 'HW-1')}, ${refresh('r2', 'HW-2')}`,
+    );
+    const second = ((await devices(tok)).json() as Array<{ id: string; current: boolean }>).find((d) => d.current)!;
+    expect((await drop(tok, second.id)).statusCode).toBe(204);
+    const rows = await rowsBehindTheServer<{ id: string; revoked_at: unknown }>(t, 'SELECT id, revoked_at FROM refresh_tokens ORDER BY id');
+    expect(rows.map((r) => [r.id, r.revoked_at === null ? null : Number(r.revoked_at)])).toEqual([
+      ['r1', null],
+      ['r2', Date.parse('2026-06-08T12:00:00.000Z')],
+    ]);
+    const audit = (await consoleRequest(t, 'GET', `/applications/${app.id}/audit?action=device.removed`)).json();
+    expect(JSON.stringify(audit)).toContain('"reason":"user"');
   });
 
   it('another user’s device, an unknown id and another application’s device: 404 DEVICE_NOT_FOUND', async () => {
