@@ -23,26 +23,13 @@ function callingMachine(deps: OwnDevicesDeps, presented: PresentedUser): string 
   return presented.hardwareId ?? null;
 }
 
-export async function listOwnDevices(
-  deps: OwnDevicesDeps,
-  app: ApplicationRecord,
-  presented: PresentedUser,
-  caller: Caller,
-  actor: Actor,
-): Promise<Array<{ device: DeviceRecord; current: boolean }>> {
+export async function listOwnDevices(deps: OwnDevicesDeps, app: ApplicationRecord, presented: PresentedUser, caller: Caller, actor: Actor): Promise<Array<{ device: DeviceRecord; current: boolean }>> {
   const user = await signedInUser(deps, app, presented, caller, actor);
   const machine = callingMachine(deps, presented);
   return (await deps.store.listDevices(app.id, user.id)).map((device) => ({ device, current: device.hardwareId === machine }));
 }
 
-export async function dropOwnDevice(
-  deps: OwnDevicesDeps,
-  app: ApplicationRecord,
-  presented: PresentedUser,
-  caller: Caller,
-  deviceId: string,
-  actor: Actor,
-): Promise<{ nextResetAt: Instant }> {
+export async function dropOwnDevice(deps: OwnDevicesDeps, app: ApplicationRecord, presented: PresentedUser, caller: Caller, deviceId: string, actor: Actor): Promise<{ nextResetAt: Instant }> {
   // Off (the default): refused before the credentials are checked, as POST /reset_devices is.
   const cooldownHours = resetCooldownHours(app.settings.deviceResetCooldownHours);
   const user = await signedInUser(deps, app, presented, caller, actor);
