@@ -97,7 +97,7 @@ describe('GET and DELETE /api/integration/devices', () => {
     await member(t, app, 'bob', alice.password, 60, { hardware_id: 'HW-B' });
     t.clock.advance(1000);
     const tok2 = await token(t, app, alice, { hardware_id: 'HW-2', device: { name: 'Second' } });
-    const list = (await devices(tok2)).json() as Array<{ name: string | null; current: boolean }>;
+    const list = (await devices(tok2)).json<Array<{ name: string | null; current: boolean }>>();
     expect(list.map((d) => [d.name, d.current])).toEqual([
       [null, false],
       ['Second', true],
@@ -110,7 +110,7 @@ describe('GET and DELETE /api/integration/devices', () => {
     const tok1 = await token(t, app, alice, { hardware_id: 'HW-1' });
     t.clock.advance(1000);
     const tok2 = await token(t, app, alice, { hardware_id: 'HW-2' });
-    const [first, second] = (await devices(tok1)).json() as Array<{ id: string }>;
+    const [first, second] = (await devices(tok1)).json<Array<{ id: string }>>();
     expect((await drop(tok1, second!.id)).statusCode).toBe(204);
     expectError(await devices(tok2), 401, 'SESSION_EXPIRED');
     expect((await devices(tok1)).json()).toHaveLength(1);
@@ -137,7 +137,7 @@ describe('GET and DELETE /api/integration/devices', () => {
       t,
       `INSERT INTO refresh_tokens (id, application_id, user_id, family_id, hardware_id, token_digest, session_id, issued_at, expires_at, spent_at, revoked_at) VALUES ${refresh('r1', 'HW-1')}, ${refresh('r2', 'HW-2')}`,
     );
-    const second = ((await devices(tok)).json() as Array<{ id: string; current: boolean }>).find((d) => d.current)!;
+    const second = (await devices(tok)).json<Array<{ id: string; current: boolean }>>().find((d) => d.current)!;
     expect((await drop(tok, second.id)).statusCode).toBe(204);
     const rows = await rowsBehindTheServer<{ id: string; revoked_at: unknown }>(t, 'SELECT id, revoked_at FROM refresh_tokens ORDER BY id');
     expect(rows.map((r) => [r.id, r.revoked_at === null ? null : Number(r.revoked_at)])).toEqual([
@@ -156,22 +156,22 @@ describe('GET and DELETE /api/integration/devices', () => {
     const mine = await token(t, app, alice, { hardware_id: 'HW-1' });
     const bobs = await token(t, app, { username: 'bob', password: alice.password }, { hardware_id: 'HW-B' });
     const foreign = await token(t, other, alice, { hardware_id: 'HW-1' });
-    const bobDevice = ((await devices(bobs)).json() as Array<{ id: string }>)[0]!.id;
-    const foreignDevice = ((await devices(foreign, other)).json() as Array<{ id: string }>)[0]!.id;
+    const bobDevice = (await devices(bobs)).json<Array<{ id: string }>>()[0]!.id;
+    const foreignDevice = (await devices(foreign, other)).json<Array<{ id: string }>>()[0]!.id;
     expectError(await drop(mine, bobDevice), 404, 'DEVICE_NOT_FOUND');
     expectError(await drop(mine, foreignDevice), 404, 'DEVICE_NOT_FOUND');
     expectError(await drop(mine, '6f1c0a52-3d8e-4c1b-9a57-0d2f3e4b5c6d'), 404, 'DEVICE_NOT_FOUND');
     // Nothing was dropped and no cooldown started.
     expect((await devices(bobs)).json()).toHaveLength(1);
     expect((await devices(foreign, other)).json()).toHaveLength(1);
-    expect((await drop(mine, ((await devices(mine)).json() as Array<{ id: string }>)[0]!.id)).statusCode).toBe(204);
+    expect((await drop(mine, (await devices(mine)).json<Array<{ id: string }>>()[0]!.id)).statusCode).toBe(204);
   });
 
   it('with device reset off, dropping is refused as a reset is (403 RESET_DISABLED)', async () => {
     const off = await createApplication(t, { device_auth: true });
     await member(t, off, 'alice', alice.password, 60, { hardware_id: 'HW-1' });
     const tok = await token(t, off, alice, { hardware_id: 'HW-1' });
-    const [device] = (await devices(tok, off)).json() as Array<{ id: string }>;
+    const [device] = (await devices(tok, off)).json<Array<{ id: string }>>();
     expectError(await drop(tok, device!.id, off), 403, 'RESET_DISABLED');
     expect((await devices(tok, off)).json()).toHaveLength(1);
   });
