@@ -87,6 +87,21 @@ describe('the device object on login and sign-up', () => {
   });
 });
 
+describe('legacy header authentication', () => {
+  it('moves last_seen_at at most once a minute too, and marks the header’s machine current', async () => {
+    const legacy = await createApplication(t, { device_auth: true, legacy_auth: true, default_allowed_devices: 3, default_allowed_sessions: 5 });
+    const user = await member(t, legacy, 'alice', alice.password, null, { hardware_id: 'HW-1' });
+    const headers = { 'x-api-username': 'alice', 'x-api-password': alice.password, 'x-hardware-id': 'HW-1' };
+    const seen = async () => (await userPage(user.id, legacy)).registered_devices[0] as { last_seen_at: string; last_ip: string | null };
+    t.clock.advance(MINUTE - 1);
+    expect((await call(t, legacy, 'GET', '/devices', undefined, { headers, ip: '10.0.0.7' })).json()).toMatchObject([{ current: true }]);
+    expect((await seen()).last_seen_at).toBe('2026-06-08T12:00:00.000Z');
+    t.clock.advance(1);
+    await call(t, legacy, 'GET', '/devices', undefined, { headers, ip: '10.0.0.7' });
+    expect(await seen()).toMatchObject({ last_seen_at: '2026-06-08T12:01:00.000Z', last_ip: '10.0.0.7' });
+  });
+});
+
 async function signUp422(device: Record<string, string>) {
   return call(t, app, 'POST', '/sign_up', { username: 'newcomer', password: alice.password, hardware_id: 'HW-5', device });
 }
