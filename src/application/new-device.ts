@@ -1,11 +1,19 @@
-// A device as first registered: seen now, nothing said about it yet (docs/machines.md, "Devices").
+// A device as first registered: seen now, with what its machine said about itself, if anything
+// (docs/machines.md, "Devices").
+import type { DeviceInfo } from '../domain/device-info.js';
 import type { DeviceRecord } from './records.js';
 
-export const newDevice = (d: Pick<DeviceRecord, 'id' | 'userId' | 'hardwareId' | 'registeredAt'>): DeviceRecord => ({
+/** What a machine said about itself when seen, and the address it was seen from. */
+export interface Sighting {
+  info: DeviceInfo;
+  ip: string | null;
+}
+
+export const newDevice = (d: Pick<DeviceRecord, 'id' | 'userId' | 'hardwareId' | 'registeredAt'>, seen?: Sighting): DeviceRecord => ({
   ...d,
-  name: null,
-  platform: null,
-  appVersion: null,
+  name: seen?.info.name ?? null,
+  platform: seen?.info.platform ?? null,
+  appVersion: seen?.info.appVersion ?? null,
   lastSeenAt: d.registeredAt,
-  lastIp: null,
+  lastIp: seen?.ip ?? null,
 });

@@ -13,7 +13,7 @@ import { heartbeatTimer, type HeartbeatOptions } from './heartbeat-timer.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
-import type { Activation, AppContext, DeviceReset, IssuedLicenseFile, Lease, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
+import type { Activation, AppContext, DeviceInfo, DeviceReset, IssuedLicenseFile, Lease, LoginCredentials, OfflineAppContext, OwnDevice, Session, UserSummary, UserVariable } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
@@ -43,6 +43,8 @@ export interface ConnectionOptions {
   filesEncryptionKey?: string | Uint8Array;
   /** This device's identifier; required when the application has device authentication on. */
   hardwareId?: string;
+  /** What this machine is, sent beside `hardwareId` on login and sign-up (the user sees it in devices()). */
+  device?: DeviceInfo;
   /** The application's request_signing_key (base64 of 32 bytes, as the console shows it once): every
    * request is then signed with it, as an application with request_signing on requires. */
   requestSigningKey?: string;
@@ -98,6 +100,7 @@ export class GatehouseClient {
   private readonly appHeaders: Record<string, string>;
   private readonly filesKey: Buffer | null;
   private readonly hardwareId: string | undefined;
+  private readonly deviceInfo: DeviceInfo | undefined;
   private token: string | null = null;
   /** The credentials of the last successful login, kept to log in again when the session expires. */
   private credentials: LoginCredentials | null = null;
@@ -126,6 +129,7 @@ export class GatehouseClient {
     this.appHeaders = { 'x-api-key': options.apiKey, 'x-api-secret': options.apiSecret };
     this.filesKey = options.filesEncryptionKey === undefined ? null : filesKeyBytes(options.filesEncryptionKey);
     this.hardwareId = options.hardwareId;
+    this.deviceInfo = options.device;
     this.verifier = verifierOf(options);
     this.signer = options.requestSigningKey === undefined ? null : createRequestSigner(options.requestSigningKey);
     this.signedTime = signedTimeState(options.stateFile);
@@ -163,20 +167,21 @@ export class GatehouseClient {
     return this.held.includes(code);
   }
 
-  /** Creates a username-and-password user (membership inactive until a license is activated). */
-  signUp(username: string, password: string): Promise<UserSummary> {
-    return this.json<UserSummary>('POST', '/sign_up', { username, password, ...this.device() });
+  /** Creates a username-and-password user (membership inactive until a license is activated);
+   * `options.device` says what this machine is, instead of the client's `device` option. */
+  signUp(username: string, password: string, options: { device?: DeviceInfo } = {}): Promise<UserSummary> {
+    return this.json<UserSummary>('POST', '/sign_up', { username, password, ...this.machine(options.device) });
   }
 
   /** Creates a user from a license code; the answer holds the generated username. */
-  signUpWithLicense(code: string): Promise<UserSummary> {
-    return this.json<UserSummary>('POST', '/sign_up_with_license_code', { code, ...this.device() });
+  signUpWithLicense(code: string, options: { device?: DeviceInfo } = {}): Promise<UserSummary> {
+    return this.json<UserSummary>('POST', '/sign_up_with_license_code', { code, ...this.machine(options.device) });
   }
 
   /** Opens a session with `{username, password}` or the `{code}` the user signed up with. The credentials
    * are kept in memory so that an expired session is renewed by itself. */
-  async login(credentials: LoginCredentials): Promise<Session> {
-    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.device() });
+  async login(credentials: LoginCredentials, options: { device?: DeviceInfo } = {}): Promise<Session> {
+    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.machine(options.device) });
     this.token = session.session_token;
     this.credentials = credentials;
     this.held = session.membership.entitlements;
@@ -310,6 +315,17 @@ export class GatehouseClient {
     await this.authenticated('DELETE', variablePath(name));
   }
 
+  /** The logged-in user's devices, first registered first; `current` marks this machine. */
+  async devices(): Promise<OwnDevice[]> {
+    return (await (await this.authenticated('GET', '/devices')).response.json()) as OwnDevice[];
+  }
+
+  /** Drops one of the user's devices: its sessions and refresh tokens end at once. Counted by the
+   * reset cooldown (ResetCooldownError); NotFoundError DEVICE_NOT_FOUND for a device not the user's. */
+  async dropDevice(deviceId: string): Promise<void> {
+    await this.authenticated('DELETE', `/devices/${encodeURIComponent(deviceId)}`);
+  }
+
   /** Changes a username-and-password user's password (without `credentials`, the current password
    * login's). Every session of the user ends; the client keeps the new password, so its next request
    * logs in again by itself. */
@@ -384,6 +400,11 @@ export class GatehouseClient {
 
   private device(): { hardware_id?: string } {
     return this.hardwareId === undefined ? {} : { hardware_id: this.hardwareId };
+  }
+
+  /** The machine as login and sign-up give it: its hardware id and what it is. */
+  private machine(info = this.deviceInfo): { hardware_id?: string; device?: DeviceInfo } {
+    return { ...this.device(), ...(info === undefined ? {} : { device: info }) };
   }
 
   private async json<T>(method: string, path: string, body: unknown): Promise<T> {

@@ -61,3 +61,14 @@ export type UserVariable = Static<typeof Wire.UserVariable>;
 /** The answer of a device reset. */
 /** next_reset_at: ISO 8601 UTC, the next reset is allowed from then. */
 export type DeviceReset = Static<typeof Wire.NextReset>;
+
+/** One of the user's devices (devices()): `current` marks this client's machine. */
+export type OwnDevice = Static<typeof Wire.OwnDevice>;
+
+/** What the client says about its machine on login and sign-up (docs/machines.md, "Devices"):
+ * plain text, name up to 100 characters, platform and app_version up to 50; "" clears one. */
+export interface DeviceInfo {
+  name?: string;
+  platform?: string;
+  app_version?: string;
+}

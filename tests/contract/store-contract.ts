@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'vitest';
 import type { Store } from '../../src/application/ports/store.js';
 import type { ReadThrottle } from '../support/throttle-counters.js';
 import { concurrencyContract } from './contract-concurrency.js';
+import { deviceContract } from './contract-devices.js';
 import { eventContract } from './contract-events.js';
 import { fileContract } from './contract-files.js';
 import { jobContract } from './contract-jobs.js';
@@ -109,6 +110,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     userVariableContract(ctx);
     sessionContract(ctx);
     leaseContract(ctx);
+    deviceContract(ctx);
     banThrottleContentContract(ctx);
     requestNonceContract(ctx);
     fileContract(ctx);

@@ -25,7 +25,9 @@ describe('GET /api/admin/user/{username_or_license_code}', () => {
       username: 'alice',
       allowed_number_of_devices: 1,
       allowed_number_of_simultaneous_sessions: 1,
-      registered_devices: [{ id: expect.any(String), hardware_id: 'HW-A', registered_at: '2026-06-08T12:00:00.000Z' }],
+      registered_devices: [
+        { id: expect.any(String), hardware_id: 'HW-A', registered_at: '2026-06-08T12:00:00.000Z', first_seen_at: '2026-06-08T12:00:00.000Z', last_seen_at: '2026-06-08T12:00:00.000Z' },
+      ],
       membership: {
         application_id: app.id,
         user_id: u.id,

@@ -44,7 +44,19 @@ describe('user search and lookup', () => {
       allowed_number_of_devices: 2,
       allowed_number_of_simultaneous_sessions: 2,
       caps_source: { devices: 'application', sessions: 'application' },
-      registered_devices: [{ id: expect.any(String), hardware_id: 'hw-a', registered_at: expect.stringMatching(ISO) }],
+      registered_devices: [
+        {
+          id: expect.any(String),
+          hardware_id: 'hw-a',
+          registered_at: expect.stringMatching(ISO),
+          name: null,
+          platform: null,
+          app_version: null,
+          first_seen_at: expect.stringMatching(ISO),
+          last_seen_at: expect.stringMatching(ISO),
+          last_ip: '127.0.0.1',
+        },
+      ],
       membership: {
         application_id: app.id,
         user_id: alice,

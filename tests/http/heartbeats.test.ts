@@ -56,7 +56,7 @@ describe('a session of an application that requires heartbeats', () => {
     expectError(await context(tok), 401, 'SESSION_EXPIRED');
   });
 
-  it('takes no body, or hardware_id and device (kept for later), and refuses another machine’s hardware id', async () => {
+  it('takes no body, or hardware_id and device, and refuses another machine’s hardware id', async () => {
     const u = await member(t, app, 'shapes', undefined, 600, { hardware_id: 'PC-1' });
     const tok = await token(t, app, { username: 'shapes', password: u.password }, { hardware_id: 'PC-1' });
     const bare = await t.inject({ method: 'POST', url: '/api/integration/heartbeat', headers: { ...app.headers, ...bearer(tok) } });
@@ -64,6 +64,22 @@ describe('a session of an application that requires heartbeats', () => {
     expect((await beat(tok, {})).statusCode).toBe(200);
     expect((await beat(tok, { hardware_id: 'PC-1', device: { name: 'Laptop', platform: 'linux', app_version: '1.2.3' } })).statusCode).toBe(200);
     expectError(await beat(tok, { hardware_id: 'PC-2' }), 401, 'INVALID_CREDENTIALS');
+    expectError(await beat(tok, { device: { name: 'bad\u0007name' } }), 422, 'VALIDATION_FAILED');
+  });
+
+  it('is a sighting of its machine: what the device says is kept, and last_seen_at moves at most once a minute', async () => {
+    const u = await member(t, app, 'seen', undefined, 600, { hardware_id: 'PC-1' });
+    const tok = await token(t, app, { username: 'seen', password: u.password }, { hardware_id: 'PC-1' });
+    const loggedInAt = t.clock.now();
+    const mine = async () => (await call(t, app, 'GET', '/devices', undefined, { headers: bearer(tok) })).json() as Array<Record<string, unknown>>;
+    expect((await beat(tok, { device: { name: ' Laptop ', platform: 'linux' } })).statusCode).toBe(200);
+    expect(await mine()).toMatchObject([{ name: 'Laptop', platform: 'linux', last_seen_at: iso(loggedInAt) }]);
+    t.clock.advance(30_000);
+    expect((await beat(tok)).statusCode).toBe(200);
+    expect((await mine())[0]?.['last_seen_at']).toBe(iso(loggedInAt));
+    t.clock.advance(30_000);
+    expect((await beat(tok)).statusCode).toBe(200);
+    expect((await mine())[0]?.['last_seen_at']).toBe(iso(t.clock.now()));
   });
 
   it('from a logged-out session answers 401 SESSION_EXPIRED', async () => {

@@ -13,7 +13,7 @@ export interface CallOptions {
   ip?: string;
 }
 
-export function call(t: TestApp, app: TestApplication, method: 'GET' | 'POST', path: string, payload?: unknown, options: CallOptions = {}): Promise<LightMyRequestResponse> {
+export function call(t: TestApp, app: TestApplication, method: 'GET' | 'POST' | 'DELETE', path: string, payload?: unknown, options: CallOptions = {}): Promise<LightMyRequestResponse> {
   return t.inject({
     method,
     url: `/api/integration${path}`,

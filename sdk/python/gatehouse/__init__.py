@@ -41,6 +41,7 @@ from .models import (
     AppContext,
     Application,
     ContextFile,
+    Device,
     DeviceReset,
     IssuedLicenseFile,
     Lease,
@@ -57,6 +58,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GatehouseClient",
+    "Device",
     "verify_license_file",
     "decrypt_bytes",
     "decrypt_stream",

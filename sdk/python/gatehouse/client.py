@@ -25,7 +25,7 @@ from ._transport import Exchange, Origin, send
 from .encrypted_file import MAGIC, Decryptor, EncryptedFileError, files_key_bytes
 from .errors import GatehouseError, LoginRequiredError, SessionExpiredError, SignatureError, error_from_response
 from .license_file import DEFAULT_CLOCK_TOLERANCE_SECONDS, LicenseClaims, verify_license_file
-from .models import Adjustment, AppContext, DeviceReset, IssuedLicenseFile, Lease, Session, UserSummary, UserVariable
+from .models import Adjustment, AppContext, Device, DeviceReset, IssuedLicenseFile, Lease, Session, UserSummary, UserVariable
 from .offline import OfflineAppContext, read_license_file, store_license_file, unreachable
 
 INTEGRATION = "/api/integration"
@@ -70,6 +70,8 @@ class GatehouseClient:
     the application's. Optional: ``files_encryption_key`` (base64 as the console shows it, or
     its 32 bytes) to decrypt encrypted files; ``hardware_id``, this device's id, sent with
     sign-up, login, activation and license files (required by applications with device_auth);
+    ``device``, what this machine is (``{"name", "platform", "app_version"}``, each optional),
+    sent with ``hardware_id`` on sign-up and login;
     ``response_signing_public_keys`` (the application's ``response_signing_public_key``, or a
     list of several during a rotation) with ``application_id``: every answer must then be
     signed by a pinned key for the very request sent, or the call raises SignatureError;
@@ -87,6 +89,7 @@ class GatehouseClient:
         *,
         files_encryption_key: Union[None, str, bytes] = None,
         hardware_id: Optional[str] = None,
+        device: Optional[Dict[str, str]] = None,
         response_signing_public_keys: Union[None, str, Iterable[str]] = None,
         application_id: Optional[str] = None,
         request_signing_key: Optional[str] = None,
@@ -99,6 +102,7 @@ class GatehouseClient:
         self._api_secret = api_secret
         self._files_key = None if files_encryption_key is None else files_key_bytes(files_encryption_key)
         self.hardware_id = hardware_id
+        self.device = device
         if response_signing_public_keys is not None and not application_id:
             raise ValueError("response_signing_public_keys needs application_id: the signatures bind the application id")
         self._pinned = None if response_signing_public_keys is None else signing.pin(response_signing_public_keys)
@@ -154,20 +158,21 @@ class GatehouseClient:
 
     # ---- accounts ----------------------------------------------------------------------
 
-    def sign_up(self, username: str, password: str) -> UserSummary:
-        """Creates a username-and-password user (membership inactive until a license is activated)."""
-        return UserSummary.from_json(self._json("POST", "/sign_up", {"username": username, "password": password, **self._device()}))
+    def sign_up(self, username: str, password: str, *, device: Optional[Dict[str, str]] = None) -> UserSummary:
+        """Creates a username-and-password user (membership inactive until a license is activated);
+        ``device`` says what this machine is, instead of the client's ``device``."""
+        return UserSummary.from_json(self._json("POST", "/sign_up", {"username": username, "password": password, **self._machine(device)}))
 
-    def sign_up_with_license(self, code: str) -> UserSummary:
+    def sign_up_with_license(self, code: str, *, device: Optional[Dict[str, str]] = None) -> UserSummary:
         """Creates a user from a license code; the answer holds the generated username."""
-        return UserSummary.from_json(self._json("POST", "/sign_up_with_license_code", {"code": code, **self._device()}))
+        return UserSummary.from_json(self._json("POST", "/sign_up_with_license_code", {"code": code, **self._machine(device)}))
 
-    def login(self, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None) -> Session:
+    def login(self, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None, device: Optional[Dict[str, str]] = None) -> Session:
         """Opens a session with a username and password, or with the license ``code`` the user
         signed up with. The credentials are kept in memory so that an expired session is renewed
-        by itself."""
+        by itself. ``device`` says what this machine is, instead of the client's ``device``."""
         credentials = _credentials(username, password, code, "login")
-        session = Session.from_json(self._json("POST", "/auth/login", {"credentials": credentials, **self._device()}))
+        session = Session.from_json(self._json("POST", "/auth/login", {"credentials": credentials, **self._machine(device)}))
         with self._lock:
             self._token = session.session_token
             self._credentials = credentials
@@ -363,6 +368,21 @@ class GatehouseClient:
     def delete_user_variable(self, name: str) -> None:
         self._authenticated("DELETE", _variable_path(name))
 
+    # ---- devices -----------------------------------------------------------------------------
+
+    def devices(self) -> List[Device]:
+        """The logged-in user's devices, first registered first; ``current`` marks this machine."""
+        data = self._authenticated("GET", "/devices").json()
+        if not isinstance(data, list):
+            raise GatehouseError(200, "UNEXPECTED_RESPONSE", "devices did not answer a list")
+        return [Device.from_json(item) for item in data]
+
+    def drop_device(self, device_id: str) -> None:
+        """Drops one of the user's devices: its sessions and refresh tokens end at once. Counted by
+        the reset cooldown (ResetCooldownError); NotFoundError (DEVICE_NOT_FOUND) for a device that
+        is not the user's."""
+        self._authenticated("DELETE", "/devices/" + quote(device_id, safe=""))
+
     # ---- files -------------------------------------------------------------------------------
 
     def download_file(self, file_id: str, dest: Union[str, "os.PathLike[str]"]) -> Path:
@@ -453,6 +473,11 @@ class GatehouseClient:
 
     def _device(self) -> Dict[str, str]:
         return {} if self.hardware_id is None else {"hardware_id": self.hardware_id}
+
+    def _machine(self, device: Optional[Dict[str, str]]) -> Dict[str, Any]:
+        """The machine as sign-up and login give it: its hardware id and what it is."""
+        info = self.device if device is None else device
+        return {**self._device(), **({} if info is None else {"device": info})}
 
     def _password_credentials(self, username: Optional[str], password: Optional[str], what: str) -> Dict[str, str]:
         if username is not None and password is not None:

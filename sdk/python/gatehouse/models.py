@@ -266,6 +266,31 @@ class DeviceReset:
 
 
 @dataclass(frozen=True)
+class Device:
+    """One of the logged-in user's devices (devices()); ``current``: this client's machine."""
+
+    id: str
+    name: Optional[str]
+    platform: Optional[str]
+    app_version: Optional[str]
+    first_seen_at: datetime
+    last_seen_at: datetime
+    current: bool
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "Device":
+        return Device(
+            _get(data, "id", str),
+            _opt(data, "name", str),
+            _opt(data, "platform", str),
+            _opt(data, "app_version", str),
+            _time(data, "first_seen_at"),
+            _time(data, "last_seen_at"),
+            _get(data, "current", bool),
+        )
+
+
+@dataclass(frozen=True)
 class IssuedLicenseFile:
     """The answer of request_license_file: the file's text (save it as is) and when it expires."""
 

@@ -7,6 +7,7 @@ import { changePassword } from '../../application/integration/change-password.js
 import { heartbeat } from '../../application/integration/heartbeat.js';
 import { login, logout } from '../../application/integration/login.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
+import { dropOwnDevice, listOwnDevices } from '../../application/integration/own-devices.js';
 import { resetDevices } from '../../application/integration/reset-devices.js';
 import { startTrial } from '../../application/integration/start-trial.js';
 import { deleteOwnVariable, listOwnVariables, readOwnVariable, writeOwnVariable } from '../../application/integration/user-variables.js';
@@ -18,14 +19,14 @@ import { answerNotFound } from './errors.js';
 import { bearer, callerOf, presentedUser } from './request-parts.js';
 import { requestSigning } from './request-signing.js';
 import { responseSigning } from './response-signing.js';
-import { HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
+import { DeviceInfo, HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
-import { adjustmentJson, appContextBody, leaseJson, licenseFileJson, membershipJson, userSummaryJson, userVariableJson } from './views.js';
+import { adjustmentJson, appContextBody, leaseJson, licenseFileJson, membershipJson, ownDeviceJson, userSummaryJson, userVariableJson } from './views.js';
 import { memberAfter, memberOf } from '../../application/member.js';
 import { answers } from './answers.js';
 import type { ErrorCode } from '../../domain/errors.js';
-import { Activation, AppContext, FileBytes, Lease, LicenseFile, NextReset, NoBody, Session, UserSummary, UserVariable } from './wire-schemas.js';
+import { Activation, AppContext, FileBytes, Lease, LicenseFile, NextReset, NoBody, OwnDevice, Session, UserSummary, UserVariable } from './wire-schemas.js';
 
 /** What presented user credentials (Bearer token or legacy headers) can be refused with (docs/api.md, GET /app_context). */
 const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
@@ -73,7 +74,10 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/sign_up',
     {
-      schema: { body: Type.Object({ username: Username, password: Password, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 201: UserSummary }) },
+      schema: {
+        body: Type.Object({ username: Username, password: Password, hardware_id: Type.Optional(HardwareId), device: Type.Optional(DeviceInfo) }, closed),
+        response: answers({ 201: UserSummary }),
+      },
       config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'USERNAME_TAKEN', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
@@ -85,7 +89,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/sign_up_with_license_code',
     {
-      schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 201: UserSummary }) },
+      schema: { body: Type.Object({ code: LicenseCode, hardware_id: Type.Optional(HardwareId), device: Type.Optional(DeviceInfo) }, closed), response: answers({ 201: UserSummary }) },
       config: { errors: ['DEVICE_REQUIRED', 'BANNED', 'LICENSE_INVALID', 'LICENSE_USED', 'LICENSE_ALREADY_REDEEMED', 'DEVICE_LIMIT_REACHED'] },
     },
     async (request, reply) => {
@@ -99,7 +103,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/auth/login',
     {
-      schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: Session }) },
+      schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId), device: Type.Optional(DeviceInfo) }, closed), response: answers({ 200: Session }) },
       config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)) },
     },
     async (request) => {
@@ -125,7 +129,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/heartbeat',
     {
       schema: {
-        body: Type.Union([Type.Object({ hardware_id: Type.Optional(HardwareId), device: Type.Optional(Type.Object({})) }, closed), Type.Null()]),
+        body: Type.Union([Type.Object({ hardware_id: Type.Optional(HardwareId), device: Type.Optional(DeviceInfo) }, closed), Type.Null()]),
         response: answers({ 200: Lease }),
       },
       config: { errors: HEARTBEAT_ERRORS },
@@ -228,6 +232,23 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     async (request) => {
       const { nextResetAt } = await resetDevices(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
       return { next_reset_at: toIso(nextResetAt) };
+    },
+  );
+
+  // ---- The user's own devices (docs/api.md, GET and DELETE /devices) ----
+  app.get('/devices', { schema: { response: answers({ 200: Type.Array(OwnDevice) }) }, config: { errors: USER_CREDENTIAL_ERRORS } }, async (request) =>
+    (await listOwnDevices(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.actor)).map(ownDeviceJson),
+  );
+
+  app.delete(
+    '/devices/:device_id',
+    {
+      schema: { params: Type.Object({ device_id: Uuid }, closed), response: answers({ 204: NoBody }) },
+      config: { errors: [...USER_CREDENTIAL_ERRORS, 'DEVICE_NOT_FOUND', 'RESET_DISABLED', 'RESET_COOLDOWN'] },
+    },
+    async (request, reply) => {
+      await dropOwnDevice(deps, await applicationOf(request), presentedUser(request), callerOf(request), request.params.device_id, request.actor);
+      return reply.code(204).send();
     },
   );
 

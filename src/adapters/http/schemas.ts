@@ -12,6 +12,10 @@ export const HardwareId = Type.String({ minLength: 1, maxLength: 256 });
 /** An owner's override of license_file_ttl_minutes; its range is the domain's (validateLicenseFileTtl). */
 export const LicenseFileTtl = Type.Integer();
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+/** What a client says about its machine (docs/machines.md, "Devices"). Lengths and control
+ * characters are the domain's to refuse (acceptDeviceInfo, 422), so only a generous bound here. */
+const DeviceText = Type.String({ maxLength: 4096 });
+export const DeviceInfo = Type.Object({ name: Type.Optional(DeviceText), platform: Type.Optional(DeviceText), app_version: Type.Optional(DeviceText) }, closed);
 /** A user variable's name (docs/api.md, User variables); the domain checks it again (acceptUserVariableName). */
 export const UserVariableName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]{1,64}$' });
 /** 64 KiB counted in UTF-8 bytes by the domain (acceptUserVariableValue); no more characters than that. */

@@ -4,6 +4,7 @@ import type {
   AnnouncementRecord,
   ApplicationRecord,
   BanRecord,
+  DeviceRecord,
   FileRecord,
   LicenseRecord,
   LicenseRedemption,
@@ -89,6 +90,30 @@ export const adjustmentJson = (a: AdjustmentRecord): Json<'Adjustment'> => ({
   plan_to: a.planTo ?? null,
 });
 
+/** A device as the owner sees it; registered_at is also its first_seen_at. */
+export const deviceJson = (dev: DeviceRecord): Json<'Device'> => ({
+  id: dev.id,
+  hardware_id: dev.hardwareId,
+  registered_at: toIso(dev.registeredAt),
+  name: dev.name,
+  platform: dev.platform,
+  app_version: dev.appVersion,
+  first_seen_at: toIso(dev.registeredAt),
+  last_seen_at: toIso(dev.lastSeenAt),
+  last_ip: dev.lastIp,
+});
+
+/** A device as its user sees it: no hardware id nor address; `current` marks the caller's machine. */
+export const ownDeviceJson = ({ device, current }: { device: DeviceRecord; current: boolean }): Json<'OwnDevice'> => ({
+  id: device.id,
+  name: device.name,
+  platform: device.platform,
+  app_version: device.appVersion,
+  first_seen_at: toIso(device.registeredAt),
+  last_seen_at: toIso(device.lastSeenAt),
+  current,
+});
+
 /** The User object (docs/api.md, API reference; admin view), with a few extra fields an owner needs. */
 export function userAdminJson(d: UserDetails, now: number): Json<'AdminUser'> {
   const u = d.user;
@@ -102,7 +127,7 @@ export function userAdminJson(d: UserDetails, now: number): Json<'AdminUser'> {
     allowed_number_of_devices: caps.devices,
     allowed_number_of_simultaneous_sessions: caps.sessions,
     caps_source: capSources({ user: u, basePlan: d.plans.base }),
-    registered_devices: d.devices.map((dev) => ({ id: dev.id, hardware_id: dev.hardwareId, registered_at: toIso(dev.registeredAt) })),
+    registered_devices: d.devices.map(deviceJson),
     membership: {
       application_id: u.applicationId,
       user_id: u.id,

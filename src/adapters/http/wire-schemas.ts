@@ -101,7 +101,35 @@ export const Activation = Type.Object({ ...Adjustment.properties, membership: Me
 
 const CapSource = Type.Enum(['user', 'plan', 'application']);
 
-export const Device = Type.Object({ id: Id, hardware_id: Type.String(), registered_at: Instant }, closed);
+// A device as the owner sees it: registered_at and first_seen_at are the same instant (docs/machines.md, "Devices").
+export const Device = Type.Object(
+  {
+    id: Id,
+    hardware_id: Type.String(),
+    registered_at: Instant,
+    name: Nullable(Type.String()),
+    platform: Nullable(Type.String()),
+    app_version: Nullable(Type.String()),
+    first_seen_at: Instant,
+    last_seen_at: Instant,
+    last_ip: Nullable(Type.String()),
+  },
+  closed,
+);
+
+/** A device as its user sees it (GET /api/integration/devices): no hardware id nor address. */
+export const OwnDevice = Type.Object(
+  {
+    id: Id,
+    name: Nullable(Type.String()),
+    platform: Nullable(Type.String()),
+    app_version: Nullable(Type.String()),
+    first_seen_at: Instant,
+    last_seen_at: Instant,
+    current: Type.Boolean(),
+  },
+  { ...closed, title: 'OwnDevice' },
+);
 
 const adminUserFields = {
   application_id: Id,

@@ -6,6 +6,7 @@ import type { Dialect } from './dialect.js';
 import { answeringUnreachable } from './unreachable-database.js';
 import { banStore } from './store/ban-store.js';
 import { contentStore } from './store/content-store.js';
+import { deviceStore } from './store/device-store.js';
 import { eventStore, eventWriter } from './store/event-log.js';
 import { fileStore } from './store/file-store.js';
 import { lookups } from './store/lookups.js';
@@ -74,6 +75,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...licenseStore(dialect, reads, recordEvents),
     ...planStore(dialect),
     ...userStore(dialect, reads, recordEvents),
+    ...deviceStore(dialect, recordEvents),
     ...membershipNoticeStore(dialect, recordEvents),
     ...userVariableStore(dialect, recordEvents),
     ...sessionStore(dialect, reads, recordEvents),

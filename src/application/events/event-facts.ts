@@ -75,7 +75,7 @@ export interface TimeoutLiftedFacts {
 export interface DeviceFactsOf {
   userId: string;
   device: DeviceFacts;
-  reason?: 'owner' | 'reset';
+  reason?: 'owner' | 'reset' | 'user';
 }
 export interface LicenseFileIssuedFacts {
   userId: string;
@@ -249,7 +249,7 @@ export const deviceRegistered = (applicationId: string, user: Pick<UserRecord, '
   data: facts<DeviceFactsOf>({ userId: user.id, device: deviceFacts(device) }),
 });
 
-export const deviceRemoved = (applicationId: string, user: Pick<UserRecord, 'id' | 'username'>, device: DeviceRecord, reason: 'owner' | 'reset'): EventDraft => ({
+export const deviceRemoved = (applicationId: string, user: Pick<UserRecord, 'id' | 'username'>, device: DeviceRecord, reason: 'owner' | 'reset' | 'user'): EventDraft => ({
   applicationId,
   action: 'device.removed',
   target: userTarget(user),

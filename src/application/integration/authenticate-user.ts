@@ -7,6 +7,7 @@ import { assertLegacySeatsEnforceable, LEGACY_SESSION_HOLD_MS, sessionRejection 
 import { type BanGuardDeps, guardBans } from '../ban-guard.js';
 import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordCheckDeps } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
+import type { DeviceStore } from '../ports/device-store.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { SessionClaims } from '../ports/token-service.js';
 import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
@@ -28,7 +29,7 @@ const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid sessi
 export type LiveSessionDeps = Pick<Deps, 'clock' | 'secrets' | 'tokens'> & { store: SessionStore };
 
 /** What legacy header authentication uses: either credential check, the access re-check, and its seat. */
-type LegacyUserDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids'> & { store: SessionStore };
+type LegacyUserDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids'> & { store: SessionStore & Pick<DeviceStore, 'noteDeviceSeen'> };
 
 /** What authenticating the user of an integration request uses: a token, or the legacy headers. */
 export type AuthenticateUserDeps = LiveSessionDeps & UserAccessDeps & LegacyUserDeps;
@@ -125,6 +126,8 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
       acting,
     );
   await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), seat, acting);
+  // Each request signs in again: its machine is seen, by the minute rule (docs/machines.md, "Devices").
+  if (hardwareId !== null) await deps.store.noteDeviceSeen({ applicationId: app.id, userId: user.id, hardwareId, info: {}, ip: caller.ip, now: deps.clock.now() });
   return user;
 }
 

@@ -1,5 +1,6 @@
 import { type Actor, identified } from '../events/actor.js';
 import { admissionCaps } from '../../domain/admission.js';
+import { acceptDeviceInfo, type DeviceInfoBody } from '../../domain/device-info.js';
 import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { openingLease } from '../../domain/leases.js';
@@ -18,6 +19,7 @@ import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
 export interface LoginBody {
   credentials: LoginCredentials;
   hardware_id?: string;
+  device?: DeviceInfoBody;
 }
 
 /** What a token login uses: either credential check, the access re-check, the token and its session. */
@@ -29,6 +31,7 @@ type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<De
 export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; member: Member }> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
+  const deviceInfo = acceptDeviceInfo(body.device);
   const { found: user, turn } = await verifyCredentials(deps, app, body.credentials, caller, actor, hardwareId);
   const acting = identified(actor, user.id);
   return withTurn(deps, turn, acting, async (settled) => {
@@ -69,6 +72,7 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
             now,
             ip: caller.ip,
             turn: settled,
+            deviceInfo,
           },
           acting,
         ),

@@ -6,6 +6,7 @@ import type { Caller, Deps } from '../deps.js';
 import type { LicenseStore } from '../ports/license-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { ApplicationRecord, DeviceRecord, UserRecord } from '../records.js';
+import { acceptDeviceInfo, type DeviceInfo, type DeviceInfoBody } from '../../domain/device-info.js';
 import { requireHardwareId } from '../../domain/devices.js';
 import { firstDevice, newUser, signUpDevice, type SignUpLimitDeps, withinSignUpLimits } from './sign-up.js';
 import { newDevice } from '../new-device.js';
@@ -20,15 +21,22 @@ function generatedUsername(deps: Pick<Deps, 'secrets'>): { username: string; use
 
 /** The machine a holder of a code of several seats is told apart by, registered whatever device auth
  * says; without device auth no cap applies to it (docs/plans.md, "Logins by a code of several seats"). */
-function holderDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
-  return hardwareId === null ? null : newDevice({ id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt });
+function holderDevice(deps: Pick<Deps, 'ids'>, user: UserRecord, hardwareId: string | null, info: DeviceInfo): DeviceRecord | null {
+  return hardwareId === null ? null : newDevice({ id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt }, { info, ip: user.lastIp });
 }
 
 /** What a sign-up with a license uses: the throttled code check, the ban check, the limits and the redemption. */
 type SignUpWithLicenseDeps = ThrottleDeps & BanGuardDeps & SignUpLimitDeps & Pick<Deps, 'clock' | 'ids' | 'secrets'> & { store: LicenseStore & UserStore };
 
-export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: ApplicationRecord, body: { code: string; hardware_id?: string }, caller: Caller, actor: Actor): Promise<UserRecord> {
+export async function signUpWithLicense(
+  deps: SignUpWithLicenseDeps,
+  app: ApplicationRecord,
+  body: { code: string; hardware_id?: string; device?: DeviceInfoBody },
+  caller: Caller,
+  actor: Actor,
+): Promise<UserRecord> {
   const hardwareId = signUpDevice(app, body.hardware_id);
+  const info = acceptDeviceInfo(body.device);
   const sent = requireHardwareId(false, body.hardware_id);
   const digest = licenseDigest(deps, body.code);
   const now = deps.clock.now();
@@ -48,7 +56,7 @@ export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: Applic
     caller,
     async () => {
       const user = newUser(deps, app, { ...generatedUsername(deps), credentialType: 'license_code', passwordHash: null }, caller);
-      const device = firstDevice(deps, app, user, hardwareId);
+      const device = firstDevice(deps, app, user, hardwareId, info);
       // The new user is who acts: the events of the sign-up name them.
       const { user: created } = await deps.store.signUpWithLicense(
         {
@@ -56,7 +64,7 @@ export async function signUpWithLicense(deps: SignUpWithLicenseDeps, app: Applic
           licenseDigest: digest,
           user,
           device,
-          holderDevice: device ?? holderDevice(deps, user, sent),
+          holderDevice: device ?? holderDevice(deps, user, sent, info),
           adjustmentId: deps.ids.uuid(),
           now,
         },

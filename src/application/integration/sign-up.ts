@@ -1,6 +1,7 @@
 import type { Actor } from '../events/actor.js';
 import { acceptNewPassword, acceptUsername } from '../../domain/credentials-policy.js';
 import { admissionCaps } from '../../domain/admission.js';
+import { acceptDeviceInfo, type DeviceInfo, type DeviceInfoBody } from '../../domain/device-info.js';
 import { admitDevice } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { requireHardwareId } from '../../domain/devices.js';
@@ -51,10 +52,10 @@ export function newUser(
 }
 
 /** The first device, within the caps of a user who holds no plan yet. */
-export function firstDevice(deps: Pick<Deps, 'ids'>, app: ApplicationRecord, user: UserRecord, hardwareId: string | null): DeviceRecord | null {
+export function firstDevice(deps: Pick<Deps, 'ids'>, app: ApplicationRecord, user: UserRecord, hardwareId: string | null, info: DeviceInfo): DeviceRecord | null {
   if (hardwareId === null) return null;
   admitDevice([], [], hardwareId, admissionCaps(user, null, app.settings).devices);
-  return newDevice({ id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt });
+  return newDevice({ id: deps.ids.uuid(), userId: user.id, hardwareId, registeredAt: user.createdAt }, { info, ip: user.lastIp });
 }
 
 /** What the sign-up limits use. */
@@ -81,10 +82,17 @@ export async function withinSignUpLimits<T>(deps: SignUpLimitDeps, app: Applicat
 /** What a sign-up uses: the ban check, the limits, the throttled name check, the hash and the new user. */
 type SignUpDeps = BanGuardDeps & SignUpLimitDeps & ThrottleDeps & Pick<Deps, 'clock' | 'hasher' | 'ids'> & { store: UserStore };
 
-export async function signUp(deps: SignUpDeps, app: ApplicationRecord, body: { username: string; password: string; hardware_id?: string }, caller: Caller, actor: Actor): Promise<UserRecord> {
+export async function signUp(
+  deps: SignUpDeps,
+  app: ApplicationRecord,
+  body: { username: string; password: string; hardware_id?: string; device?: DeviceInfoBody },
+  caller: Caller,
+  actor: Actor,
+): Promise<UserRecord> {
   const { username, key } = acceptUsername(body.username);
   const password = acceptNewPassword(body.password, app.settings.passwordMinLength);
   const hardwareId = signUpDevice(app, body.hardware_id);
+  const info = acceptDeviceInfo(body.device);
   // A sent hardware id is checked even where device auth is off. A banned one gets the address
   // it came from banned by propagation; the id itself is registered to no one, so a banned
   // address propagates nothing to it.
@@ -110,7 +118,7 @@ export async function signUp(deps: SignUpDeps, app: ApplicationRecord, body: { u
         return work.hash(password);
       });
       const user = newUser(deps, app, { username, usernameKey: key, credentialType: 'username_password', passwordHash }, caller);
-      const created = await deps.store.signUp({ user, device: firstDevice(deps, app, user, hardwareId), now: user.createdAt }, actor);
+      const created = await deps.store.signUp({ user, device: firstDevice(deps, app, user, hardwareId, info), now: user.createdAt }, actor);
       await deps.store.recordIp(created.id, caller.ip, user.createdAt);
       return created;
     },

@@ -1,6 +1,7 @@
 // Sessions: opening one (with its device), the legacy seat, revoking and purging them.
 // Methods marked ATOMIC are one transaction (see store.ts). Instants are epoch milliseconds.
 import type { Actor } from '../events/actor.js';
+import type { DeviceInfo } from '../../domain/device-info.js';
 import type { DeviceToAdmit } from '../../domain/devices.js';
 import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { UserPlans } from '../../domain/membership-state.js';
@@ -19,6 +20,8 @@ export interface OpenSessionInput {
   ip?: string;
   /** The credential check's turn, settled as a success with the session (nothing settles it on a refusal). */
   turn?: SucceededTurn;
+  /** What the machine said about itself: written to its device with the sighting (DeviceStore.noteDeviceSeen's rule). */
+  deviceInfo?: DeviceInfo;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */

@@ -4,6 +4,7 @@
 import type { ApplicationStore } from './application-store.js';
 import type { BanStore } from './ban-store.js';
 import type { ContentStore } from './content-store.js';
+import type { DeviceStore } from './device-store.js';
 import type { EventStore } from './event-store.js';
 import type { WebhookQueue, WebhookStore } from './webhook-store.js';
 import type { FileStore } from './file-store.js';
@@ -28,6 +29,7 @@ export interface Store
     LicenseStore,
     PlanStore,
     UserStore,
+    DeviceStore,
     MembershipNoticeStore,
     UserVariableStore,
     SessionStore,

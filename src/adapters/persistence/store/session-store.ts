@@ -13,6 +13,7 @@ import { licenseFileExpiry } from '../../../domain/license-file.js';
 import { graceMinutesOf } from '../../../domain/membership-state.js';
 import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
+import { deviceOfMachine, writeSighting } from './device-store.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
@@ -31,19 +32,25 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
   const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), sessionLiveAt(d, now));
   const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
   return {
-    async openSession({ session, device, cap, now, ip, turn }, actor) {
+    async openSession({ session, device, cap, now, ip, turn, deviceInfo }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
           // Re-read under the lock: the password was checked outside (docs/architecture.md, "Persistence notes").
-          const { applicationId, userId } = session;
-          const [locked, banned, known, current] = await Promise.all([
+          const { applicationId, userId, hardwareId } = session;
+          // Without device admission a machine may still be a device (a code of several holders).
+          const [locked, banned, known, current, unadmitted] = await Promise.all([
             findUser(d, tx, applicationId, userId, true),
             userBanned(d, tx, applicationId, userId),
             device === null ? null : machinesOf(d, tx, userId, now),
             liveSessions(tx, userId, now),
+            device === null && hardwareId !== null ? deviceOfMachine(d, tx, userId, hardwareId) : null,
           ]);
           const user = assertAdmitted(locked, banned, now, await graceUnderLock(d, tx, locked, now));
-          const registered = device === null || known === null ? [] : await admit(d, tx, user, device, now, known);
+          const seen = { info: deviceInfo ?? {}, ip: ip ?? null };
+          const registered = device === null || known === null ? [] : await admit(d, tx, user, device, now, known, seen);
+          // A known device's sighting, from the rows read above (docs/machines.md, "Devices").
+          const stored = unadmitted ?? (registered.length === 0 ? known?.registered.find((r) => r.hardwareId === hardwareId) : undefined);
+          if (stored !== undefined && stored !== null) await writeSighting(d, tx, stored, seen.info, seen.ip, now);
           const { replace } = planSession(current, session.hardwareId, cap, now);
           // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));

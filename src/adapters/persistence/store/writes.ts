@@ -10,7 +10,8 @@ import { isMembershipActive } from '../../../domain/membership.js';
 import type { Instant } from '../../../domain/time.js';
 import { type Db, type Dialect, exists, firstRow, isUniqueViolation, ofApplication } from '../dialect.js';
 import { toUser, userRow } from '../row-mappers.js';
-import { newDevice } from '../../../application/new-device.js';
+import { newDevice, type Sighting } from '../../../application/new-device.js';
+import type { Tables } from '../tables.js';
 
 /** Inserts a user, reporting a clash of its case-folded name as USERNAME_TAKEN. */
 export async function insertUser(d: Dialect, tx: Db, user: UserRecord): Promise<void> {
@@ -77,7 +78,7 @@ export async function recordAddress(d: Dialect, tx: Db, userId: string, ip: stri
 
 /** What device admission counts for a user: registered devices, and machines holding unexpired license files. */
 interface UserMachines {
-  registered: Array<{ id: string; hardwareId: string }>;
+  registered: Array<Tables['devices']['$inferSelect']>;
   heldByFiles: string[];
 }
 
@@ -86,18 +87,20 @@ export async function machinesOf(d: Dialect, tx: Db, userId: string, now: Instan
   const { devices, licenseFiles } = d.t;
   const boundAndUnexpired = and(eq(licenseFiles.userId, userId), gt(licenseFiles.expiresAt, now), isNotNull(licenseFiles.hardwareId));
   const [registered, files] = await Promise.all([
-    tx.select({ id: devices.id, hardwareId: devices.hardwareId }).from(devices).where(eq(devices.userId, userId)),
+    // Whole rows: a login writes its sighting of the known device from them (device-store.ts).
+    tx.select().from(devices).where(eq(devices.userId, userId)),
     tx.select({ hardwareId: licenseFiles.hardwareId }).from(licenseFiles).where(boundAndUnexpired),
   ]);
   return { registered, heldByFiles: files.flatMap((f) => (f.hardwareId === null ? [] : [f.hardwareId])) };
 }
 
 /** Admits `device` for `user` (admitDevice), registering it when new: then the device.registered
- * event. The caller holds the user's row lock; `machines`, when it read them already under it. */
-export async function admit(d: Dialect, tx: Db, user: UserRecord, device: DeviceToAdmit, now: Instant, machines?: UserMachines): Promise<EventDraft[]> {
+ * event. The caller holds the user's row lock; `machines`, when it read them already under it.
+ * With `seen`, a new device is registered with what its machine said and its address. */
+export async function admit(d: Dialect, tx: Db, user: UserRecord, device: DeviceToAdmit, now: Instant, machines?: UserMachines, seen?: Sighting): Promise<EventDraft[]> {
   const { registered, heldByFiles } = machines ?? (await machinesOf(d, tx, user.id, now));
   if (admitDevice(registered, heldByFiles, device.hardwareId, device.allowed).kind === 'known') return [];
-  const added = newDevice({ id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now });
+  const added = newDevice({ id: device.newDeviceId, userId: user.id, hardwareId: device.hardwareId, registeredAt: now }, seen);
   await tx.insert(d.t.devices).values(added);
   return [deviceRegistered(user.applicationId, user, added)];
 }

@@ -99,15 +99,19 @@ export function UserPage({ app, userId }: AppPageProps & { userId: string }) {
             {u.registered_devices.length === 0 ? (
               <Empty>No registered devices.</Empty>
             ) : (
-              <DataTable headers={['Hardware id', 'Registered', '']}>
+              <DataTable headers={['Machine', 'Platform', 'First seen', 'Last seen', 'Last address', '']}>
                 {u.registered_devices.map((d) => (
-                  <tr key={d.id}>
-                    <td class="mono">{d.hardware_id}</td>
-                    <td>{formatDateTime(d.registered_at)}</td>
-                    <RowActions
-                      onDelete={act('Unregister this device?', `${d.hardware_id}: its sessions end now.`, 'Unregister', () => del(`${path}/devices/${seg(d.id)}`))}
-                      deleteLabel="Unregister"
-                    />
+                  <tr key={d.id} data-testid="device-row">
+                    <td>
+                      <strong>{d.name ?? 'Unnamed'}</strong>
+                      <br />
+                      <span class="mono muted">{d.hardware_id}</span>
+                    </td>
+                    <td>{[d.platform, d.app_version].filter((x) => x !== null).join(' · ') || '—'}</td>
+                    <td>{formatDateTime(d.first_seen_at)}</td>
+                    <td data-testid="device-last-seen">{formatDateTime(d.last_seen_at)}</td>
+                    <td class="mono">{d.last_ip ?? '—'}</td>
+                    <RowActions onDelete={act('Drop this device?', `${d.name ?? d.hardware_id}: its sessions end now.`, 'Drop', () => del(`${path}/devices/${seg(d.id)}`))} deleteLabel="Drop" />
                   </tr>
                 ))}
               </DataTable>
