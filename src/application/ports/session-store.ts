@@ -6,7 +6,7 @@ import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { UserPlans } from '../../domain/membership-state.js';
 import type { Instant } from '../../domain/time.js';
 import type { SucceededTurn } from './throttle-store.js';
-import type { SessionRecord, UserRecord } from '../records.js';
+import type { RefreshTokenRecord, SessionRecord, UserRecord } from '../records.js';
 
 export interface OpenSessionInput {
   session: SessionRecord;
@@ -19,6 +19,8 @@ export interface OpenSessionInput {
   ip?: string;
   /** The credential check's turn, settled as a success with the session (nothing settles it on a refusal). */
   turn?: SucceededTurn;
+  /** Login's `remember: true`: the family's first token, stored with the session it came with. */
+  refreshToken?: RefreshTokenRecord;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */

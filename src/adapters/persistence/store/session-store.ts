@@ -15,10 +15,10 @@ import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
-export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
-  const { sessions, loginDays } = d.t;
-  /** The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
-   * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
+/** The user's live sessions, all a session plan needs: expired, revoked and lapsed ones are filtered
+ * out here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
+export function liveSessionsOf(d: Dialect, tx: Db, userId: string, now: number) {
+  const { sessions } = d.t;
   const liveFields = {
     id: sessions.id,
     hardwareId: sessions.hardwareId,
@@ -28,11 +28,18 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     address: sessions.address,
     leaseExpiresAt: sessions.leaseExpiresAt,
   };
-  const leaseHolds = (now: number) => or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now));
-  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now));
-  const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
+  const leaseHolds = or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now));
+  return tx
+    .select(liveFields)
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds));
+}
+
+export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
+  const { sessions, loginDays } = d.t;
+  const liveSessions = (tx: Db, userId: string, now: number) => liveSessionsOf(d, tx, userId, now);
   return {
-    async openSession({ session, device, cap, now, ip, turn }, actor) {
+    async openSession({ session, device, cap, now, ip, turn, refreshToken }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
           // Re-read under the lock: the password was checked outside (docs/architecture.md, "Persistence notes").
@@ -49,6 +56,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
           await tx.insert(sessions).values({ ...session });
+          if (refreshToken !== undefined) await tx.insert(d.t.refreshTokens).values(refreshToken);
           await recordEvents(tx, actor, [...registered, sessionCreated(user, session)], now);
           if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
           const oneMore = { target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } };
