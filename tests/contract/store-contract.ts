@@ -20,6 +20,7 @@ import { planContract } from './contract-plans.js';
 import { banThrottleContentContract } from './contract-bans-throttle-content.js';
 import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
+import { refreshTokenContract } from './contract-refresh-tokens.js';
 import { trialContract } from './contract-trials.js';
 import { userContract } from './contract-users.js';
 import { userPlanContract } from './contract-user-plans.js';
@@ -107,6 +108,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     userPlanContract(ctx);
     userVariableContract(ctx);
     sessionContract(ctx);
+    refreshTokenContract(ctx);
     banThrottleContentContract(ctx);
     requestNonceContract(ctx);
     fileContract(ctx);
