@@ -123,7 +123,8 @@ export function refreshTokenContract({ store, test, section, connect }: Contract
     test('two connections refresh one token at once: one rotates, the other sees a reuse', async () => {
       const { app, user, familyId, token } = await remembered(store());
       const peer = await connect();
-      const go = (s: Store, at: number) => s.refreshSession({ applicationId: app.id, tokenDigest: token.tokenDigest, hardwareId: HW, rotation: rotationOf(app.id, user.id, familyId, at), now: at }, SYSTEM);
+      const go = (s: Store, at: number) =>
+        s.refreshSession({ applicationId: app.id, tokenDigest: token.tokenDigest, hardwareId: HW, rotation: rotationOf(app.id, user.id, familyId, at), now: at }, SYSTEM);
       const outcomes = (await Promise.all([go(store(), T0 + 1), go(peer, T0 + 1), go(store(), T0 + 1), go(peer, T0 + 1)])).map((o) => o.kind).sort();
       expect(outcomes).toEqual(['reused', 'reused', 'reused', 'rotated']);
     });
