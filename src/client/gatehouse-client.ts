@@ -6,17 +6,19 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { pinnedEd25519Keys } from '../signing/ed25519.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
-import { errorFromResponse, NotFoundError, SessionExpiredError } from './errors.js';
+import { errorFromResponse, NotFoundError, RefreshRefusedError, SessionExpiredError } from './errors.js';
+import { refreshTokenFile, type RefreshTokenStore } from './refresh-token-store.js';
 import { fetchAnswer, unreachable } from './reachability.js';
 import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicense } from './offline-license.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
-import type { Activation, AppContext, DeviceReset, IssuedLicenseFile, LoginCredentials, OfflineAppContext, Session, UserSummary, UserVariable } from './types.js';
+import type { Activation, AppContext, DeviceReset, IssuedLicenseFile, LoginCredentials, OfflineAppContext, RefreshedSession, Session, UserSummary, UserVariable } from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
 export type { LicenseFileVerifyOptions } from './offline-license.js';
+export { refreshTokenFile, type RefreshTokenStore } from './refresh-token-store.js';
 export { EncryptedFileError } from '../file-format/encrypted-file.js';
 export { LicenseFileError, type LicenseFileFailure } from '../signing/license-file.js';
 
@@ -44,6 +46,9 @@ export interface ConnectionOptions {
   /** The application's request_signing_key (base64 of 32 bytes, as the console shows it once): every
    * request is then signed with it, as an application with request_signing on requires. */
   requestSigningKey?: string;
+  /** Where `login(credentials, {remember: true})` keeps the refresh token, and only it (docs/sdk.md,
+   * "Staying signed in"): a file path (created with mode 0600) or a store of the caller's. */
+  refreshTokenStore?: string | RefreshTokenStore;
 }
 
 /** Pinning (docs/sdk.md, "Verifying answers"): the application's `response_signing_public_key` (several
@@ -116,6 +121,8 @@ export class GatehouseClient {
   private readonly signedTime: SignedTimeState;
   /** License files, verified against the pinned keys; null when the client pins none. */
   private readonly offlineLicense: OfflineLicense | null;
+  /** Keeps a remembered login's refresh token; null without the option. */
+  private readonly refreshTokens: RefreshTokenStore | null;
 
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -125,6 +132,8 @@ export class GatehouseClient {
     this.verifier = verifierOf(options);
     this.signer = options.requestSigningKey === undefined ? null : createRequestSigner(options.requestSigningKey);
     this.signedTime = signedTimeState(options.stateFile);
+    const kept = options.refreshTokenStore;
+    this.refreshTokens = kept === undefined ? null : typeof kept === 'string' ? refreshTokenFile(kept) : kept;
     this.offlineLicense =
       options.responseSigningPublicKeys === undefined
         ? null
@@ -170,11 +179,39 @@ export class GatehouseClient {
   }
 
   /** Opens a session with `{username, password}` or the `{code}` the user signed up with. The credentials
-   * are kept in memory so that an expired session is renewed by itself. */
-  async login(credentials: LoginCredentials): Promise<Session> {
-    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.device() });
+   * are kept in memory so that an expired session is renewed by itself. With `remember` (and the
+   * refreshTokenStore option), only the refresh token is kept, in the store, and renews instead. */
+  async login(credentials: LoginCredentials, options: { remember?: boolean } = {}): Promise<Session> {
+    const remember = options.remember === true;
+    if (remember && this.refreshTokens === null) throw new TypeError('login with remember needs the refreshTokenStore option');
+    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.device(), ...(remember ? { remember } : {}) });
     this.token = session.session_token;
-    this.credentials = credentials;
+    this.held = session.membership.entitlements;
+    const refreshToken = remember ? session.refresh_token : undefined;
+    // The application may issue no refresh tokens: then the credentials renew, as without remember.
+    this.credentials = refreshToken === undefined ? credentials : null;
+    if (refreshToken !== undefined) await this.refreshTokens?.save(refreshToken);
+    return session;
+  }
+
+  /** Opens a session with the refresh token the store keeps (a client started again with only its
+   * file); null when none is kept. A refused token is forgotten: RefreshRefusedError, log in again. */
+  async resume(): Promise<RefreshedSession | null> {
+    const kept = (await this.refreshTokens?.load()) ?? null;
+    return kept === null ? null : this.refreshWith(kept);
+  }
+
+  private async refreshWith(kept: string): Promise<RefreshedSession> {
+    const { response } = await this.send('POST', '/auth/refresh', { json: { refresh_token: kept, ...this.device() } });
+    if (!response.ok) {
+      const error = await errorFromResponse(response);
+      if (error instanceof RefreshRefusedError) await this.refreshTokens?.clear();
+      throw error;
+    }
+    const session = (await response.json()) as RefreshedSession;
+    // Kept before anything else: the token presented is spent now.
+    await this.refreshTokens?.save(session.refresh_token);
+    this.token = session.session_token;
     this.held = session.membership.entitlements;
     return session;
   }
@@ -185,6 +222,7 @@ export class GatehouseClient {
     this.token = null;
     this.credentials = null;
     this.held = [];
+    await this.refreshTokens?.clear();
     if (token === null) return;
     const { response } = await this.send('POST', '/auth/logout', { token });
     if (response.ok) return;
@@ -375,8 +413,7 @@ export class GatehouseClient {
     if (first.response.ok) return first;
     const error = await errorFromResponse(first.response);
     const renewable = error instanceof SessionExpiredError || (token === null && error.code === 'LOGIN_REQUIRED');
-    if (!renewable || this.credentials === null) throw error;
-    await this.renew(token);
+    if (!renewable || !(await this.renew(token))) throw error;
     const second = await this.send(method, path, { ...options, token: this.token });
     if (second.response.ok) return second;
     throw await errorFromResponse(second.response);
@@ -418,13 +455,19 @@ export class GatehouseClient {
     return answer;
   }
 
-  /** Logs in again with the kept credentials, unless another request already replaced `expired`. */
-  private async renew(expired: string | null): Promise<void> {
-    if (this.token !== expired) return;
-    const credentials = this.credentials as LoginCredentials;
-    this.renewal ??= this.login(credentials).finally(() => {
+  /** Logs in again with the kept credentials, or refreshes with the kept refresh token, unless another
+   * request already replaced `expired`; false when there is nothing to renew with. One at a time: a
+   * refresh token presented twice would revoke its family (docs/machines.md, "Refresh tokens"). */
+  private async renew(expired: string | null): Promise<boolean> {
+    if (this.token !== expired) return true;
+    const credentials = this.credentials;
+    this.renewal ??= (async () => {
+      if (credentials !== null) return this.login(credentials);
+      const kept = (await this.refreshTokens?.load()) ?? null;
+      return kept === null ? null : this.refreshWith(kept);
+    })().finally(() => {
       this.renewal = null;
     });
-    await this.renewal;
+    return (await this.renewal) !== null;
   }
 }

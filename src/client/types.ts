@@ -49,6 +49,9 @@ export type Activation = Static<typeof Wire.Activation>;
 
 export type Session = Static<typeof Wire.Session>;
 
+/** A refresh's answer: the new session and the next refresh token, which the client keeps. */
+export type RefreshedSession = Static<typeof Wire.RefreshedSession>;
+
 /** What login accepts: a username and password, or the license code a user signed up with. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
 

@@ -20,18 +20,19 @@ afterAll(() => t.close());
 
 const text = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom('', '\u0000', '\ud800', 'x'.repeat(257), 'gh_rt_', 'HW-1 ', 'hw-1'));
 const hardwareId = fc.oneof(text, fc.jsonValue({ maxDepth: 1 }));
-const body = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
-  fc.record({ refresh_token: fc.oneof(text, fc.jsonValue({ maxDepth: 1 })), hardware_id: hardwareId }, { requiredKeys: [] }),
-  // The real token from anywhere but its machine.
-  hardwareId.filter((h) => h !== 'HW-1').map((h) => ({ refresh_token: refreshToken, hardware_id: h })),
-  fc.record({ refresh_token: fc.constant(refreshToken), hardware_id: fc.constant('HW-1'), extra: fc.jsonValue({ maxDepth: 1 }) }),
-);
+/** Made once the token exists: arbitrary bodies, and the real token from anywhere but its machine. */
+const bodies = (token: string) =>
+  fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.record({ refresh_token: fc.oneof(text, fc.jsonValue({ maxDepth: 1 })), hardware_id: hardwareId }, { requiredKeys: [] }),
+    hardwareId.filter((h) => h !== 'HW-1').map((h) => ({ refresh_token: token, hardware_id: h })),
+    fc.record({ refresh_token: fc.constant(token), hardware_id: fc.constant('HW-1'), extra: fc.jsonValue({ maxDepth: 1 }) }),
+  );
 
 describe('POST /auth/refresh with any input', () => {
   it('answers 4xx with an error code, and the token survives for its own machine', async () => {
     await fc.assert(
-      fc.asyncProperty(body, async (payload) => {
+      fc.asyncProperty(bodies(refreshToken), async (payload) => {
         const res = await call(t, app, 'POST', '/auth/refresh', payload);
         expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, res.body).toBeLessThan(500);

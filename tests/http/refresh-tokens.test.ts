@@ -174,6 +174,13 @@ describe('POST /auth/refresh', () => {
     expect(codes).toEqual(['OK', ...Array<string>(9).fill('REFRESH_REUSED')]);
   });
 
+  it('logout ends the remembered login: its refresh token is refused afterwards', async () => {
+    const { first } = await alice();
+    const second = await refreshed(app, first.refresh_token);
+    expect((await call(t, app, 'POST', '/auth/logout', undefined, { headers: bearer(second.session_token) })).statusCode).toBe(204);
+    expectError(await refresh(app, second.refresh_token), 401, 'REFRESH_INVALID');
+  });
+
   it('401 TOKEN_AUTH_DISABLED where token authentication is off', async () => {
     const { first } = await alice();
     expect((await consoleRequest(t, 'PATCH', `/applications/${app.id}`, { token_auth: false, legacy_auth: true })).statusCode).toBe(200);

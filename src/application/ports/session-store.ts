@@ -77,6 +77,7 @@ export interface SessionStore {
   /** What token authentication reads, in one go: the session, and with it the application's user
    * the token names. No session: nothing else is read (the token is refused on the session alone). */
   findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess>;
+  /** Ends the session and, when it came of a remembered login, its refresh token family (logout). */
   revokeSession(id: string, now: Instant, actor: Actor): Promise<void>;
   /** Deletes sessions that expired before `endedBefore` (revoked ones by their expiry, a session's
    * latest possible end) and returns how many. The overview's login counts do not depend on them:

@@ -14,6 +14,7 @@ import { graceMinutesOf } from '../../../domain/membership-state.js';
 import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
+import { revokeFamily } from './refresh-revocations.js';
 
 /** The user's live sessions, all a session plan needs: expired, revoked and lapsed ones are filtered
  * out here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
@@ -134,8 +135,11 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async revokeSession(id, now, actor) {
       await d.transaction(async (tx) => {
         const stillLive = and(eq(sessions.id, id), isNull(sessions.revokedAt));
-        const [revoked] = await tx.update(sessions).set({ revokedAt: now }).where(stillLive).returning({ applicationId: sessions.applicationId, userId: sessions.userId });
+        const ended = { applicationId: sessions.applicationId, userId: sessions.userId, refreshFamilyId: sessions.refreshFamilyId };
+        const [revoked] = await tx.update(sessions).set({ revokedAt: now }).where(stillLive).returning(ended);
         if (revoked === undefined) return;
+        // Logging out of a remembered login forgets it: its refresh token ends too (docs/machines.md).
+        if (revoked.refreshFamilyId !== null) await revokeFamily(d, tx, revoked.refreshFamilyId, now);
         const user = await findUser(d, tx, revoked.applicationId, revoked.userId);
         await recordEvents(tx, actor, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
       });
