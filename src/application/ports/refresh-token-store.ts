@@ -29,9 +29,8 @@ export type RefreshOutcome = { kind: 'rotated'; user: UserRecord } | { kind: 're
 
 export interface RefreshTokenStore {
   findRefreshToken(tokenDigest: string): Promise<RefreshTokenRecord | null>;
-  /** ATOMIC, under the user's row lock: re-reads the token and decides (decideRefresh). A reuse revokes every
-   * token and session of the family and returns `reused`; a rotation ends the family's sessions, refuses
-   * as openSession does (BANNED, TIMED_OUT, MEMBERSHIP_INACTIVE, SESSION_LIMIT_REACHED), spends the token,
-   * opens the session and stores the next token; a dropped device is `invalid`. */
+  /** ATOMIC, under the user's row lock, by decideRefresh: a reuse revokes the family (`reused`); a rotation
+   * refuses as openSession does, ends the family's session, spends the token, opens the next session and
+   * stores the next token; a dropped device is `invalid` (docs/machines.md, "Refresh tokens"). */
   refreshSession(input: RefreshInput, actor: Actor): Promise<RefreshOutcome>;
 }
