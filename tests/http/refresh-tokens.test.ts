@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { consoleRequest, createApplication, createLicenses, startTestApp, type TestApp } from '../support/test-app.js';
 import { shown } from '../support/shown-events.js';
+import { sqlBehindTheServer } from '../support/sql-behind-the-server.js';
 import { ban, bearer, call, expectError, login, member, type TestApplication } from '../support/integration.js';
 
 let t: TestApp;
@@ -151,6 +152,20 @@ describe('POST /auth/refresh', () => {
     const first = await remembered(app, { username: 'carol', password: u.password });
     t.clock.advance(61 * 60_000);
     expectError(await refresh(app, first.refresh_token), 403, 'MEMBERSHIP_INACTIVE');
+  });
+
+  it('the grace of the base plan counts, as at login, and its end refuses', async () => {
+    const plan = await consoleRequest(t, 'POST', `/applications/${app.id}/plans`, { name: 'Pro', kind: 'base', duration_minutes: 60, grace_minutes: 30 });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const u = await member(t, app, 'dave', undefined, 60, HW);
+    await sqlBehindTheServer(t, `update users set plan_id = '${plan.json<{ id: string }>().id}' where id = '${u.id}'`);
+    const first = await remembered(app, { username: 'dave', password: u.password });
+    t.clock.advance(75 * 60_000);
+    const res = await refresh(app, first.refresh_token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ membership: { is_active: true, in_grace: true } });
+    t.clock.advance(16 * 60_000);
+    expectError(await refresh(app, res.json<Remembered>().refresh_token), 403, 'MEMBERSHIP_INACTIVE');
   });
 
   it('a password change ends the refresh tokens', async () => {
