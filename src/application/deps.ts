@@ -69,4 +69,5 @@ export const keyPrefixes = {
   apiSecret: 'gh_sk_',
   adminApiKey: 'gh_adm_',
   consoleToken: 'gh_con_',
+  refreshToken: 'gh_rt_',
 } as const;

@@ -157,6 +157,23 @@ export interface SessionRecord {
   floatingLicenseId: string | null;
 }
 
+/** A refresh token as stored: only its keyed digest (docs/machines.md, "Refresh tokens"). */
+export interface RefreshTokenRecord {
+  id: string;
+  applicationId: string;
+  userId: string;
+  /** The login it descends from: every rotation keeps it. */
+  familyId: string;
+  hardwareId: string;
+  tokenDigest: string;
+  /** The session issued with it. */
+  sessionId: string | null;
+  issuedAt: Instant;
+  expiresAt: Instant;
+  spentAt: Instant | null;
+  revokedAt: Instant | null;
+}
+
 export interface LicenseRecord {
   id: string;
   applicationId: string;

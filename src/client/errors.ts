@@ -47,6 +47,9 @@ export class MembershipInactiveError extends GatehouseError {}
 export class InvalidCredentialsError extends GatehouseError {}
 /** 401 SESSION_EXPIRED: the session ended (expiry, logout, revocation) and the client could not renew it. */
 export class SessionExpiredError extends GatehouseError {}
+/** 401 REFRESH_INVALID or REFRESH_REUSED: the kept refresh token no longer opens a session (the
+ * client has forgotten it); log in again with the password or code. */
+export class RefreshRefusedError extends GatehouseError {}
 /** 401 LOGIN_REQUIRED: the application needs a logged-in user. */
 export class LoginRequiredError extends GatehouseError {}
 /** 401 DEVICE_REQUIRED: device authentication is on and no hardware id was given. */
@@ -108,6 +111,8 @@ const classByCode: Record<string, ErrorClass> = {
   INVALID_CREDENTIALS: InvalidCredentialsError,
   SESSION_EXPIRED: SessionExpiredError,
   LOGIN_REQUIRED: LoginRequiredError,
+  REFRESH_INVALID: RefreshRefusedError,
+  REFRESH_REUSED: RefreshRefusedError,
   DEVICE_REQUIRED: DeviceRequiredError,
   DEVICE_LIMIT_REACHED: DeviceLimitReachedError,
   SESSION_LIMIT_REACHED: SessionLimitReachedError,

@@ -6,19 +6,35 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createDecryptStream, createFormatCheckStream, KEY_LENGTH } from '../file-format/encrypted-file.js';
 import { pinnedEd25519Keys } from '../signing/ed25519.js';
 import type { LicenseFileClaims } from '../signing/license-file.js';
-import { errorFromResponse, LoginRequiredError, NotFoundError, SessionExpiredError } from './errors.js';
+import { errorFromResponse, LoginRequiredError, NotFoundError, RefreshRefusedError, SessionExpiredError } from './errors.js';
+import { refreshTokenFile, type RefreshTokenStore } from './refresh-token-store.js';
 import { fetchAnswer, unreachable } from './reachability.js';
 import { createOfflineLicense, type LicenseFileVerifyOptions, type OfflineLicense } from './offline-license.js';
 import { heartbeatTimer, type HeartbeatOptions } from './heartbeat-timer.js';
 import { createRequestSigner, type RequestSigner } from './request-signer.js';
 import { createResponseVerifier, type ResponseVerifier } from './response-verifier.js';
 import { signedTimeState, type SignedTimeState } from './signed-time-state.js';
-import type { Activation, AppContext, DeviceInfo, DeviceReset, IssuedLicenseFile, Lease, LoginCredentials, OfflineAppContext, OwnDevice, Session, UserSummary, UserVariable } from './types.js';
+import type {
+  Activation,
+  AppContext,
+  DeviceInfo,
+  DeviceReset,
+  IssuedLicenseFile,
+  Lease,
+  LoginCredentials,
+  OfflineAppContext,
+  OwnDevice,
+  RefreshedSession,
+  Session,
+  UserSummary,
+  UserVariable,
+} from './types.js';
 
 export * from './errors.js';
 export type * from './types.js';
 export type { LicenseFileVerifyOptions } from './offline-license.js';
 export type { HeartbeatOptions, HeartbeatSchedule } from './heartbeat-timer.js';
+export { refreshTokenFile, type RefreshTokenStore } from './refresh-token-store.js';
 export { EncryptedFileError } from '../file-format/encrypted-file.js';
 export { LicenseFileError, type LicenseFileFailure } from '../signing/license-file.js';
 
@@ -48,6 +64,9 @@ export interface ConnectionOptions {
   /** The application's request_signing_key (base64 of 32 bytes, as the console shows it once): every
    * request is then signed with it, as an application with request_signing on requires. */
   requestSigningKey?: string;
+  /** Where `login(credentials, {remember: true})` keeps the refresh token, and only it (docs/sdk.md,
+   * "Staying signed in"): a file path (created with mode 0600) or a store of the caller's. */
+  refreshTokenStore?: string | RefreshTokenStore;
 }
 
 /** Pinning (docs/sdk.md, "Verifying answers"): the application's `response_signing_public_key` (several
@@ -123,6 +142,8 @@ export class GatehouseClient {
   private readonly offlineLicense: OfflineLicense | null;
   /** The running heartbeat, if any (startHeartbeat). */
   private beating: { stop(): void } | null = null;
+  /** Keeps a remembered login's refresh token; null without the option. */
+  private readonly refreshTokens: RefreshTokenStore | null;
 
   constructor(options: GatehouseClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -133,6 +154,8 @@ export class GatehouseClient {
     this.verifier = verifierOf(options);
     this.signer = options.requestSigningKey === undefined ? null : createRequestSigner(options.requestSigningKey);
     this.signedTime = signedTimeState(options.stateFile);
+    const kept = options.refreshTokenStore;
+    this.refreshTokens = kept === undefined ? null : typeof kept === 'string' ? refreshTokenFile(kept) : kept;
     this.offlineLicense =
       options.responseSigningPublicKeys === undefined
         ? null
@@ -179,11 +202,39 @@ export class GatehouseClient {
   }
 
   /** Opens a session with `{username, password}` or the `{code}` the user signed up with. The credentials
-   * are kept in memory so that an expired session is renewed by itself. */
-  async login(credentials: LoginCredentials, options: { device?: DeviceInfo } = {}): Promise<Session> {
-    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.machine(options.device) });
+   * are kept in memory so that an expired session is renewed by itself. With `remember` (and the
+   * refreshTokenStore option), only the refresh token is kept, in the store, and renews instead. */
+  async login(credentials: LoginCredentials, options: { device?: DeviceInfo; remember?: boolean } = {}): Promise<Session> {
+    const remember = options.remember === true;
+    if (remember && this.refreshTokens === null) throw new TypeError('login with remember needs the refreshTokenStore option');
+    const session = await this.json<Session>('POST', '/auth/login', { credentials, ...this.machine(options.device), ...(remember ? { remember } : {}) });
     this.token = session.session_token;
-    this.credentials = credentials;
+    this.held = session.membership.entitlements;
+    const refreshToken = remember ? session.refresh_token : undefined;
+    // The application may issue no refresh tokens: then the credentials renew, as without remember.
+    this.credentials = refreshToken === undefined ? credentials : null;
+    if (refreshToken !== undefined) await this.refreshTokens?.save(refreshToken);
+    return session;
+  }
+
+  /** Opens a session with the refresh token the store keeps (a client started again with only its
+   * file); null when none is kept. A refused token is forgotten: RefreshRefusedError, log in again. */
+  async resume(): Promise<RefreshedSession | null> {
+    const kept = (await this.refreshTokens?.load()) ?? null;
+    return kept === null ? null : this.refreshWith(kept);
+  }
+
+  private async refreshWith(kept: string): Promise<RefreshedSession> {
+    const { response } = await this.send('POST', '/auth/refresh', { json: { refresh_token: kept, ...this.device() } });
+    if (!response.ok) {
+      const error = await errorFromResponse(response);
+      if (error instanceof RefreshRefusedError) await this.refreshTokens?.clear();
+      throw error;
+    }
+    const session = (await response.json()) as RefreshedSession;
+    // Kept before anything else: the token presented is spent now.
+    await this.refreshTokens?.save(session.refresh_token);
+    this.token = session.session_token;
     this.held = session.membership.entitlements;
     return session;
   }
@@ -195,6 +246,7 @@ export class GatehouseClient {
     this.token = null;
     this.credentials = null;
     this.held = [];
+    await this.refreshTokens?.clear();
     if (token === null) return;
     const { response } = await this.send('POST', '/auth/logout', { token });
     if (response.ok) return;
@@ -426,8 +478,7 @@ export class GatehouseClient {
     if (first.response.ok) return first;
     const error = await errorFromResponse(first.response);
     const renewable = error instanceof SessionExpiredError || (token === null && error.code === 'LOGIN_REQUIRED');
-    if (!renewable || this.credentials === null) throw error;
-    await this.renew(token);
+    if (!renewable || !(await this.renew(token))) throw error;
     const second = await this.send(method, path, { ...options, token: this.token });
     if (second.response.ok) return second;
     throw await errorFromResponse(second.response);
@@ -469,13 +520,19 @@ export class GatehouseClient {
     return answer;
   }
 
-  /** Logs in again with the kept credentials, unless another request already replaced `expired`. */
-  private async renew(expired: string | null): Promise<void> {
-    if (this.token !== expired) return;
-    const credentials = this.credentials as LoginCredentials;
-    this.renewal ??= this.login(credentials).finally(() => {
+  /** Logs in again with the kept credentials, or refreshes with the kept refresh token, unless another
+   * request already replaced `expired`; false when there is nothing to renew with. One at a time: a
+   * refresh token presented twice would revoke its family (docs/machines.md, "Refresh tokens"). */
+  private async renew(expired: string | null): Promise<boolean> {
+    if (this.token !== expired) return true;
+    const credentials = this.credentials;
+    this.renewal ??= (async () => {
+      if (credentials !== null) return this.login(credentials);
+      const kept = (await this.refreshTokens?.load()) ?? null;
+      return kept === null ? null : this.refreshWith(kept);
+    })().finally(() => {
       this.renewal = null;
     });
-    await this.renewal;
+    return (await this.renewal) !== null;
   }
 }

@@ -52,6 +52,9 @@ export type Session = Static<typeof Wire.Session>;
 /** A heartbeat's answer: the session lives until lease_expires_at without another; server_time is the server's clock. */
 export type Lease = Static<typeof Wire.Lease>;
 
+/** A refresh's answer: the new session and the next refresh token, which the client keeps. */
+export type RefreshedSession = Static<typeof Wire.RefreshedSession>;
+
 /** What login accepts: a username and password, or the license code a user signed up with. */
 export type LoginCredentials = { username: string; password: string } | { code: string };
 

@@ -22,6 +22,7 @@ import { banThrottleContentContract } from './contract-bans-throttle-content.js'
 import { requestNonceContract } from './contract-request-nonces.js';
 import { sessionContract } from './contract-sessions.js';
 import { leaseContract } from './contract-leases.js';
+import { refreshTokenContract } from './contract-refresh-tokens.js';
 import { trialContract } from './contract-trials.js';
 import { userContract } from './contract-users.js';
 import { userPlanContract } from './contract-user-plans.js';
@@ -111,6 +112,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     sessionContract(ctx);
     leaseContract(ctx);
     deviceContract(ctx);
+    refreshTokenContract(ctx);
     banThrottleContentContract(ctx);
     requestNonceContract(ctx);
     fileContract(ctx);

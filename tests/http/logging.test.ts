@@ -9,7 +9,7 @@ afterEach(() => t.close());
 it('secrets in headers and bodies never reach the log', async () => {
   const lines: string[] = [];
   t = await startTestApp({ logLines: lines });
-  const app = await createApplication(t, { device_auth: false, legacy_auth: true });
+  const app = await createApplication(t, { device_auth: false, legacy_auth: true, default_allowed_sessions: 5 });
   const u = await member(t, app, 'alice', 'alice-logged-password');
   const tok = await token(t, app, { username: 'alice', password: u.password });
   await call(t, app, 'GET', '/app_context', undefined, { headers: bearer(tok) });
@@ -19,6 +19,10 @@ it('secrets in headers and bodies never reach the log', async () => {
   await t.inject({ method: 'GET', url: `/api/admin/user/${u.code.toLowerCase()}`, headers: { authorization: `Bearer ${app.credentials.admin_api_key}` } });
   await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/licenses/${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
   await t.inject({ method: 'GET', url: `/api/console/applications/${app.id}/users?query=${u.code}`, headers: { authorization: `Bearer ${t.ownerToken}` } });
+  // A remembered login's refresh tokens, the one issued and the one a refresh answers.
+  const remembered = await call(t, app, 'POST', '/auth/login', { credentials: { username: 'alice', password: u.password }, hardware_id: 'hw-log', remember: true });
+  const kept = remembered.json<{ refresh_token: string }>().refresh_token;
+  const next = (await call(t, app, 'POST', '/auth/refresh', { refresh_token: kept, hardware_id: 'hw-log' })).json<{ refresh_token: string }>().refresh_token;
   // The dashboard's session cookie and its CSRF token are secrets too.
   const browser = await t.inject({ method: 'POST', url: '/api/console/session', payload: { email: 'owner@example.com', password: 'owner-password-1' } });
   const cookie = /gh_console=([^;]+)/.exec(String(browser.headers['set-cookie']))?.[1] ?? 'missing';
@@ -29,7 +33,7 @@ it('secrets in headers and bodies never reach the log', async () => {
   expect(log).toContain('"url":"/api/integration/app_context"');
   expect(log).toContain('[redacted]');
   expect(log).toContain('[license-code]');
-  for (const secret of [tok, u.password, u.code, u.code.toLowerCase(), app.credentials.api_secret, app.credentials.admin_api_key, t.ownerToken, cookie, csrf]) {
+  for (const secret of [tok, kept, next, u.password, u.code, u.code.toLowerCase(), app.credentials.api_secret, app.credentials.admin_api_key, t.ownerToken, cookie, csrf]) {
     expect(log.includes(secret), `log holds ${secret.slice(0, 10)}…`).toBe(false);
   }
 });

@@ -44,6 +44,14 @@ it('no issued secret or password is stored in plain text', async () => {
   secrets.push(tok);
   expect((await call(t, live, 'GET', '/app_context', undefined, { headers: { ...bearer(tok), 'x-hardware-id': 'HW-1' } })).statusCode).toBe(200);
   expect((await call(t, live, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': codes[0] as string, 'x-hardware-id': 'HW-2' } })).statusCode).toBe(200);
+  // Refresh tokens are kept as digests only: the one a login issues and the one a refresh answers.
+  const remembered = await call(t, live, 'POST', '/auth/login', { credentials: { username: 'alice', password: 'alice-secret-password' }, hardware_id: 'HW-1', remember: true });
+  const kept = remembered.json<{ refresh_token: string }>().refresh_token;
+  const next = await call(t, live, 'POST', '/auth/refresh', { refresh_token: kept, hardware_id: 'HW-1' });
+  expect(next.statusCode, next.body).toBe(200);
+  secrets.push(kept, next.json<{ refresh_token: string; session_token: string }>().refresh_token);
+  const refreshedSession = next.json<{ session_token: string }>().session_token;
+  expect((await call(t, live, 'GET', '/app_context', undefined, { headers: bearer(refreshedSession) })).statusCode).toBe(200);
   const login = await t.inject({ method: 'POST', url: '/api/console/login', payload: { email: 'owner@example.com', password: 'owner-password-1' } });
   secrets.push(login.json().token);
   await consoleRequest(t, 'POST', `/applications/${app.id}/bans`, { type: 'license', value: codes[1] });

@@ -57,6 +57,10 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
   secrets.push(session.json().session_token);
   expect((await login(t, a, { username: 'alice', password: PASSWORD }, { hardware_id: 'hw-other' })).json().error_code).toBe('DEVICE_LIMIT_REACHED'); // device.limit_reached
   expect((await call(t, a, 'POST', '/auth/logout', undefined, { headers: { authorization: `Bearer ${session.json().session_token}` } })).statusCode).toBe(204); // session.revoked
+  const kept = (await login(t, a, { username: 'alice', password: PASSWORD }, { hardware_id: 'hw-a', remember: true })).json().refresh_token as string;
+  secrets.push(kept);
+  expect((await call(t, a, 'POST', '/auth/refresh', { refresh_token: kept, hardware_id: 'hw-a' })).statusCode).toBe(200);
+  expect((await call(t, a, 'POST', '/auth/refresh', { refresh_token: kept, hardware_id: 'hw-a' })).json().error_code).toBe('REFRESH_REUSED'); // refresh.reused
   expect((await consoleRequest(t, 'POST', `/applications/${app.id}/adjustments`, { user_ids: [user.id], minutes: 30 })).statusCode).toBe(200); // membership.adjusted
   expect(await t.notices.drain()).toBe(1); // membership.expiring: 90 minutes remain, less than 7 days
   const until = new Date(t.clock.now() + 3_600_000).toISOString();

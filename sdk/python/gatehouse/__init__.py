@@ -3,6 +3,7 @@ context, license activation, user variables, password change, device reset, decr
 downloads, signed answers and offline license files. See sdk/python/README.md."""
 
 from .client import GatehouseClient
+from .refresh_tokens import RefreshTokenFile, RefreshTokenStore
 from .encrypted_file import EncryptedFileError, decrypt_bytes, decrypt_stream
 from .errors import (
     AuthMethodDisabledError,
@@ -27,6 +28,7 @@ from .errors import (
     TrialRefusedError,
     ServerError,
     SessionExpiredError,
+    RefreshRefusedError,
     SessionLimitReachedError,
     SignatureError,
     TimedOutError,
@@ -71,6 +73,9 @@ __all__ = [
     "LicenseInvalidError",
     "UsernameTakenError",
     "SessionExpiredError",
+    "RefreshRefusedError",
+    "RefreshTokenFile",
+    "RefreshTokenStore",
     "LoginRequiredError",
     "AuthMethodDisabledError",
     "DeviceRequiredError",

@@ -23,10 +23,11 @@ from ._heartbeat import Heartbeat
 from ._server_clock import ServerClock
 from ._transport import Exchange, Origin, send
 from .encrypted_file import MAGIC, Decryptor, EncryptedFileError, files_key_bytes
-from .errors import GatehouseError, LoginRequiredError, SessionExpiredError, SignatureError, error_from_response
+from .errors import GatehouseError, LoginRequiredError, RefreshRefusedError, SessionExpiredError, SignatureError, error_from_response
 from .license_file import DEFAULT_CLOCK_TOLERANCE_SECONDS, LicenseClaims, verify_license_file
 from .models import Adjustment, AppContext, Device, DeviceReset, IssuedLicenseFile, Lease, Session, UserSummary, UserVariable
 from .offline import OfflineAppContext, read_license_file, store_license_file, unreachable
+from .refresh_tokens import RefreshTokenFile, RefreshTokenStore
 
 INTEGRATION = "/api/integration"
 #: Bytes read from a download at a time: the memory a download holds is this plus one chunk.
@@ -78,7 +79,8 @@ class GatehouseClient:
     ``request_signing_key`` (base64 of 32 bytes) to sign every request; ``timeout`` in seconds
     per network operation; ``ssl_context`` for https; ``license_file``, a path where
     request_license_file() keeps the file and app_context(offline_fallback=True) reads it
-    (needs the pinned keys).
+    (needs the pinned keys); ``refresh_token_store``, where ``login(..., remember=True)`` keeps
+    the refresh token and only it: a path (a file created with mode 0600) or a RefreshTokenStore.
     """
 
     def __init__(
@@ -96,6 +98,7 @@ class GatehouseClient:
         timeout: float = 60.0,
         ssl_context: Optional[ssl.SSLContext] = None,
         license_file: Union[None, str, "os.PathLike[str]"] = None,
+        refresh_token_store: Union[None, str, "os.PathLike[str]", RefreshTokenStore] = None,
     ) -> None:
         self._origin = Origin.parse(base_url)
         self._api_key = api_key
@@ -111,6 +114,8 @@ class GatehouseClient:
         if license_file is not None and self._pinned is None:
             raise ValueError("license_file needs response_signing_public_keys: a file is only as good as the key it is checked with")
         self._license_file = license_file
+        kept = refresh_token_store
+        self._refresh_tokens: Optional[RefreshTokenStore] = None if kept is None else RefreshTokenFile(kept) if isinstance(kept, (str, os.PathLike)) else kept
         self._timeout = timeout
         self._ssl_context = ssl_context
         self._lock = threading.RLock()
@@ -167,17 +172,51 @@ class GatehouseClient:
         """Creates a user from a license code; the answer holds the generated username."""
         return UserSummary.from_json(self._json("POST", "/sign_up_with_license_code", {"code": code, **self._machine(device)}))
 
-    def login(self, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None, device: Optional[Dict[str, str]] = None) -> Session:
+    def login(self, username: Optional[str] = None, password: Optional[str] = None, *, code: Optional[str] = None, device: Optional[Dict[str, str]] = None, remember: bool = False) -> Session:
         """Opens a session with a username and password, or with the license ``code`` the user
         signed up with. The credentials are kept in memory so that an expired session is renewed
-        by itself. ``device`` says what this machine is, instead of the client's ``device``."""
+        by itself. ``device`` says what this machine is, instead of the client's ``device``. With ``remember`` (and ``refresh_token_store``), only the refresh token is
+        kept, in the store, and renews instead."""
+        if remember and self._refresh_tokens is None:
+            raise ValueError("login with remember needs refresh_token_store")
         credentials = _credentials(username, password, code, "login")
-        session = Session.from_json(self._json("POST", "/auth/login", {"credentials": credentials, **self._machine(device)}))
+        body: Dict[str, Any] = {"credentials": credentials, **self._machine(device)}
+        if remember:
+            body["remember"] = True
+        session = Session.from_json(self._json("POST", "/auth/login", body))
         with self._lock:
             self._token = session.session_token
-            self._credentials = credentials
+            # The application may issue no refresh tokens: then the credentials renew, as without remember.
+            self._credentials = credentials if session.refresh_token is None or not remember else None
             if session.membership is not None:
                 self._entitlements = session.membership.entitlements
+            if remember and session.refresh_token is not None and self._refresh_tokens is not None:
+                self._refresh_tokens.save(session.refresh_token)
+        return session
+
+    def resume(self) -> Optional[Session]:
+        """Opens a session with the refresh token the store keeps (a client started again with
+        only its file); None when none is kept. A refused token is forgotten and raises
+        RefreshRefusedError: log in again."""
+        with self._lock:
+            kept = None if self._refresh_tokens is None else self._refresh_tokens.load()
+            return None if kept is None else self._refresh_with(kept)
+
+    def _refresh_with(self, kept: str) -> Session:
+        """One refresh, under the lock: a token presented twice would revoke its family."""
+        answer = self._send("POST", "/auth/refresh", body={"refresh_token": kept, **self._device()})
+        if not answer.ok:
+            error = answer.error()
+            if isinstance(error, RefreshRefusedError) and self._refresh_tokens is not None:
+                self._refresh_tokens.clear()
+            raise error
+        session = Session.from_json(answer.json())
+        # Kept before anything else: the token presented is spent now.
+        if session.refresh_token is not None and self._refresh_tokens is not None:
+            self._refresh_tokens.save(session.refresh_token)
+        self._token = session.session_token
+        if session.membership is not None:
+            self._entitlements = session.membership.entitlements
         return session
 
     def logout(self) -> None:
@@ -186,6 +225,8 @@ class GatehouseClient:
         with self._lock:
             token, self._token, self._credentials = self._token, None, None
             self._entitlements = ()
+            if self._refresh_tokens is not None:
+                self._refresh_tokens.clear()
         if token is None:
             return
         answer = self._send("POST", "/auth/logout", token=token)
@@ -512,15 +553,16 @@ class GatehouseClient:
     def _authenticated(self, method: str, path: str, body: Any = None, download: bool = False) -> _Answer:
         """A request as the current user; on SESSION_EXPIRED, logs in again once (when it has
         credentials) and retries once. A refused request did nothing, so a retry is safe."""
-        if self._token is None and self._credentials is not None:
-            # The session was ended on purpose (a password change, a device reset): open a new one.
+        if self._token is None and (self._credentials is not None or self._kept_refresh()):
+            # The session was ended on purpose (a password change, a device reset), or the client
+            # starts with only its refresh token: open a new one.
             self._renew(None)
         token = self._token
         first = self._send(method, path, token=token, body=body, download=download)
         if first.ok:
             return first
         error = first.error()
-        if not isinstance(error, SessionExpiredError) or self._credentials is None:
+        if not isinstance(error, SessionExpiredError) or (self._credentials is None and not self._kept_refresh()):
             raise error
         self._renew(token)
         second = self._send(method, path, token=self._token, body=body, download=download)
@@ -528,14 +570,23 @@ class GatehouseClient:
             return second
         raise second.error()
 
+    def _kept_refresh(self) -> bool:
+        return self._refresh_tokens is not None and self._refresh_tokens.load() is not None
+
     def _renew(self, expired: Optional[str]) -> None:
-        """Logs in again with the kept credentials, unless another thread already replaced ``expired``."""
+        """Logs in again with the kept credentials, or refreshes with the kept refresh token, unless
+        another thread already replaced ``expired``."""
         with self._lock:
             if self._token != expired and self._token is not None:
                 return
             credentials = self._credentials
-            if credentials is None:
+            kept = None if credentials is not None or self._refresh_tokens is None else self._refresh_tokens.load()
+            if credentials is None and kept is None:
                 raise SessionExpiredError(401, "SESSION_EXPIRED", "the session ended and the client has no credentials to renew it")
+            if kept is not None:
+                self._refresh_with(kept)
+                return
+            assert credentials is not None
             self.login(credentials.get("username"), credentials.get("password"), code=credentials.get("code"))
 
     def _send(self, method: str, path: str, token: Optional[str] = None, body: Any = None, download: bool = False) -> _Answer:

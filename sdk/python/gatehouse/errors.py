@@ -89,6 +89,11 @@ class SessionExpiredError(GatehouseError):
     """401 SESSION_EXPIRED: the session ended and the client could not renew it."""
 
 
+class RefreshRefusedError(GatehouseError):
+    """401 REFRESH_INVALID or REFRESH_REUSED: the kept refresh token no longer opens a session
+    (the client has forgotten it); log in again with the password or code."""
+
+
 class LoginRequiredError(GatehouseError):
     """401 LOGIN_REQUIRED: the application needs a logged-in user."""
 
@@ -192,6 +197,8 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "REQUEST_REPLAYED": RequestSignatureRefusedError,
     "LOGIN_REQUIRED": LoginRequiredError,
     "SESSION_EXPIRED": SessionExpiredError,
+    "REFRESH_INVALID": RefreshRefusedError,
+    "REFRESH_REUSED": RefreshRefusedError,
     "LEGACY_AUTH_DISABLED": AuthMethodDisabledError,
     "LEGACY_AUTH_NEEDS_DEVICE_AUTH": AuthMethodDisabledError,
     "TOKEN_AUTH_DISABLED": AuthMethodDisabledError,

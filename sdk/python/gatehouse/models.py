@@ -217,6 +217,9 @@ class Session:
     expires_at: datetime
     #: The user's membership at login: their plan and entitlements.
     membership: Optional[Membership] = None
+    #: With ``remember=True`` (and on a refresh): the next refresh token and when it expires.
+    refresh_token: Optional[str] = field(default=None, repr=False)
+    refresh_expires_at: Optional[datetime] = None
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "Session":
@@ -225,6 +228,8 @@ class Session:
             _get(data, "session_token", str),
             _time(data, "expires_at"),
             None if membership is None else Membership.from_json(_get(data, "membership", dict)),
+            _opt(data, "refresh_token", str),
+            _opt_time(data, "refresh_expires_at"),
         )
 
 

@@ -6,6 +6,7 @@ import { appContext } from '../../application/integration/app-context.js';
 import { changePassword } from '../../application/integration/change-password.js';
 import { heartbeat } from '../../application/integration/heartbeat.js';
 import { login, logout } from '../../application/integration/login.js';
+import { refreshSession } from '../../application/integration/refresh-session.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { dropOwnDevice, listOwnDevices } from '../../application/integration/own-devices.js';
 import { resetDevices } from '../../application/integration/reset-devices.js';
@@ -19,14 +20,14 @@ import { answerNotFound } from './errors.js';
 import { bearer, callerOf, presentedUser } from './request-parts.js';
 import { requestSigning } from './request-signing.js';
 import { responseSigning } from './response-signing.js';
-import { DeviceInfo, HardwareId, LicenseCode, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
+import { DeviceInfo, HardwareId, LicenseCode, RefreshToken, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
 import { adjustmentJson, appContextBody, leaseJson, licenseFileJson, membershipJson, ownDeviceJson, userSummaryJson, userVariableJson } from './views.js';
 import { memberAfter, memberOf } from '../../application/member.js';
 import { answers } from './answers.js';
 import type { ErrorCode } from '../../domain/errors.js';
-import { Activation, AppContext, FileBytes, Lease, LicenseFile, NextReset, NoBody, OwnDevice, Session, UserSummary, UserVariable } from './wire-schemas.js';
+import { Activation, AppContext, FileBytes, Lease, LicenseFile, NextReset, NoBody, OwnDevice, RefreshedSession, Session, UserSummary, UserVariable } from './wire-schemas.js';
 
 /** What presented user credentials (Bearer token or legacy headers) can be refused with (docs/api.md, GET /app_context). */
 const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
@@ -103,12 +104,35 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.post(
     '/auth/login',
     {
-      schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId), device: Type.Optional(DeviceInfo) }, closed), response: answers({ 200: Session }) },
+      schema: {
+        body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId), device: Type.Optional(DeviceInfo), remember: Type.Optional(Type.Boolean()) }, closed),
+        response: answers({ 200: Session }),
+      },
       config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)) },
     },
     async (request) => {
-      const { token, expiresAt, member } = await login(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
-      return { session_token: token, expires_at: toIso(expiresAt), membership: membershipJson(member.user, member.plans, deps.clock.now()) };
+      const { token, expiresAt, member, refresh } = await login(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
+      const remembered = refresh === null ? {} : { refresh_token: refresh.token, refresh_expires_at: toIso(refresh.expiresAt) };
+      return { session_token: token, expires_at: toIso(expiresAt), membership: membershipJson(member.user, member.plans, deps.clock.now()), ...remembered };
+    },
+  );
+
+  // A remembered login's next session, by its refresh token alone (docs/machines.md, "Refresh tokens").
+  app.post(
+    '/auth/refresh',
+    {
+      schema: { body: Type.Object({ refresh_token: RefreshToken, hardware_id: HardwareId }, closed), response: answers({ 200: RefreshedSession }) },
+      config: { errors: ['REFRESH_INVALID', 'REFRESH_REUSED', 'TOKEN_AUTH_DISABLED', 'SESSION_LIMIT_REACHED', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE'] },
+    },
+    async (request) => {
+      const { token, expiresAt, member, refresh } = await refreshSession(deps, await applicationOf(request), request.body, callerOf(request), request.actor);
+      return {
+        session_token: token,
+        expires_at: toIso(expiresAt),
+        refresh_token: refresh.token,
+        refresh_expires_at: toIso(refresh.expiresAt),
+        membership: membershipJson(member.user, member.plans, deps.clock.now()),
+      };
     },
   );
 

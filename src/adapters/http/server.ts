@@ -50,6 +50,7 @@ const REDACTED = [
   'req.body.password',
   'req.body.code',
   'req.body.credentials',
+  'req.body.refresh_token',
 ];
 
 /** Request log lines: license codes are secrets and travel in URLs, so any code-shaped run is

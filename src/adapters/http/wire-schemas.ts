@@ -67,7 +67,7 @@ export const LicenseFile = Type.Object(
 
 // Login answers the membership too, so a client knows its entitlements at once (docs/api.md, POST /auth/login).
 export const Session = Type.Object(
-  { session_token: Type.String(), expires_at: Instant, membership: Membership },
+  { session_token: Type.String(), expires_at: Instant, membership: Membership, refresh_token: Type.Optional(Type.String()), refresh_expires_at: Type.Optional(Instant) },
   { ...closed, examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z', membership: membershipExample }] },
 );
 
@@ -75,6 +75,15 @@ export const Session = Type.Object(
 export const Lease = Type.Object(
   { lease_expires_at: Instant, server_time: Instant },
   { ...closed, title: 'Lease', examples: [{ lease_expires_at: '2030-01-01T00:01:00.000Z', server_time: '2030-01-01T00:00:00.000Z' }] },
+);
+
+/** A refresh's answer: a new session and the next refresh token (docs/machines.md, "Refresh tokens"). */
+export const RefreshedSession = Type.Object(
+  { session_token: Type.String(), expires_at: Instant, refresh_token: Type.String(), refresh_expires_at: Instant, membership: Membership },
+  {
+    ...closed,
+    examples: [{ session_token: 'gh_ses_...', expires_at: '2030-01-01T00:05:00.000Z', refresh_token: 'gh_rt_...', refresh_expires_at: '2030-01-31T00:00:00.000Z', membership: membershipExample }],
+  },
 );
 
 export const NextReset = Type.Object({ next_reset_at: Instant }, { ...closed, examples: [{ next_reset_at: '2030-01-02T00:00:00.000Z' }] });

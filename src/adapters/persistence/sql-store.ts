@@ -16,6 +16,7 @@ import { membershipNoticeStore } from './store/membership-notice-store.js';
 import { applicationStore, ownerStore } from './store/owner-application-store.js';
 import { overviewStore } from './store/overview-store.js';
 import { planStore } from './store/plan-store.js';
+import { refreshTokenStore } from './store/refresh-token-store.js';
 import { requestNonceStore } from './store/request-nonce-store.js';
 import { sessionStore } from './store/session-store.js';
 import { throttleStore } from './store/throttle-store.js';
@@ -79,6 +80,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...membershipNoticeStore(dialect, recordEvents),
     ...userVariableStore(dialect, recordEvents),
     ...sessionStore(dialect, reads, recordEvents),
+    ...refreshTokenStore(dialect, recordEvents),
     ...banStore(dialect, reads, recordEvents),
     ...throttleStore(dialect),
     ...trialStore(dialect, recordEvents),

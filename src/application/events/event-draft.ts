@@ -31,6 +31,7 @@ export const WEBHOOK_EVENTS = [
   'user.deleted',
   'session.created',
   'session.revoked',
+  'refresh.reused',
   'license.created',
   'license.activated',
   'license.deleted',

@@ -145,6 +145,14 @@ export const sessionsRevoked = (applicationId: string, user: { id: string; label
   data: { user_id: user.id, reason, revoked: count },
 });
 
+/** `refresh.reused`: a spent refresh token came back, so its family was revoked; its facts are its data. */
+export const refreshReused = (u: Pick<UserRecord, 'applicationId' | 'id' | 'username'>, family: { id: string; hardwareId: string; sessionsRevoked: number }): EventDraft => ({
+  applicationId: u.applicationId,
+  action: 'refresh.reused',
+  target: userTarget(u),
+  data: { user_id: u.id, family_id: family.id, hardware_id: family.hardwareId, sessions_revoked: family.sessionsRevoked },
+});
+
 /** `license.created`: one per batch, with the batch's count and terms (never the codes); its facts are its data. */
 export const licensesCreated = (batch: readonly LicenseRecord[]): EventDraft => {
   const first = batch[0]!;

@@ -4,6 +4,8 @@ import { acceptDeviceInfo, type DeviceInfoBody } from '../../domain/device-info.
 import { deviceToAdmit, requireHardwareId } from '../../domain/devices.js';
 import { DomainError } from '../../domain/errors.js';
 import { openingLease } from '../../domain/leases.js';
+import { requireRememberedMachine } from '../../domain/refresh-tokens.js';
+import { issueRefreshToken } from './refresh-tokens.js';
 import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
 import { type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps, verifyCredentials, withTurn } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
@@ -20,6 +22,16 @@ export interface LoginBody {
   credentials: LoginCredentials;
   hardware_id?: string;
   device?: DeviceInfoBody;
+  /** Ask for a refresh token bound to the hardware id (docs/machines.md, "Refresh tokens"). */
+  remember?: boolean;
+}
+
+/** A login's answer; `refresh` only with `remember: true` on an application that issues them. */
+export interface LoggedIn {
+  token: string;
+  expiresAt: number;
+  member: Member;
+  refresh: { token: string; expiresAt: number } | null;
 }
 
 /** What a token login uses: either credential check, the access re-check, the token and its session. */
@@ -28,10 +40,13 @@ type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<De
 /** Token login: cheap refusals first, then the throttled credential check, then bans (once the user
  * is proven, so propagation may reach their account), timeout and membership, and last the atomic
  * device and session admission, which settles the check's turn (withTurn). */
-export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<{ token: string; expiresAt: number; member: Member }> {
+export async function login(deps: LoginDeps, app: ApplicationRecord, body: LoginBody, caller: Caller, actor: Actor): Promise<LoggedIn> {
   if (!app.settings.tokenAuth) throw new DomainError('TOKEN_AUTH_DISABLED', 'token authentication is disabled for this application');
   const hardwareId = requireHardwareId(app.settings.deviceAuth, body.hardware_id);
   const deviceInfo = acceptDeviceInfo(body.device);
+  // A refresh token is bound to its machine; none is issued where the application turned them off.
+  const rememberOn = body.remember === true ? requireRememberedMachine(hardwareId) : null;
+  const ttlDays = app.settings.refreshTtlDays;
   const { found: user, turn } = await verifyCredentials(deps, app, body.credentials, caller, actor, hardwareId);
   const acting = identified(actor, user.id);
   return withTurn(deps, turn, acting, async (settled) => {
@@ -48,9 +63,13 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       expiresAt: now + app.settings.sessionTtlSeconds * 1000,
       revokedAt: null,
       leaseExpiresAt: openingLease(now, app.settings.heartbeatSeconds),
-      refreshFamilyId: null,
+      refreshFamilyId: rememberOn === null || ttlDays === null ? null : deps.ids.uuid(),
       floatingLicenseId: null,
     };
+    const refresh =
+      session.refreshFamilyId === null || rememberOn === null || ttlDays === null
+        ? null
+        : issueRefreshToken(deps, { applicationId: app.id, userId: user.id, familyId: session.refreshFamilyId, hardwareId: rememberOn, sessionId: session.id, ttlDays, now });
     const token = await deps.tokens.issue({
       sessionId: session.id,
       applicationId: app.id,
@@ -73,12 +92,13 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
             ip: caller.ip,
             turn: settled,
             deviceInfo,
+            ...(refresh === null ? {} : { refreshToken: refresh.record }),
           },
           acting,
         ),
       acting,
     );
-    return { token, expiresAt: session.expiresAt, member };
+    return { token, expiresAt: session.expiresAt, member, refresh: refresh === null ? null : { token: refresh.token, expiresAt: refresh.record.expiresAt } };
   });
 }
 

@@ -7,7 +7,7 @@ import type { ApplicationSettings } from '../../domain/application-settings.js';
 import type { UserPlans } from '../../domain/membership-state.js';
 import type { Instant } from '../../domain/time.js';
 import type { SucceededTurn } from './throttle-store.js';
-import type { SessionRecord, UserRecord } from '../records.js';
+import type { RefreshTokenRecord, SessionRecord, UserRecord } from '../records.js';
 
 export interface OpenSessionInput {
   session: SessionRecord;
@@ -22,6 +22,8 @@ export interface OpenSessionInput {
   turn?: SucceededTurn;
   /** What the machine said about itself: written to its device with the sighting (DeviceStore.noteDeviceSeen's rule). */
   deviceInfo?: DeviceInfo;
+  /** Login's `remember: true`: the family's first token, stored with the session it came with. */
+  refreshToken?: RefreshTokenRecord;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */
@@ -81,6 +83,7 @@ export interface SessionStore {
   /** What token authentication reads, in one go: the session, and with it the application's user
    * the token names. No session: nothing else is read (the token is refused on the session alone). */
   findSessionAccess(applicationId: string, sessionId: string, userId: string): Promise<SessionAccess>;
+  /** Ends the session and, when it came of a remembered login, its refresh token family (logout). */
   revokeSession(id: string, now: Instant, actor: Actor): Promise<void>;
   /** Deletes sessions that expired before `endedBefore` (revoked ones by their expiry, a session's
    * latest possible end) and returns how many. The overview's login counts do not depend on them:

@@ -14,6 +14,7 @@ import type { MembershipNoticeStore } from './membership-notice-store.js';
 import type { OverviewStore } from './overview-store.js';
 import type { OwnerStore } from './owner-store.js';
 import type { PlanStore } from './plan-store.js';
+import type { RefreshTokenStore } from './refresh-token-store.js';
 import type { RequestNonceStore } from './request-nonce-store.js';
 import type { SessionStore } from './session-store.js';
 import type { ThrottleStore } from './throttle-store.js';
@@ -33,6 +34,7 @@ export interface Store
     MembershipNoticeStore,
     UserVariableStore,
     SessionStore,
+    RefreshTokenStore,
     BanStore,
     ThrottleStore,
     TrialStore,

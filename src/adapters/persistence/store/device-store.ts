@@ -11,6 +11,7 @@ import { toDevice } from '../row-mappers.js';
 import type { Tables } from '../tables.js';
 import type { RecordEvents } from './event-log.js';
 import { endSessions, findUser } from './writes.js';
+import { revokeRefreshTokens } from './refresh-revocations.js';
 
 type DeviceRow = Tables['devices']['$inferSelect'];
 
@@ -40,7 +41,7 @@ export async function deviceOfMachine(d: Dialect, db: Db, userId: string, hardwa
 }
 
 export function deviceStore(d: Dialect, recordEvents: RecordEvents): DeviceStore {
-  const { devices, users, refreshTokens } = d.t;
+  const { devices, users } = d.t;
   const { oldestFirst } = listOrder(d);
   const ofUser = (applicationId: string, userId: string) => and(eq(devices.userId, userId), eq(users.applicationId, applicationId));
   return {
@@ -77,8 +78,7 @@ export function deviceStore(d: Dialect, recordEvents: RecordEvents): DeviceStore
         const plan = planDeviceReset(user.lastDeviceResetAt, cooldownHours, now);
         await tx.delete(devices).where(eq(devices.id, deviceId));
         const ended = await endSessions(d, tx, user, 'device_removed', now, device.hardwareId);
-        const itsTokens = and(eq(refreshTokens.userId, userId), eq(refreshTokens.hardwareId, device.hardwareId), isNull(refreshTokens.revokedAt));
-        await tx.update(refreshTokens).set({ revokedAt: now }).where(itsTokens);
+        await revokeRefreshTokens(d, tx, userId, now, device.hardwareId);
         await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
         await recordEvents(tx, actor, [deviceRemoved(applicationId, user, toDevice(device), 'user'), ...ended], now);
         return plan;

@@ -15,11 +15,12 @@ import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { deviceOfMachine, writeSighting } from './device-store.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
+import { revokeFamily } from './refresh-revocations.js';
 
-export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
-  const { sessions, loginDays } = d.t;
-  /** The user's live sessions, all a session plan needs: expired and revoked ones are filtered out
-   * here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
+/** The user's live sessions, all a session plan needs: expired, revoked and lapsed ones are filtered
+ * out here rather than loaded, and sessions_user_live_idx holds only the unrevoked ones. */
+export function liveSessionsOf(d: Dialect, tx: Db, userId: string, now: number) {
+  const { sessions } = d.t;
   const liveFields = {
     id: sessions.id,
     hardwareId: sessions.hardwareId,
@@ -29,10 +30,17 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     address: sessions.address,
     leaseExpiresAt: sessions.leaseExpiresAt,
   };
-  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), sessionLiveAt(d, now));
-  const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
+  return tx
+    .select(liveFields)
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), sessionLiveAt(d, now)));
+}
+
+export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
+  const { sessions, loginDays } = d.t;
+  const liveSessions = (tx: Db, userId: string, now: number) => liveSessionsOf(d, tx, userId, now);
   return {
-    async openSession({ session, device, cap, now, ip, turn, deviceInfo }, actor) {
+    async openSession({ session, device, cap, now, ip, turn, deviceInfo, refreshToken }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
           // Re-read under the lock: the password was checked outside (docs/architecture.md, "Persistence notes").
@@ -55,6 +63,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
           await tx.insert(sessions).values({ ...session });
+          if (refreshToken !== undefined) await tx.insert(d.t.refreshTokens).values(refreshToken);
           await recordEvents(tx, actor, [...registered, sessionCreated(user, session)], now);
           if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
           const oneMore = { target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } };
@@ -138,8 +147,11 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     async revokeSession(id, now, actor) {
       await d.transaction(async (tx) => {
         const stillLive = and(eq(sessions.id, id), isNull(sessions.revokedAt));
-        const [revoked] = await tx.update(sessions).set({ revokedAt: now }).where(stillLive).returning({ applicationId: sessions.applicationId, userId: sessions.userId });
+        const ended = { applicationId: sessions.applicationId, userId: sessions.userId, refreshFamilyId: sessions.refreshFamilyId };
+        const [revoked] = await tx.update(sessions).set({ revokedAt: now }).where(stillLive).returning(ended);
         if (revoked === undefined) return;
+        // Logging out of a remembered login forgets it: its refresh token ends too (docs/machines.md).
+        if (revoked.refreshFamilyId !== null) await revokeFamily(d, tx, revoked.refreshFamilyId, now);
         const user = await findUser(d, tx, revoked.applicationId, revoked.userId);
         await recordEvents(tx, actor, [sessionsRevoked(revoked.applicationId, { id: revoked.userId, label: user?.username ?? null }, 'logout', 1)], now);
       });

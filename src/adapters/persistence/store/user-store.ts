@@ -1,5 +1,6 @@
 // End users: sign-up, lookups, owner changes (limits, timeouts, devices, bulk adjustments).
 // License redemption lives in license-store.ts.
+import { revokeRefreshTokens } from './refresh-revocations.js';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { UserStore } from '../../../application/ports/user-store.js';
 import { usernameKey } from '../../../domain/credentials-policy.js';
@@ -113,6 +114,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         if (!device) return false;
         await tx.delete(devices).where(eq(devices.id, deviceId));
         const ended = await endSessions(d, tx, user, 'device_removed', now, device.hardwareId);
+        await revokeRefreshTokens(d, tx, userId, now, device.hardwareId);
         await recordEvents(tx, actor, [deviceRemoved(applicationId, user, toDevice(device), 'owner'), ...ended], now);
         return true;
       });
@@ -120,6 +122,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
     async revokeUserSessions(applicationId, userId, now, actor) {
       return d.transaction(async (tx) => {
         const revoked = await revokeLiveSessions(d, tx, applicationId, userId, now);
+        await revokeRefreshTokens(d, tx, userId, now);
         if (revoked > 0) {
           const user = await findUser(d, tx, applicationId, userId);
           await recordEvents(tx, actor, [sessionsRevoked(applicationId, { id: userId, label: user?.username ?? null }, 'owner', revoked)], now);
@@ -174,6 +177,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const [changed] = await tx.update(users).set({ passwordHash }).where(theUser).returning();
         if (changed === undefined) return false;
         await recordEvents(tx, actor, await endSessions(d, tx, toUser(changed), 'password_changed', now), now);
+        await revokeRefreshTokens(d, tx, userId, now);
         return true;
       });
     },
@@ -186,6 +190,7 @@ export function userStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents
         const plan = planDeviceReset(user.lastDeviceResetAt, cooldownHours, now);
         const removed = await tx.delete(devices).where(eq(devices.userId, userId)).returning();
         const ended = await endSessions(d, tx, user, 'devices_reset', now);
+        await revokeRefreshTokens(d, tx, userId, now);
         await recordEvents(tx, actor, [...removed.map((device) => deviceRemoved(applicationId, user, toDevice(device), 'reset')), ...ended], now);
         await tx.update(users).set({ lastDeviceResetAt: now }).where(eq(users.id, userId));
         return plan;
