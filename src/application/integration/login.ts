@@ -6,6 +6,9 @@ import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
 import { type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps, verifyCredentials, withTurn } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { FloatingSeatStore } from '../ports/floating-seat-store.js';
+import { floatingLeaseEnd } from '../../domain/floating-seats.js';
+import { notingExhaustedSeats } from '../floating/seats-exhausted.js';
 import type { EventStore } from '../ports/event-store.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
@@ -20,7 +23,7 @@ export interface LoginBody {
 }
 
 /** What a token login uses: either credential check, the access re-check, the token and its session. */
-type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> & { store: SessionStore & UserStore & EventStore };
+type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> & { store: SessionStore & UserStore & EventStore & FloatingSeatStore };
 
 /** Token login: cheap refusals first, then the throttled credential check, then bans (once the user
  * is proven, so propagation may reach their account), timeout and membership, and last the atomic
@@ -55,24 +58,21 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       expiresAt: session.expiresAt,
     });
     const caps = admissionCaps(user, member.plans.base, app.settings);
-    await recordingRefusal(
-      deps,
-      'DEVICE_LIMIT_REACHED',
-      () => deviceLimitReached(app.id, user, hardwareId),
-      () =>
-        deps.store.openSession(
-          {
-            session: { ...session, tokenDigest: deps.secrets.digest(token) },
-            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
-            cap: caps.sessions,
-            now,
-            ip: caller.ip,
-            turn: settled,
-          },
-          acting,
-        ),
-      acting,
-    );
+    const open = () =>
+      deps.store.openSession(
+        {
+          session: { ...session, tokenDigest: deps.secrets.digest(token) },
+          device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
+          cap: caps.sessions,
+          now,
+          ip: caller.ip,
+          turn: settled,
+          floatingLease: floatingLeaseEnd(now, app.settings.heartbeatSeconds),
+        },
+        acting,
+      );
+    const who = { applicationId: app.id, userId: user.id, hardwareId };
+    await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => notingExhaustedSeats(deps, who, open, acting), acting);
     return { token, expiresAt: session.expiresAt, member };
   });
 }

@@ -19,6 +19,8 @@ export interface OpenSessionInput {
   ip?: string;
   /** The credential check's turn, settled as a success with the session (nothing settles it on a refusal). */
   turn?: SucceededTurn;
+  /** The lease the session gets when it takes a floating seat (refused past the seats: SEATS_EXHAUSTED). */
+  floatingLease?: Instant;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */

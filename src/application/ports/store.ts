@@ -15,6 +15,7 @@ import type { OwnerStore } from './owner-store.js';
 import type { PlanStore } from './plan-store.js';
 import type { RequestNonceStore } from './request-nonce-store.js';
 import type { SessionStore } from './session-store.js';
+import type { FloatingSeatStore } from './floating-seat-store.js';
 import type { ThrottleStore } from './throttle-store.js';
 import type { TrialStore } from './trial-store.js';
 import type { UserStore } from './user-store.js';
@@ -31,6 +32,7 @@ export interface Store
     MembershipNoticeStore,
     UserVariableStore,
     SessionStore,
+    FloatingSeatStore,
     BanStore,
     ThrottleStore,
     TrialStore,

@@ -13,6 +13,7 @@ import { licenseFileExpiry } from '../../../domain/license-file.js';
 import { graceMinutesOf } from '../../../domain/membership-state.js';
 import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
+import { floatingSeatOf, takeFloatingSeat } from './floating-seats.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
@@ -29,10 +30,12 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
     leaseExpiresAt: sessions.leaseExpiresAt,
   };
   const leaseHolds = (now: number) => or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now));
-  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now));
+  // A borrowed seat is no session of the user's: it counts among the license's seats only.
+  const liveSessionsOf = (userId: string, now: number) =>
+    and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now), eq(sessions.borrowed, false));
   const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
   return {
-    async openSession({ session, device, cap, now, ip, turn }, actor) {
+    async openSession({ session, device, cap, now, ip, turn, floatingLease }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
           // Re-read under the lock: the password was checked outside (docs/architecture.md, "Persistence notes").
@@ -46,9 +49,13 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           const user = assertAdmitted(locked, banned, now, await graceUnderLock(d, tx, locked, now));
           const registered = device === null || known === null ? [] : await admit(d, tx, user, device, now, known);
           const { replace } = planSession(current, session.hardwareId, cap, now);
+          // A floating license's seats are counted under its row lock (docs/machines.md, "Floating seats").
+          const seat = await floatingSeatOf(d, tx, user);
+          if (seat !== null) await takeFloatingSeat(d, tx, seat, session, replace, now);
+          const floating = seat === null ? {} : { floatingLicenseId: seat.licenseId, leaseExpiresAt: floatingLease ?? session.leaseExpiresAt };
           // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
-          await tx.insert(sessions).values({ ...session });
+          await tx.insert(sessions).values({ ...session, ...floating });
           await recordEvents(tx, actor, [...registered, sessionCreated(user, session)], now);
           if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
           const oneMore = { target: [loginDays.applicationId, loginDays.day], set: { logins: sql`${loginDays.logins} + 1` } };
