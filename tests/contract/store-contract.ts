@@ -10,6 +10,7 @@ import type { ReadThrottle } from '../support/throttle-counters.js';
 import { concurrencyContract } from './contract-concurrency.js';
 import { eventContract } from './contract-events.js';
 import { fileContract } from './contract-files.js';
+import { floatingSeatContract } from './contract-floating-seats.js';
 import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
 import { planLicenseContract } from './contract-plan-licenses.js';
@@ -117,5 +118,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     eventContract(ctx);
     membershipNoticeContract(ctx);
     trialContract(ctx);
+    floatingSeatContract(ctx);
   });
 }
