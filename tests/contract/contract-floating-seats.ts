@@ -125,7 +125,7 @@ export function floatingSeatContract({ store, connect, test, section }: Contract
       const a = await holder(store(), license);
       const peer = await connect();
       const notice = (s: Store, now: number) => s.recordSeatsExhausted({ applicationId: app.id, userId: a.id, hardwareId: 'hw-a', now }, SYSTEM);
-      await Promise.all([notice(store(), T0), notice(peer, T0), notice(store(), T0 + 1)]);
+      await Promise.all([notice(store(), T0), notice(peer, T0), notice(store(), T0), notice(peer, T0)]);
       await notice(peer, T0 + MINUTE_MS - 1);
       expect(await eventCount(store(), app.id, 'seat.exhausted')).toBe(1);
       await notice(store(), T0 + MINUTE_MS);
