@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pinnedEd25519Keys } from '../../src/signing/ed25519.js';
 import { verifyLicenseFile } from '../../src/signing/license-file.js';
+import { LEGACY_SESSION_HOLD_MS } from '../../src/domain/sessions.js';
 import { bearer, call, expectError, login, type TestApplication } from '../support/integration.js';
 import { consoleRequest, createApplication, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -110,6 +111,22 @@ describe('logins on a floating license', () => {
     expect((await loginAt(code, 'hw-b', plain)).headers['retry-after']).toBe('300');
     t.clock.advance(600_000);
     expect((await loginAt(code, 'hw-b', plain)).statusCode).toBe(200);
+  });
+});
+
+describe('legacy header requests on a floating license', () => {
+  it('hold a seat while in use and free it once the hold lapses', async () => {
+    const legacy = await createApplication(t, { device_auth: true, legacy_auth: true });
+    const code = await floatingCode(legacy, 1);
+    await holders(legacy, code, ['hw-a', 'hw-b']);
+    const contextAt = (hardwareId: string) => call(t, legacy, 'GET', '/app_context', undefined, { headers: { 'x-api-license-code': code, 'x-hardware-id': hardwareId } });
+    expect((await contextAt('hw-a')).statusCode).toBe(200);
+    const refused = await contextAt('hw-b');
+    expectError(refused, 403, 'SEATS_EXHAUSTED');
+    expect(refused.headers['retry-after']).toBe(String(LEGACY_SESSION_HOLD_MS / 1000));
+    expectError(await loginAt(code, 'hw-b', legacy), 403, 'SEATS_EXHAUSTED');
+    t.clock.advance(LEGACY_SESSION_HOLD_MS);
+    expect((await contextAt('hw-b')).statusCode).toBe(200);
   });
 });
 

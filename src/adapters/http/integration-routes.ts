@@ -44,11 +44,12 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
   'BANNED',
   'TIMED_OUT',
   'MEMBERSHIP_INACTIVE',
+  'SEATS_EXHAUSTED',
 ];
 /** What login, which takes no session nor legacy headers, cannot be refused with. */
 const NOT_AT_LOGIN: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'SESSION_EXPIRED', 'LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH'];
 /** What a request that takes a session token only (no legacy headers) can be refused with. */
-const SESSION_TOKEN_ERRORS: readonly ErrorCode[] = USER_CREDENTIAL_ERRORS.filter((code) => !['LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'DEVICE_REQUIRED', 'SESSION_LIMIT_REACHED'].includes(code));
+const SESSION_TOKEN_ERRORS: readonly ErrorCode[] = USER_CREDENTIAL_ERRORS.filter((code) => !['LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'DEVICE_REQUIRED', 'SESSION_LIMIT_REACHED', 'SEATS_EXHAUSTED'].includes(code));
 /** Borrowing: the seat, the plan's terms and the machine's admission. */
 const BORROW_ERRORS: readonly ErrorCode[] = [...SESSION_TOKEN_ERRORS, 'VALIDATION_FAILED', 'BORROWING_NOT_ALLOWED', 'SEATS_EXHAUSTED'];
 /** The authenticated user's own variables (docs/api.md, User variables). */
@@ -102,7 +103,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/auth/login',
     {
       schema: { body: Type.Object({ credentials: Credentials, hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: Session }) },
-      config: { errors: [...USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)), 'SEATS_EXHAUSTED'] },
+      config: { errors: USER_CREDENTIAL_ERRORS.filter((code) => !NOT_AT_LOGIN.includes(code)) },
     },
     async (request) => {
       const { token, expiresAt, member } = await login(deps, await applicationOf(request), request.body, callerOf(request), request.actor);

@@ -88,9 +88,12 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           await tx.update(sessions).set(held).where(eq(sessions.id, plan.id));
           return;
         }
+        const seat = user === null ? null : await floatingSeatOf(d, tx, user);
+        if (seat !== null) await takeFloatingSeat(d, tx, seat, { id: newSessionId, userId, hardwareId }, plan.replace, now);
         for (const id of plan.replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         // No token is ever issued for it, so it has no digest to match.
-        await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
+        const legacySeat = { id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true };
+        await tx.insert(sessions).values({ ...legacySeat, floatingLicenseId: seat?.licenseId ?? null });
       });
     },
     async admitLicenseFileDevice({ applicationId, userId, device, capDefaults, file, now }, actor) {
