@@ -110,7 +110,10 @@ export function floatingSeatContract({ store, connect, test, section }: Contract
       await login(store(), app.id, a.id, 'hw-a').opened;
       const before = await eventCount(store(), app.id);
       // The machine was admitted before the seat was refused: its device goes with the rollback.
-      await domainError(store().borrowSeat(borrowOf(app.id, b.id, 'hw-b', { newDeviceId: randomUUID(), capDefaults: { defaultAllowedDevices: 5, defaultAllowedSessions: 1 } }), SYSTEM), 'SEATS_EXHAUSTED');
+      await domainError(
+        store().borrowSeat(borrowOf(app.id, b.id, 'hw-b', { newDeviceId: randomUUID(), capDefaults: { defaultAllowedDevices: 5, defaultAllowedSessions: 1 } }), SYSTEM),
+        'SEATS_EXHAUSTED',
+      );
       expect((await store().getUserDetails(app.id, b.id))?.devices).toEqual([]);
       await domainError(store().borrowSeat(borrowOf(app.id, a.id, 'hw-a', { minutes: 61 }), SYSTEM), 'VALIDATION_FAILED');
       expect(await eventCount(store(), app.id)).toBe(before);

@@ -30,7 +30,7 @@ describe('seatsInUse', () => {
     expect(seatsInUse(hs, NOW - 1)).toBe(3);
   });
 
-  it('a machine holds one seat by its session and its borrow together; another user\'s machine of the same id is another seat', () => {
+  it("a machine holds one seat by its session and its borrow together; another user's machine of the same id is another seat", () => {
     const hs = [holder('s', 'u1', 'hw-1'), holder('b', 'u1', 'hw-1', { borrowed: true, leaseExpiresAt: NOW + 30 * MIN }), holder('o', 'u2', 'hw-1')];
     expect(seatsInUse(hs, NOW)).toBe(2);
   });
@@ -55,7 +55,7 @@ describe('assertSeatFree and Retry-After', () => {
     expect(() => assertSeatFree(borrowed, { id: 'n', userId: 'u1', hardwareId: 'hw-1' }, 2, NOW)).not.toThrow();
   });
 
-  it('Retry-After follows the injected clock and takes a session\'s own expiry when it comes first', () => {
+  it("Retry-After follows the injected clock and takes a session's own expiry when it comes first", () => {
     const early = [holder('a', 'u1', 'hw-1', { expiresAt: NOW + 5_000, leaseExpiresAt: NOW + 600_000 })];
     expect(seatFreesAt(early, NOW)).toBe(NOW + 5_000);
     const e = expectDomainError(() => assertSeatFree(early, { id: 'n', userId: 'u2', hardwareId: 'hw-2' }, 1, NOW + 4_999), 'SEATS_EXHAUSTED');

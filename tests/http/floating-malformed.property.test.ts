@@ -33,8 +33,12 @@ const auth = fc.oneof(
 );
 
 const wellFormedBorrow = (b: unknown): b is { hardware_id: string; minutes: number } =>
-  typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).every((k) => k === 'hardware_id' || k === 'minutes') &&
-  (b as { hardware_id?: unknown }).hardware_id === 'hw-a' && Number.isInteger((b as { minutes?: unknown }).minutes);
+  typeof b === 'object' &&
+  b !== null &&
+  !Array.isArray(b) &&
+  Object.keys(b).every((k) => k === 'hardware_id' || k === 'minutes') &&
+  (b as { hardware_id?: unknown }).hardware_id === 'hw-a' &&
+  Number.isInteger((b as { minutes?: unknown }).minutes);
 
 describe('POST /borrow and /return with any input', () => {
   it('never answers 5xx; only a valid token, the session machine and 1..60 minutes borrow', async () => {

@@ -45,7 +45,7 @@ async function holders(target: TestApplication, code: string, machines: string[]
 const machines = (n: number, prefix = 'hw') => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 const loginAt = (code: string, hardwareId: string, target: TestApplication = app) => login(t, target, { code }, { hardware_id: hardwareId }, { ip: `198.51.100.${(hardwareId.length * 7) % 250}` });
 const tokenOf = (res: LightMyRequestResponse) => res.json<{ session_token: string }>().session_token;
-const events = async (action: string) => (await t.store.listEvents(app.id, { action }, { limit: 100 })).map((e) => e.data as Record<string, unknown>);
+const events = async (action: string) => (await t.store.listEvents(app.id, { action }, { limit: 100 })).map((e) => e.data);
 
 describe('logins on a floating license', () => {
   it('30 parallel logins on a 5-seat license admit exactly 5; the others get 403 SEATS_EXHAUSTED with Retry-After', async () => {
@@ -200,7 +200,7 @@ describe('borrowing a seat', () => {
     expect(await events('seat.borrowed')).toEqual([]);
   });
 
-  it('refuses without a session, with a tampered or another application\'s token, and after logout', async () => {
+  it("refuses without a session, with a tampered or another application's token, and after logout", async () => {
     const code = await seated(1, 60, ['hw-a']);
     const tok = tokenOf(await loginAt(code, 'hw-a'));
     expectError(await call(t, app, 'POST', '/borrow', { hardware_id: 'hw-a', minutes: 5 }), 401, 'LOGIN_REQUIRED');

@@ -84,7 +84,10 @@ describe.skipIf(!postgresUrl)('floating seats over two instances on postgres', (
     const answers = await Promise.all(machines.map((hardwareId, i) => request(pick(i), 'POST', '/api/integration/auth/login', headers, { credentials: { code }, hardware_id: hardwareId })));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(5);
     const refused = answers.filter((r) => r.status !== 200);
-    expect(refused.every((r) => r.status === 403 && r.body.error_code === 'SEATS_EXHAUSTED'), JSON.stringify(refused.map((r) => r.body))).toBe(true);
+    expect(
+      refused.every((r) => r.status === 403 && r.body.error_code === 'SEATS_EXHAUSTED'),
+      JSON.stringify(refused.map((r) => r.body)),
+    ).toBe(true);
     expect(refused.every((r) => Number(r.headers.get('retry-after')) > 0)).toBe(true);
   }, 120_000);
 });

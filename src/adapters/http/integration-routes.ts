@@ -49,7 +49,10 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
 /** What login, which takes no session nor legacy headers, cannot be refused with. */
 const NOT_AT_LOGIN: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'SESSION_EXPIRED', 'LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH'];
 /** What a request that takes a session token only (no legacy headers) can be refused with. */
-const SESSION_TOKEN_ERRORS: readonly ErrorCode[] = USER_CREDENTIAL_ERRORS.filter((code) => !['LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'DEVICE_REQUIRED', 'SESSION_LIMIT_REACHED', 'SEATS_EXHAUSTED'].includes(code));
+const SESSION_TOKEN_ERRORS: readonly ErrorCode[] = USER_CREDENTIAL_ERRORS.filter(
+  (code) =>
+    !['LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'DEVICE_REQUIRED', 'SESSION_LIMIT_REACHED', 'SEATS_EXHAUSTED'].includes(code),
+);
 /** Borrowing: the seat, the plan's terms and the machine's admission. */
 const BORROW_ERRORS: readonly ErrorCode[] = [...SESSION_TOKEN_ERRORS, 'VALIDATION_FAILED', 'BORROWING_NOT_ALLOWED', 'SEATS_EXHAUSTED'];
 /** The authenticated user's own variables (docs/api.md, User variables). */

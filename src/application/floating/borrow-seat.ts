@@ -17,7 +17,14 @@ export type BorrowDeps = IssueDeps & AuthenticateUserDeps & Pick<Deps, 'ids'> & 
 
 /** The session's user, through the same checks as any authenticated request; a session tied to a
  * machine acts for that machine only. */
-async function sessionUser(deps: BorrowDeps, app: ApplicationRecord, token: string | undefined, hardwareId: string, caller: Caller, actor: Actor): Promise<{ session: SessionRecord; user: UserRecord }> {
+async function sessionUser(
+  deps: BorrowDeps,
+  app: ApplicationRecord,
+  token: string | undefined,
+  hardwareId: string,
+  caller: Caller,
+  actor: Actor,
+): Promise<{ session: SessionRecord; user: UserRecord }> {
   if (token === undefined) throw loginRequired();
   const session = await liveSession(deps, app, token);
   const user = await authenticateUser(deps, app, { bearer: token }, caller, actor);

@@ -72,7 +72,13 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
         acting,
       );
     const who = { applicationId: app.id, userId: user.id, hardwareId };
-    await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), () => notingExhaustedSeats(deps, who, open, acting), acting);
+    await recordingRefusal(
+      deps,
+      'DEVICE_LIMIT_REACHED',
+      () => deviceLimitReached(app.id, user, hardwareId),
+      () => notingExhaustedSeats(deps, who, open, acting),
+      acting,
+    );
     return { token, expiresAt: session.expiresAt, member };
   });
 }

@@ -23,11 +23,9 @@ export interface BorrowSeatInput {
 }
 
 export interface FloatingSeatStore {
-  /** ATOMIC: re-reads and locks the user (refusals as at login), finds and locks the floating license
-   * behind the user's base plan (BORROWING_NOT_ALLOWED, minutes checked against the plan), admits the
-   * machine (DEVICE_LIMIT_REACHED), replaces that machine's earlier borrow, refuses past the seats
-   * (SEATS_EXHAUSTED), holds the seat until the borrow's end and records the license file with
-   * `license_file.issued` and `seat.borrowed`. Returns the user and plans as read, and the end. */
+  /** ATOMIC: under the user's and the license's locks, checks the plan (BORROWING_NOT_ALLOWED, minutes), admits the
+   * machine, replaces its earlier borrow, refuses past the seats (SEATS_EXHAUSTED), holds the seat until the end and
+   * records the file, license_file.issued and seat.borrowed (docs/machines.md, "Floating seats"). */
   borrowSeat(input: BorrowSeatInput, actor: Actor): Promise<{ user: UserRecord; plans: UserPlans; expiresAt: Instant }>;
   /** ATOMIC: ends the user's live borrow of the machine and records `seat.returned`; false when none. */
   returnSeat(input: { applicationId: string; userId: string; hardwareId: string; now: Instant }, actor: Actor): Promise<boolean>;

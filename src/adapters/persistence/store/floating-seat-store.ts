@@ -25,15 +25,23 @@ export function floatingSeatStore(d: Dialect, recordEvents: RecordEvents): Float
         const seat = await floatingSeatOf(d, tx, user);
         borrowEnd(seat === null ? null : { floating: true, maxBorrowMinutes: seat.maxBorrowMinutes }, input.minutes, now);
         const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
-        const drafts = input.newDeviceId === null ? [] : await admit(d, tx, user, { hardwareId, newDeviceId: input.newDeviceId, allowed: admissionCaps(user, plans.base, input.capDefaults).devices }, now);
+        const drafts =
+          input.newDeviceId === null ? [] : await admit(d, tx, user, { hardwareId, newDeviceId: input.newDeviceId, allowed: admissionCaps(user, plans.base, input.capDefaults).devices }, now);
         // The file's expiry is the borrow's end: the membership's end (grace included) cuts both short.
         const expiresAt = licenseFileExpiry(now, input.minutes, user.membership, graceMinutesOf(plans));
         if (seat === null) throw new Error('unreachable: borrowEnd refuses a user without a floating seat');
         // The machine's earlier borrow is replaced, not added to (it holds the one seat either way).
-        const earlier = await tx.select({ id: sessions.id }).from(sessions).where(liveBorrowOf(userId, hardwareId, now));
+        const earlier = await tx
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(liveBorrowOf(userId, hardwareId, now));
         const replacing = earlier.map((r) => r.id);
         await takeFloatingSeat(d, tx, seat, { id: input.borrowId, userId, hardwareId }, replacing, now);
-        if (replacing.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(liveBorrowOf(userId, hardwareId, now));
+        if (replacing.length > 0)
+          await tx
+            .update(sessions)
+            .set({ revokedAt: now })
+            .where(liveBorrowOf(userId, hardwareId, now));
         await tx.insert(sessions).values({
           id: input.borrowId,
           applicationId,
@@ -64,7 +72,9 @@ export function floatingSeatStore(d: Dialect, recordEvents: RecordEvents): Float
           .returning({ licenseId: sessions.floatingLicenseId, expiresAt: sessions.expiresAt });
         if (returned.length === 0) return false;
         const user = await findUser(d, tx, applicationId, userId);
-        const drafts = returned.map((r) => seatReturned(applicationId, { id: userId, username: user?.username ?? null }, { userId, licenseId: r.licenseId ?? '', hardwareId, borrowedUntil: r.expiresAt }));
+        const drafts = returned.map((r) =>
+          seatReturned(applicationId, { id: userId, username: user?.username ?? null }, { userId, licenseId: r.licenseId ?? '', hardwareId, borrowedUntil: r.expiresAt }),
+        );
         await recordEvents(tx, actor, drafts, now);
         return true;
       });

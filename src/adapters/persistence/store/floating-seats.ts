@@ -43,14 +43,7 @@ export async function seatHolders(d: Dialect, tx: Db, licenseId: string, now: In
 
 /** Refuses a new holder for the machine past the license's seats (SEATS_EXHAUSTED), leaving out
  * the holders it replaces. */
-export async function takeFloatingSeat(
-  d: Dialect,
-  tx: Db,
-  seat: FloatingSeat,
-  holder: Pick<SeatHolder, 'id' | 'userId' | 'hardwareId'>,
-  replacing: readonly string[],
-  now: Instant,
-): Promise<void> {
+export async function takeFloatingSeat(d: Dialect, tx: Db, seat: FloatingSeat, holder: Pick<SeatHolder, 'id' | 'userId' | 'hardwareId'>, replacing: readonly string[], now: Instant): Promise<void> {
   const holders = (await seatHolders(d, tx, seat.licenseId, now)).filter((h) => !replacing.includes(h.id));
   assertSeatFree(holders, holder, seat.seats, now);
 }

@@ -31,8 +31,7 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
   };
   const leaseHolds = (now: number) => or(isNull(sessions.leaseExpiresAt), gt(sessions.leaseExpiresAt, now));
   // A borrowed seat is no session of the user's: it counts among the license's seats only.
-  const liveSessionsOf = (userId: string, now: number) =>
-    and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now), eq(sessions.borrowed, false));
+  const liveSessionsOf = (userId: string, now: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), leaseHolds(now), eq(sessions.borrowed, false));
   const liveSessions = (tx: Db, userId: string, now: number) => tx.select(liveFields).from(sessions).where(liveSessionsOf(userId, now));
   return {
     async openSession({ session, device, cap, now, ip, turn, floatingLease }, actor) {
