@@ -50,19 +50,17 @@ export function seatExhaustionDue(lastAt: Instant | null, now: Instant): boolean
   return lastAt === null || now - lastAt >= SEAT_EXHAUSTED_EVERY_MS;
 }
 
-/** What borrowing checks of the plan behind the user's seat. */
+/** What borrowing checks of the plan behind the user's floating seat. */
 export interface BorrowTerms {
-  floating: boolean;
   maxBorrowMinutes: number;
 }
 
-/** A borrow of `minutes` from `now`: its end, or BORROWING_NOT_ALLOWED (not a floating plan, or
- * one without borrowing) or VALIDATION_FAILED (minutes out of 1..max_borrow_minutes). */
-export function borrowEnd(terms: BorrowTerms | null, minutes: number, now: Instant): Instant {
-  if (terms === null || !terms.floating) throw new DomainError('BORROWING_NOT_ALLOWED', 'only a seat of a floating license can be borrowed');
-  if (terms.maxBorrowMinutes === 0) throw new DomainError('BORROWING_NOT_ALLOWED', 'this plan does not allow borrowing seats');
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > terms.maxBorrowMinutes) {
-    throw validationError('minutes', `must be an integer from 1 to ${terms.maxBorrowMinutes}`);
+/** Whether a borrow of `minutes` may be taken on `seat` (null: the user holds no floating seat):
+ * BORROWING_NOT_ALLOWED, or VALIDATION_FAILED for minutes outside 1..max_borrow_minutes. */
+export function assertBorrowable<T extends BorrowTerms>(seat: T | null, minutes: number): asserts seat is T {
+  if (seat === null) throw new DomainError('BORROWING_NOT_ALLOWED', 'only a seat of a floating license can be borrowed');
+  if (seat.maxBorrowMinutes === 0) throw new DomainError('BORROWING_NOT_ALLOWED', 'this plan does not allow borrowing seats');
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > seat.maxBorrowMinutes) {
+    throw validationError('minutes', `must be an integer from 1 to ${seat.maxBorrowMinutes}`);
   }
-  return now + minutes * 60_000;
 }

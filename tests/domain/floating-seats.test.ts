@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSeatFree, borrowEnd, floatingLeaseEnd, type SeatHolder, seatExhaustionDue, seatFreesAt, seatsInUse } from '../../src/domain/floating-seats.js';
+import { assertBorrowable, assertSeatFree, floatingLeaseEnd, type SeatHolder, seatExhaustionDue, seatFreesAt, seatsInUse } from '../../src/domain/floating-seats.js';
 import { expectDomainError } from './expect-domain-error.js';
 
 const NOW = Date.UTC(2026, 5, 8, 12, 0, 0);
@@ -73,16 +73,14 @@ describe('seatExhaustionDue', () => {
   });
 });
 
-describe('borrowEnd', () => {
-  it('ends `minutes` from now, within 1..max_borrow_minutes', () => {
-    expect(borrowEnd({ floating: true, maxBorrowMinutes: 60 }, 60, NOW)).toBe(NOW + 60 * MIN);
-    expect(borrowEnd({ floating: true, maxBorrowMinutes: 60 }, 1, NOW)).toBe(NOW + MIN);
-    for (const minutes of [0, 61, -5, 2.5]) expectDomainError(() => borrowEnd({ floating: true, maxBorrowMinutes: 60 }, minutes, NOW), 'VALIDATION_FAILED');
+describe('assertBorrowable', () => {
+  it('takes 1..max_borrow_minutes whole minutes', () => {
+    for (const minutes of [1, 30, 60]) expect(() => assertBorrowable({ maxBorrowMinutes: 60 }, minutes)).not.toThrow();
+    for (const minutes of [0, 61, -5, 2.5]) expectDomainError(() => assertBorrowable({ maxBorrowMinutes: 60 }, minutes), 'VALIDATION_FAILED');
   });
 
-  it('refuses a plan without borrowing or a seat of no floating license', () => {
-    expectDomainError(() => borrowEnd({ floating: true, maxBorrowMinutes: 0 }, 1, NOW), 'BORROWING_NOT_ALLOWED');
-    expectDomainError(() => borrowEnd({ floating: false, maxBorrowMinutes: 60 }, 1, NOW), 'BORROWING_NOT_ALLOWED');
-    expectDomainError(() => borrowEnd(null, 1, NOW), 'BORROWING_NOT_ALLOWED');
+  it('refuses a plan without borrowing and a user holding no floating seat', () => {
+    expectDomainError(() => assertBorrowable({ maxBorrowMinutes: 0 }, 1), 'BORROWING_NOT_ALLOWED');
+    expectDomainError(() => assertBorrowable(null, 1), 'BORROWING_NOT_ALLOWED');
   });
 });

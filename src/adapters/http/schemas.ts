@@ -9,7 +9,7 @@ export const Username = Type.String({ minLength: 1, maxLength: 256 });
 export const Password = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_WIRE_LENGTH });
 export const LicenseCode = Type.String({ minLength: 1, maxLength: 100 });
 export const HardwareId = Type.String({ minLength: 1, maxLength: 256 });
-/** A borrow's minutes; the plan's max_borrow_minutes bounds it (borrowEnd). */
+/** A borrow's minutes; the plan's max_borrow_minutes bounds it (assertBorrowable). */
 export const BorrowMinutes = Type.Integer();
 /** An owner's override of license_file_ttl_minutes; its range is the domain's (validateLicenseFileTtl). */
 export const LicenseFileTtl = Type.Integer();

@@ -4,7 +4,7 @@ import type { FloatingSeatStore } from '../../../application/ports/floating-seat
 import { licenseFileIssued } from '../../../application/events/event-facts.js';
 import { seatBorrowed, seatExhausted, seatReturned } from '../../../application/events/seat-facts.js';
 import { admissionCaps } from '../../../domain/admission.js';
-import { borrowEnd, seatExhaustionDue } from '../../../domain/floating-seats.js';
+import { assertBorrowable, seatExhaustionDue } from '../../../domain/floating-seats.js';
 import { licenseFileExpiry } from '../../../domain/license-file.js';
 import { graceMinutesOf } from '../../../domain/membership-state.js';
 import type { Dialect } from '../dialect.js';
@@ -23,13 +23,12 @@ export function floatingSeatStore(d: Dialect, recordEvents: RecordEvents): Float
       return d.transaction(async (tx) => {
         const user = await assertStillAdmitted(d, tx, applicationId, userId, now);
         const seat = await floatingSeatOf(d, tx, user);
-        borrowEnd(seat === null ? null : { floating: true, maxBorrowMinutes: seat.maxBorrowMinutes }, input.minutes, now);
+        assertBorrowable(seat, input.minutes);
         const plans = await readUserPlans(d, tx, applicationId, userId, user.planId);
         const drafts =
           input.newDeviceId === null ? [] : await admit(d, tx, user, { hardwareId, newDeviceId: input.newDeviceId, allowed: admissionCaps(user, plans.base, input.capDefaults).devices }, now);
         // The file's expiry is the borrow's end: the membership's end (grace included) cuts both short.
         const expiresAt = licenseFileExpiry(now, input.minutes, user.membership, graceMinutesOf(plans));
-        if (seat === null) throw new Error('unreachable: borrowEnd refuses a user without a floating seat');
         // The machine's earlier borrow is replaced, not added to (it holds the one seat either way).
         const earlier = await tx
           .select({ id: sessions.id })
