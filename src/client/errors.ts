@@ -58,6 +58,8 @@ export class DeviceRequiredError extends GatehouseError {}
 export class DeviceLimitReachedError extends GatehouseError {}
 /** 401 SESSION_LIMIT_REACHED: the user has as many live sessions as allowed. */
 export class SessionLimitReachedError extends GatehouseError {}
+/** 403 SEATS_EXHAUSTED: every seat of the user's floating license is held; see retryAfterSeconds. */
+export class SeatsExhaustedError extends GatehouseError {}
 /** 429 RATE_LIMITED, ACCOUNT_LOCKED (too many failed checks) or PASSWORD_QUEUE_FULL (too many waiting); see retryAfterSeconds. */
 export class RateLimitedError extends GatehouseError {}
 /** 401 INVALID_API_CREDENTIALS / INVALID_ADMIN_API_KEY: the application's (or admin) key was refused. */
@@ -116,6 +118,7 @@ const classByCode: Record<string, ErrorClass> = {
   DEVICE_REQUIRED: DeviceRequiredError,
   DEVICE_LIMIT_REACHED: DeviceLimitReachedError,
   SESSION_LIMIT_REACHED: SessionLimitReachedError,
+  SEATS_EXHAUSTED: SeatsExhaustedError,
   RATE_LIMITED: RateLimitedError,
   ACCOUNT_LOCKED: RateLimitedError,
   PASSWORD_QUEUE_FULL: RateLimitedError,

@@ -40,7 +40,7 @@ async function remembered(store: Store, over: { allowedSessions?: number } = {})
 /** What a granted refresh at `now` writes. */
 function rotationOf(applicationId: string, userId: string, familyId: string, now: number, cap = 1): Rotation {
   const session = makeSession(applicationId, userId, { hardwareId: HW, refreshFamilyId: familyId, createdAt: now, expiresAt: now + HOUR_MS });
-  return { session, next: makeToken(applicationId, userId, familyId, session.id, now), cap, deviceAuth: true };
+  return { session, next: makeToken(applicationId, userId, familyId, session.id, now), cap, deviceAuth: true, floatingLease: now + HOUR_MS };
 }
 
 export function refreshTokenContract({ store, test, section, connect }: ContractContext): void {

@@ -11,6 +11,7 @@ import { concurrencyContract } from './contract-concurrency.js';
 import { deviceContract } from './contract-devices.js';
 import { eventContract } from './contract-events.js';
 import { fileContract } from './contract-files.js';
+import { floatingSeatContract } from './contract-floating-seats.js';
 import { jobContract } from './contract-jobs.js';
 import { licenseContract } from './contract-licenses.js';
 import { planLicenseContract } from './contract-plan-licenses.js';
@@ -123,5 +124,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore, opti
     eventContract(ctx);
     membershipNoticeContract(ctx);
     trialContract(ctx);
+    floatingSeatContract(ctx);
   });
 }

@@ -102,6 +102,19 @@ async function makeEveryEvent(a: TestApplication, allId: string): Promise<string
   await signUp(t, rotatedApp, 'bob', PASSWORD, { hardware_id: 'hw-b' });
   const started = await call(t, rotatedApp, 'POST', '/start_trial', { credentials: { username: 'bob', password: PASSWORD }, hardware_id: 'hw-b' });
   expect(started.statusCode, started.body).toBe(200); // trial.started
+  // A floating license of one seat, borrowed and returned by Carol; Dave finds no seat.
+  const floating = (await consoleRequest(t, 'POST', `/applications/${app.id}/plans`, { name: 'Floating', kind: 'base', duration_minutes: 600, floating: true, max_borrow_minutes: 60 })).json();
+  const [seatCode] = (await consoleRequest(t, 'POST', `/applications/${app.id}/licenses`, { count: 1, plan_id: floating.id })).json().licenses;
+  secrets.push(seatCode.code);
+  for (const hw of ['hw-c', 'hw-d']) {
+    t.clock.advance(3_600_000); // one sign-up an hour
+    expect((await call(t, rotatedApp, 'POST', '/sign_up_with_license_code', { code: seatCode.code, hardware_id: hw })).statusCode).toBe(201);
+  }
+  const carol = (await login(t, rotatedApp, { code: seatCode.code }, { hardware_id: 'hw-c' })).json().session_token;
+  secrets.push(carol);
+  expect((await call(t, rotatedApp, 'POST', '/borrow', { hardware_id: 'hw-c', minutes: 30 }, { headers: { authorization: `Bearer ${carol}` } })).statusCode).toBe(200); // seat.borrowed
+  expect((await call(t, rotatedApp, 'POST', '/return', { hardware_id: 'hw-c' }, { headers: { authorization: `Bearer ${carol}` } })).statusCode).toBe(204); // seat.returned
+  expect((await login(t, rotatedApp, { code: seatCode.code }, { hardware_id: 'hw-d' })).json().error_code).toBe('SEATS_EXHAUSTED'); // seat.exhausted
   expect((await consoleRequest(t, 'POST', `/applications/${app.id}/webhooks/${allId}/test`)).statusCode).toBe(204); // webhook.test
   return secrets;
 }

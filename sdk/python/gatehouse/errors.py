@@ -115,6 +115,10 @@ class SessionLimitReachedError(GatehouseError):
     """401 SESSION_LIMIT_REACHED: the user has as many live sessions as allowed."""
 
 
+class SeatsExhaustedError(GatehouseError):
+    """403 SEATS_EXHAUSTED: every seat of the user's floating license is held; see ``retry_after_seconds``."""
+
+
 class RateLimitedError(GatehouseError):
     """429 RATE_LIMITED, ACCOUNT_LOCKED, PASSWORD_QUEUE_FULL or WEBHOOK_TEST_LIMITED; see ``retry_after_seconds``."""
 
@@ -155,7 +159,7 @@ class ConflictError(GatehouseError):
 
 
 class ForbiddenError(GatehouseError):
-    """403 CSRF_REJECTED (console answers)."""
+    """403 CSRF_REJECTED (console answers) or BORROWING_NOT_ALLOWED (the plan lends no seats)."""
 
 
 class ServerError(GatehouseError):
@@ -205,6 +209,9 @@ _CLASS_BY_CODE: Dict[str, Type[GatehouseError]] = {
     "DEVICE_REQUIRED": DeviceRequiredError,
     "DEVICE_LIMIT_REACHED": DeviceLimitReachedError,
     "SESSION_LIMIT_REACHED": SessionLimitReachedError,
+    "SEATS_EXHAUSTED": SeatsExhaustedError,
+    "BORROWING_NOT_ALLOWED": ForbiddenError,
+    "BORROW_NOT_FOUND": NotFoundError,
     "MEMBERSHIP_INACTIVE": MembershipInactiveError,
     "BANNED": BannedError,
     "USERNAME_TAKEN": UsernameTakenError,

@@ -17,6 +17,7 @@ import type {
   TimeoutLiftedFacts,
   UserCreatedFacts,
 } from '../../application/events/event-facts.js';
+import type { SeatBorrowFacts } from '../../application/events/seat-facts.js';
 import type { RenderedEvent, RenderEvent, StoredEvent } from '../../application/ports/event-renderer.js';
 import type { AnnouncementRecord, BanRecord, FileRecord } from '../../application/records.js';
 import { daysRemaining } from '../../domain/membership-notices.js';
@@ -44,6 +45,7 @@ function diff(before: Data | null, after: Data | null): Changes {
 }
 
 const applicationData = (a: SettingsChangedFacts['after']) => ({ ...applicationSettingsJson(a), created_at: toIso(a.createdAt) });
+const seatBorrowJson = (f: SeatBorrowFacts) => ({ user_id: f.userId, license_id: f.licenseId, hardware_id: f.hardwareId, borrowed_until: toIso(f.borrowedUntil) });
 const announcementData = (a: AnnouncementRecord | null) => (a === null ? null : announcementJson(a));
 
 /** The actions whose facts differ from their data; any other action's facts are its data. */
@@ -61,6 +63,8 @@ const renderers: Record<string, Renderer> = {
   }),
   'trial.started': (f: TrialStartedFacts) => ({ data: { user: userEventJson(f.user, f.at), plan: f.plan, adjustment: adjustmentJson(f.adjustment) } }),
   'membership.expired': (f: MembershipExpiredFacts) => ({ data: { user: userEventJson(f.user, f.at), active_until: toIso(f.activeUntil), access_ended_at: toIso(f.accessEndedAt) } }),
+  'seat.borrowed': (f: SeatBorrowFacts) => ({ data: seatBorrowJson(f) }),
+  'seat.returned': (f: SeatBorrowFacts) => ({ data: seatBorrowJson(f) }),
   'ban.created': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban), propagated_from: f.ban.propagatedFrom } }),
   'ban.removed': (f: { ban: BanRecord }) => ({ data: { ban: banJson(f.ban) } }),
   'user.timed_out': (f: TimedOutFacts) => ({

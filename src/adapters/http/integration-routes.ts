@@ -7,6 +7,7 @@ import { changePassword } from '../../application/integration/change-password.js
 import { heartbeat } from '../../application/integration/heartbeat.js';
 import { login, logout } from '../../application/integration/login.js';
 import { refreshSession } from '../../application/integration/refresh-session.js';
+import { borrowSeat, returnSeat } from '../../application/floating/borrow-seat.js';
 import { requestLicenseFile } from '../../application/license-files/issue-license-file.js';
 import { dropOwnDevice, listOwnDevices } from '../../application/integration/own-devices.js';
 import { resetDevices } from '../../application/integration/reset-devices.js';
@@ -20,7 +21,7 @@ import { answerNotFound } from './errors.js';
 import { bearer, callerOf, presentedUser } from './request-parts.js';
 import { requestSigning } from './request-signing.js';
 import { responseSigning } from './response-signing.js';
-import { DeviceInfo, HardwareId, LicenseCode, RefreshToken, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
+import { BorrowMinutes, DeviceInfo, HardwareId, LicenseCode, RefreshToken, Password, UserVariableBody, UserVariableName, Username, Uuid, closed, takesNoBody } from './schemas.js';
 import { clientDownload } from '../../application/files/client-files.js';
 import { sendFile } from './files/download.js';
 import { adjustmentJson, appContextBody, leaseJson, licenseFileJson, membershipJson, ownDeviceJson, userSummaryJson, userVariableJson } from './views.js';
@@ -46,11 +47,19 @@ const USER_CREDENTIAL_ERRORS: readonly ErrorCode[] = [
   'BANNED',
   'TIMED_OUT',
   'MEMBERSHIP_INACTIVE',
+  'SEATS_EXHAUSTED',
 ];
 /** What login, which takes no session nor legacy headers, cannot be refused with. */
 const NOT_AT_LOGIN: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'SESSION_EXPIRED', 'LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH'];
 /** A heartbeat takes a session token alone, checked as every token request is. */
 const HEARTBEAT_ERRORS: readonly ErrorCode[] = ['LOGIN_REQUIRED', 'TOKEN_AUTH_DISABLED', 'INVALID_CREDENTIALS', 'SESSION_EXPIRED', 'BANNED', 'TIMED_OUT', 'MEMBERSHIP_INACTIVE'];
+/** What a request that takes a session token only (no legacy headers) can be refused with. */
+const SESSION_TOKEN_ERRORS: readonly ErrorCode[] = USER_CREDENTIAL_ERRORS.filter(
+  (code) =>
+    !['LEGACY_AUTH_DISABLED', 'LEGACY_AUTH_NEEDS_DEVICE_AUTH', 'LICENSE_INVALID', 'LICENSE_USED', 'ACCOUNT_LOCKED', 'DEVICE_REQUIRED', 'SESSION_LIMIT_REACHED', 'SEATS_EXHAUSTED'].includes(code),
+);
+/** Borrowing: the seat, the plan's terms and the machine's admission. */
+const BORROW_ERRORS: readonly ErrorCode[] = [...SESSION_TOKEN_ERRORS, 'VALIDATION_FAILED', 'BORROWING_NOT_ALLOWED', 'SEATS_EXHAUSTED'];
 /** The authenticated user's own variables (docs/api.md, User variables). */
 const OWN_VARIABLE_ERRORS: readonly ErrorCode[] = [...USER_CREDENTIAL_ERRORS, 'VARIABLE_NOT_FOUND'];
 /** A write of them is counted in the user's hourly budget too. */
@@ -171,6 +180,22 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     '/license_file',
     { schema: { body: Type.Object({ hardware_id: Type.Optional(HardwareId) }, closed), response: answers({ 200: LicenseFile }) }, config: { errors: USER_CREDENTIAL_ERRORS } },
     async (request) => licenseFileJson(await requestLicenseFile(deps, await applicationOf(request), presentedUser(request), request.body, callerOf(request), request.actor)),
+  );
+
+  // Floating seats (docs/machines.md, "Floating seats"): a seat held for a machine going offline.
+  app.post(
+    '/borrow',
+    { schema: { body: Type.Object({ hardware_id: HardwareId, minutes: BorrowMinutes }, closed), response: answers({ 200: LicenseFile }) }, config: { errors: BORROW_ERRORS } },
+    async (request) => licenseFileJson(await borrowSeat(deps, await applicationOf(request), bearer(request), request.body, callerOf(request), request.actor)),
+  );
+
+  app.post(
+    '/return',
+    { schema: { body: Type.Object({ hardware_id: HardwareId }, closed), response: answers({ 204: NoBody }) }, config: { errors: [...SESSION_TOKEN_ERRORS, 'BORROW_NOT_FOUND'] } },
+    async (request, reply) => {
+      await returnSeat(deps, await applicationOf(request), bearer(request), request.body, callerOf(request), request.actor);
+      return reply.code(204).send();
+    },
   );
 
   // Answered as JSON text made mostly of serialised pieces kept with the content cache (views.ts).

@@ -11,6 +11,8 @@ export const LicenseCode = Type.String({ minLength: 1, maxLength: 100 });
 export const HardwareId = Type.String({ minLength: 1, maxLength: 256 });
 /** A refresh token as issued is 49 characters; the bound only keeps junk short. */
 export const RefreshToken = Type.String({ minLength: 1, maxLength: 256 });
+/** A borrow's minutes; the plan's max_borrow_minutes bounds it (assertBorrowable). */
+export const BorrowMinutes = Type.Integer();
 /** An owner's override of license_file_ttl_minutes; its range is the domain's (validateLicenseFileTtl). */
 export const LicenseFileTtl = Type.Integer();
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });

@@ -1,5 +1,6 @@
 // The Store, written once over a dialect (dialect.ts), one area per module under store/: the
 // specification the fast path (fast/) keeps to (docs/architecture.md, "Persistence").
+import { floatingSeatStore } from './store/floating-seat-store.js';
 import type { RenderEvent } from '../../application/ports/event-renderer.js';
 import type { Store } from '../../application/ports/store.js';
 import type { Dialect } from './dialect.js';
@@ -81,6 +82,7 @@ export function openStore(opened: Dialect, options: StoreOptions = {}): Store {
     ...userVariableStore(dialect, recordEvents),
     ...sessionStore(dialect, reads, recordEvents),
     ...refreshTokenStore(dialect, recordEvents),
+    ...floatingSeatStore(dialect, recordEvents),
     ...banStore(dialect, reads, recordEvents),
     ...throttleStore(dialect),
     ...trialStore(dialect, recordEvents),

@@ -9,6 +9,8 @@ import { checkLicenseLogin, checkPassword, type LicenseLoginDeps, type PasswordC
 import type { Caller, Deps } from '../deps.js';
 import type { DeviceStore } from '../ports/device-store.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { FloatingSeatStore } from '../ports/floating-seat-store.js';
+import { notingExhaustedSeats } from '../floating/seats-exhausted.js';
 import type { SessionClaims } from '../ports/token-service.js';
 import type { ApplicationRecord, SessionRecord, UserRecord } from '../records.js';
 import { assertUserAccess, type UserAccessDeps } from '../user-access.js';
@@ -29,7 +31,10 @@ const invalidToken = () => new DomainError('INVALID_CREDENTIALS', 'invalid sessi
 export type LiveSessionDeps = Pick<Deps, 'clock' | 'secrets' | 'tokens'> & { store: SessionStore };
 
 /** What legacy header authentication uses: either credential check, the access re-check, and its seat. */
-type LegacyUserDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids'> & { store: SessionStore & Pick<DeviceStore, 'noteDeviceSeen'> };
+type LegacyUserDeps = PasswordCheckDeps &
+  LicenseLoginDeps &
+  UserAccessDeps &
+  Pick<Deps, 'clock' | 'ids'> & { store: SessionStore & Pick<DeviceStore, 'noteDeviceSeen'> & Pick<FloatingSeatStore, 'recordSeatsExhausted'> };
 
 /** What authenticating the user of an integration request uses: a token, or the legacy headers. */
 export type AuthenticateUserDeps = LiveSessionDeps & UserAccessDeps & LegacyUserDeps;
@@ -125,7 +130,9 @@ async function userFromLegacyHeaders(deps: LegacyUserDeps, app: ApplicationRecor
       },
       acting,
     );
-  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), seat, acting);
+  // A floating license's seat is taken with it (docs/machines.md, "Floating seats").
+  const floating = () => notingExhaustedSeats(deps, { applicationId: app.id, userId: user.id, hardwareId }, seat, acting);
+  await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, user, hardwareId), floating, acting);
   // Each request signs in again: its machine is seen, by the minute rule (docs/machines.md, "Devices").
   if (hardwareId !== null) await deps.store.noteDeviceSeen({ applicationId: app.id, userId: user.id, hardwareId, info: {}, ip: caller.ip, now: deps.clock.now() });
   return user;

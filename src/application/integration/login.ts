@@ -10,6 +10,9 @@ import { liveSession, type LiveSessionDeps } from './authenticate-user.js';
 import { type LicenseLoginDeps, type LoginCredentials, type PasswordCheckDeps, verifyCredentials, withTurn } from '../credential-checks.js';
 import type { Caller, Deps } from '../deps.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { FloatingSeatStore } from '../ports/floating-seat-store.js';
+import { floatingLeaseEnd } from '../../domain/floating-seats.js';
+import { notingExhaustedSeats } from '../floating/seats-exhausted.js';
 import type { EventStore } from '../ports/event-store.js';
 import { deviceLimitReached } from '../events/refusals.js';
 import { recordingRefusal } from '../events/record-refusal.js';
@@ -35,7 +38,7 @@ export interface LoggedIn {
 }
 
 /** What a token login uses: either credential check, the access re-check, the token and its session. */
-type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> & { store: SessionStore & UserStore & EventStore };
+type LoginDeps = PasswordCheckDeps & LicenseLoginDeps & UserAccessDeps & Pick<Deps, 'clock' | 'ids' | 'secrets' | 'tokens'> & { store: SessionStore & UserStore & EventStore & FloatingSeatStore };
 
 /** Token login: cheap refusals first, then the throttled credential check, then bans (once the user
  * is proven, so propagation may reach their account), timeout and membership, and last the atomic
@@ -78,24 +81,27 @@ export async function login(deps: LoginDeps, app: ApplicationRecord, body: Login
       expiresAt: session.expiresAt,
     });
     const caps = admissionCaps(user, member.plans.base, app.settings);
+    const open = () =>
+      deps.store.openSession(
+        {
+          session: { ...session, tokenDigest: deps.secrets.digest(token) },
+          device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
+          cap: caps.sessions,
+          now,
+          ip: caller.ip,
+          turn: settled,
+          floatingLease: floatingLeaseEnd(now, app.settings.heartbeatSeconds),
+          deviceInfo,
+          ...(refresh === null ? {} : { refreshToken: refresh.record }),
+        },
+        acting,
+      );
+    const who = { applicationId: app.id, userId: user.id, hardwareId };
     await recordingRefusal(
       deps,
       'DEVICE_LIMIT_REACHED',
       () => deviceLimitReached(app.id, user, hardwareId),
-      () =>
-        deps.store.openSession(
-          {
-            session: { ...session, tokenDigest: deps.secrets.digest(token) },
-            device: deviceToAdmit(app.settings.deviceAuth, hardwareId, caps.devices, () => deps.ids.uuid()),
-            cap: caps.sessions,
-            now,
-            ip: caller.ip,
-            turn: settled,
-            deviceInfo,
-            ...(refresh === null ? {} : { refreshToken: refresh.record }),
-          },
-          acting,
-        ),
+      () => notingExhaustedSeats(deps, who, open, acting),
       acting,
     );
     return { token, expiresAt: session.expiresAt, member, refresh: refresh === null ? null : { token: refresh.token, expiresAt: refresh.record.expiresAt } };

@@ -3,6 +3,7 @@
 // wrote something (a reuse revoked its family) are thrown here, after the commit.
 import { admissionCaps } from '../../domain/admission.js';
 import { DomainError } from '../../domain/errors.js';
+import { floatingLeaseEnd } from '../../domain/floating-seats.js';
 import { openingLease } from '../../domain/leases.js';
 import { decideRefresh } from '../../domain/refresh-tokens.js';
 import { type Actor, identified } from '../events/actor.js';
@@ -66,7 +67,13 @@ export async function refreshSession(deps: RefreshDeps, app: ApplicationRecord, 
     const token = await deps.tokens.issue({ sessionId: session.id, applicationId: app.id, userId: user.id, hardwareId: seen.hardwareId, expiresAt: session.expiresAt });
     const next = issueRefreshToken(deps, { applicationId: app.id, userId: user.id, familyId: seen.familyId, hardwareId: seen.hardwareId, sessionId: session.id, ttlDays, now });
     const cap = admissionCaps(user, member.plans.base, app.settings).sessions;
-    rotation = { session: { ...session, tokenDigest: deps.secrets.digest(token) }, next: next.record, cap, deviceAuth: app.settings.deviceAuth };
+    rotation = {
+      session: { ...session, tokenDigest: deps.secrets.digest(token) },
+      next: next.record,
+      cap,
+      deviceAuth: app.settings.deviceAuth,
+      floatingLease: floatingLeaseEnd(now, app.settings.heartbeatSeconds),
+    };
     issued = { session: token, expiresAt: session.expiresAt, refresh: next.token };
   }
   const outcome = await deps.store.refreshSession({ applicationId: app.id, tokenDigest, hardwareId: body.hardware_id, rotation, now, ip: caller.ip }, acting);

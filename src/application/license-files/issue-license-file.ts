@@ -15,7 +15,8 @@ import type { ApplicationStore } from '../ports/application-store.js';
 import type { IssuedFileInput, SessionStore } from '../ports/session-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { LicenseStore } from '../ports/license-store.js';
-import type { ApplicationRecord, OwnerRecord, UserRecord } from '../records.js';
+import type { ApplicationRecord, OwnerRecord, ResponseSigningKey, UserRecord } from '../records.js';
+import type { UserPlans } from '../../domain/membership-state.js';
 import { lookupUser } from '../admin/lookup-user.js';
 import { ownedUser } from '../console/applications.js';
 import { withSigningKeys } from '../signing-keys.js';
@@ -62,18 +63,35 @@ async function issue(
       actor,
     );
   const admitted = await recordingRefusal(deps, 'DEVICE_LIMIT_REACHED', () => deviceLimitReached(app.id, { id: userId, username: null }, bound), admission, actor);
-  const { user, plans, expiresAt } = admitted;
-  const state = membershipState(user.membership, user.entitlements, plans, now);
+  return signAdmitted(deps, key, app, { id, hardwareId: bound, issuedAt: now }, admitted);
+}
+
+/** What an admission that recorded a file read: the file grants the membership as it was then. */
+export interface AdmittedFile {
+  user: UserRecord;
+  plans: UserPlans;
+  expiresAt: Instant;
+}
+
+/** Signs the file an admission recorded (a borrow's too, docs/machines.md, "Floating seats"). */
+export async function signAdmitted(
+  deps: Pick<Deps, 'responseKeys'>,
+  key: ResponseSigningKey,
+  app: ApplicationRecord,
+  file: { id: string; hardwareId: string | null; issuedAt: Instant },
+  { user, plans, expiresAt }: AdmittedFile,
+): Promise<IssuedLicenseFile> {
+  const state = membershipState(user.membership, user.entitlements, plans, file.issuedAt);
   const text = await deps.responseKeys.signLicenseFile(key, {
-    id,
+    id: file.id,
     applicationId: app.id,
     userId: user.id,
     username: user.username,
-    hardwareId: bound,
+    hardwareId: file.hardwareId,
     membership: user.membership,
     entitlements: [...state.entitlements],
     plan: state.plan,
-    issuedAt: now,
+    issuedAt: file.issuedAt,
     expiresAt,
   });
   return { text, expiresAt };

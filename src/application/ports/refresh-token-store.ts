@@ -11,6 +11,8 @@ export interface Rotation {
   cap: number;
   /** With device auth the machine must still be one of the user's devices. */
   deviceAuth: boolean;
+  /** The lease the session gets if it takes a floating seat, as at login. */
+  floatingLease: number;
 }
 
 export interface RefreshInput {

@@ -24,6 +24,8 @@ export interface OpenSessionInput {
   deviceInfo?: DeviceInfo;
   /** Login's `remember: true`: the family's first token, stored with the session it came with. */
   refreshToken?: RefreshTokenRecord;
+  /** The lease the session gets when it takes a floating seat (refused past the seats: SEATS_EXHAUSTED). */
+  floatingLease?: Instant;
 }
 
 /** An offline license file about to be issued: its id (`jti`), lifetime and issuer. */

@@ -17,6 +17,7 @@ import type { PlanStore } from './plan-store.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 import type { RequestNonceStore } from './request-nonce-store.js';
 import type { SessionStore } from './session-store.js';
+import type { FloatingSeatStore } from './floating-seat-store.js';
 import type { ThrottleStore } from './throttle-store.js';
 import type { TrialStore } from './trial-store.js';
 import type { UserStore } from './user-store.js';
@@ -35,6 +36,7 @@ export interface Store
     UserVariableStore,
     SessionStore,
     RefreshTokenStore,
+    FloatingSeatStore,
     BanStore,
     ThrottleStore,
     TrialStore,

@@ -8,6 +8,7 @@ import { decideRefresh } from '../../../domain/refresh-tokens.js';
 import { planSession } from '../../../domain/sessions.js';
 import { type Db, type Dialect, exists, firstRow } from '../dialect.js';
 import type { RecordEvents } from './event-log.js';
+import { floatingSeatOf, takeFloatingSeat } from './floating-seats.js';
 import { revokeFamily } from './refresh-revocations.js';
 import { liveSessionsOf } from './session-store.js';
 import { findUser, graceUnderLock, recordAddress, userBanned } from './writes.js';
@@ -45,7 +46,11 @@ export function refreshTokenStore(d: Dialect, recordEvents: RecordEvents): Refre
         const { replace } = planSession(await liveSessionsOf(d, tx, user.id, now), token.hardwareId, rotation.cap, now);
         for (const id of replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         const session = { ...rotation.session, userId: user.id, hardwareId: token.hardwareId, refreshFamilyId: token.familyId };
-        await tx.insert(sessions).values(session);
+        // A floating license's seat is taken as at login: a refresh never outruns the seats.
+        const seat = await floatingSeatOf(d, tx, user);
+        if (seat !== null) await takeFloatingSeat(d, tx, seat, session, replace, now);
+        const floating = seat === null ? {} : { floatingLicenseId: seat.licenseId, leaseExpiresAt: rotation.floatingLease };
+        await tx.insert(sessions).values({ ...session, ...floating });
         await tx
           .update(r)
           .set({ spentAt: now })

@@ -14,6 +14,7 @@ import { graceMinutesOf } from '../../../domain/membership-state.js';
 import { readUserPlans } from './user-plans.js';
 import { retryingWhileMoved } from './counter-swap.js';
 import { deviceOfMachine, writeSighting } from './device-store.js';
+import { floatingSeatOf, takeFloatingSeat } from './floating-seats.js';
 import { inAddressLane, settleSucceededTurn } from './throttle-store.js';
 import { revokeFamily } from './refresh-revocations.js';
 
@@ -30,17 +31,18 @@ export function liveSessionsOf(d: Dialect, tx: Db, userId: string, now: number) 
     address: sessions.address,
     leaseExpiresAt: sessions.leaseExpiresAt,
   };
+  // A borrowed seat is no session of the user's: it counts among the license's seats only.
   return tx
     .select(liveFields)
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), sessionLiveAt(d, now)));
+    .where(and(eq(sessions.userId, userId), sessionLiveAt(d, now), eq(sessions.borrowed, false)));
 }
 
 export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEvents): SessionStore {
   const { sessions, loginDays } = d.t;
   const liveSessions = (tx: Db, userId: string, now: number) => liveSessionsOf(d, tx, userId, now);
   return {
-    async openSession({ session, device, cap, now, ip, turn, deviceInfo, refreshToken }, actor) {
+    async openSession({ session, device, cap, now, ip, turn, deviceInfo, refreshToken, floatingLease }, actor) {
       const open = () =>
         d.transaction(async (tx) => {
           // Re-read under the lock: the password was checked outside (docs/architecture.md, "Persistence notes").
@@ -60,9 +62,13 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           const stored = unadmitted ?? (registered.length === 0 ? known?.registered.find((r) => r.hardwareId === hardwareId) : undefined);
           if (stored !== undefined && stored !== null) await writeSighting(d, tx, stored, seen.info, seen.ip, now);
           const { replace } = planSession(current, session.hardwareId, cap, now);
+          // A floating license's seats are counted under its row lock (docs/machines.md, "Floating seats").
+          const seat = await floatingSeatOf(d, tx, user);
+          if (seat !== null) await takeFloatingSeat(d, tx, seat, session, replace, now);
+          const floating = seat === null ? {} : { floatingLicenseId: seat.licenseId, leaseExpiresAt: floatingLease ?? session.leaseExpiresAt };
           // The shared counter rows go last, so they are locked only until the commit.
           if (replace.length > 0) await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.id, replace));
-          await tx.insert(sessions).values({ ...session });
+          await tx.insert(sessions).values({ ...session, ...floating });
           if (refreshToken !== undefined) await tx.insert(d.t.refreshTokens).values(refreshToken);
           await recordEvents(tx, actor, [...registered, sessionCreated(user, session)], now);
           if (ip !== undefined) await recordAddress(d, tx, user.id, ip, now);
@@ -96,9 +102,12 @@ export function sessionStore(d: Dialect, reads: Lookups, recordEvents: RecordEve
           await tx.update(sessions).set(held).where(eq(sessions.id, plan.id));
           return;
         }
+        const seat = user === null ? null : await floatingSeatOf(d, tx, user);
+        if (seat !== null) await takeFloatingSeat(d, tx, seat, { id: newSessionId, userId, hardwareId }, plan.replace, now);
         for (const id of plan.replace) await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, id));
         // No token is ever issued for it, so it has no digest to match.
-        await tx.insert(sessions).values({ id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true });
+        const legacySeat = { id: newSessionId, applicationId, userId, hardwareId, address, tokenDigest: '', createdAt: now, expiresAt: now + holdMs, revokedAt: null, legacy: true };
+        await tx.insert(sessions).values({ ...legacySeat, floatingLicenseId: seat?.licenseId ?? null });
       });
     },
     async admitLicenseFileDevice({ applicationId, userId, device, capDefaults, file, now }, actor) {
