@@ -71,7 +71,7 @@ describe('a session of an application that requires heartbeats', () => {
     const u = await member(t, app, 'seen', undefined, 600, { hardware_id: 'PC-1' });
     const tok = await token(t, app, { username: 'seen', password: u.password }, { hardware_id: 'PC-1' });
     const loggedInAt = t.clock.now();
-    const mine = async () => (await call(t, app, 'GET', '/devices', undefined, { headers: bearer(tok) })).json() as Array<Record<string, unknown>>;
+    const mine = async () => (await call(t, app, 'GET', '/devices', undefined, { headers: bearer(tok) })).json<Array<Record<string, unknown>>>();
     expect((await beat(tok, { device: { name: ' Laptop ', platform: 'linux' } })).statusCode).toBe(200);
     expect(await mine()).toMatchObject([{ name: 'Laptop', platform: 'linux', last_seen_at: iso(loggedInAt) }]);
     t.clock.advance(30_000);
