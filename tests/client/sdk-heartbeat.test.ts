@@ -3,7 +3,8 @@
 // listening socket with a clock the test moves (as sdk-session-expiry.test.ts); the SDK's timer
 // is a schedule the test fires, so a beat happens exactly when the test says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatehouseClient, SessionExpiredError, SessionLimitReachedError, type GatehouseError, type HeartbeatSchedule } from '../../src/client/gatehouse-client.js';
+import { GatehouseClient, SessionExpiredError, SessionLimitReachedError, type GatehouseError } from '../../src/client/gatehouse-client.js';
+import { manualSchedule } from './manual-schedule.js';
 import { createApplication, createLicenses, listenOnLoopback, startTestApp, type TestApp } from '../support/test-app.js';
 
 const INTERVAL_S = 30;
@@ -29,29 +30,6 @@ afterAll(async () => {
 
 const clientOn = (hardwareId: string) => new GatehouseClient({ baseUrl: base, apiKey: credentials.api_key, apiSecret: credentials.api_secret, hardwareId });
 const login = (client: GatehouseClient) => client.login({ username: 'hank', password: 'hank-password-1' });
-
-/** A schedule that holds the next beat until fire() runs it; cancelled beats never run. */
-function manualSchedule() {
-  let pending: { beat: () => Promise<void>; ms: number } | null = null;
-  const schedule: HeartbeatSchedule = (beat, ms) => {
-    const entry = { beat, ms };
-    pending = entry;
-    return () => {
-      if (pending === entry) pending = null;
-    };
-  };
-  return {
-    schedule,
-    /** The delay the pending beat was scheduled with, or null when none is pending. */
-    pendingDelay: () => pending?.ms ?? null,
-    async fire() {
-      const entry = pending;
-      if (entry === null) throw new Error('no beat pending');
-      pending = null;
-      await entry.beat();
-    },
-  };
-}
 
 describe('the SDK heartbeat', () => {
   it('keeps the session past two intervals, its seat held; a client that stops beating loses it, and its seat frees itself', async () => {
