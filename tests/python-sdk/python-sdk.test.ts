@@ -22,8 +22,9 @@ const missing = process.env['GATEHOUSE_REQUIRE_POSTGRES_TESTS'] ? null : absent;
 if (missing !== null) console.warn(`tests/python-sdk/python-sdk.test.ts skipped: ${missing}`);
 
 let live: LiveServer;
-// Beside it, for the tests of time (test_live_heartbeat.py): the server in process on a clock the
-// Python tests move through a small endpoint of their own on loopback, as the TypeScript SDK's do.
+// Beside it, for the tests of time (test_live_heartbeat.py, test_live_floating_seats.py): the
+// server in process on a clock the Python tests move through a small endpoint of their own on
+// loopback, as the TypeScript SDK's do.
 let clocked: TestApp;
 let clockedBase: string;
 let clockControl: Server;
@@ -139,5 +140,7 @@ describe.skipIf(missing !== null)(`the Python SDK against a real server${missing
     expect(output).toMatch(/test_the_example_runs_as_written .* \.\.\. ok/);
     expect(output).toMatch(/test_a_flipped_byte_in_the_context_raises_signature_error .* \.\.\. ok/);
     expect(output).toMatch(/test_a_killed_clients_seat_frees_itself .* \.\.\. ok/);
+    expect(output).toMatch(/test_the_heartbeat_keeps_a_floating_seat .* \.\.\. ok/);
+    expect(output).toMatch(/test_a_killed_clients_floating_seat_frees_itself .* \.\.\. ok/);
   }, 900_000);
 });

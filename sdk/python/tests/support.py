@@ -1,7 +1,8 @@
 """What the tests need beside the SDK: the real server started by
 tests/python-sdk/python-sdk.test.ts (GATEHOUSE_URL and the owner's GATEHOUSE_CONSOLE_TOKEN),
-console and admin calls to arrange things on it, a proxy that tampers with answers, and a small
-signed fake of endpoints the server does not have yet. Standard library only."""
+console and admin calls to arrange things on it, the in-process server whose clock the tests of
+time move (ClockedServer) and the beats a heartbeat reports (Beats), a proxy that tampers with
+answers, and a small signed fake of endpoints the server does not have yet. Standard library only."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import threading
 import time
 import unittest
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from urllib.parse import urlsplit
@@ -27,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import gatehouse
 from gatehouse import signing
+from gatehouse._time import parse_timestamp
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 MiB = 1024 * 1024
@@ -282,3 +285,58 @@ class SignedFake:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+#: How long to wait for a state a test of time means to hit before calling it a failure.
+PATIENCE_S = 30.0
+
+
+class ClockedServer(Server):
+    """The in-process server whose clock the test moves (GATEHOUSE_CLOCKED_URL, its owner's
+    GATEHOUSE_CLOCKED_CONSOLE_TOKEN, GATEHOUSE_CLOCK_URL; tests/python-sdk/python-sdk.test.ts)."""
+
+    def __init__(self) -> None:
+        if not os.environ.get("GATEHOUSE_CLOCK_URL"):
+            raise unittest.SkipTest("no server with a test clock: tests/python-sdk/python-sdk.test.ts starts one")
+        super().__init__()
+        self.base = os.environ["GATEHOUSE_CLOCKED_URL"].rstrip("/")
+        self.console_token = os.environ["GATEHOUSE_CLOCKED_CONSOLE_TOKEN"]
+        self.clock_url = os.environ["GATEHOUSE_CLOCK_URL"].rstrip("/")
+
+    def advance(self, seconds: float) -> datetime:
+        """Moves the server's clock on; its time now."""
+        status, _, raw = raw_request(self.clock_url, "POST", f"/advance?ms={int(seconds * 1000)}", {})
+        if status != 200:
+            raise AssertionError(f"advance: {status} {raw!r}")
+        return parse_timestamp(raw.decode())
+
+
+class Beats:
+    """The leases a heartbeat thread reports, and a wait for one renewed at or after a moment."""
+
+    def __init__(self) -> None:
+        self.leases: List[gatehouse.Lease] = []
+        self.lost: List[gatehouse.GatehouseError] = []
+        self._changed = threading.Condition()
+
+    def on_beat(self, lease: gatehouse.Lease) -> None:
+        with self._changed:
+            self.leases.append(lease)
+            self._changed.notify_all()
+
+    def on_lease_lost(self, error: gatehouse.GatehouseError) -> None:
+        with self._changed:
+            self.lost.append(error)
+            self._changed.notify_all()
+
+    def wait_for_loss(self) -> gatehouse.GatehouseError:
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.lost) > 0, PATIENCE_S):
+                raise AssertionError("the lost lease was not reported")
+            return self.lost[0]
+
+    def wait_for_beat_at(self, moment: datetime) -> gatehouse.Lease:
+        with self._changed:
+            if not self._changed.wait_for(lambda: any(lease.server_time >= moment for lease in self.leases), PATIENCE_S):
+                raise AssertionError(f"no beat at or after {moment}")
+            return next(lease for lease in self.leases if lease.server_time >= moment)

@@ -9,78 +9,22 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import unittest
-from datetime import datetime, timedelta
-from typing import List
+from datetime import timedelta
 
 import gatehouse
-from gatehouse._time import parse_timestamp
-from support import App, Server, raw_request, unique
+from support import App, Beats, ClockedServer, unique
 
 INTERVAL_S = 30
 LEASE = timedelta(seconds=2 * INTERVAL_S)
-#: How long to wait for a state the test means to hit before calling it a failure.
-PATIENCE_S = 30.0
-
-server: Server
+server: ClockedServer
 app: App
-
-
-class ClockedServer(Server):
-    """The in-process server whose clock the test moves."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.base = os.environ["GATEHOUSE_CLOCKED_URL"].rstrip("/")
-        self.console_token = os.environ["GATEHOUSE_CLOCKED_CONSOLE_TOKEN"]
-        self.clock_url = os.environ["GATEHOUSE_CLOCK_URL"].rstrip("/")
-
-    def advance(self, seconds: float) -> datetime:
-        """Moves the server's clock on; its time now."""
-        status, _, raw = raw_request(self.clock_url, "POST", f"/advance?ms={int(seconds * 1000)}", {})
-        if status != 200:
-            raise AssertionError(f"advance: {status} {raw!r}")
-        return parse_timestamp(raw.decode())
 
 
 def setUpModule() -> None:
     global server, app
-    if not os.environ.get("GATEHOUSE_CLOCK_URL"):
-        raise unittest.SkipTest("no server with a test clock: tests/python-sdk/python-sdk.test.ts starts one")
     server = ClockedServer()
     app = server.create_app(heartbeat_seconds=INTERVAL_S, session_ttl_seconds=3600, device_auth=True, default_allowed_devices=2, default_allowed_sessions=1, ban_propagation=False)
-
-
-class Beats:
-    """The leases a heartbeat thread reports, and a wait for one renewed at or after a moment."""
-
-    def __init__(self) -> None:
-        self.leases: List[gatehouse.Lease] = []
-        self.lost: List[gatehouse.GatehouseError] = []
-        self._changed = threading.Condition()
-
-    def on_beat(self, lease: gatehouse.Lease) -> None:
-        with self._changed:
-            self.leases.append(lease)
-            self._changed.notify_all()
-
-    def on_lease_lost(self, error: gatehouse.GatehouseError) -> None:
-        with self._changed:
-            self.lost.append(error)
-            self._changed.notify_all()
-
-    def wait_for_loss(self) -> gatehouse.GatehouseError:
-        with self._changed:
-            if not self._changed.wait_for(lambda: len(self.lost) > 0, PATIENCE_S):
-                raise AssertionError("the lost lease was not reported")
-            return self.lost[0]
-
-    def wait_for_beat_at(self, moment: datetime) -> gatehouse.Lease:
-        with self._changed:
-            if not self._changed.wait_for(lambda: any(lease.server_time >= moment for lease in self.leases), PATIENCE_S):
-                raise AssertionError(f"no beat at or after {moment}")
-            return next(lease for lease in self.leases if lease.server_time >= moment)
 
 
 def member(name: str, hardware_id: str) -> gatehouse.GatehouseClient:
