@@ -8,26 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/postgres-databases.js';
 import { baseServerEnv, buildServer, killServer, runCli, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
+import { request } from './json-request.js';
 
 const postgresUrl = process.env['GATEHOUSE_TEST_DATABASE_URL'];
 if (!postgresUrl) console.warn('GATEHOUSE_TEST_DATABASE_URL is not set: the two-instance floating seat test is skipped');
 const START_LIMIT_MS = 60_000;
-
-interface Json {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function request(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Json> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { connection: 'close', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
-}
 
 describe.skipIf(!postgresUrl)('floating seats over two instances on postgres', () => {
   let build: Build | null = null;

@@ -18,6 +18,7 @@ import { S3_TEST_CREDENTIALS, S3_TEST_REGION, startS3Server, type S3TestServer }
 import { seededRandom } from '../support/seeded-random.js';
 import { signedInject } from '../support/request-signer.js';
 import { baseServerEnv, buildServer, killServer, runCli, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
+import { NO_REUSE, request, type JsonAnswer } from './json-request.js';
 
 const MiB = 1024 * 1024;
 const postgresUrl = process.env['GATEHOUSE_TEST_DATABASE_URL'];
@@ -48,29 +49,7 @@ interface Backend {
   jobRows(): Promise<number>;
 }
 
-interface Json {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-/**
- * One connection per request. A kept-alive connection is closed by the server after 5 s idle;
- * on a loaded machine the client's own 4 s idle timer can fire late, and a request written on a
- * socket the server has just closed fails with `write EPIPE` (seen once under load).
- */
-const NO_REUSE = { connection: 'close' };
-
-async function request(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Json> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...NO_REUSE, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? null : JSON.parse(text) };
-}
-
-const tally = (answers: Json[]) => {
+const tally = (answers: JsonAnswer[]) => {
   const out: Record<string, number> = {};
   for (const a of answers) {
     const key = a.status === 200 || a.status === 201 ? String(a.status) : `${a.status} ${a.body?.error_code}`;

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/postgres-databases.js';
 import { baseServerEnv, buildServer, killServer, runCli, startServerProcess, type Build, type ServerProcess } from '../support/server-process.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { request } from './json-request.js';
 
 const postgresUrl = process.env['GATEHOUSE_TEST_DATABASE_URL'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,21 +35,6 @@ const getBuild = () => (build ??= buildServer());
 afterAll(async () => {
   if (build !== null) (await build.catch(() => null))?.remove();
 });
-
-interface Json {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function request(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Json> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { connection: 'close', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? null : JSON.parse(text) };
-}
 
 /** How often each webhook-id arrived at `r`. */
 function arrivals(r: Receiver): Map<string, number> {
