@@ -1,10 +1,11 @@
 // The floating license behind a user's base plan and the holders of its seats, read in the caller's
 // transaction under the license's row lock (docs/machines.md, "Floating seats").
-import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { UserRecord } from '../../../application/records.js';
 import { assertSeatFree, type SeatHolder } from '../../../domain/floating-seats.js';
 import type { Instant } from '../../../domain/time.js';
 import type { Db, Dialect } from '../dialect.js';
+import { sessionLiveAt } from './writes.js';
 
 /** A floating license a user holds a redemption of, with the terms its plan has now. */
 export interface FloatingSeat {
@@ -37,7 +38,7 @@ export async function floatingSeatOf(d: Dialect, tx: Db, user: Pick<UserRecord, 
 export async function seatHolders(d: Dialect, tx: Db, licenseId: string, now: Instant): Promise<SeatHolder[]> {
   const { sessions: s } = d.t;
   const fields = { id: s.id, userId: s.userId, hardwareId: s.hardwareId, expiresAt: s.expiresAt, revokedAt: s.revokedAt, leaseExpiresAt: s.leaseExpiresAt, borrowed: s.borrowed };
-  const live = and(eq(s.floatingLicenseId, licenseId), isNull(s.revokedAt), gt(s.expiresAt, now), or(isNull(s.leaseExpiresAt), gt(s.leaseExpiresAt, now)));
+  const live = and(eq(s.floatingLicenseId, licenseId), sessionLiveAt(d, now));
   return tx.select(fields).from(s).where(live);
 }
 
